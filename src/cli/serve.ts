@@ -1,0 +1,62 @@
+/** `extractd serve`: migrate, load the catalog, listen, and stop cleanly on SIGTERM/SIGINT (D25, D28). */
+import { createApp } from '../app'
+import type { ServeConfig } from '../config'
+import { openDb } from '../db/client'
+import { migrate } from '../db/migrate'
+import { createLogger } from '../lib/log'
+import { loadCatalog } from '../modules/catalog/service'
+import { createFirstKey } from '../modules/keys/service'
+import { VERSION } from '../version'
+import type { Output } from './keys'
+
+const FIRST_ACCOUNT = 'default'
+/** Bun's own body cap, above the app's limits so the app can answer 413 in the envelope. */
+const SERVER_BODY_LIMIT = 64 * 1024 * 1024
+
+export async function serve(config: ServeConfig, io: Output): Promise<void> {
+  const log = createLogger(config.logLevel, io.out)
+  const catalog = loadCatalog({ extraDir: config.catalogDir })
+  const { db, sqlite } = openDb(config.dbPath)
+  migrate(db)
+
+  const first = createFirstKey(db, FIRST_ACCOUNT)
+  if (first) {
+    io.out(`No API key existed, so account "${first.accountName}" and key ${first.id} were created.`)
+    io.out('Use it as "Authorization: Bearer <key>". It is shown only this once:')
+    io.out(first.key)
+  }
+
+  const isReady = () => {
+    try {
+      return sqlite.query('select 1 as ok').get() !== null
+    } catch {
+      return false
+    }
+  }
+  const app = createApp({ db, catalog, log, isReady })
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT })
+  const server = app.server!
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`
+  log.info('extractd started', {
+    version: VERSION,
+    listen: `${config.host}:${server.port}`,
+    url,
+    docs: `${url}/docs`,
+    db: config.dbPath,
+    document_types: catalog.slugs().length,
+  })
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info('stopping', { signal })
+    await server.stop()
+    sqlite.close()
+    log.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}

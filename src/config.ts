@@ -1,0 +1,191 @@
+/**
+ * Command line and environment, read once (D27): flags win over environment variables, which
+ * win over defaults. `parseCommand` is pure so it can be tested; `readCommand` is the only
+ * place that looks at the process.
+ */
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
+import { LOG_LEVELS, type LogLevel } from './lib/log'
+
+export interface ServeConfig {
+  host: string
+  port: number
+  dbPath: string
+  catalogDir: string | undefined
+  logLevel: LogLevel
+}
+
+export type Command =
+  | { name: 'help'; text: string }
+  | { name: 'version' }
+  | { name: 'serve'; config: ServeConfig }
+  | { name: 'keys-create'; dbPath: string; account: string }
+  | { name: 'keys-list'; dbPath: string; json: boolean }
+  | { name: 'keys-revoke'; dbPath: string; keyId: string }
+
+/** A usage error: printed as one line, exit status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+type Env = Record<string, string | undefined>
+
+export const DEFAULTS = {
+  host: '0.0.0.0',
+  port: 8080,
+  dbPath: './extractd.sqlite',
+  logLevel: 'info' as LogLevel,
+}
+
+export const HELP = {
+  main: `extractd: structured extraction from documents, as one self-hosted service.
+
+Usage:
+  extractd <command> [options]
+
+Commands:
+  serve                      Start the HTTP API
+  keys create --account NAME Issue an API key (creates the account if new)
+  keys list                  List API keys
+  keys revoke KEY_ID         Revoke an API key at once
+
+Options:
+  -h, --help                 Show help (also: extractd <command> --help)
+  -v, --version              Print the version
+
+Run 'extractd serve' to start; on a new database it prints a first API key.`,
+  serve: `Usage: extractd serve [options]
+
+Start the HTTP API. Flags win over environment variables, which win over defaults.
+
+Options:
+  --host HOST           Address to listen on        env HOST                 default ${DEFAULTS.host}
+  --port N              Port (0 picks a free one)   env PORT                 default ${DEFAULTS.port}
+  --db PATH             SQLite database file        env EXTRACTD_DB          default ${DEFAULTS.dbPath}
+  --catalog-dir DIR     Extra document types (JSON) env EXTRACTD_CATALOG_DIR default none
+  --log-level LEVEL     ${LOG_LEVELS.join('|')}  env EXTRACTD_LOG_LEVEL  default ${DEFAULTS.logLevel}
+  -h, --help            Show this help`,
+  keys: `Usage:
+  extractd keys create --account NAME [--db PATH]   Issue a key; it is printed once, alone on the last line
+  extractd keys list [--json] [--db PATH]           List keys (ID, account, prefix, created, revoked)
+  extractd keys revoke KEY_ID [--db PATH]           Revoke a key; requests with it get 401 at once
+
+Options:
+  --db PATH   SQLite database file   env EXTRACTD_DB   default ${DEFAULTS.dbPath}
+  -h, --help  Show this help`,
+}
+
+const HELP_FLAG = { help: { type: 'boolean', short: 'h' } } as const
+
+function parse<const O extends ParseArgsOptionsConfig>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options: { ...options, ...HELP_FLAG }, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!)
+  }
+}
+
+function integerIn(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new UsageError(`invalid ${name} "${raw}": expected a whole number from ${min} to ${max}`)
+  return Number(raw)
+}
+
+function nonEmpty(name: string, raw: string): string {
+  if (raw.trim() === '') throw new UsageError(`invalid ${name}: must not be empty`)
+  return raw
+}
+
+function pick(flag: unknown, envValue: string | undefined): string | undefined {
+  if (typeof flag === 'string') return flag
+  return envValue === '' ? undefined : envValue
+}
+
+function noPositionals(command: string, positionals: string[]): void {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument for '${command}': ${positionals[0]}`)
+}
+
+function dbPathFrom(flag: unknown, env: Env): string {
+  return nonEmpty('--db', pick(flag, env.EXTRACTD_DB) ?? DEFAULTS.dbPath)
+}
+
+function parseServe(args: string[], env: Env): Command {
+  const { values, positionals } = parse(args, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    db: { type: 'string' },
+    'catalog-dir': { type: 'string' },
+    'log-level': { type: 'string' },
+  })
+  if (values.help) return { name: 'help', text: HELP.serve }
+  noPositionals('serve', positionals)
+  const port = pick(values.port, env.PORT)
+  const logLevel = pick(values['log-level'], env.EXTRACTD_LOG_LEVEL) ?? DEFAULTS.logLevel
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    throw new UsageError(`invalid --log-level "${logLevel}": expected one of ${LOG_LEVELS.join(', ')}`)
+  const catalogDir = pick(values['catalog-dir'], env.EXTRACTD_CATALOG_DIR)
+  return {
+    name: 'serve',
+    config: {
+      host: nonEmpty('--host', pick(values.host, env.HOST) ?? DEFAULTS.host),
+      port: port === undefined ? DEFAULTS.port : integerIn('--port', port, 0, 65535),
+      dbPath: dbPathFrom(values.db, env),
+      catalogDir: catalogDir === undefined ? undefined : nonEmpty('--catalog-dir', catalogDir),
+      logLevel: logLevel as LogLevel,
+    },
+  }
+}
+
+function parseKeys(args: string[], env: Env): Command {
+  const [sub, ...rest] = args
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { name: 'help', text: HELP.keys }
+  if (sub === 'create') {
+    const { values, positionals } = parse(rest, { account: { type: 'string' }, db: { type: 'string' } })
+    if (values.help) return { name: 'help', text: HELP.keys }
+    noPositionals('keys create', positionals)
+    if (typeof values.account !== 'string') throw new UsageError("'keys create' needs --account NAME")
+    return { name: 'keys-create', dbPath: dbPathFrom(values.db, env), account: nonEmpty('--account', values.account) }
+  }
+  if (sub === 'list') {
+    const { values, positionals } = parse(rest, { db: { type: 'string' }, json: { type: 'boolean' } })
+    if (values.help) return { name: 'help', text: HELP.keys }
+    noPositionals('keys list', positionals)
+    return { name: 'keys-list', dbPath: dbPathFrom(values.db, env), json: values.json === true }
+  }
+  if (sub === 'revoke') {
+    const { values, positionals } = parse(rest, { db: { type: 'string' } })
+    if (values.help) return { name: 'help', text: HELP.keys }
+    const [keyId, extra] = positionals
+    if (keyId === undefined) throw new UsageError("'keys revoke' needs a KEY_ID (see 'extractd keys list')")
+    if (extra !== undefined) throw new UsageError(`unexpected argument for 'keys revoke': ${extra}`)
+    return { name: 'keys-revoke', dbPath: dbPathFrom(values.db, env), keyId }
+  }
+  throw new UsageError(`unknown keys command '${sub}' (expected create, list or revoke)`)
+}
+
+export function parseCommand(argv: string[], env: Env): Command {
+  const [first, ...rest] = argv
+  switch (first) {
+    case undefined:
+    case '-h':
+    case '--help':
+      return { name: 'help', text: HELP.main }
+    case 'help':
+      return { name: 'help', text: rest[0] === 'serve' ? HELP.serve : rest[0] === 'keys' ? HELP.keys : HELP.main }
+    case '-v':
+    case '--version':
+    case 'version':
+      return { name: 'version' }
+    case 'serve':
+      return parseServe(rest, env)
+    case 'keys':
+      return parseKeys(rest, env)
+    default:
+      throw new UsageError(
+        first.startsWith('-') ? `unknown option '${first}' (see 'extractd --help')` : `unknown command '${first}' (see 'extractd --help')`,
+      )
+  }
+}
+
+export function readCommand(): Command {
+  return parseCommand(process.argv.slice(2), process.env)
+}

@@ -1,0 +1,27 @@
+/** Saved extraction schemas: only the schemas module reads or writes this table. */
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { newId } from '../../lib/ids'
+import { nowIso } from '../../lib/time'
+import { accounts } from './accounts'
+
+export interface StoredField {
+  key: string
+  label: string
+  description: string
+  required: boolean
+}
+
+export const schemas = sqliteTable(
+  'schemas',
+  {
+    id: text('id').primaryKey().$defaultFn(() => newId('sch')),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    fields: text('fields', { mode: 'json' }).$type<StoredField[]>().notNull(),
+    isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
+    createdAt: text('created_at').notNull().$defaultFn(nowIso),
+    updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
+  },
+  (table) => [index('schemas_account_active_idx').on(table.accountId, table.isActive, table.createdAt)],
+)

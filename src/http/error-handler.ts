@@ -1,0 +1,71 @@
+/**
+ * Renders every error as the D1 envelope. ApiError passes through as it is; Elysia's own
+ * validation, parse and routing errors are translated (D2); anything unexpected is logged and
+ * answered as a bare 500 that leaks nothing.
+ */
+import { Elysia, ValidationError } from 'elysia'
+import type { Logger } from '../lib/log'
+import { ApiError, type ErrorDetail, errors } from './errors'
+
+export interface RouteInfo {
+  method: string
+  path: string
+}
+
+function render(error: ApiError): Response {
+  return new Response(JSON.stringify(error), {
+    status: error.status,
+    headers: { 'content-type': 'application/json', ...error.headers },
+  })
+}
+
+function validationDetails(error: ValidationError): ErrorDetail[] {
+  const seen = new Set<string>()
+  const details: ErrorDetail[] = []
+  for (const problem of error.all) {
+    const path = 'path' in problem ? String(problem.path) : ''
+    if (seen.has(path)) continue // TypeBox reports a missing property twice
+    seen.add(path)
+    details.push({ path: error.type === 'body' ? path : `${error.type}:${path}`, message: problem.message })
+  }
+  return details
+}
+
+function routeMatcher(routes: () => RouteInfo[]) {
+  let table: { pattern: RegExp; method: string }[] | undefined
+  return (pathname: string): string[] => {
+    table ??= routes()
+      .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
+      .map((route) => ({
+        method: route.method,
+        pattern: new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`),
+      }))
+    const methods = table.filter((route) => route.pattern.test(pathname)).map((route) => route.method)
+    return [...new Set(methods)]
+  }
+}
+
+export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: Logger }) {
+  const allowedMethods = routeMatcher(routes)
+  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, request }) => {
+    if (error instanceof ApiError) return render(error)
+    if (code === 'PARSE') {
+      const cause = (error as Error).cause
+      return render(cause instanceof ApiError ? cause : errors.invalidJson('unreadable body'))
+    }
+    if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response')
+      return render(errors.validation(validationDetails(error)))
+    if (code === 'NOT_FOUND') {
+      const { pathname } = new URL(request.url)
+      const allowed = allowedMethods(pathname)
+      if (allowed.length > 0) return render(errors.methodNotAllowed(request.method, allowed))
+      return render(errors.notFound(`Route ${request.method} ${pathname}`))
+    }
+    log.error('unhandled error', {
+      error_code: String(code),
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    })
+    return render(errors.internal())
+  })
+}

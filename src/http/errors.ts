@@ -1,0 +1,81 @@
+/**
+ * Every error the API can answer, in one place (D1): a closed list of codes, one status per
+ * code. Handlers throw ApiError; only the error handler turns it into the JSON envelope.
+ */
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  missing_parameter: 400,
+  invalid_json: 400,
+  invalid_api_key: 401,
+  not_found: 404,
+  unknown_document_type: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  schema_limit_reached: 429,
+  internal_error: 500,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export interface ErrorDetail {
+  path: string
+  message: string
+}
+
+/** Extra top-level members of the envelope, such as `details` or `available_types`. */
+export type ErrorExtras = {
+  details?: ErrorDetail[]
+  available_types?: string[]
+  accepted_types?: string[]
+}
+
+export class ApiError extends Error {
+  readonly status: number
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extras: ErrorExtras = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = ERROR_STATUS[code]
+  }
+
+  toJSON() {
+    return { error: this.message, code: this.code, ...this.extras }
+  }
+}
+
+export const errors = {
+  invalidApiKey: () => new ApiError('invalid_api_key', 'Invalid API key'),
+  notFound: (what: string) => new ApiError('not_found', `${what} not found`),
+  validation: (details: ErrorDetail[]) =>
+    new ApiError('validation_failed', describeDetails(details), { details }),
+  missingParameter: (name: string) =>
+    new ApiError('missing_parameter', `Missing required query param: ${name}`),
+  invalidJson: (reason: string) => new ApiError('invalid_json', `Malformed JSON body: ${reason}`),
+  unsupportedMediaType: (expected: string, accepted_types?: string[]) =>
+    new ApiError(
+      'unsupported_media_type',
+      `Unsupported Content-Type: expected ${expected}`,
+      accepted_types ? { accepted_types } : {},
+    ),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError('payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`),
+  methodNotAllowed: (method: string, allowed: string[]) =>
+    new ApiError('method_not_allowed', `Method ${method} is not allowed on this path`, {}, {
+      Allow: allowed.join(', '),
+    }),
+  internal: () => new ApiError('internal_error', 'Internal server error'),
+}
+
+function describeDetails(details: ErrorDetail[]): string {
+  const first = details[0]
+  if (!first) return 'Invalid request'
+  const where = first.path === '' ? 'body' : first.path
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : ''
+  return `Invalid request: ${where}: ${first.message}${more}`
+}

@@ -1,0 +1,53 @@
+/**
+ * Prefixed, unguessable, creation-sortable identifiers (D6): a 48-bit millisecond timestamp
+ * followed by 100 random bits, in lower-case Crockford base32. Within one millisecond the
+ * random part is incremented, so IDs from one process sort exactly in creation order.
+ */
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
+const TIME_CHARS = 10
+const RANDOM_CHARS = 20
+
+export type IdPrefix = 'acc' | 'key' | 'sch' | 'job'
+
+let lastTime = -1
+let lastRandom: number[] = []
+
+function randomDigits(): number[] {
+  const bytes = crypto.getRandomValues(new Uint8Array(RANDOM_CHARS))
+  return Array.from(bytes, (byte) => byte & 31)
+}
+
+function increment(digits: number[]): number[] {
+  const next = [...digits]
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i]! < 31) {
+      next[i]!++
+      return next
+    }
+    next[i] = 0
+  }
+  return randomDigits() // 100-bit overflow within one millisecond: practically unreachable
+}
+
+export function newId(prefix: IdPrefix, now = Date.now()): string {
+  if (now <= lastTime) {
+    lastRandom = increment(lastRandom)
+  } else {
+    lastTime = now
+    lastRandom = randomDigits()
+  }
+  let time = ''
+  let rest = lastTime
+  for (let i = 0; i < TIME_CHARS; i++) {
+    time = ALPHABET[rest % 32] + time
+    rest = Math.floor(rest / 32)
+  }
+  return `${prefix}_${time}${lastRandom.map((digit) => ALPHABET[digit]).join('')}`
+}
+
+/** True when `value` has the shape of an ID with this prefix; anything else can never exist. */
+export function isIdOf(prefix: IdPrefix, value: string): boolean {
+  return value.length === prefix.length + 1 + TIME_CHARS + RANDOM_CHARS
+    && value.startsWith(`${prefix}_`)
+    && /^[0-9a-hjkmnp-tv-z]+$/.test(value.slice(prefix.length + 1))
+}

@@ -1,0 +1,43 @@
+/** Routes of the read-only catalog: document types and their suggested fields. */
+import { Elysia } from 'elysia'
+import type { AuthPlugin } from '../../http/auth'
+import { ApiError, errors } from '../../http/errors'
+import { errorResponses } from '../../http/models'
+import { DocumentTypeList, FieldsQuery, SuggestedFields } from './model'
+import { type Catalog, toDocumentType, toSuggestedFields } from './service'
+
+/** 404 for a slug the catalog does not hold, listing the ones it does (D1). */
+export function unknownDocumentType(catalog: Catalog, slug: string): ApiError {
+  return new ApiError('unknown_document_type', `Unknown document type: "${slug}"`, {
+    available_types: catalog.slugs(),
+  })
+}
+
+export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthPlugin }) {
+  return new Elysia({ tags: ['Catalog'] })
+    .use(auth)
+    .get('/document-types', () => ({ document_types: catalog.list().map(toDocumentType) }), {
+      auth: true,
+      response: { 200: DocumentTypeList, ...errorResponses(401) },
+      detail: { summary: 'List document types' },
+    })
+    .get(
+      '/fields',
+      ({ query }) => {
+        const slug = query.type
+        if (slug === undefined || slug === '') throw errors.missingParameter('type')
+        const entry = catalog.get(slug)
+        if (!entry) throw unknownDocumentType(catalog, slug)
+        return toSuggestedFields(entry)
+      },
+      {
+        auth: true,
+        query: FieldsQuery,
+        response: { 200: SuggestedFields, ...errorResponses(400, 401, 404) },
+        detail: {
+          summary: 'Suggested fields of a document type',
+          description: '`suggested_keys` are the keys of the fields marked `required`: a ready-made default selection.',
+        },
+      },
+    )
+}

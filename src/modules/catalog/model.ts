@@ -1,0 +1,72 @@
+/** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
+import { t } from 'elysia'
+import { Field, FieldDescription, FieldKey, FieldLabel, MAX_FIELDS } from '../../http/models'
+import { NOT_BLANK, Text } from '../../http/text'
+
+export const FIELD_KINDS = ['text', 'date', 'amount', 'currency', 'number', 'list', 'table'] as const
+
+export const SLUG_PATTERN = '^[a-z0-9_]{1,64}$'
+const Slug = t.String({ pattern: SLUG_PATTERN, examples: ['invoice'] })
+
+/** One file of data/document-types/ (or of an operator's catalog directory). */
+export const CatalogFile = t.Object(
+  {
+    slug: Slug,
+    label: Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }),
+    description: Text({ maxLength: 300 }),
+    fields: t.Array(
+      t.Object(
+        {
+          key: FieldKey,
+          label: FieldLabel,
+          description: FieldDescription,
+          required: t.Boolean(),
+          /** How the extraction engine reads and normalises the value. */
+          kind: t.Optional(t.Union(FIELD_KINDS.map((kind) => t.Literal(kind)))),
+          /** Other labels printed on real documents; for the engine, never sent on the wire. */
+          aliases: t.Optional(t.Array(Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }))),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_FIELDS },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export type CatalogFile = typeof CatalogFile.static
+export type CatalogField = CatalogFile['fields'][number]
+export type FieldKind = (typeof FIELD_KINDS)[number]
+
+export const DocumentType = t.Object(
+  {
+    slug: Slug,
+    label: t.String({ examples: ['Invoice'] }),
+    description: t.String(),
+  },
+  { title: 'DocumentType' },
+)
+
+export const DocumentTypeList = t.Object({ document_types: t.Array(DocumentType) })
+
+export const FieldsQuery = t.Object(
+  { type: t.Optional(t.String({ description: 'A document type slug from GET /api/v1/document-types.', examples: ['invoice'] })) },
+  { additionalProperties: true },
+)
+
+export const SuggestedFields = t.Object(
+  {
+    type: t.String({ examples: ['invoice'] }),
+    label: t.String({ examples: ['Invoice'] }),
+    description: t.String(),
+    fields: t.Array(Field, { description: 'All available fields of the type.' }),
+    suggested_keys: t.Array(t.String(), {
+      description: 'Keys of exactly the fields whose `required` is true, in field order: a default selection.',
+      examples: [['company_name', 'invoice_number', 'date', 'client_name', 'line_items', 'total']],
+    }),
+  },
+  { title: 'SuggestedFields' },
+)
+
+export type DocumentType = typeof DocumentType.static
+export type SuggestedFields = typeof SuggestedFields.static

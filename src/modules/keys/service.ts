@@ -1,0 +1,104 @@
+/**
+ * Accounts and API keys (D24): keys carry 256 random bits, are shown once, and only their
+ * SHA-256 is stored, so authenticating is a hash lookup that leaks no timing about the key.
+ */
+import { and, asc, eq, isNull } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { accounts, apiKeys } from '../../db/tables'
+import { nowIso } from '../../lib/time'
+
+const KEY_PREFIX = 'exd_'
+const KEY_SHAPE = /^exd_[A-Za-z0-9_-]{43}$/
+const SHOWN_PREFIX_LENGTH = 10
+
+export interface Principal {
+  accountId: string
+  keyId: string
+}
+
+export interface IssuedKey {
+  id: string
+  accountId: string
+  accountName: string
+  key: string
+  createdAt: string
+}
+
+export interface KeySummary {
+  id: string
+  accountName: string
+  prefix: string
+  createdAt: string
+  revokedAt: string | null
+}
+
+function hashKey(key: string): string {
+  return new Bun.CryptoHasher('sha256').update(key).digest('hex')
+}
+
+function generateKey(): string {
+  return KEY_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+function issueKey(tx: Tx, accountName: string): IssuedKey {
+  const account =
+    tx.select().from(accounts).where(eq(accounts.name, accountName)).get() ??
+    tx.insert(accounts).values({ name: accountName }).returning().get()
+  const key = generateKey()
+  const row = tx
+    .insert(apiKeys)
+    .values({ accountId: account.id, keyHash: hashKey(key), keyPrefix: key.slice(0, SHOWN_PREFIX_LENGTH) })
+    .returning()
+    .get()
+  return { id: row.id, accountId: account.id, accountName: account.name, key, createdAt: row.createdAt }
+}
+
+/** Issues a key for the named account, creating the account if it does not exist yet. */
+export function createKey(db: Db, accountName: string): IssuedKey {
+  return db.transaction((tx) => issueKey(tx, accountName), { behavior: 'immediate' })
+}
+
+/** D25: on a database without any key, issues one for a new account; otherwise nothing. */
+export function createFirstKey(db: Db, accountName: string): IssuedKey | undefined {
+  return db.transaction(
+    (tx) => (tx.select({ id: apiKeys.id }).from(apiKeys).limit(1).get() ? undefined : issueKey(tx, accountName)),
+    { behavior: 'immediate' },
+  )
+}
+
+export function listKeys(db: Db): KeySummary[] {
+  return db
+    .select({
+      id: apiKeys.id,
+      accountName: accounts.name,
+      prefix: apiKeys.keyPrefix,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+    .all()
+}
+
+export type RevokeOutcome = 'revoked' | 'already_revoked' | 'not_found'
+
+export function revokeKey(db: Db, keyId: string): RevokeOutcome {
+  const row = db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)).get()
+  if (!row) return 'not_found'
+  if (row.revokedAt) return 'already_revoked'
+  db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, keyId)).run()
+  return 'revoked'
+}
+
+/** The account behind an active key, or undefined for a malformed, unknown or revoked key. */
+export function authenticateKey(db: Db, key: string): Principal | undefined {
+  if (!KEY_SHAPE.test(key)) return undefined
+  return db
+    .select({ accountId: apiKeys.accountId, keyId: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashKey(key)), isNull(apiKeys.revokedAt)))
+    .get()
+}

@@ -1,0 +1,91 @@
+/** Routes of /api/v1/schemas: the account's saved extraction schemas. */
+import { Elysia } from 'elysia'
+import type { Db } from '../../db/client'
+import type { AuthPlugin } from '../../http/auth'
+import { jsonBody } from '../../http/json-body'
+import { errorResponses } from '../../http/models'
+import {
+  CreateSchemaBody,
+  DeleteResult,
+  Schema,
+  SchemaEnvelope,
+  SchemaList,
+  SchemaParams,
+  UpdateSchemaBody,
+} from './model'
+import * as service from './service'
+
+export interface SchemasDeps {
+  db: Db
+  auth: AuthPlugin
+  maxJsonBytes: number
+}
+
+export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
+  const parse = jsonBody(maxJsonBytes)
+  return new Elysia({ prefix: '/schemas', tags: ['Schemas'] })
+    .use(auth)
+    .get('', ({ principal }) => ({ schemas: service.listSchemas(db, principal.accountId) }), {
+      auth: true,
+      response: { 200: SchemaList, ...errorResponses(401) },
+      detail: { summary: 'List active schemas', description: 'Newest first. Soft-deleted schemas are left out.' },
+    })
+    .post(
+      '',
+      ({ principal, body, set }) => {
+        const schema = service.createSchema(db, principal.accountId, body)
+        set.status = 201
+        return { schema }
+      },
+      {
+        auth: true,
+        parse,
+        body: CreateSchemaBody,
+        response: { 201: SchemaEnvelope, ...errorResponses(400, 401, 413, 415, 429) },
+        detail: {
+          summary: 'Create a schema',
+          description: 'At most 50 active schemas per account; the 51st is refused with 429.',
+        },
+      },
+    )
+    .get('/:id', ({ principal, params }) => ({ schema: service.getSchema(db, principal.accountId, params.id) }), {
+      auth: true,
+      params: SchemaParams,
+      response: { 200: SchemaEnvelope, ...errorResponses(401, 404) },
+      detail: { summary: 'Read a schema', description: 'Soft-deleted schemas stay readable, with `is_active: false`.' },
+    })
+    .patch('/:id', ({ principal, params, body }) => service.updateSchema(db, principal.accountId, params.id, body), {
+      auth: true,
+      parse,
+      params: SchemaParams,
+      body: UpdateSchemaBody,
+      response: { 200: Schema, ...errorResponses(400, 401, 404, 413, 415) },
+      detail: {
+        summary: 'Update a schema',
+        description: 'Partial update of an active schema. Answers the schema itself, not wrapped.',
+      },
+    })
+    .delete(
+      '/:id',
+      ({ principal, params }) => {
+        service.deleteSchema(db, principal.accountId, params.id)
+        return { ok: true as const }
+      },
+      {
+        auth: true,
+        params: SchemaParams,
+        response: { 200: DeleteResult, ...errorResponses(401, 404) },
+        detail: { summary: 'Soft-delete a schema', description: 'Jobs that used it keep their own copy of the fields.' },
+      },
+    )
+    .post(
+      '/:id/restore',
+      ({ principal, params }) => ({ schema: service.restoreSchema(db, principal.accountId, params.id) }),
+      {
+        auth: true,
+        params: SchemaParams,
+        response: { 200: SchemaEnvelope, ...errorResponses(401, 404, 429) },
+        detail: { summary: 'Restore a soft-deleted schema' },
+      },
+    )
+}

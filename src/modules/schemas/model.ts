@@ -1,0 +1,46 @@
+/** The Schema resource on the wire (interface.md 2.1, D3–D9). */
+import { t } from 'elysia'
+import { Field, FieldInput, MAX_FIELDS } from '../../http/models'
+import { NOT_BLANK, Text } from '../../http/text'
+
+export const MAX_SCHEMAS_PER_ACCOUNT = 50
+
+const Name = Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK, examples: ['Supplier invoices'] })
+const Description = Text({ maxLength: 1000, examples: ['Fields we book from supplier invoices.'] })
+const FieldsInput = t.Array(FieldInput, {
+  maxItems: MAX_FIELDS,
+  description: 'Extraction fields; keys must be unique within the schema.',
+})
+
+export const SchemaParams = t.Object({ id: t.String({ examples: ['sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p'] }) })
+
+export const CreateSchemaBody = t.Object(
+  { name: Name, description: t.Optional(Description), fields: t.Optional(FieldsInput) },
+  { additionalProperties: false },
+)
+
+export const UpdateSchemaBody = t.Object(
+  { name: t.Optional(Name), description: t.Optional(Description), fields: t.Optional(FieldsInput) },
+  { additionalProperties: false, description: 'Only the properties sent change; `fields` replaces the whole list.' },
+)
+
+export const Schema = t.Object(
+  {
+    id: t.String({ examples: ['sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p'] }),
+    name: t.String(),
+    description: t.String(),
+    fields: t.Array(Field),
+    is_active: t.Boolean({ description: 'false after soft delete.' }),
+    created_at: t.String({ format: 'date-time', examples: ['2026-11-21T19:08:00.000Z'] }),
+    updated_at: t.String({ format: 'date-time', examples: ['2026-11-21T19:08:00.000Z'] }),
+  },
+  { title: 'Schema' },
+)
+
+export const SchemaEnvelope = t.Object({ schema: Schema })
+export const SchemaList = t.Object({ schemas: t.Array(Schema) })
+export const DeleteResult = t.Object({ ok: t.Literal(true) })
+
+export type CreateSchemaBody = typeof CreateSchemaBody.static
+export type UpdateSchemaBody = typeof UpdateSchemaBody.static
+export type Schema = typeof Schema.static
