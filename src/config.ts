@@ -76,11 +76,17 @@ Options:
 
 const HELP_FLAG = { help: { type: 'boolean', short: 'h' } } as const
 
-function parse<const O extends ParseArgsOptionsConfig>(args: string[], options: O) {
+function parse<const O extends ParseArgsOptionsConfig>(command: string, args: string[], options: O) {
   try {
     return parseArgs({ args, options: { ...options, ...HELP_FLAG }, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!)
+    const { code, message } = error as Error & { code?: string }
+    const option = /'(-[^' ]+)/.exec(message)?.[1]
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
+      throw new UsageError(`unknown option '${option}' for '${command}' (see 'extractd ${command} --help')`)
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
+      throw new UsageError(`option '${option}' of '${command}' needs a value`)
+    throw new UsageError(message.split('\n')[0]!)
   }
 }
 
@@ -109,7 +115,7 @@ function dbPathFrom(flag: unknown, env: Env): string {
 }
 
 function parseServe(args: string[], env: Env): Command {
-  const { values, positionals } = parse(args, {
+  const { values, positionals } = parse('serve', args, {
     host: { type: 'string' },
     port: { type: 'string' },
     db: { type: 'string' },
@@ -139,20 +145,20 @@ function parseKeys(args: string[], env: Env): Command {
   const [sub, ...rest] = args
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { name: 'help', text: HELP.keys }
   if (sub === 'create') {
-    const { values, positionals } = parse(rest, { account: { type: 'string' }, db: { type: 'string' } })
+    const { values, positionals } = parse('keys create', rest, { account: { type: 'string' }, db: { type: 'string' } })
     if (values.help) return { name: 'help', text: HELP.keys }
     noPositionals('keys create', positionals)
     if (typeof values.account !== 'string') throw new UsageError("'keys create' needs --account NAME")
     return { name: 'keys-create', dbPath: dbPathFrom(values.db, env), account: nonEmpty('--account', values.account) }
   }
   if (sub === 'list') {
-    const { values, positionals } = parse(rest, { db: { type: 'string' }, json: { type: 'boolean' } })
+    const { values, positionals } = parse('keys list', rest, { db: { type: 'string' }, json: { type: 'boolean' } })
     if (values.help) return { name: 'help', text: HELP.keys }
     noPositionals('keys list', positionals)
     return { name: 'keys-list', dbPath: dbPathFrom(values.db, env), json: values.json === true }
   }
   if (sub === 'revoke') {
-    const { values, positionals } = parse(rest, { db: { type: 'string' } })
+    const { values, positionals } = parse('keys revoke', rest, { db: { type: 'string' } })
     if (values.help) return { name: 'help', text: HELP.keys }
     const [keyId, extra] = positionals
     if (keyId === undefined) throw new UsageError("'keys revoke' needs a KEY_ID (see 'extractd keys list')")

@@ -34,6 +34,21 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     }
   }
   const app = createApp({ db, catalog, log, isReady })
+
+  // Installed before listening, so a signal that arrives during start-up still stops cleanly.
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log.info('stopping', { signal })
+    await app.server?.stop()
+    sqlite.close()
+    log.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT })
   const server = app.server!
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
@@ -46,17 +61,4 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     db: config.dbPath,
     document_types: catalog.slugs().length,
   })
-
-  let stopping = false
-  const stop = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    log.info('stopping', { signal })
-    await server.stop()
-    sqlite.close()
-    log.info('stopped')
-    process.exit(0)
-  }
-  process.on('SIGTERM', () => void stop('SIGTERM'))
-  process.on('SIGINT', () => void stop('SIGINT'))
 }

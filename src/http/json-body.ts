@@ -8,8 +8,8 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
 
 export function jsonBody(limitBytes: number) {
   return async ({ request }: { request: Request }): Promise<unknown> => {
-    if (request.body === null) return undefined
     const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim()
+    if (request.body === null && type === '') return undefined // no body at all: validation says what is missing
     if (!JSON_TYPE.test(type)) throw errors.unsupportedMediaType('application/json')
     if (Number(request.headers.get('content-length') ?? 0) > limitBytes) throw errors.payloadTooLarge(limitBytes)
     const bytes = await request.arrayBuffer()

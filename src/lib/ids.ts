@@ -1,7 +1,7 @@
 /**
  * Prefixed, unguessable, creation-sortable identifiers (D6): a 48-bit millisecond timestamp
  * followed by 100 random bits, in lower-case Crockford base32. Within one millisecond the
- * random part is incremented, so IDs from one process sort exactly in creation order.
+ * random part grows by a random step, so IDs from one process sort exactly in creation order.
  */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
 const TIME_CHARS = 10
@@ -17,16 +17,16 @@ function randomDigits(): number[] {
   return Array.from(bytes, (byte) => byte & 31)
 }
 
+/** Adds a random step to the base-32 digits, so IDs of one millisecond stay ordered but unguessable. */
 function increment(digits: number[]): number[] {
   const next = [...digits]
-  for (let i = next.length - 1; i >= 0; i--) {
-    if (next[i]! < 31) {
-      next[i]!++
-      return next
-    }
-    next[i] = 0
+  let carry = 1 + (crypto.getRandomValues(new Uint32Array(1))[0]! >>> 2) // 1 to 2^30 steps
+  for (let i = next.length - 1; i >= 0 && carry > 0; i--) {
+    const sum = next[i]! + carry
+    next[i] = sum % 32
+    carry = Math.floor(sum / 32)
   }
-  return randomDigits() // 100-bit overflow within one millisecond: practically unreachable
+  return carry > 0 ? randomDigits() : next // overflowing 100 bits within one millisecond: practically unreachable
 }
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {

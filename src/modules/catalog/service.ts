@@ -65,7 +65,11 @@ function readDirectory(dir: string): SourceFile[] {
   }
   return names.map((name) => {
     const file = join(dir, name)
-    return { file, text: readFileSync(file, 'utf8') }
+    try {
+      return { file, text: readFileSync(file, 'utf8') }
+    } catch (error) {
+      throw new CatalogError(`${file}: cannot read the file: ${(error as Error).message}`)
+    }
   })
 }
 

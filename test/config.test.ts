@@ -1,0 +1,273 @@
+/** The command line and environment (D27): parseCommand(argv, env) is pure, so it is tested directly. */
+import { describe, expect, test } from 'bun:test'
+import { HELP, parseCommand, UsageError } from '../src/config'
+
+function serveConfig(argv: string[], env: Record<string, string | undefined> = {}) {
+  const command = parseCommand(['serve', ...argv], env)
+  if (command.name !== 'serve') throw new Error(`expected serve, got ${command.name}`)
+  return command.config
+}
+
+/** Runs `parse` and returns the UsageError it throws; fails if it throws nothing or something else. */
+function usageError(parse: () => unknown): UsageError {
+  try {
+    parse()
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError)
+    const message = (error as UsageError).message
+    expect(message.length).toBeGreaterThan(0)
+    expect(message).not.toContain('\n')
+    return error as UsageError
+  }
+  throw new Error('expected a UsageError')
+}
+
+describe('serve', () => {
+  test('uses the defaults 0.0.0.0, 8080, ./extractd.sqlite, no catalog dir and info', () => {
+    expect(serveConfig([])).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      dbPath: './extractd.sqlite',
+      catalogDir: undefined,
+      logLevel: 'info',
+    })
+  })
+
+  test('reads HOST, PORT, EXTRACTD_DB, EXTRACTD_CATALOG_DIR and EXTRACTD_LOG_LEVEL', () => {
+    const env = {
+      HOST: '127.0.0.1',
+      PORT: '9090',
+      EXTRACTD_DB: '/var/lib/extractd/data.sqlite',
+      EXTRACTD_CATALOG_DIR: '/etc/extractd/types',
+      EXTRACTD_LOG_LEVEL: 'debug',
+    }
+    expect(serveConfig([], env)).toEqual({
+      host: '127.0.0.1',
+      port: 9090,
+      dbPath: '/var/lib/extractd/data.sqlite',
+      catalogDir: '/etc/extractd/types',
+      logLevel: 'debug',
+    })
+  })
+
+  test('reads the flags --host, --port, --db, --catalog-dir and --log-level', () => {
+    const argv = ['--host', '::1', '--port', '3000', '--db', 'test.sqlite', '--catalog-dir', './types', '--log-level', 'warn']
+    expect(serveConfig(argv)).toEqual({
+      host: '::1',
+      port: 3000,
+      dbPath: 'test.sqlite',
+      catalogDir: './types',
+      logLevel: 'warn',
+    })
+  })
+
+  test('accepts flags in the --name=value form', () => {
+    expect(serveConfig(['--port=4000', '--db=a.sqlite', '--log-level=error'])).toMatchObject({
+      port: 4000,
+      dbPath: 'a.sqlite',
+      logLevel: 'error',
+    })
+  })
+
+  test('lets flags win over environment variables', () => {
+    const env = {
+      HOST: '10.0.0.1',
+      PORT: '9090',
+      EXTRACTD_DB: 'env.sqlite',
+      EXTRACTD_CATALOG_DIR: '/env/types',
+      EXTRACTD_LOG_LEVEL: 'debug',
+    }
+    const argv = ['--host', '127.0.0.1', '--port', '7070', '--db', 'flag.sqlite', '--catalog-dir', '/flag/types', '--log-level', 'silent']
+    expect(serveConfig(argv, env)).toEqual({
+      host: '127.0.0.1',
+      port: 7070,
+      dbPath: 'flag.sqlite',
+      catalogDir: '/flag/types',
+      logLevel: 'silent',
+    })
+  })
+
+  test('treats empty environment variables as unset', () => {
+    const env = { HOST: '', PORT: '', EXTRACTD_DB: '', EXTRACTD_CATALOG_DIR: '', EXTRACTD_LOG_LEVEL: '' }
+    expect(serveConfig([], env)).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      dbPath: './extractd.sqlite',
+      catalogDir: undefined,
+      logLevel: 'info',
+    })
+  })
+
+  test('ignores unrelated environment variables', () => {
+    expect(serveConfig([], { DB: 'x.sqlite', LOG_LEVEL: 'debug', EXTRACTD_PORT: '1' })).toEqual(serveConfig([]))
+  })
+
+  test('accepts port 0 (pick a free port) and 65535', () => {
+    expect(serveConfig(['--port', '0']).port).toBe(0)
+    expect(serveConfig(['--port', '65535']).port).toBe(65535)
+  })
+
+  test('accepts every documented log level', () => {
+    for (const level of ['debug', 'info', 'warn', 'error', 'silent'])
+      expect(serveConfig(['--log-level', level]).logLevel).toBe(level as never)
+  })
+
+  test.each(['abc', '70000', '-1', '65536', '80.5', '1e3', ' 80'])('rejects --port=%p with a one-line UsageError', (port) => {
+    const error = usageError(() => parseCommand(['serve', `--port=${port}`], {}))
+    expect(error.message).toContain('port')
+  })
+
+  test.each(['abc', '70000', '-1'])('rejects PORT=%p from the environment with a one-line UsageError', (port) => {
+    const error = usageError(() => parseCommand(['serve'], { PORT: port }))
+    expect(error.message).toContain(port)
+  })
+
+  test('rejects --port -1 given as two arguments with a one-line UsageError', () => {
+    usageError(() => parseCommand(['serve', '--port', '-1'], {}))
+  })
+
+  test('rejects an unknown log level with a one-line UsageError naming it', () => {
+    const error = usageError(() => parseCommand(['serve', '--log-level', 'verbose'], {}))
+    expect(error.message).toContain('verbose')
+  })
+
+  test('rejects an unknown EXTRACTD_LOG_LEVEL with a one-line UsageError naming it', () => {
+    const error = usageError(() => parseCommand(['serve'], { EXTRACTD_LOG_LEVEL: 'INFO' }))
+    expect(error.message).toContain('INFO')
+  })
+
+  test('rejects an unknown flag with a one-line UsageError naming it', () => {
+    const error = usageError(() => parseCommand(['serve', '--prot', '8080'], {}))
+    expect(error.message).toContain('--prot')
+  })
+
+  test('rejects a flag that needs a value but has none', () => {
+    usageError(() => parseCommand(['serve', '--port'], {}))
+  })
+
+  test('rejects an unexpected positional argument', () => {
+    const error = usageError(() => parseCommand(['serve', 'now'], {}))
+    expect(error.message).toContain('now')
+  })
+
+  test('rejects an empty --db or --host', () => {
+    usageError(() => parseCommand(['serve', '--db', ''], {}))
+    usageError(() => parseCommand(['serve', '--host', ''], {}))
+  })
+
+  test.each([['--help'], ['-h']])('%s gives the serve help', (flag) => {
+    expect(parseCommand(['serve', flag], {})).toEqual({ name: 'help', text: HELP.serve })
+  })
+
+  test('--help wins over invalid values', () => {
+    expect(parseCommand(['serve', '--port', 'abc', '--help'], {})).toEqual({ name: 'help', text: HELP.serve })
+  })
+
+  test('the serve help names every flag and environment variable', () => {
+    for (const word of ['--host', '--port', '--db', '--catalog-dir', '--log-level', 'HOST', 'PORT', 'EXTRACTD_DB', 'EXTRACTD_CATALOG_DIR', 'EXTRACTD_LOG_LEVEL'])
+      expect(HELP.serve).toContain(word)
+  })
+})
+
+describe('help, version and unknown commands', () => {
+  test.each([[[]], [['--help']], [['-h']], [['help']]])('%p gives the main help', (argv) => {
+    expect(parseCommand(argv as string[], {})).toEqual({ name: 'help', text: HELP.main })
+  })
+
+  test('the main help lists the commands and options', () => {
+    for (const word of ['serve', 'keys create', 'keys list', 'keys revoke', '--help', '--version'])
+      expect(HELP.main).toContain(word)
+  })
+
+  test('help serve and help keys give the help of that command', () => {
+    expect(parseCommand(['help', 'serve'], {})).toEqual({ name: 'help', text: HELP.serve })
+    expect(parseCommand(['help', 'keys'], {})).toEqual({ name: 'help', text: HELP.keys })
+  })
+
+  test.each([['--version'], ['-v'], ['version']])('%s gives the version', (flag) => {
+    expect(parseCommand([flag], {})).toEqual({ name: 'version' })
+  })
+
+  test('rejects an unknown command with a one-line UsageError naming it', () => {
+    const error = usageError(() => parseCommand(['start'], {}))
+    expect(error.message).toContain('start')
+  })
+
+  test('rejects an unknown top-level flag with a one-line UsageError naming it', () => {
+    const error = usageError(() => parseCommand(['--verbose'], {}))
+    expect(error.message).toContain('--verbose')
+  })
+})
+
+describe('keys', () => {
+  test.each([[['keys']], [['keys', '--help']], [['keys', '-h']], [['keys', 'help']]])('%p gives the keys help', (argv) => {
+    expect(parseCommand(argv as string[], {})).toEqual({ name: 'help', text: HELP.keys })
+  })
+
+  test.each([['create'], ['list'], ['revoke']])('keys %s --help gives the keys help', (sub) => {
+    expect(parseCommand(['keys', sub, '--help'], {})).toEqual({ name: 'help', text: HELP.keys })
+  })
+
+  test('keys create --account NAME issues a key for that account on the default database', () => {
+    expect(parseCommand(['keys', 'create', '--account', 'acme'], {})).toEqual({
+      name: 'keys-create',
+      dbPath: './extractd.sqlite',
+      account: 'acme',
+    })
+  })
+
+  test('keys create takes --db, which wins over EXTRACTD_DB', () => {
+    expect(parseCommand(['keys', 'create', '--account', 'acme', '--db', 'flag.sqlite'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({
+      name: 'keys-create',
+      dbPath: 'flag.sqlite',
+      account: 'acme',
+    })
+    expect(parseCommand(['keys', 'create', '--account', 'acme'], { EXTRACTD_DB: 'env.sqlite' })).toMatchObject({ dbPath: 'env.sqlite' })
+  })
+
+  test('keys create without --account is a one-line UsageError naming --account', () => {
+    const error = usageError(() => parseCommand(['keys', 'create'], {}))
+    expect(error.message).toContain('--account')
+  })
+
+  test('keys create with an empty --account is a UsageError', () => {
+    usageError(() => parseCommand(['keys', 'create', '--account', ''], {}))
+  })
+
+  test('keys create rejects an unknown flag', () => {
+    const error = usageError(() => parseCommand(['keys', 'create', '--account', 'acme', '--name', 'x'], {}))
+    expect(error.message).toContain('--name')
+  })
+
+  test('keys list gives a table by default and JSON with --json', () => {
+    expect(parseCommand(['keys', 'list'], {})).toEqual({ name: 'keys-list', dbPath: './extractd.sqlite', json: false })
+    expect(parseCommand(['keys', 'list', '--json'], {})).toEqual({ name: 'keys-list', dbPath: './extractd.sqlite', json: true })
+  })
+
+  test('keys list reads EXTRACTD_DB and --db', () => {
+    expect(parseCommand(['keys', 'list', '--json'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'keys-list', dbPath: 'env.sqlite', json: true })
+    expect(parseCommand(['keys', 'list', '--db', 'flag.sqlite'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'keys-list', dbPath: 'flag.sqlite', json: false })
+  })
+
+  test('keys revoke KEY_ID revokes that key', () => {
+    expect(parseCommand(['keys', 'revoke', 'key_0000000000aaaaaaaaaaaaaaaaaaaa'], {})).toEqual({
+      name: 'keys-revoke',
+      dbPath: './extractd.sqlite',
+      keyId: 'key_0000000000aaaaaaaaaaaaaaaaaaaa',
+    })
+  })
+
+  test('keys revoke without KEY_ID is a one-line UsageError naming KEY_ID', () => {
+    const error = usageError(() => parseCommand(['keys', 'revoke'], {}))
+    expect(error.message).toContain('KEY_ID')
+  })
+
+  test('keys revoke with two IDs is a UsageError', () => {
+    usageError(() => parseCommand(['keys', 'revoke', 'key_a', 'key_b'], {}))
+  })
+
+  test('an unknown keys subcommand is a one-line UsageError naming it', () => {
+    const error = usageError(() => parseCommand(['keys', 'delete'], {}))
+    expect(error.message).toContain('delete')
+  })
+})

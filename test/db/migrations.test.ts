@@ -1,0 +1,77 @@
+import { Database } from 'bun:sqlite'
+import { afterAll, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { createApp } from '../../src/app'
+import { openDb } from '../../src/db/client'
+import { migrate, migrations } from '../../src/db/migrate'
+import { loadCatalog } from '../../src/modules/catalog/service'
+import { tempDir } from '../helpers/process'
+
+const dir = tempDir('extractd-migrations-')
+afterAll(() => dir.remove())
+
+function tableNames(sqlite: Database): string[] {
+  return sqlite
+    .query<{ name: string }, []>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+    .all()
+    .map((row) => row.name)
+}
+
+test('migrates an empty database to the latest version, with drizzle bookkeeping', () => {
+  const { db, sqlite } = openDb(join(dir.path, 'empty.sqlite'))
+  migrate(db)
+  expect(tableNames(sqlite)).toEqual(expect.arrayContaining(['__drizzle_migrations', 'accounts', 'api_keys', 'schemas']))
+  const applied = sqlite.query<{ hash: string }, []>('select hash from __drizzle_migrations order by created_at').all()
+  expect(applied.map((row) => row.hash)).toEqual(migrations.map((m) => m.hash))
+  sqlite.close()
+})
+
+test('running the migrations again changes nothing', () => {
+  const { db, sqlite } = openDb(join(dir.path, 'twice.sqlite'))
+  migrate(db)
+  migrate(db)
+  expect(sqlite.query('select count(*) as n from __drizzle_migrations').get()).toEqual({ n: migrations.length })
+  sqlite.close()
+})
+
+test('uses WAL, a busy timeout and foreign keys on a file database', () => {
+  const { sqlite } = openDb(join(dir.path, 'pragmas.sqlite'))
+  expect(sqlite.query('pragma journal_mode').get()).toEqual({ journal_mode: 'wal' })
+  expect(sqlite.query('pragma busy_timeout').get()).toEqual({ timeout: 5000 })
+  expect(sqlite.query('pragma foreign_keys').get()).toEqual({ foreign_keys: 1 })
+  sqlite.close()
+})
+
+test('a database made by the first version keeps every row when the latest binary migrates it', async () => {
+  const path = join(dir.path, 'old.sqlite')
+  const old = openDb(path)
+  migrate(old.db, migrations.slice(0, 1))
+  // Rows written as the first version wrote them, with its SQL alone.
+  const key = `exd_${'A'.repeat(43)}`
+  const keyHash = new Bun.CryptoHasher('sha256').update(key).digest('hex')
+  const now = '2026-01-02T03:04:05.678Z'
+  old.sqlite.run("insert into accounts (id, name, created_at) values ('acc_old', 'old', ?)", [now])
+  old.sqlite.run(
+    "insert into api_keys (id, account_id, key_hash, key_prefix, created_at) values ('key_old', 'acc_old', ?, 'exd_AAAAAA', ?)",
+    [keyHash, now],
+  )
+  const schemaId = `sch_${'0'.repeat(30)}`
+  const fields = [{ key: 'total', label: 'Total', description: '', required: true }]
+  old.sqlite.run(
+    "insert into schemas (id, account_id, name, description, fields, is_active, created_at, updated_at) values (?, 'acc_old', 'Old', 'kept', ?, 1, ?, ?)",
+    [schemaId, JSON.stringify(fields), now, now],
+  )
+  old.sqlite.close()
+
+  const latest = openDb(path)
+  migrate(latest.db)
+  const app = createApp({ db: latest.db, catalog: loadCatalog() })
+  const response = await app.handle(
+    new Request(`http://localhost/api/v1/schemas/${schemaId}`, { headers: { authorization: `Bearer ${key}` } }),
+  )
+  expect(response.status).toBe(200)
+  expect(await response.json()).toEqual({
+    schema: { id: schemaId, name: 'Old', description: 'kept', fields, is_active: true, created_at: now, updated_at: now },
+  })
+  latest.sqlite.close()
+})

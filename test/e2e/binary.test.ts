@@ -1,0 +1,120 @@
+/** The compiled binary, started in an empty directory, driven over HTTP and through its CLI. */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildBinary, lastLine, runCli, type RunningServer, startServer, tempDir } from '../helpers/process'
+
+let binary: string
+const dir = tempDir('extractd-e2e-')
+let server: RunningServer
+
+beforeAll(async () => {
+  binary = await buildBinary()
+  server = await startServer([binary], [], dir.path)
+})
+
+afterAll(async () => {
+  if (server.proc.exitCode === null) await server.stop()
+  dir.remove()
+})
+
+function api(path: string, key: string | undefined, init: RequestInit = {}) {
+  const headers = new Headers(init.headers)
+  if (key) headers.set('authorization', `Bearer ${key}`)
+  return fetch(server.url + path, { ...init, headers })
+}
+
+describe('the compiled binary', () => {
+  test('runs from an empty directory and creates its database there with the default name', () => {
+    expect(existsSync(join(dir.path, 'extractd.sqlite'))).toBe(true)
+  })
+
+  test('prints a first API key on a new database, and it works (D25)', async () => {
+    expect(server.firstKey).toMatch(/^exd_/)
+    const response = await api('/api/v1/schemas', server.firstKey)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ schemas: [] })
+  })
+
+  test('prints version, listen address, database path and the docs URL at start', () => {
+    const started = JSON.parse(server.lines.find((line) => line.includes('"extractd started"'))!)
+    expect(started).toMatchObject({ level: 'info', version: expect.any(String), db: './extractd.sqlite' })
+    expect(started.docs).toBe(`http://127.0.0.1:${server.port}/docs`)
+  })
+
+  test('serves /healthz and /readyz without a key', async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ok' })
+  })
+
+  test('keys create, list and revoke work while the server runs on the same file (D24)', async () => {
+    const created = await runCli([binary], ['keys', 'create', '--account', 'acme'], dir.path)
+    expect(created.code).toBe(0)
+    const key = lastLine(created.stdout)
+    expect(key).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
+
+    const create = await api('/api/v1/schemas', key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Invoices', fields: [{ key: 'total', label: 'Total', required: true }] }),
+    })
+    expect(create.status).toBe(201)
+    const { schema } = (await create.json()) as { schema: { id: string } }
+
+    // Another account cannot see it.
+    expect((await api(`/api/v1/schemas/${schema.id}`, server.firstKey)).status).toBe(404)
+
+    const listed = await runCli([binary], ['keys', 'list', '--json'], dir.path)
+    expect(listed.code).toBe(0)
+    const keys = JSON.parse(listed.stdout) as { id: string; account: string; revoked_at: string | null }[]
+    const acme = keys.find((k) => k.account === 'acme')!
+    expect(acme.revoked_at).toBeNull()
+    expect(listed.stdout).not.toContain(key)
+
+    const revoked = await runCli([binary], ['keys', 'revoke', acme.id], dir.path)
+    expect(revoked.code).toBe(0)
+    const after = await api('/api/v1/schemas', key)
+    expect(after.status).toBe(401)
+    expect(await after.json()).toEqual({ error: 'Invalid API key', code: 'invalid_api_key' })
+  })
+
+  test('keys revoke of an unknown ID fails with status 1', async () => {
+    const result = await runCli([binary], ['keys', 'revoke', 'key_unknown'], dir.path)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('key_unknown')
+  })
+
+  test('--help, --version and a bad flag behave like a CLI should (D27)', async () => {
+    const help = await runCli([binary], ['--help'], dir.path)
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('serve')
+    const serveHelp = await runCli([binary], ['serve', '--help'], dir.path)
+    expect(serveHelp.stdout).toContain('--port')
+    const version = await runCli([binary], ['--version'], dir.path)
+    expect(version.stdout.trim()).toMatch(/^extractd \d+\.\d+\.\d+/)
+    const bad = await runCli([binary], ['serve', '--nope'], dir.path)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  test('a second start on the same database prints no new key', async () => {
+    const other = tempDir()
+    try {
+      const first = await startServer([binary], ['--db', join(other.path, 'data.sqlite')], other.path)
+      expect(first.firstKey).toBeDefined()
+      expect(await first.stop()).toBe(0)
+      const second = await startServer([binary], ['--db', join(other.path, 'data.sqlite')], other.path)
+      expect(second.firstKey).toBeUndefined()
+      const response = await fetch(`${second.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${first.firstKey}` } })
+      expect(response.status).toBe(200)
+      expect(await second.stop()).toBe(0)
+      expect(readdirSync(other.path)).toContain('data.sqlite')
+    } finally {
+      other.remove()
+    }
+  })
+
+  test('stops on SIGTERM with exit status 0', async () => {
+    expect(await server.stop('SIGTERM')).toBe(0)
+  })
+})

@@ -1,0 +1,48 @@
+/** Two server processes and the CLI on one database file (D10, D24). */
+import { afterAll, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { FROM_SOURCE, lastLine, runCli, startServer, tempDir } from '../helpers/process'
+
+const dir = tempDir('extractd-procs-')
+afterAll(() => dir.remove())
+
+test('100 concurrent creates across two server processes give exactly 50 × 201 and 50 × 429', async () => {
+  const db = join(dir.path, 'shared.sqlite')
+  const [a, b] = await Promise.all([
+    startServer(FROM_SOURCE, ['--db', db], dir.path),
+    startServer(FROM_SOURCE, ['--db', db], dir.path),
+  ])
+  try {
+    const created = await runCli(FROM_SOURCE, ['keys', 'create', '--account', 'racer', '--db', db], dir.path)
+    expect(created.code).toBe(0)
+    const key = lastLine(created.stdout)
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const response = await fetch(`${(i % 2 === 0 ? a : b).url}/api/v1/schemas`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `race ${i}` }),
+        })
+        return response.status
+      }),
+    )
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(50)
+    const list = await fetch(`${b.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${key}` } })
+    expect(((await list.json()) as { schemas: unknown[] }).schemas).toHaveLength(50)
+  } finally {
+    await Promise.all([a.stop(), b.stop()])
+  }
+})
+
+test('only one first key is issued when two processes start on a new database at once (D25)', async () => {
+  const db = join(dir.path, 'fresh.sqlite')
+  const servers = await Promise.all([startServer(FROM_SOURCE, ['--db', db], dir.path), startServer(FROM_SOURCE, ['--db', db], dir.path)])
+  try {
+    expect(servers.filter((s) => s.firstKey !== undefined)).toHaveLength(1)
+    const listed = await runCli(FROM_SOURCE, ['keys', 'list', '--json', '--db', db], dir.path)
+    expect(JSON.parse(listed.stdout)).toHaveLength(1)
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()))
+  }
+})

@@ -1,0 +1,78 @@
+/** A fresh in-memory extractd for each test: its app, its database, and two accounts with keys. */
+import { expect } from 'bun:test'
+import { createApp } from '../../src/app'
+import { openDb } from '../../src/db/client'
+import { migrate } from '../../src/db/migrate'
+import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
+import { createKey } from '../../src/modules/keys/service'
+
+export const BASE = 'http://localhost'
+
+export interface ApiResponse<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+}
+
+export interface CallOptions {
+  /** API key to send; `null` sends no Authorization header. Defaults to account A's key. */
+  key?: string | null
+  /** A JSON value (serialised), a raw string, or FormData. */
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+let sharedCatalog: Catalog | undefined
+
+export function makeTestApp(options: { catalog?: Catalog; maxJsonBytes?: number } = {}) {
+  const { db, sqlite } = openDb(':memory:')
+  migrate(db)
+  const catalog = options.catalog ?? (sharedCatalog ??= loadCatalog())
+  const app = createApp({ db, catalog, maxJsonBytes: options.maxJsonBytes })
+  const keyA = createKey(db, 'account-a')
+  const keyB = createKey(db, 'account-b')
+
+  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers }
+    const key = options.key === undefined ? keyA.key : options.key
+    if (key !== null) headers.authorization ??= `Bearer ${key}`
+    let body: RequestInit['body']
+    if (typeof options.body === 'string' || options.body instanceof FormData || options.body instanceof Uint8Array) {
+      body = options.body as RequestInit['body']
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers['content-type'] ??= 'application/json'
+    }
+    const response = await app.handle(new Request(BASE + path, { method, headers, body }))
+    const text = await response.text()
+    let parsed: unknown = text
+    if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text)
+    return { status: response.status, headers: response.headers, body: parsed as T, text }
+  }
+
+  return { app, db, sqlite, catalog, keyA, keyB, call }
+}
+
+export type TestApp = ReturnType<typeof makeTestApp>
+
+/** A valid Field object. */
+export function field(key: string, overrides: Record<string, unknown> = {}) {
+  return { key, label: `Label of ${key}`, description: `What ${key} is`, required: false, ...overrides }
+}
+
+/** Creates a schema through the API and returns its body; fails the test if it is not 201. */
+export async function createSchema(t: TestApp, body: Record<string, unknown> = { name: 'Invoices' }, key?: string) {
+  const response = await t.call('POST', '/api/v1/schemas', { body, key })
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`)
+  return response.body.schema
+}
+
+export function expectEnvelope(response: ApiResponse, status: number, code: string, message?: string) {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('content-type')).toContain('application/json')
+  expect(response.body.code).toBe(code)
+  expect(typeof response.body.error).toBe('string')
+  expect(response.body.error.length).toBeGreaterThan(0)
+  if (message !== undefined) expect(response.body.error).toBe(message)
+}

@@ -1,0 +1,112 @@
+/** Runs extractd as a real process: the compiled binary (built once per test run) or the sources. */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const ROOT = resolve(import.meta.dir, '../..')
+const BUN = process.execPath
+
+/** The command that starts extractd from the sources, for tests that need processes but not the binary. */
+export const FROM_SOURCE = [BUN, join(ROOT, 'src/main.ts')]
+
+let built: Promise<string> | undefined
+
+/** Compiles the binary with the project's build command into a temporary directory, once. */
+export function buildBinary(): Promise<string> {
+  built ??= (async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'extractd-bin-'))
+    const outfile = join(outDir, 'extractd')
+    const build = Bun.spawn(
+      [BUN, 'build', 'src/main.ts', '--compile', '--minify', '--bytecode', '--format=esm', '--outfile', outfile],
+      { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
+    )
+    if ((await build.exited) !== 0) throw new Error(`build failed: ${await new Response(build.stderr).text()}`)
+    return outfile
+  })()
+  return built
+}
+
+export function tempDir(prefix = 'extractd-test-'): { path: string; remove: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix))
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export async function runCli(command: string[], args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+  const proc = Bun.spawn([...command, ...args], { cwd, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { code, stdout, stderr }
+}
+
+export interface RunningServer {
+  url: string
+  port: number
+  proc: ReturnType<typeof Bun.spawn>
+  /** Everything printed on stdout so far, line by line. */
+  lines: string[]
+  /** The key printed on first start, if one was. */
+  firstKey: string | undefined
+  /** Sends a signal and waits for the exit status. */
+  stop(signal?: NodeJS.Signals): Promise<number>
+}
+
+/** Starts `serve` on a free port and waits for its start-up log line. */
+export async function startServer(command: string[], args: string[], cwd: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const proc = Bun.spawn([...command, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const lines: string[] = []
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+  const decoder = new TextDecoder()
+  let buffered = ''
+  let port: number | undefined
+  const deadline = Date.now() + 15_000
+  while (port === undefined) {
+    if (Date.now() > deadline) throw new Error(`server did not start: ${lines.join('\n')}`)
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`server exited: ${lines.join('\n')}\n${await new Response(proc.stderr).text()}`)
+    buffered += decoder.decode(value, { stream: true })
+    const parts = buffered.split('\n')
+    buffered = parts.pop()!
+    for (const line of parts) {
+      lines.push(line)
+      if (line.includes('"extractd started"')) port = Number(JSON.parse(line).listen.split(':').pop())
+    }
+  }
+  // Keep draining stdout so the process never blocks on a full pipe.
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      buffered += decoder.decode(value, { stream: true })
+      const parts = buffered.split('\n')
+      buffered = parts.pop()!
+      lines.push(...parts)
+    }
+  })()
+  const firstKey = lines.find((line) => /^exd_[A-Za-z0-9_-]{43}$/.test(line))
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    proc,
+    lines,
+    firstKey,
+    async stop(signal = 'SIGTERM') {
+      proc.kill(signal)
+      return proc.exited
+    },
+  }
+}
+
+/** The key printed alone on the last line of `keys create`. */
+export function lastLine(text: string): string {
+  return text.trimEnd().split('\n').pop()!
+}

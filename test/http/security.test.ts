@@ -1,0 +1,460 @@
+/**
+ * Authentication and account isolation on every protected route (interface.md 5, D1, D24, D26, D28).
+ *
+ * One table of protected routes, each run through the same table of bad credentials: every bad
+ * case is exactly 401 `{"error":"Invalid API key","code":"invalid_api_key"}` as application/json,
+ * it changes nothing, and no response ever echoes a key.
+ */
+import { describe, expect, test } from 'bun:test'
+import { createKey, revokeKey } from '../../src/modules/keys/service'
+import { type ApiResponse, type TestApp, createSchema, expectEnvelope, field, makeTestApp } from '../helpers/app'
+
+const INVALID_KEY_BODY = { error: 'Invalid API key', code: 'invalid_api_key' }
+
+/** A key of the right shape (`exd_` + 43 base64url characters) that no account holds. */
+const UNKNOWN_KEY = `exd_${'Zq3_-x9'.repeat(6)}A`
+
+interface RouteCall {
+  method: string
+  path: string
+  body?: unknown
+}
+
+interface ProtectedRoute {
+  name: string
+  /** Builds the request against a fresh app in which account A owns the schema `id`. */
+  call: (id: string) => RouteCall
+  /** Status of the same request with a good key. */
+  okStatus: number
+}
+
+const PROTECTED_ROUTES: ProtectedRoute[] = [
+  { name: 'GET /api/v1/schemas', call: () => ({ method: 'GET', path: '/api/v1/schemas' }), okStatus: 200 },
+  {
+    name: 'POST /api/v1/schemas',
+    call: () => ({ method: 'POST', path: '/api/v1/schemas', body: { name: 'Second', fields: [field('total')] } }),
+    okStatus: 201,
+  },
+  { name: 'GET /api/v1/schemas/:id', call: (id) => ({ method: 'GET', path: `/api/v1/schemas/${id}` }), okStatus: 200 },
+  {
+    name: 'PATCH /api/v1/schemas/:id',
+    call: (id) => ({ method: 'PATCH', path: `/api/v1/schemas/${id}`, body: { name: 'Renamed' } }),
+    okStatus: 200,
+  },
+  { name: 'DELETE /api/v1/schemas/:id', call: (id) => ({ method: 'DELETE', path: `/api/v1/schemas/${id}` }), okStatus: 200 },
+  {
+    name: 'POST /api/v1/schemas/:id/restore',
+    call: (id) => ({ method: 'POST', path: `/api/v1/schemas/${id}/restore` }),
+    okStatus: 200,
+  },
+  { name: 'GET /api/v1/document-types', call: () => ({ method: 'GET', path: '/api/v1/document-types' }), okStatus: 200 },
+  { name: 'GET /api/v1/fields?type=invoice', call: () => ({ method: 'GET', path: '/api/v1/fields?type=invoice' }), okStatus: 200 },
+]
+
+interface Fixture {
+  t: TestApp
+  /** Account A's schema, as created. */
+  schema: any
+}
+
+async function fixture(): Promise<Fixture> {
+  const t = makeTestApp()
+  const schema = await createSchema(t, { name: 'Invoices', description: 'Of A', fields: [field('total'), field('date')] })
+  return { t, schema }
+}
+
+/** Every key this app knows; none of them may appear in any response body. */
+function knownKeys(t: TestApp, extra: string[] = []): string[] {
+  return [t.keyA.key, t.keyB.key, ...extra]
+}
+
+function expectNoKeyIn(response: ApiResponse, keys: string[]) {
+  for (const key of keys) expect(response.text).not.toContain(key)
+}
+
+function expectInvalidApiKey(response: ApiResponse) {
+  expect(response.status).toBe(401)
+  expect(response.headers.get('content-type')).toStartWith('application/json')
+  expect(JSON.parse(response.text)).toStrictEqual(INVALID_KEY_BODY)
+}
+
+/** Account A's data is exactly as the fixture left it: the schema unchanged, the list holding only it. */
+async function expectUntouched({ t, schema }: Fixture) {
+  const read = await t.call('GET', `/api/v1/schemas/${schema.id}`)
+  expect(read.status).toBe(200)
+  expect(read.body.schema).toStrictEqual(schema)
+  const list = await t.call('GET', '/api/v1/schemas')
+  expect(list.status).toBe(200)
+  expect(list.body.schemas).toStrictEqual([schema])
+}
+
+interface BadCredential {
+  name: string
+  /** Authorization header to send; `null` sends none. */
+  header: (f: Fixture) => string | null
+}
+
+const BAD_CREDENTIALS: BadCredential[] = [
+  { name: 'no Authorization header', header: () => null },
+  { name: 'an empty Authorization header', header: () => '' },
+  { name: 'a blank Authorization header', header: () => '   ' },
+  { name: 'the Basic scheme with user:password', header: () => `Basic ${btoa('account-a:secret')}` },
+  { name: 'the Basic scheme carrying a valid key', header: (f) => `Basic ${f.t.keyA.key}` },
+  { name: 'the Token scheme carrying a valid key', header: (f) => `Token ${f.t.keyA.key}` },
+  { name: 'a valid key with no scheme', header: (f) => f.t.keyA.key },
+  { name: '`Bearer` with no key', header: () => 'Bearer' },
+  { name: '`Bearer ` with only whitespace after it', header: () => 'Bearer    ' },
+  { name: 'a malformed key', header: () => 'Bearer not-a-key' },
+  { name: 'a key without its exd_ prefix', header: (f) => `Bearer ${f.t.keyA.key.slice(4)}` },
+  { name: 'a valid key cut short by one character', header: (f) => `Bearer ${f.t.keyA.key.slice(0, -1)}` },
+  { name: 'a valid key with an extra character', header: (f) => `Bearer ${f.t.keyA.key}x` },
+  { name: 'a valid key in upper case', header: (f) => `Bearer ${f.t.keyA.key.toUpperCase()}` },
+  { name: 'a valid key followed by a second token', header: (f) => `Bearer ${f.t.keyA.key} ${f.t.keyB.key}` },
+  { name: 'two comma-separated keys', header: (f) => `Bearer ${f.t.keyA.key},${f.t.keyB.key}` },
+  { name: 'a well-formed but unknown key', header: () => `Bearer ${UNKNOWN_KEY}` },
+  { name: 'a SQL-injection attempt as key', header: () => `Bearer exd_' OR '1'='1` },
+]
+
+function headersFor(value: string | null): { key: null; headers: Record<string, string> } {
+  return { key: null, headers: value === null ? {} : { authorization: value } }
+}
+
+test('the unknown key used below has the shape of a real key', () => {
+  expect(UNKNOWN_KEY).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
+  const t = makeTestApp()
+  expect(t.keyA.key).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
+  expect(UNKNOWN_KEY).not.toBe(t.keyA.key)
+})
+
+describe.each(PROTECTED_ROUTES)('$name', (route) => {
+  test.each(BAD_CREDENTIALS)('with $name → 401 invalid_api_key, nothing changes', async (credential) => {
+    const f = await fixture()
+    const { method, path, body } = route.call(f.schema.id)
+    const response = await f.t.call(method, path, { body, ...headersFor(credential.header(f)) })
+    expectInvalidApiKey(response)
+    expectNoKeyIn(response, knownKeys(f.t))
+    await expectUntouched(f)
+  })
+
+  test('with a revoked key → 401 at once, although the same key worked just before', async () => {
+    const f = await fixture()
+    const extra = createKey(f.t.db, 'account-a')
+    const { method, path, body } = route.call(f.schema.id)
+    const before = await f.t.call(method, path, { body, key: extra.key })
+    expect(before.status).toBe(route.okStatus)
+    expectNoKeyIn(before, knownKeys(f.t, [extra.key]))
+
+    expect(revokeKey(f.t.db, extra.id)).toBe('revoked')
+    const after = await f.t.call(method, path, { body, key: extra.key })
+    expectInvalidApiKey(after)
+    expectNoKeyIn(after, knownKeys(f.t, [extra.key]))
+  })
+
+  test('with `bearer` in lower case and a valid key → succeeds', async () => {
+    const f = await fixture()
+    const { method, path, body } = route.call(f.schema.id)
+    const response = await f.t.call(method, path, { body, key: null, headers: { authorization: `bearer ${f.t.keyA.key}` } })
+    expect(response.status).toBe(route.okStatus)
+    expectNoKeyIn(response, knownKeys(f.t))
+  })
+
+  test('with `BEARER` in upper case and a valid key → succeeds', async () => {
+    const f = await fixture()
+    const { method, path, body } = route.call(f.schema.id)
+    const response = await f.t.call(method, path, { body, key: null, headers: { authorization: `BEARER ${f.t.keyA.key}` } })
+    expect(response.status).toBe(route.okStatus)
+    expectNoKeyIn(response, knownKeys(f.t))
+  })
+
+  test('with a valid key → succeeds and the body does not contain the key', async () => {
+    const f = await fixture()
+    const { method, path, body } = route.call(f.schema.id)
+    const response = await f.t.call(method, path, { body })
+    expect(response.status).toBe(route.okStatus)
+    expect(response.headers.get('content-type')).toStartWith('application/json')
+    expectNoKeyIn(response, knownKeys(f.t))
+  })
+})
+
+describe('revocation', () => {
+  test('revoking one key of an account leaves its other keys working', async () => {
+    const f = await fixture()
+    const extra = createKey(f.t.db, 'account-a')
+    expect(revokeKey(f.t.db, extra.id)).toBe('revoked')
+    expectInvalidApiKey(await f.t.call('GET', '/api/v1/schemas', { key: extra.key }))
+    const response = await f.t.call('GET', '/api/v1/schemas')
+    expect(response.status).toBe(200)
+    expect(response.body.schemas).toStrictEqual([f.schema])
+  })
+
+  test("a revoked key of account A cannot delete A's schema → 401 and the schema stays active", async () => {
+    const f = await fixture()
+    const extra = createKey(f.t.db, 'account-a')
+    expect(revokeKey(f.t.db, extra.id)).toBe('revoked')
+    expectInvalidApiKey(await f.t.call('DELETE', `/api/v1/schemas/${f.schema.id}`, { key: extra.key }))
+    await expectUntouched(f)
+  })
+})
+
+describe('authentication runs before validation (D26)', () => {
+  const badKeys: BadCredential[] = [
+    { name: 'no key', header: () => null },
+    { name: 'an unknown key', header: () => `Bearer ${UNKNOWN_KEY}` },
+    { name: 'a malformed key', header: () => 'Bearer nope' },
+  ]
+
+  interface BadRequest {
+    name: string
+    build: (f: Fixture) => { method: string; path: string; body?: unknown; headers?: Record<string, string> }
+  }
+
+  const badRequests: BadRequest[] = [
+    {
+      name: 'POST /api/v1/schemas with malformed JSON',
+      build: () => ({ method: 'POST', path: '/api/v1/schemas', body: '{"name": ', headers: { 'content-type': 'application/json' } }),
+    },
+    {
+      name: 'POST /api/v1/schemas with an invalid body',
+      build: () => ({ method: 'POST', path: '/api/v1/schemas', body: { name: 42, fields: [{ key: 'bad key!' }], extra: true } }),
+    },
+    {
+      name: 'POST /api/v1/schemas with a text/plain body',
+      build: () => ({ method: 'POST', path: '/api/v1/schemas', body: '{"name":"x"}', headers: { 'content-type': 'text/plain' } }),
+    },
+    {
+      name: 'POST /api/v1/schemas with a multipart body',
+      build: () => {
+        const form = new FormData()
+        form.set('name', 'x')
+        return { method: 'POST', path: '/api/v1/schemas', body: form }
+      },
+    },
+    {
+      name: 'POST /api/v1/schemas with a body over the size limit',
+      build: () => ({ method: 'POST', path: '/api/v1/schemas', body: { name: 'x'.repeat(2 * 1024 * 1024) } }),
+    },
+    {
+      name: 'PATCH /api/v1/schemas/:id with malformed JSON',
+      build: (f) => ({
+        method: 'PATCH',
+        path: `/api/v1/schemas/${f.schema.id}`,
+        body: '[',
+        headers: { 'content-type': 'application/json' },
+      }),
+    },
+    {
+      name: 'PATCH /api/v1/schemas/:id with an invalid body',
+      build: (f) => ({ method: 'PATCH', path: `/api/v1/schemas/${f.schema.id}`, body: { name: null, fields: 'x' } }),
+    },
+    {
+      name: 'PATCH /api/v1/schemas/:id with a form-urlencoded body',
+      build: (f) => ({
+        method: 'PATCH',
+        path: `/api/v1/schemas/${f.schema.id}`,
+        body: 'name=Renamed',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    },
+    {
+      name: 'GET /api/v1/schemas/:id with an ID of the wrong shape',
+      build: () => ({ method: 'GET', path: "/api/v1/schemas/'%3B%20drop%20table%20schemas%3B%20--" }),
+    },
+    {
+      name: 'GET /api/v1/fields without the type parameter',
+      build: () => ({ method: 'GET', path: '/api/v1/fields' }),
+    },
+    {
+      name: 'GET /api/v1/fields with an unknown type',
+      build: () => ({ method: 'GET', path: '/api/v1/fields?type=no_such_type' }),
+    },
+  ]
+
+  describe.each(badKeys)('with $name', (credential) => {
+    test.each(badRequests)('$name → 401, not 400/404/413/415', async (request) => {
+      const f = await fixture()
+      const { method, path, body, headers } = request.build(f)
+      const response = await f.t.call(method, path, {
+        body,
+        key: null,
+        headers: { ...headers, ...headersFor(credential.header(f)).headers },
+      })
+      expectInvalidApiKey(response)
+      await expectUntouched(f)
+    })
+  })
+})
+
+describe('account isolation', () => {
+  async function twoAccounts() {
+    const f = await fixture()
+    return { ...f, keyB: f.t.keyB.key }
+  }
+
+  test("account B reading A's schema → 404 not_found", async () => {
+    const f = await twoAccounts()
+    const response = await f.t.call('GET', `/api/v1/schemas/${f.schema.id}`, { key: f.keyB })
+    expectEnvelope(response, 404, 'not_found')
+    expect(response.text).not.toContain(f.schema.name)
+    expect(response.text).not.toContain('Of A')
+    await expectUntouched(f)
+  })
+
+  test("account B patching A's schema → 404 not_found and A's schema is unchanged", async () => {
+    const f = await twoAccounts()
+    const response = await f.t.call('PATCH', `/api/v1/schemas/${f.schema.id}`, {
+      key: f.keyB,
+      body: { name: 'Taken over', description: 'by B', fields: [field('hijacked')] },
+    })
+    expectEnvelope(response, 404, 'not_found')
+    await expectUntouched(f)
+  })
+
+  test("account B patching A's schema with an empty body → 404 not_found", async () => {
+    const f = await twoAccounts()
+    const response = await f.t.call('PATCH', `/api/v1/schemas/${f.schema.id}`, { key: f.keyB, body: {} })
+    expectEnvelope(response, 404, 'not_found')
+    await expectUntouched(f)
+  })
+
+  test("account B deleting A's schema → 404 not_found and A's schema stays active", async () => {
+    const f = await twoAccounts()
+    const response = await f.t.call('DELETE', `/api/v1/schemas/${f.schema.id}`, { key: f.keyB })
+    expectEnvelope(response, 404, 'not_found')
+    await expectUntouched(f)
+  })
+
+  test("account B restoring A's active schema → 404 not_found and A's schema is unchanged", async () => {
+    const f = await twoAccounts()
+    const response = await f.t.call('POST', `/api/v1/schemas/${f.schema.id}/restore`, { key: f.keyB })
+    expectEnvelope(response, 404, 'not_found')
+    await expectUntouched(f)
+  })
+
+  test("account B restoring A's soft-deleted schema → 404 not_found and it stays deleted", async () => {
+    const f = await twoAccounts()
+    expect((await f.t.call('DELETE', `/api/v1/schemas/${f.schema.id}`)).status).toBe(200)
+    const deleted = (await f.t.call('GET', `/api/v1/schemas/${f.schema.id}`)).body.schema
+    expect(deleted.is_active).toBe(false)
+
+    const response = await f.t.call('POST', `/api/v1/schemas/${f.schema.id}/restore`, { key: f.keyB })
+    expectEnvelope(response, 404, 'not_found')
+
+    const after = await f.t.call('GET', `/api/v1/schemas/${f.schema.id}`)
+    expect(after.status).toBe(200)
+    expect(after.body.schema).toStrictEqual(deleted)
+    expect((await f.t.call('GET', '/api/v1/schemas')).body.schemas).toStrictEqual([])
+  })
+
+  test("account B reading A's soft-deleted schema → 404 not_found", async () => {
+    const f = await twoAccounts()
+    expect((await f.t.call('DELETE', `/api/v1/schemas/${f.schema.id}`)).status).toBe(200)
+    expectEnvelope(await f.t.call('GET', `/api/v1/schemas/${f.schema.id}`, { key: f.keyB }), 404, 'not_found')
+  })
+
+  test("the 404 for another account's schema is identical to the 404 for an ID that does not exist", async () => {
+    const f = await twoAccounts()
+    const foreign = await f.t.call('GET', `/api/v1/schemas/${f.schema.id}`, { key: f.keyB })
+    // Same shape, another account never held it: flip the last character to another valid one.
+    const last = f.schema.id.at(-1)
+    const missingId = f.schema.id.slice(0, -1) + (last === '0' ? '1' : '0')
+    const missing = await f.t.call('GET', `/api/v1/schemas/${missingId}`, { key: f.keyB })
+    expect(foreign.status).toBe(404)
+    expect(missing.status).toBe(404)
+    expect(foreign.text).toBe(missing.text)
+  })
+
+  test("account B's list does not contain A's schemas", async () => {
+    const f = await twoAccounts()
+    await createSchema(f.t, { name: 'Also A' })
+    const empty = await f.t.call('GET', '/api/v1/schemas', { key: f.keyB })
+    expect(empty.status).toBe(200)
+    expect(empty.body.schemas).toStrictEqual([])
+
+    const ofB = await createSchema(f.t, { name: 'Of B' }, f.keyB)
+    const listB = await f.t.call('GET', '/api/v1/schemas', { key: f.keyB })
+    expect(listB.body.schemas).toStrictEqual([ofB])
+
+    const listA = await f.t.call('GET', '/api/v1/schemas')
+    const idsA = listA.body.schemas.map((schema: any) => schema.id)
+    expect(idsA).toHaveLength(2)
+    expect(idsA).toContain(f.schema.id)
+    expect(idsA).not.toContain(ofB.id)
+  })
+
+  test("account A cannot read, patch, delete or restore B's schema either → 404 each", async () => {
+    const f = await twoAccounts()
+    const ofB = await createSchema(f.t, { name: 'Of B', fields: [field('x')] }, f.keyB)
+    expectEnvelope(await f.t.call('GET', `/api/v1/schemas/${ofB.id}`), 404, 'not_found')
+    expectEnvelope(await f.t.call('PATCH', `/api/v1/schemas/${ofB.id}`, { body: { name: 'A was here' } }), 404, 'not_found')
+    expectEnvelope(await f.t.call('DELETE', `/api/v1/schemas/${ofB.id}`), 404, 'not_found')
+    expectEnvelope(await f.t.call('POST', `/api/v1/schemas/${ofB.id}/restore`), 404, 'not_found')
+    const read = await f.t.call('GET', `/api/v1/schemas/${ofB.id}`, { key: f.keyB })
+    expect(read.body.schema).toStrictEqual(ofB)
+  })
+})
+
+describe('keys never appear in responses', () => {
+  test('no response body of a whole session of calls contains either API key', async () => {
+    const t = makeTestApp()
+    const keys = knownKeys(t)
+    const responses: ApiResponse[] = []
+    const a = await createSchema(t, { name: t.keyA.key.slice(0, 8), fields: [field('total')] })
+    responses.push(await t.call('GET', '/api/v1/schemas'))
+    responses.push(await t.call('GET', `/api/v1/schemas/${a.id}`))
+    responses.push(await t.call('PATCH', `/api/v1/schemas/${a.id}`, { body: { description: 'changed' } }))
+    responses.push(await t.call('PATCH', `/api/v1/schemas/${a.id}`, { body: { name: 5 } }))
+    responses.push(await t.call('POST', '/api/v1/schemas', { body: '{', headers: { 'content-type': 'application/json' } }))
+    responses.push(await t.call('POST', '/api/v1/schemas', { body: 'x', headers: { 'content-type': 'text/plain' } }))
+    responses.push(await t.call('DELETE', `/api/v1/schemas/${a.id}`))
+    responses.push(await t.call('POST', `/api/v1/schemas/${a.id}/restore`))
+    responses.push(await t.call('GET', `/api/v1/schemas/${a.id}`, { key: t.keyB.key }))
+    responses.push(await t.call('GET', '/api/v1/document-types'))
+    responses.push(await t.call('GET', '/api/v1/fields?type=invoice'))
+    responses.push(await t.call('GET', '/api/v1/fields?type=nope'))
+    responses.push(await t.call('GET', '/api/v1/fields'))
+    responses.push(await t.call('GET', '/api/v1/nope'))
+    responses.push(await t.call('PUT', '/api/v1/schemas'))
+    responses.push(await t.call('GET', '/api/v1/schemas', { key: `${t.keyA.key}x` }))
+    responses.push(await t.call('GET', '/api/v1/schemas', { key: null, headers: { authorization: `Basic ${t.keyA.key}` } }))
+    responses.push(await t.call('GET', '/healthz'))
+    responses.push(await t.call('GET', '/readyz'))
+    responses.push(await t.call('GET', '/openapi.json'))
+    for (const response of responses) {
+      expect(response.status).toBeLessThan(500)
+      expectNoKeyIn(response, keys)
+      for (const [, value] of response.headers) for (const key of keys) expect(value).not.toContain(key)
+    }
+  })
+})
+
+describe('operational endpoints need no key (D28)', () => {
+  const open = [
+    { path: '/healthz', check: (body: any) => expect(body.status).toBe('ok') },
+    { path: '/readyz', check: (body: any) => expect(body.status).toBe('ok') },
+    { path: '/openapi.json', check: (body: any) => expect(typeof body.openapi).toBe('string') },
+  ]
+
+  test.each(open)('GET $path without a key → 200', async ({ path, check }) => {
+    const t = makeTestApp()
+    const response = await t.call('GET', path, { key: null })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    check(response.body)
+  })
+
+  test.each(open)('GET $path with a bad key → still 200', async ({ path, check }) => {
+    const t = makeTestApp()
+    const response = await t.call('GET', path, { key: null, headers: { authorization: `Bearer ${UNKNOWN_KEY}` } })
+    expect(response.status).toBe(200)
+    check(response.body)
+  })
+
+  test('GET /openapi.json declares bearer authentication on the protected routes', async () => {
+    const t = makeTestApp()
+    const doc = (await t.call('GET', '/openapi.json', { key: null })).body
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(doc.paths['/api/v1/schemas'].get.security).toEqual([{ bearerAuth: [] }])
+    expect(doc.paths['/api/v1/fields'].get.security).toEqual([{ bearerAuth: [] }])
+    expect(doc.paths['/healthz'].get.security).toBeUndefined()
+  })
+})

@@ -1,0 +1,456 @@
+import { describe, expect, test } from 'bun:test'
+import { createSchema, expectEnvelope, field, makeTestApp } from '../helpers/app'
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const SCHEMA_ID = /^sch_[0-9a-hjkmnp-tv-z]{30}$/
+
+describe('POST /api/v1/schemas', () => {
+  test('creates a schema and answers 201 with every property, absent strings as ""', async () => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', {
+      body: { name: 'Invoices', fields: [{ key: 'total', label: 'Total', required: true }] },
+    })
+    expect(response.status).toBe(201)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    const { schema } = response.body
+    expect(Object.keys(response.body)).toEqual(['schema'])
+    expect(schema).toEqual({
+      id: expect.stringMatching(SCHEMA_ID),
+      name: 'Invoices',
+      description: '',
+      fields: [{ key: 'total', label: 'Total', description: '', required: true }],
+      is_active: true,
+      created_at: expect.stringMatching(ISO_MS),
+      updated_at: schema.created_at,
+    })
+    const stored = await t.call('GET', `/api/v1/schemas/${schema.id}`)
+    expect(stored.body).toEqual({ schema })
+  })
+
+  test('defaults fields to an empty list (D8)', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'Empty' })
+    expect(schema.fields).toEqual([])
+  })
+
+  test('stores strings exactly as sent, without trimming or normalising (D4)', async () => {
+    const t = makeTestApp()
+    const name = '  Cafe\u0301 ✓  '
+    const schema = await createSchema(t, { name, description: ' two  spaces ', fields: [field('a', { label: ' A ' })] })
+    expect(schema.name).toBe(name)
+    expect(schema.description).toBe(' two  spaces ')
+    expect(schema.fields[0].label).toBe(' A ')
+  })
+
+  test('rejects a missing name with 400 naming /name', async () => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', { body: { fields: [] } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details).toContainEqual({ path: '/name', message: expect.any(String) })
+  })
+
+  test.each([
+    ['empty', ''],
+    ['whitespace only', ' \t\n '],
+  ])('rejects a %s name with 400', async (_, name) => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details.map((d: { path: string }) => d.path)).toEqual(['/name'])
+  })
+
+  test('accepts a name of 100 characters and rejects 101', async () => {
+    const t = makeTestApp()
+    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'n'.repeat(100) } })).status).toBe(201)
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'n'.repeat(101) } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details[0].path).toBe('/name')
+  })
+
+  test('counts lengths in code points: 100 emoji (200 UTF-16 units) is a valid name, 101 is not', async () => {
+    const t = makeTestApp()
+    const ok = await t.call('POST', '/api/v1/schemas', { body: { name: '😀'.repeat(100) } })
+    expect(ok.status).toBe(201)
+    expect(ok.body.schema.name).toBe('😀'.repeat(100))
+    const tooLong = await t.call('POST', '/api/v1/schemas', { body: { name: '😀'.repeat(101) } })
+    expectEnvelope(tooLong, 400, 'validation_failed')
+  })
+
+  test('accepts a schema description of 1000 characters and rejects 1001', async () => {
+    const t = makeTestApp()
+    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'x', description: 'd'.repeat(1000) } })).status).toBe(201)
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', description: 'd'.repeat(1001) } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details[0].path).toBe('/description')
+  })
+
+  test('accepts 50 fields and rejects 51', async () => {
+    const t = makeTestApp()
+    const fifty = Array.from({ length: 50 }, (_, i) => field(`f${i}`))
+    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: fifty } })).status).toBe(201)
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [...fifty, field('f50')] } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details[0].path).toBe('/fields')
+  })
+
+  test('accepts a field key of 64 characters and rejects 65', async () => {
+    const t = makeTestApp()
+    const ok = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('k'.repeat(64))] } })
+    expect(ok.status).toBe(201)
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('k'.repeat(65))] } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details).toEqual([{ path: '/fields/0/key', message: expect.stringContaining('64') }])
+  })
+
+  test.each(['', 'has-dash', 'has space', 'ünïcode', 'dot.ted', '😀'])('rejects the field key %p', async (key) => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('ok'), field(key)] } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details.map((d: { path: string }) => d.path)).toEqual(['/fields/1/key'])
+  })
+
+  test('treats keys as case-sensitive: Total and total are two keys (D4)', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: [field('Total'), field('total'), field('_1')] })
+    expect(schema.fields.map((f: { key: string }) => f.key)).toEqual(['Total', 'total', '_1'])
+  })
+
+  test('accepts a field label of 100 characters and rejects 101; rejects a blank label', async () => {
+    const t = makeTestApp()
+    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', { label: 'é'.repeat(100) })] } })).status).toBe(201)
+    const long = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', { label: 'l'.repeat(101) })] } })
+    expectEnvelope(long, 400, 'validation_failed')
+    expect(long.body.details[0].path).toBe('/fields/0/label')
+    const blank = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', { label: '   ' })] } })
+    expectEnvelope(blank, 400, 'validation_failed')
+    expect(blank.body.details[0].path).toBe('/fields/0/label')
+  })
+
+  test('accepts a field description of 300 characters (and an empty one) and rejects 301', async () => {
+    const t = makeTestApp()
+    const ok = await t.call('POST', '/api/v1/schemas', {
+      body: { name: 'x', fields: [field('a', { description: '𝄞'.repeat(300) }), field('b', { description: '' })] },
+    })
+    expect(ok.status).toBe(201)
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', { description: 'd'.repeat(301) })] } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details[0].path).toBe('/fields/0/description')
+  })
+
+  test('rejects a field without required, and required given as a string (D3)', async () => {
+    const t = makeTestApp()
+    const missing = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [{ key: 'a', label: 'A' }] } })
+    expectEnvelope(missing, 400, 'validation_failed')
+    expect(missing.body.details[0].path).toBe('/fields/0/required')
+    const coerced = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', { required: 'true' })] } })
+    expectEnvelope(coerced, 400, 'validation_failed')
+    expect(coerced.body.details[0].path).toBe('/fields/0/required')
+  })
+
+  test('rejects unknown properties at the top level and inside a field, naming them (D3)', async () => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', {
+      body: { name: 'x', colour: 'red', fields: [field('a', { type: 'string' })] },
+    })
+    expectEnvelope(response, 400, 'validation_failed')
+    const paths = response.body.details.map((d: { path: string }) => d.path)
+    expect(paths).toContain('/colour')
+    expect(paths).toContain('/fields/0/type')
+  })
+
+  test('rejects null where a string is expected (D3)', async () => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', description: null } })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details[0].path).toBe('/description')
+  })
+
+  test('rejects duplicate field keys, naming both positions (D9)', async () => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', {
+      body: { name: 'x', fields: [field('total'), field('date'), field('total')] },
+    })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(response.body.details).toEqual([{ path: '/fields/2/key', message: expect.stringContaining('/fields/0/key') }])
+    expect((await t.call('GET', '/api/v1/schemas')).body.schemas).toEqual([])
+  })
+
+  test('reports every invalid path at once', async () => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', {
+      body: { name: '', fields: [field('ok'), field('bad key'), field('x', { label: '' })] },
+    })
+    expectEnvelope(response, 400, 'validation_failed')
+    const paths = response.body.details.map((d: { path: string }) => d.path)
+    expect(paths).toEqual(expect.arrayContaining(['/name', '/fields/1/key', '/fields/2/label']))
+  })
+
+  test('allows two schemas with the same name (D15)', async () => {
+    const t = makeTestApp()
+    const a = await createSchema(t, { name: 'Same' })
+    const b = await createSchema(t, { name: 'Same' })
+    expect(a.id).not.toBe(b.id)
+  })
+})
+
+describe('GET /api/v1/schemas', () => {
+  test('lists active schemas newest first, wrapped in {schemas} (D14)', async () => {
+    const t = makeTestApp()
+    const created = []
+    for (const name of ['first', 'second', 'third']) created.push(await createSchema(t, { name }))
+    const response = await t.call('GET', '/api/v1/schemas')
+    expect(response.status).toBe(200)
+    expect(Object.keys(response.body)).toEqual(['schemas'])
+    expect(response.body.schemas.map((s: { name: string }) => s.name)).toEqual(['third', 'second', 'first'])
+    expect(response.body.schemas[0]).toEqual(created[2])
+  })
+
+  test('leaves soft-deleted schemas out', async () => {
+    const t = makeTestApp()
+    const keep = await createSchema(t, { name: 'keep' })
+    const gone = await createSchema(t, { name: 'gone' })
+    await t.call('DELETE', `/api/v1/schemas/${gone.id}`)
+    const response = await t.call('GET', '/api/v1/schemas')
+    expect(response.body.schemas.map((s: { id: string }) => s.id)).toEqual([keep.id])
+  })
+
+  test("shows only the caller's account", async () => {
+    const t = makeTestApp()
+    await createSchema(t, { name: 'of A' })
+    const ofB = await createSchema(t, { name: 'of B' }, t.keyB.key)
+    const response = await t.call('GET', '/api/v1/schemas', { key: t.keyB.key })
+    expect(response.body.schemas.map((s: { id: string }) => s.id)).toEqual([ofB.id])
+  })
+})
+
+describe('GET /api/v1/schemas/:id', () => {
+  test('returns the schema wrapped in {schema}', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', description: 'y', fields: [field('a')] })
+    const response = await t.call('GET', `/api/v1/schemas/${schema.id}`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ schema })
+  })
+
+  test("returns 404 for another account's schema and for an unknown ID", async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    expectEnvelope(await t.call('GET', `/api/v1/schemas/${schema.id}`, { key: t.keyB.key }), 404, 'not_found')
+    const unknown = `sch_${'0'.repeat(30)}`
+    expectEnvelope(await t.call('GET', `/api/v1/schemas/${unknown}`), 404, 'not_found')
+  })
+
+  test('keeps a soft-deleted schema readable with is_active false (D11)', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
+    const response = await t.call('GET', `/api/v1/schemas/${schema.id}`)
+    expect(response.status).toBe(200)
+    expect(response.body.schema.is_active).toBe(false)
+    expect(response.body.schema.fields).toEqual(schema.fields)
+  })
+})
+
+describe('PATCH /api/v1/schemas/:id', () => {
+  test('changes only the properties sent and answers the schema unwrapped', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'old', description: 'keep me', fields: [field('a')] })
+    await Bun.sleep(2)
+    const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 'new' } })
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({
+      ...schema,
+      name: 'new',
+      updated_at: expect.stringMatching(ISO_MS),
+    })
+    expect(response.body.updated_at > schema.updated_at).toBe(true)
+    expect(response.body.created_at).toBe(schema.created_at)
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema).toEqual(response.body)
+  })
+
+  test('replaces the whole field list', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: [field('a'), field('b')] })
+    const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, {
+      body: { fields: [{ key: 'c', label: 'C', required: true }] },
+    })
+    expect(response.body.fields).toEqual([{ key: 'c', label: 'C', description: '', required: true }])
+  })
+
+  test('answers an empty body {} with the schema unchanged, updated_at included (D13)', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: [field('a')] })
+    await Bun.sleep(2)
+    const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: {} })
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual(schema)
+  })
+
+  test('does not move updated_at when the values sent equal the stored ones (D13)', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', description: 'd', fields: [field('a')] })
+    await Bun.sleep(2)
+    const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, {
+      body: { name: 'x', description: 'd', fields: schema.fields },
+    })
+    expect(response.body).toEqual(schema)
+  })
+
+  test('validates like create: 400 and nothing changes', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: [field('a')] })
+    for (const body of [
+      { name: '' },
+      { name: 'n'.repeat(101) },
+      { fields: [field('a'), field('a')] },
+      { fields: [field('k'.repeat(65))] },
+      { is_active: false },
+      { id: 'sch_other' },
+    ]) {
+      const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body })
+      expectEnvelope(response, 400, 'validation_failed')
+    }
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema).toEqual(schema)
+  })
+
+  test("returns 404 for another account's schema, an unknown ID, and a soft-deleted schema (D11)", async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    expectEnvelope(await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { key: t.keyB.key, body: { name: 'y' } }), 404, 'not_found')
+    expectEnvelope(await t.call('PATCH', '/api/v1/schemas/sch_nope', { body: { name: 'y' } }), 404, 'not_found')
+    await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
+    expectEnvelope(await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 'y' } }), 404, 'not_found')
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema.name).toBe(schema.name)
+  })
+})
+
+describe('DELETE /api/v1/schemas/:id', () => {
+  test('soft-deletes: answers {ok: true}, sets is_active false and moves updated_at', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    await Bun.sleep(2)
+    const response = await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ ok: true })
+    const stored = (await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema
+    expect(stored.is_active).toBe(false)
+    expect(stored.updated_at > schema.updated_at).toBe(true)
+    expect(stored.created_at).toBe(schema.created_at)
+  })
+
+  test('deleting again is 200 {ok: true} and changes nothing (D11)', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
+    const before = (await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema
+    await Bun.sleep(2)
+    const again = await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
+    expect(again.status).toBe(200)
+    expect(again.body).toEqual({ ok: true })
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema).toEqual(before)
+  })
+
+  test("returns 404 for another account's schema and leaves it active", async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    expectEnvelope(await t.call('DELETE', `/api/v1/schemas/${schema.id}`, { key: t.keyB.key }), 404, 'not_found')
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema.is_active).toBe(true)
+  })
+})
+
+describe('POST /api/v1/schemas/:id/restore', () => {
+  test('reactivates a soft-deleted schema and lists it again (D12)', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: [field('a')] })
+    await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
+    const response = await t.call('POST', `/api/v1/schemas/${schema.id}/restore`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({
+      schema: { ...schema, is_active: true, updated_at: expect.stringMatching(ISO_MS) },
+    })
+    expect((await t.call('GET', '/api/v1/schemas')).body.schemas.map((s: { id: string }) => s.id)).toEqual([schema.id])
+  })
+
+  test('answers an active schema unchanged', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    const response = await t.call('POST', `/api/v1/schemas/${schema.id}/restore`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ schema })
+  })
+
+  test("returns 404 for another account's schema and an unknown ID", async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t)
+    await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
+    expectEnvelope(await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { key: t.keyB.key }), 404, 'not_found')
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema.is_active).toBe(false)
+    expectEnvelope(await t.call('POST', `/api/v1/schemas/sch_${'1'.repeat(30)}/restore`), 404, 'not_found')
+  })
+})
+
+describe('the limit of 50 active schemas (D10)', () => {
+  const limitMessage = 'Schema limit reached: an account can hold at most 50 active schemas'
+
+  async function fill(t: ReturnType<typeof makeTestApp>, count = 50, key?: string) {
+    const ids: string[] = []
+    for (let i = 0; i < count; i++) ids.push((await createSchema(t, { name: `s${i}` }, key)).id)
+    return ids
+  }
+
+  test('refuses the 51st schema with 429 and stores nothing', async () => {
+    const t = makeTestApp()
+    await fill(t)
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'one too many' } })
+    expectEnvelope(response, 429, 'schema_limit_reached', limitMessage)
+    const list = (await t.call('GET', '/api/v1/schemas')).body.schemas
+    expect(list).toHaveLength(50)
+    expect(list.some((s: { name: string }) => s.name === 'one too many')).toBe(false)
+  })
+
+  test('answers 400, not 429, for an invalid body at the limit (D2)', async () => {
+    const t = makeTestApp()
+    await fill(t)
+    expectEnvelope(await t.call('POST', '/api/v1/schemas', { body: { name: '' } }), 400, 'validation_failed')
+    expectEnvelope(
+      await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a'), field('a')] } }),
+      400,
+      'validation_failed',
+    )
+  })
+
+  test('counts only active schemas: deleting one frees a place', async () => {
+    const t = makeTestApp()
+    const ids = await fill(t)
+    await t.call('DELETE', `/api/v1/schemas/${ids[0]}`)
+    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'fits' } })).status).toBe(201)
+    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'no' } })).status).toBe(429)
+  })
+
+  test('refuses to restore a schema into a full account with 429 (D12)', async () => {
+    const t = makeTestApp()
+    const ids = await fill(t)
+    await t.call('DELETE', `/api/v1/schemas/${ids[0]}`)
+    await createSchema(t, { name: 'took the place' })
+    const response = await t.call('POST', `/api/v1/schemas/${ids[0]}/restore`)
+    expectEnvelope(response, 429, 'schema_limit_reached', limitMessage)
+    expect((await t.call('GET', `/api/v1/schemas/${ids[0]}`)).body.schema.is_active).toBe(false)
+  })
+
+  test('is counted per account', async () => {
+    const t = makeTestApp()
+    await fill(t)
+    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'B' }, key: t.keyB.key })).status).toBe(201)
+  })
+
+  test('100 concurrent creates on an empty account give exactly 50 × 201 and 50 × 429', async () => {
+    const t = makeTestApp()
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => t.call('POST', '/api/v1/schemas', { body: { name: `race ${i}` } })),
+    )
+    const statuses = responses.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(50)
+    expect((await t.call('GET', '/api/v1/schemas')).body.schemas).toHaveLength(50)
+  })
+})
