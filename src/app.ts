@@ -1,14 +1,14 @@
 /** Builds the HTTP application from its parts; `main.ts` listens, tests call `app.handle()`. */
-import { swagger } from '@elysiajs/swagger'
 import { Elysia } from 'elysia'
 import type { Db } from './db/client'
-import { authPlugin } from './http/auth'
+import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
+import { openApiPlugin } from './http/openapi'
+import { requestLog } from './http/request-log'
 import { silentLogger, type Logger } from './lib/log'
 import { catalogModule } from './modules/catalog'
 import type { Catalog } from './modules/catalog/service'
 import { schemasModule } from './modules/schemas'
-import { VERSION } from './version'
 
 export interface AppOptions {
   db: Db
@@ -23,30 +23,21 @@ export interface AppOptions {
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024
 
 export function createApp({ db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady }: AppOptions) {
-  const auth = authPlugin(db)
+  const { plugin: auth, accountOf } = createAuth(db)
   let routes: RouteInfo[] = []
+  // The OpenAPI route reads the generated document through the finished app.
+  const self = { handle: (_: Request): Promise<Response> => Promise.reject(new Error('app not built')) }
   const app = new Elysia({ normalize: false })
+    .use(requestLog({ log, accountOf }))
     .use(errorHandler({ routes: () => routes, log }))
     .use(
-      swagger({
-        path: '/swagger',
-        specPath: '/openapi.json',
-        documentation: {
-          info: {
-            title: 'extractd',
-            version: VERSION,
-            description: 'Structured extraction from documents: saved schemas, a catalog of document types, extraction jobs.',
-          },
-          tags: [
-            { name: 'Schemas', description: "The account's saved sets of extraction fields." },
-            { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
-            { name: 'Operations', description: 'Liveness and readiness, without a key.' },
-          ],
-          components: {
-            securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `extractd keys create`.' } },
-          },
-        },
-        exclude: ['/swagger', '/swagger/json', '/openapi.json'],
+      openApiPlugin({
+        tags: [
+          { name: 'Schemas', description: "The account's saved sets of extraction fields." },
+          { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
+          { name: 'Operations', description: 'Liveness and readiness, without a key.' },
+        ],
+        handle: (request) => self.handle(request),
       }),
     )
     .get('/healthz', () => ({ status: 'ok' as const }), {
@@ -65,6 +56,7 @@ export function createApp({ db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, 
       api.use(schemasModule({ db, auth, maxJsonBytes })).use(catalogModule({ catalog, auth })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
+  self.handle = (request) => app.handle(request)
   return app
 }
 

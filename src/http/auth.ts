@@ -10,7 +10,7 @@ import { errors } from './errors'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
-export function authPlugin(db: Db) {
+export function createAuth(db: Db) {
   const principals = new WeakMap<Request, Principal>()
 
   function authenticate(request: Request): Principal {
@@ -23,7 +23,7 @@ export function authPlugin(db: Db) {
     return principal
   }
 
-  return new Elysia({ name: 'auth' })
+  const plugin = new Elysia({ name: 'auth' })
     .onRequest(({ request }) => {
       if (new URL(request.url).pathname.startsWith('/api/')) authenticate(request)
     })
@@ -33,6 +33,11 @@ export function authPlugin(db: Db) {
         detail: { security: [{ bearerAuth: [] }] },
       },
     })
+
+  /** The account a request was authenticated as, if it was. */
+  const accountOf = (request: Request) => principals.get(request)?.accountId
+
+  return { plugin, accountOf }
 }
 
-export type AuthPlugin = ReturnType<typeof authPlugin>
+export type AuthPlugin = ReturnType<typeof createAuth>['plugin']

@@ -47,25 +47,29 @@ function routeMatcher(routes: () => RouteInfo[]) {
 
 export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: Logger }) {
   const allowedMethods = routeMatcher(routes)
-  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, request }) => {
-    if (error instanceof ApiError) return render(error)
+  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, request, set }) => {
+    const answer = (apiError: ApiError) => {
+      set.status = apiError.status // read by the request log
+      return render(apiError)
+    }
+    if (error instanceof ApiError) return answer(error)
     if (code === 'PARSE') {
       const cause = (error as Error).cause
-      return render(cause instanceof ApiError ? cause : errors.invalidJson('unreadable body'))
+      return answer(cause instanceof ApiError ? cause : errors.invalidJson('unreadable body'))
     }
     if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response')
-      return render(errors.validation(validationDetails(error)))
+      return answer(errors.validation(validationDetails(error)))
     if (code === 'NOT_FOUND') {
       const { pathname } = new URL(request.url)
       const allowed = allowedMethods(pathname)
-      if (allowed.length > 0) return render(errors.methodNotAllowed(request.method, allowed))
-      return render(errors.notFound(`Route ${request.method} ${pathname}`))
+      if (allowed.length > 0) return answer(errors.methodNotAllowed(request.method, allowed))
+      return answer(errors.notFound(`Route ${request.method} ${pathname}`))
     }
     log.error('unhandled error', {
       error_code: String(code),
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       stack: error instanceof Error ? error.stack : undefined,
     })
-    return render(errors.internal())
+    return answer(errors.internal())
   })
 }

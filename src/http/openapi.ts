@@ -1,0 +1,173 @@
+/**
+ * The API description and its explorer (D28). @elysiajs/swagger generates the document from the
+ * route schemas; `normalize` then states what the plugin cannot know (every body and answer is
+ * JSON except uploads, responses need a description, shared schemas become components). The
+ * explorer is Swagger UI served from assets embedded in the binary: the plugin's own page loads
+ * them from a CDN and stays blank on a server without internet.
+ */
+import { swagger } from '@elysiajs/swagger'
+import { Elysia } from 'elysia'
+import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
+import swaggerCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
+import { VERSION } from '../version'
+
+const RAW_SPEC_PATH = '/openapi/generated.json'
+
+const STATUS_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted: the job runs in the background',
+  '400': 'Invalid request: validation_failed, invalid_json or missing_parameter',
+  '401': 'Invalid API key',
+  '404': 'Not found, or owned by another account',
+  '405': 'Method not allowed',
+  '413': 'Payload too large',
+  '415': 'Unsupported media type',
+  '429': 'Schema limit reached',
+  '500': 'Internal error',
+  '503': 'Not ready',
+}
+
+type Json = Record<string, any>
+
+/** Schemas that appear in many operations become named components (by their `title`). */
+const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job'])
+
+function hasBinary(schema: unknown): boolean {
+  if (!schema || typeof schema !== 'object') return false
+  const node = schema as Json
+  if (node.format === 'binary' || node.type === 'File' || node.type === 'Files') return true
+  return Object.values(node).some(hasBinary)
+}
+
+/** Schema `examples` stay (JSON Schema 2020-12); a parameter's example moves to `example`. */
+function fixParameter(parameter: Json): Json {
+  const { examples, ...rest } = parameter
+  return Array.isArray(examples) ? { ...rest, example: examples[0] } : parameter
+}
+
+function extractComponents(node: unknown, components: Json): unknown {
+  if (Array.isArray(node)) return node.map((item) => extractComponents(item, components))
+  if (!node || typeof node !== 'object') return node
+  const entries = Object.entries(node as Json).map(([key, value]) => [key, extractComponents(value, components)] as const)
+  const object = Object.fromEntries(entries)
+  if (typeof object.title === 'string' && COMPONENT_TITLES.has(object.title) && object.type === 'object') {
+    components[object.title] ??= object
+    return { $ref: `#/components/schemas/${object.title}` }
+  }
+  return object
+}
+
+export function normalize(raw: Json): Json {
+  const components: Json = {}
+  const paths: Json = {}
+  for (const [path, operations] of Object.entries<Json>(raw.paths ?? {})) {
+    paths[path] = {}
+    for (const [method, operation] of Object.entries<Json>(operations)) {
+      const op: Json = { ...operation }
+      if (op.parameters) op.parameters = op.parameters.map(fixParameter)
+      if (op.requestBody) {
+        const content = op.requestBody.content as Json
+        const schema = content['application/json']?.schema ?? Object.values<Json>(content)[0]?.schema
+        const type = hasBinary(schema) ? 'multipart/form-data' : 'application/json'
+        op.requestBody = { required: true, content: { [type]: { schema } } }
+      }
+      const responses: Json = {}
+      for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
+        const schema = response.content?.['application/json']?.schema ?? Object.values<Json>(response.content ?? {})[0]?.schema
+        responses[status] = {
+          description: response.description ?? STATUS_DESCRIPTIONS[status] ?? 'Response',
+          ...(schema ? { content: { 'application/json': { schema } } } : {}),
+        }
+      }
+      op.responses = responses
+      paths[path][method] = extractComponents(op, components)
+    }
+  }
+  return {
+    ...raw,
+    openapi: '3.1.0',
+    paths,
+    components: { ...raw.components, schemas: { ...raw.components?.schemas, ...components } },
+  }
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>extractd API</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <style>body { margin: 0 } .swagger-ui .topbar { display: none }</style>
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      url: '/openapi.json',
+      dom_id: '#swagger-ui',
+      deepLinking: true,
+      persistAuthorization: true,
+      displayRequestDuration: true,
+      validatorUrl: null,
+    })
+  </script>
+</body>
+</html>`
+
+function asset(path: string, type: string) {
+  return () => new Response(Bun.file(path), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } })
+}
+
+export interface OpenApiOptions {
+  tags: { name: string; description: string }[]
+  /** The whole app's handler: /openapi.json reads the plugin's generated document through it. */
+  handle: (request: Request) => Promise<Response>
+}
+
+export function openApiPlugin({ tags, handle }: OpenApiOptions) {
+  let document: Json | undefined
+  return new Elysia({ name: 'openapi' })
+    .use(
+      swagger({
+        // The plugin's own CDN page is parked out of the way; /docs is ours.
+        path: '/openapi/plugin-page',
+        specPath: RAW_SPEC_PATH,
+        exclude: [/^\/openapi/, '/docs', /^\/docs\//, '/openapi.json'],
+        excludeMethods: ['HEAD', 'OPTIONS', 'ALL'],
+        documentation: {
+          info: {
+            title: 'extractd',
+            version: VERSION,
+            description:
+              'Structured extraction from documents: saved schemas, a catalog of document types, extraction jobs. ' +
+              'Every `/api/v1` operation needs `Authorization: Bearer <api key>`; errors are `{"error", "code", "details"?}`.',
+          },
+          tags,
+          components: {
+            securitySchemes: {
+              bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `extractd keys create`.' },
+            },
+          },
+        },
+      }),
+    )
+    .get(
+      '/openapi.json',
+      async ({ request }) => {
+        if (!document) {
+          const raw = await handle(new Request(new URL(RAW_SPEC_PATH, request.url).href))
+          document = normalize((await raw.json()) as Json)
+        }
+        return document
+      },
+      { detail: { hide: true } },
+    )
+    .get('/docs', () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
+      detail: { hide: true },
+    })
+    .get('/docs/swagger-ui-bundle.js', asset(swaggerBundle, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
+    .get('/docs/swagger-ui.css', asset(swaggerCss, 'text/css; charset=utf-8'), { detail: { hide: true } })
+}

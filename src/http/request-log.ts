@@ -1,0 +1,43 @@
+/**
+ * One structured log line per request, and its ID echoed in `X-Request-Id`. A client's own
+ * X-Request-Id is kept when it looks like an ID, so calls can be traced across services.
+ * Never logs keys, bodies or query strings.
+ */
+import { Elysia } from 'elysia'
+import type { Logger } from '../lib/log'
+
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+interface RequestInfo {
+  id: string
+  startedAt: number
+}
+
+export function requestLog({ log, accountOf }: { log: Logger; accountOf: (request: Request) => string | undefined }) {
+  const requests = new WeakMap<Request, RequestInfo>()
+
+  return new Elysia({ name: 'request-log' })
+    .onRequest(({ request, set }) => {
+      const given = request.headers.get('x-request-id')
+      const id = given && CLIENT_ID.test(given) ? given : crypto.randomUUID()
+      requests.set(request, { id, startedAt: performance.now() })
+      set.headers['x-request-id'] = id
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, route, set, responseValue }) => {
+      const info = requests.get(request)
+      if (!info) return
+      const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
+      log.info('request', {
+        request_id: info.id,
+        method: request.method,
+        route: route || null,
+        path: new URL(request.url).pathname,
+        status,
+        duration_ms: Math.round((performance.now() - info.startedAt) * 100) / 100,
+        account_id: accountOf(request) ?? null,
+      })
+    })
+}
+
+/** The request ID given to a request, for code that renders responses itself. */
+export type RequestIdOf = (request: Request) => string | undefined
