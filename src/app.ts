@@ -1,5 +1,5 @@
 /** Builds the HTTP application from its parts; `main.ts` listens, tests call `app.handle()`. */
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { Db } from './db/client'
 import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
@@ -41,7 +41,8 @@ export function createApp({ db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, 
       }),
     )
     .get('/healthz', () => ({ status: 'ok' as const }), {
-      detail: { summary: 'Liveness', tags: ['Operations'] },
+      response: { 200: t.Object({ status: t.Literal('ok') }) },
+      detail: { operationId: 'health', summary: 'Liveness: the process is up', tags: ['Operations'] },
     })
     .get(
       '/readyz',
@@ -50,7 +51,10 @@ export function createApp({ db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, 
         if (!ready) set.status = 503
         return { status: ready ? ('ok' as const) : ('unavailable' as const) }
       },
-      { detail: { summary: 'Readiness: the database answers', tags: ['Operations'] } },
+      {
+        response: { 200: t.Object({ status: t.Literal('ok') }), 503: t.Object({ status: t.Literal('unavailable') }) },
+        detail: { operationId: 'ready', summary: 'Readiness: the database answers', tags: ['Operations'] },
+      },
     )
     .group('/api/v1', (api) =>
       api.use(schemasModule({ db, auth, maxJsonBytes })).use(catalogModule({ catalog, auth })),

@@ -74,7 +74,9 @@ export function normalize(raw: Json): Json {
       }
       const responses: Json = {}
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
-        const schema = response.content?.['application/json']?.schema ?? Object.values<Json>(response.content ?? {})[0]?.schema
+        let schema = response.content?.['application/json']?.schema ?? Object.values<Json>(response.content ?? {})[0]?.schema
+        // The plugin moves a response schema's title onto the response; give it back to the schema.
+        if (schema && typeof response.title === 'string') schema = { title: response.title, ...schema }
         responses[status] = {
           description: response.description ?? STATUS_DESCRIPTIONS[status] ?? 'Response',
           ...(schema ? { content: { 'application/json': { schema } } } : {}),

@@ -19,7 +19,7 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
     .get('/document-types', () => ({ document_types: catalog.list().map(toDocumentType) }), {
       auth: true,
       response: { 200: DocumentTypeList, ...errorResponses(401) },
-      detail: { summary: 'List document types' },
+      detail: { operationId: 'listDocumentTypes', summary: 'List document types' },
     })
     .get(
       '/fields',
@@ -35,6 +35,7 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
         query: FieldsQuery,
         response: { 200: SuggestedFields, ...errorResponses(400, 401, 404) },
         detail: {
+          operationId: 'getSuggestedFields',
           summary: 'Suggested fields of a document type',
           description: '`suggested_keys` are the keys of the fields marked `required`: a ready-made default selection.',
         },

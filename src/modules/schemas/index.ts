@@ -28,7 +28,8 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
     .get('', ({ principal }) => ({ schemas: service.listSchemas(db, principal.accountId) }), {
       auth: true,
       response: { 200: SchemaList, ...errorResponses(401) },
-      detail: { summary: 'List active schemas', description: 'Newest first. Soft-deleted schemas are left out.' },
+      detail: { operationId: 'listSchemas',
+          summary: 'List active schemas', description: 'Newest first. Soft-deleted schemas are left out.' },
     })
     .post(
       '',
@@ -43,6 +44,7 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
         body: CreateSchemaBody,
         response: { 201: SchemaEnvelope, ...errorResponses(400, 401, 413, 415, 429) },
         detail: {
+          operationId: 'createSchema',
           summary: 'Create a schema',
           description: 'At most 50 active schemas per account; the 51st is refused with 429.',
         },
@@ -52,7 +54,8 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
       auth: true,
       params: SchemaParams,
       response: { 200: SchemaEnvelope, ...errorResponses(401, 404) },
-      detail: { summary: 'Read a schema', description: 'Soft-deleted schemas stay readable, with `is_active: false`.' },
+      detail: { operationId: 'getSchema',
+          summary: 'Read a schema', description: 'Soft-deleted schemas stay readable, with `is_active: false`.' },
     })
     .patch('/:id', ({ principal, params, body }) => service.updateSchema(db, principal.accountId, params.id, body), {
       auth: true,
@@ -61,7 +64,8 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
       body: UpdateSchemaBody,
       response: { 200: Schema, ...errorResponses(400, 401, 404, 413, 415) },
       detail: {
-        summary: 'Update a schema',
+        operationId: 'updateSchema',
+          summary: 'Update a schema',
         description: 'Partial update of an active schema. Answers the schema itself, not wrapped.',
       },
     })
@@ -75,7 +79,8 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
         auth: true,
         params: SchemaParams,
         response: { 200: DeleteResult, ...errorResponses(401, 404) },
-        detail: { summary: 'Soft-delete a schema', description: 'Jobs that used it keep their own copy of the fields.' },
+        detail: { operationId: 'deleteSchema',
+          summary: 'Soft-delete a schema', description: 'Jobs that used it keep their own copy of the fields.' },
       },
     )
     .post(
@@ -85,7 +90,8 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
         auth: true,
         params: SchemaParams,
         response: { 200: SchemaEnvelope, ...errorResponses(401, 404, 429) },
-        detail: { summary: 'Restore a soft-deleted schema' },
+        detail: { operationId: 'restoreSchema',
+          summary: 'Restore a soft-deleted schema' },
       },
     )
 }

@@ -1,0 +1,742 @@
+// Generated from /openapi.json by `bun run openapi:types`. Do not edit.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process is up */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database answers */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List active schemas
+         * @description Newest first. Soft-deleted schemas are left out.
+         */
+        get: operations["listSchemas"];
+        put?: never;
+        /**
+         * Create a schema
+         * @description At most 50 active schemas per account; the 51st is refused with 429.
+         */
+        post: operations["createSchema"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a schema
+         * @description Soft-deleted schemas stay readable, with `is_active: false`.
+         */
+        get: operations["getSchema"];
+        put?: never;
+        post?: never;
+        /**
+         * Soft-delete a schema
+         * @description Jobs that used it keep their own copy of the fields.
+         */
+        delete: operations["deleteSchema"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a schema
+         * @description Partial update of an active schema. Answers the schema itself, not wrapped.
+         */
+        patch: operations["updateSchema"];
+        trace?: never;
+    };
+    "/api/v1/schemas/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a soft-deleted schema */
+        post: operations["restoreSchema"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/document-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List document types */
+        get: operations["listDocumentTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Suggested fields of a document type
+         * @description `suggested_keys` are the keys of the fields marked `required`: a ready-made default selection.
+         */
+        get: operations["getSuggestedFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** Schema */
+        Schema: {
+            /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+            id: string;
+            name: string;
+            description: string;
+            fields: {
+                /**
+                 * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                 * @example invoice_number
+                 */
+                key: string;
+                /** @example Invoice Number */
+                label: string;
+                /** @example Identifier of the invoice as printed. */
+                description: string;
+                required: boolean;
+            }[];
+            /** @description false after soft delete. */
+            is_active: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            updated_at: string;
+        };
+        /** Error */
+        Error: {
+            /** @description Human-readable message. */
+            error: string;
+            /**
+             * @description Stable snake_case error code.
+             * @example validation_failed
+             */
+            code: string;
+            /** @description Every offending location, for validation errors. */
+            details?: {
+                /** @example /fields/3/key */
+                path: string;
+                message: string;
+            }[];
+            /** @description All catalog slugs, for an unknown document type. */
+            available_types?: string[];
+            /** @description Accepted media types, for an unsupported upload. */
+            accepted_types?: string[];
+        };
+        /** DocumentType */
+        DocumentType: {
+            /** @example invoice */
+            slug: string;
+            /** @example Invoice */
+            label: string;
+            description: string;
+        };
+        /** SuggestedFields */
+        SuggestedFields: {
+            /** @example invoice */
+            type: string;
+            /** @example Invoice */
+            label: string;
+            description: string;
+            /** @description All available fields of the type. */
+            fields: {
+                /**
+                 * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                 * @example invoice_number
+                 */
+                key: string;
+                /** @example Invoice Number */
+                label: string;
+                /** @example Identifier of the invoice as printed. */
+                description: string;
+                required: boolean;
+            }[];
+            /**
+             * @description Keys of exactly the fields whose `required` is true, in field order: a default selection.
+             * @example [
+             *       "company_name",
+             *       "invoice_number",
+             *       "date",
+             *       "client_name",
+             *       "line_items",
+             *       "total"
+             *     ]
+             */
+            suggested_keys: string[];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Not ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: components["schemas"]["Schema"][];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Supplier invoices */
+                    name: string;
+                    /** @example Fields we book from supplier invoices. */
+                    description?: string;
+                    /** @description Extraction fields; keys must be unique within the schema. */
+                    fields?: {
+                        /**
+                         * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                         * @example invoice_number
+                         */
+                        key: string;
+                        /** @example Invoice Number */
+                        label: string;
+                        /** @example Identifier of the invoice as printed. */
+                        description?: string;
+                        /** @description Hint only: whether such documents typically carry the field. */
+                        required: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schema: components["schemas"]["Schema"];
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema limit reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schema: components["schemas"]["Schema"];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Supplier invoices */
+                    name?: string;
+                    /** @example Fields we book from supplier invoices. */
+                    description?: string;
+                    /** @description Extraction fields; keys must be unique within the schema. */
+                    fields?: {
+                        /**
+                         * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                         * @example invoice_number
+                         */
+                        key: string;
+                        /** @example Invoice Number */
+                        label: string;
+                        /** @example Identifier of the invoice as printed. */
+                        description?: string;
+                        /** @description Hint only: whether such documents typically carry the field. */
+                        required: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schema"];
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schema: components["schemas"]["Schema"];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Schema limit reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDocumentTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        document_types: components["schemas"]["DocumentType"][];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSuggestedFields: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A document type slug from GET /api/v1/document-types.
+                 * @example invoice
+                 */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestedFields"];
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

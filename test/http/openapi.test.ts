@@ -1,0 +1,155 @@
+import { describe, expect, test } from 'bun:test'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import Ajv2020 from 'ajv/dist/2020'
+import addFormats from 'ajv-formats'
+import { createSchema, field, makeTestApp, type ApiResponse } from '../helpers/app'
+import { GENERATED_TYPES, generateTypes, openApiDocument } from '../helpers/openapi'
+
+const doc = await openApiDocument()
+
+const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, ops]) =>
+  Object.entries<any>(ops).map(([method, op]) => ({ path, method, op })),
+)
+
+describe('/openapi.json', () => {
+  test('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(doc as never)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(doc.openapi).toBe('3.1.0')
+  })
+
+  test('is served without a key, as JSON', async () => {
+    const t = makeTestApp()
+    const response = await t.call('GET', '/openapi.json', { key: null })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('application/json')
+  })
+
+  test('describes exactly the operations the app serves', () => {
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
+      [
+        'DELETE /api/v1/schemas/{id}',
+        'GET /api/v1/document-types',
+        'GET /api/v1/fields',
+        'GET /api/v1/schemas',
+        'GET /api/v1/schemas/{id}',
+        'GET /healthz',
+        'GET /readyz',
+        'PATCH /api/v1/schemas/{id}',
+        'POST /api/v1/schemas',
+        'POST /api/v1/schemas/{id}/restore',
+      ].sort(),
+    )
+  })
+
+  test.each(operations)('$method $path has an operationId, summary, tag and described JSON responses', ({ path, op }) => {
+    expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/)
+    expect(op.summary.length).toBeGreaterThan(3)
+    expect(op.tags?.length).toBe(1)
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      expect(response.description.length).toBeGreaterThan(0)
+      expect(Object.keys(response.content)).toEqual(['application/json'])
+      if (Number(status) >= 400 && path.startsWith('/api/')) expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+    }
+    if (op.requestBody) expect(Object.keys(op.requestBody.content)).toEqual(['application/json'])
+  })
+
+  test.each(operations.filter(({ path }) => path.startsWith('/api/')))(
+    '$method $path requires the bearer key and documents 401',
+    ({ op }) => {
+      expect(op.security).toEqual([{ bearerAuth: [] }])
+      expect(op.responses['401']).toBeDefined()
+    },
+  )
+
+  test('declares the bearer security scheme and the shared schemas as components', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Error', 'Schema', 'SuggestedFields', 'DocumentType']))
+  })
+
+  test('states the limits of the contract in the request schemas', () => {
+    const create = doc.paths['/api/v1/schemas'].post.requestBody.content['application/json'].schema
+    expect(create.additionalProperties).toBe(false)
+    expect(create.required).toEqual(['name'])
+    expect(create.properties.name.maxLength).toBe(100)
+    expect(create.properties.fields.maxItems).toBe(50)
+    const fieldSchema = create.properties.fields.items
+    expect(fieldSchema.additionalProperties).toBe(false)
+    expect(fieldSchema.properties.key).toMatchObject({ maxLength: 64, pattern: '^[A-Za-z0-9_]+$' })
+    expect(fieldSchema.properties.label.maxLength).toBe(100)
+    expect(fieldSchema.properties.description.maxLength).toBe(300)
+  })
+
+  test('test/generated/api.ts matches the document (run `bun run openapi:types` after changing routes)', async () => {
+    expect(await Bun.file(GENERATED_TYPES).text()).toBe(await generateTypes())
+  })
+})
+
+describe('real responses conform to the document', () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats(ajv)
+  ajv.addSchema({ ...doc, $id: 'openapi' }, 'openapi')
+  const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')
+  const seen = new Set<string>()
+
+  function conforms(method: string, path: string, response: ApiResponse) {
+    const op = doc.paths[path]?.[method]
+    expect(op).toBeDefined()
+    const status = String(response.status)
+    if (!op.responses[status]) throw new Error(`${method} ${path} answered ${status}, which the document does not list`)
+    const ref = `openapi#/${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}`
+    const validate = ajv.compile({ $ref: ref })
+    if (!validate(response.body)) throw new Error(`${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`)
+    seen.add(`${method} ${path} ${status}`)
+  }
+
+  test('for every operation and every status it can give', async () => {
+    const t = makeTestApp()
+    conforms('get', '/healthz', await t.call('GET', '/healthz', { key: null }))
+    conforms('get', '/readyz', await t.call('GET', '/readyz', { key: null }))
+
+    conforms('get', '/api/v1/document-types', await t.call('GET', '/api/v1/document-types'))
+    conforms('get', '/api/v1/document-types', await t.call('GET', '/api/v1/document-types', { key: null }))
+    conforms('get', '/api/v1/fields', await t.call('GET', '/api/v1/fields?type=invoice'))
+    conforms('get', '/api/v1/fields', await t.call('GET', '/api/v1/fields'))
+    conforms('get', '/api/v1/fields', await t.call('GET', '/api/v1/fields?type=nope'))
+    conforms('get', '/api/v1/fields', await t.call('GET', '/api/v1/fields?type=invoice', { key: 'bad' }))
+
+    const schema = await createSchema(t, { name: 'x', fields: [field('a'), field('b', { description: undefined })] })
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'y' } }))
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: '' } }))
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: '{' , headers: { 'content-type': 'application/json' } }))
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: 'x', headers: { 'content-type': 'text/plain' } }))
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'x'.repeat(2 * 1024 * 1024) } }))
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'y' }, key: null }))
+    conforms('get', '/api/v1/schemas', await t.call('GET', '/api/v1/schemas'))
+    conforms('get', '/api/v1/schemas', await t.call('GET', '/api/v1/schemas', { key: null }))
+    conforms('get', '/api/v1/schemas/{id}', await t.call('GET', `/api/v1/schemas/${schema.id}`))
+    conforms('get', '/api/v1/schemas/{id}', await t.call('GET', '/api/v1/schemas/sch_nope'))
+    conforms('get', '/api/v1/schemas/{id}', await t.call('GET', `/api/v1/schemas/${schema.id}`, { key: null }))
+    conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 'z' } }))
+    conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 1 } }))
+    conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', '/api/v1/schemas/sch_nope', { body: {} }))
+    conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: 'x', headers: { 'content-type': 'text/plain' } }))
+    conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: {}, key: null }))
+    conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { description: 'd'.repeat(2 * 1024 * 1024) } }))
+    conforms('delete', '/api/v1/schemas/{id}', await t.call('DELETE', `/api/v1/schemas/${schema.id}`))
+    conforms('delete', '/api/v1/schemas/{id}', await t.call('DELETE', '/api/v1/schemas/sch_nope'))
+    conforms('delete', '/api/v1/schemas/{id}', await t.call('DELETE', `/api/v1/schemas/${schema.id}`, { key: null }))
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`))
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', '/api/v1/schemas/sch_nope/restore'))
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { key: null }))
+
+    for (let i = 0; i < 47; i++) await createSchema(t, { name: `s${i}` })
+    const extra = await createSchema(t, { name: 'last' })
+    await t.call('DELETE', `/api/v1/schemas/${extra.id}`)
+    await createSchema(t, { name: 'fills it' })
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'too many' } }))
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${extra.id}/restore`))
+
+    // Every documented status of every operation was produced and checked, except 503 of /readyz.
+    const documented = operations.flatMap(({ path, method, op }) => Object.keys(op.responses).map((s) => `${method} ${path} ${s}`))
+    expect(documented.filter((entry) => !seen.has(entry))).toEqual(['get /readyz 503'])
+  })
+})
