@@ -6,6 +6,7 @@
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../lib/log'
 import { ApiError, type ErrorDetail, errors } from './errors'
+import { duplicateKeyDetails } from './models'
 
 export interface RouteInfo {
   method: string
@@ -28,7 +29,17 @@ function validationDetails(error: ValidationError): ErrorDetail[] {
     seen.add(path)
     details.push({ path: error.type === 'body' ? path : `${error.type}:${path}`, message: problem.message })
   }
+  // D9 is checked by the services once the types are right; report it here too, so a body
+  // with both kinds of problem names all of them at once (D2).
+  if (error.type === 'body') details.push(...duplicateFieldKeys(error.value).filter((detail) => !seen.has(detail.path)))
   return details
+}
+
+function duplicateFieldKeys(body: unknown): ErrorDetail[] {
+  const fields = (body as { fields?: unknown } | null)?.fields
+  if (!Array.isArray(fields)) return []
+  const keyed = fields.filter((field): field is { key: string } => typeof field?.key === 'string')
+  return keyed.length === fields.length ? duplicateKeyDetails(keyed) : []
 }
 
 function routeMatcher(routes: () => RouteInfo[]) {
@@ -41,6 +52,7 @@ function routeMatcher(routes: () => RouteInfo[]) {
         pattern: new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`),
       }))
     const methods = table.filter((route) => route.pattern.test(pathname)).map((route) => route.method)
+    if (methods.includes('GET')) methods.push('HEAD') // Bun answers HEAD for every GET route
     return [...new Set(methods)]
   }
 }
@@ -57,6 +69,8 @@ export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: 
       const cause = (error as Error).cause
       return answer(cause instanceof ApiError ? cause : errors.invalidJson('unreadable body'))
     }
+    if (code === 'VALIDATION' && error instanceof ValidationError && error.type === 'params')
+      return answer(errors.notFound('Resource')) // D6: a path ID that cannot even be decoded names nothing
     if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response')
       return answer(errors.validation(validationDetails(error)))
     if (code === 'NOT_FOUND') {

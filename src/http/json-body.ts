@@ -5,6 +5,26 @@
 import { errors } from './errors'
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
+/** No body of this API nests deeper than a few levels; deeper JSON only costs stack and time. */
+export const MAX_JSON_DEPTH = 32
+
+/** Deepest nesting of arrays and objects in JSON text, counted without parsing it. */
+function nestingDepth(text: string, limit: number): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 92) i++ // backslash: skip the escaped character
+      else if (char === 34) inString = false
+    } else if (char === 34) inString = true
+    else if (char === 91 || char === 123) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest
+    } else if (char === 93 || char === 125) depth--
+  }
+  return deepest
+}
 
 export function jsonBody(limitBytes: number) {
   return async ({ request }: { request: Request }): Promise<unknown> => {
@@ -14,10 +34,20 @@ export function jsonBody(limitBytes: number) {
     if (Number(request.headers.get('content-length') ?? 0) > limitBytes) throw errors.payloadTooLarge(limitBytes)
     const bytes = await request.arrayBuffer()
     if (bytes.byteLength > limitBytes) throw errors.payloadTooLarge(limitBytes)
+    let text: string
     try {
-      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    } catch {
+      throw errors.invalidJson('the body is not valid UTF-8')
+    }
+    let value: unknown
+    try {
+      value = JSON.parse(text)
     } catch (error) {
       throw errors.invalidJson(error instanceof Error ? error.message : 'unreadable')
     }
+    if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+      throw errors.validation([{ path: '', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }])
+    return value
   }
 }

@@ -38,6 +38,7 @@ function matches(pattern: string, value: string): boolean {
 
 function textProblem(schema: TText, value: unknown): string | undefined {
   if (typeof value !== 'string') return 'Expected string'
+  if (!value.isWellFormed()) return 'Expected well-formed Unicode text (no lone surrogates)'
   const length = codePointLength(value)
   if (schema.minLength !== undefined && length < schema.minLength)
     return `Expected string length greater or equal to ${schema.minLength}`

@@ -1,0 +1,73 @@
+/**
+ * Swagger UI at /docs of the compiled binary, in headless Chromium with every other host
+ * blocked: it renders all operations, and "Authorize" then "Try it out" lists schemas.
+ * CI installs Debian's chromium; elsewhere the test is skipped when it is not installed.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { existsSync } from 'node:fs'
+import { type Browser, chromium } from 'playwright-core'
+import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const runs = existsSync(CHROMIUM) || process.env.CI === 'true'
+
+const dir = tempDir('extractd-docs-')
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  if (!runs) return
+  server = await startServer([await buildBinary()], [], dir.path)
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  dir.remove()
+})
+
+test.skipIf(!runs)('renders every operation offline, authorizes with a key and lists schemas through "Try it out"', async () => {
+  const page = await browser.newPage()
+  const origin = new URL(server.url).host
+  const blocked: string[] = []
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url())
+    if (url.host === origin) return route.continue()
+    blocked.push(url.href)
+    return route.abort()
+  })
+
+  // One schema exists, so the listing has something to show.
+  const create = await fetch(`${server.url}/api/v1/schemas`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.firstKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Seen in the browser' }),
+  })
+  expect(create.status).toBe(201)
+
+  await page.goto(`${server.url}/docs`)
+  await page.waitForSelector('.opblock', { timeout: 15_000 })
+  const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, object> }
+  const operationCount = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0)
+  expect(await page.locator('.opblock').count()).toBe(operationCount)
+  expect(await page.locator('.opblock-summary-path', { hasText: '/api/v1/schemas/{id}/restore' }).count()).toBe(1)
+
+  await page.locator('button.authorize').first().click()
+  await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(server.firstKey!)
+  await page.locator('.modal-ux button.authorize').click()
+  await page.locator('.modal-ux button.btn-done').click()
+
+  const listOperation = page.locator('#operations-Schemas-listSchemas')
+  await listOperation.locator('.opblock-summary').click()
+  await listOperation.locator('button.try-out__btn').click()
+  await listOperation.locator('button.execute').click()
+  const responseBody = listOperation.locator('.live-responses-table .response-col_description pre').first()
+  await responseBody.waitFor({ timeout: 10_000 })
+  expect(await responseBody.innerText()).toContain('Seen in the browser')
+  expect(await listOperation.locator('.live-responses-table tr.response .response-col_status').first().innerText()).toContain('200')
+  expect(blocked).toEqual([])
+}, 60_000)
