@@ -21,6 +21,7 @@ export type Command =
   | { name: 'keys-create'; dbPath: string; account: string }
   | { name: 'keys-list'; dbPath: string; json: boolean }
   | { name: 'keys-revoke'; dbPath: string; keyId: string }
+  | { name: 'healthcheck'; url: string }
 
 /** A usage error: printed as one line, exit status 2. */
 export class UsageError extends Error {
@@ -47,6 +48,7 @@ Commands:
   keys create --account NAME Issue an API key (creates the account if new)
   keys list                  List API keys
   keys revoke KEY_ID         Revoke an API key at once
+  healthcheck                Exit 0 when the local server answers /healthz (for containers)
 
 Options:
   -h, --help                 Show help (also: extractd <command> --help)
@@ -64,6 +66,14 @@ Options:
   --catalog-dir DIR     Extra document types (JSON) env EXTRACTD_CATALOG_DIR default none
   --log-level LEVEL     ${LOG_LEVELS.join('|')}  env EXTRACTD_LOG_LEVEL  default ${DEFAULTS.logLevel}
   -h, --help            Show this help`,
+  healthcheck: `Usage: extractd healthcheck [--port N]
+
+Exit 0 when http://127.0.0.1:PORT/healthz answers 200 within 2 seconds, else 1.
+For container health checks on images without curl.
+
+Options:
+  --port N     env PORT   default ${DEFAULTS.port}
+  -h, --help   Show this help`,
   keys: `Usage:
   extractd keys create --account NAME [--db PATH]   Issue a key; it is printed once, alone on the last line
   extractd keys list [--json] [--db PATH]           List keys (ID, account, prefix, created, revoked)
@@ -168,6 +178,14 @@ function parseKeys(args: string[], env: Env): Command {
   throw new UsageError(`unknown keys command '${sub}' (expected create, list or revoke)`)
 }
 
+function parseHealthcheck(args: string[], env: Env): Command {
+  const { values, positionals } = parse('healthcheck', args, { port: { type: 'string' } })
+  if (values.help) return { name: 'help', text: HELP.healthcheck }
+  noPositionals('healthcheck', positionals)
+  const port = pick(values.port, env.PORT)
+  return { name: 'healthcheck', url: `http://127.0.0.1:${port === undefined ? DEFAULTS.port : integerIn('--port', port, 1, 65535)}/healthz` }
+}
+
 export function parseCommand(argv: string[], env: Env): Command {
   const [first, ...rest] = argv
   switch (first) {
@@ -176,7 +194,7 @@ export function parseCommand(argv: string[], env: Env): Command {
     case '--help':
       return { name: 'help', text: HELP.main }
     case 'help':
-      return { name: 'help', text: rest[0] === 'serve' ? HELP.serve : rest[0] === 'keys' ? HELP.keys : HELP.main }
+      return { name: 'help', text: HELP[rest[0] as keyof typeof HELP] ?? HELP.main }
     case '-v':
     case '--version':
     case 'version':
@@ -185,6 +203,8 @@ export function parseCommand(argv: string[], env: Env): Command {
       return parseServe(rest, env)
     case 'keys':
       return parseKeys(rest, env)
+    case 'healthcheck':
+      return parseHealthcheck(rest, env)
     default:
       throw new UsageError(
         first.startsWith('-') ? `unknown option '${first}' (see 'extractd --help')` : `unknown command '${first}' (see 'extractd --help')`,

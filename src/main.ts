@@ -1,5 +1,6 @@
 /** Entry point of the `extractd` executable: reads the command line and runs one command. */
 import { keysCreate, keysList, keysRevoke, type Output } from './cli/keys'
+import { healthcheck } from './cli/healthcheck'
 import { serve } from './cli/serve'
 import { type Command, readCommand, UsageError } from './config'
 import { CatalogError } from './modules/catalog/service'
@@ -27,6 +28,8 @@ async function run(command: Command): Promise<number | undefined> {
       return keysList(command.dbPath, command.json, io)
     case 'keys-revoke':
       return keysRevoke(command.dbPath, command.keyId, io)
+    case 'healthcheck':
+      return healthcheck(command.url, io)
   }
 }
 

@@ -1,8 +1,11 @@
 /** The compiled binary, started in an empty directory, driven over HTTP and through its CLI. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildBinary, lastLine, runCli, type RunningServer, startServer, tempDir } from '../helpers/process'
+
+// These tests build and start real processes.
+setDefaultTimeout(60_000)
 
 let binary: string
 const dir = tempDir('extractd-e2e-')
@@ -11,7 +14,7 @@ let server: RunningServer
 beforeAll(async () => {
   binary = await buildBinary()
   server = await startServer([binary], [], dir.path)
-})
+}, 60_000)
 
 afterAll(async () => {
   if (server.proc.exitCode === null) await server.stop()
@@ -78,6 +81,13 @@ describe('the compiled binary', () => {
     expect(await after.json()).toEqual({ error: 'Invalid API key', code: 'invalid_api_key' })
   })
 
+  test('healthcheck exits 0 while the server answers and 1 where nothing listens', async () => {
+    expect((await runCli([binary], ['healthcheck', '--port', String(server.port)], dir.path)).code).toBe(0)
+    const down = await runCli([binary], ['healthcheck', '--port', '1'], dir.path)
+    expect(down.code).toBe(1)
+    expect(down.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
   test('keys revoke of an unknown ID fails with status 1', async () => {
     const result = await runCli([binary], ['keys', 'revoke', 'key_unknown'], dir.path)
     expect(result.code).toBe(1)
@@ -109,6 +119,39 @@ describe('the compiled binary', () => {
       expect(response.status).toBe(200)
       expect(await second.stop()).toBe(0)
       expect(readdirSync(other.path)).toContain('data.sqlite')
+    } finally {
+      other.remove()
+    }
+  })
+
+  test.each(['SIGTERM', 'SIGINT'] as const)('%s lets an in-flight request finish, closes the database and exits 0', async (signal) => {
+    const other = tempDir()
+    try {
+      const running = await startServer([binary], [], other.path)
+      const body = JSON.stringify({ name: `sent across ${signal}` })
+      const chunks: string[] = []
+      let closed!: () => void
+      const done = new Promise<void>((resolve) => (closed = resolve))
+      const socket = await Bun.connect({
+        hostname: '127.0.0.1',
+        port: running.port,
+        socket: { data: (_, data) => void chunks.push(data.toString()), close: () => closed() },
+      })
+      // Headers now, body after the signal: the request is in flight when the signal arrives.
+      socket.write(
+        `POST /api/v1/schemas HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${running.firstKey}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+      )
+      await Bun.sleep(100)
+      running.proc.kill(signal)
+      await Bun.sleep(200)
+      socket.write(body)
+      await done
+      expect(chunks.join('')).toStartWith('HTTP/1.1 201')
+      expect(await running.proc.exited).toBe(0)
+      expect(running.lines.some((line) => line.includes('"stopped"'))).toBe(true)
+      // The database was closed cleanly: its WAL was checkpointed and removed.
+      expect(readdirSync(other.path).filter((name) => name.endsWith('-wal'))).toEqual([])
     } finally {
       other.remove()
     }

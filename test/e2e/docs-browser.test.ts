@@ -3,10 +3,13 @@
  * blocked: it renders all operations, and "Authorize" then "Try it out" lists schemas.
  * CI installs Debian's chromium; elsewhere the test is skipped when it is not installed.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+
+// These tests build and start real processes.
+setDefaultTimeout(60_000)
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const runs = existsSync(CHROMIUM) || process.env.CI === 'true'
@@ -22,7 +25,7 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
-})
+}, 60_000)
 
 afterAll(async () => {
   await browser?.close()
@@ -70,4 +73,4 @@ test.skipIf(!runs)('renders every operation offline, authorizes with a key and l
   expect(await responseBody.innerText()).toContain('Seen in the browser')
   expect(await listOperation.locator('.live-responses-table tr.response .response-col_status').first().innerText()).toContain('200')
   expect(blocked).toEqual([])
-}, 60_000)
+})

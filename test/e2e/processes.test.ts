@@ -1,7 +1,10 @@
 /** Two server processes and the CLI on one database file (D10, D24). */
-import { afterAll, expect, test } from 'bun:test'
+import { afterAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
 import { FROM_SOURCE, lastLine, runCli, startServer, tempDir } from '../helpers/process'
+
+// These tests build and start real processes.
+setDefaultTimeout(60_000)
 
 const dir = tempDir('extractd-procs-')
 afterAll(() => dir.remove())

@@ -16,10 +16,10 @@ export function buildBinary(): Promise<string> {
   built ??= (async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'extractd-bin-'))
     const outfile = join(outDir, 'extractd')
-    const build = Bun.spawn(
-      [BUN, 'build', 'src/main.ts', '--compile', '--minify', '--bytecode', '--format=esm', '--outfile', outfile],
-      { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
-    )
+    // The project's own build command, with the output moved to a temporary directory.
+    const pkg = (await Bun.file(join(ROOT, 'package.json')).json()) as { scripts: { build: string } }
+    const args = pkg.scripts.build.split(' ').slice(1).map((arg) => (arg === 'dist/extractd' ? outfile : arg))
+    const build = Bun.spawn([BUN, ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
     if ((await build.exited) !== 0) throw new Error(`build failed: ${await new Response(build.stderr).text()}`)
     return outfile
   })()

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { Value } from '@sinclair/typebox/value'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { duplicateKeyDetails } from '../../http/models'
 import { embeddedCatalogFiles } from './embed-catalog' with { type: 'macro' }
 import { CatalogFile, type CatalogField, type DocumentType, type SuggestedFields } from './model'
@@ -34,6 +34,10 @@ interface SourceFile {
   text: string
 }
 
+// Elysia already loads TypeBox's compiler; its Value module would add memory for nothing.
+let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undefined
+const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
+
 export const builtInFiles: SourceFile[] = embeddedCatalogFiles()
 
 function parseFile({ file, text }: SourceFile): DocumentTypeEntry {
@@ -43,7 +47,7 @@ function parseFile({ file, text }: SourceFile): DocumentTypeEntry {
   } catch (error) {
     throw new CatalogError(`${file}: not valid JSON: ${(error as Error).message}`)
   }
-  const problem = Value.Errors(CatalogFile, data).First()
+  const problem = catalogFileChecker().Check(data) ? undefined : catalogFileChecker().Errors(data).First()
   if (problem) throw new CatalogError(`${file}: ${problem.path || '/'}: ${problem.message}`)
   const entry = data as CatalogFile
   const duplicate = duplicateKeyDetails(entry.fields)[0]

@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# Build: the official Bun image installs, tests and compiles extractd into one executable.
+FROM oven/bun:1.4.5 AS build
+WORKDIR /src
+COPY package.json package-lock.json bunfig.toml tsconfig.json drizzle.config.ts ./
+RUN bun install --frozen-lockfile --ignore-scripts
+COPY src ./src
+COPY data ./data
+COPY test ./test
+# The browser test skips itself here (no Chromium in this stage); CI runs it.
+RUN bun test && bun run build
+
+# Runtime: a minimal glibc base holding only the binary, run as a non-root user.
+FROM gcr.io/distroless/base-debian12:nonroot
+COPY --from=build /src/dist/extractd /usr/local/bin/extractd
+WORKDIR /data
+VOLUME ["/data"]
+ENV HOST=0.0.0.0 PORT=8080 EXTRACTD_DB=/data/extractd.sqlite
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["/usr/local/bin/extractd", "healthcheck"]
+USER nonroot
+ENTRYPOINT ["/usr/local/bin/extractd"]
+CMD ["serve"]
