@@ -8,6 +8,8 @@ import { requestLog } from './http/request-log'
 import { silentLogger, type Logger } from './lib/log'
 import { catalogModule } from './modules/catalog'
 import type { Catalog } from './modules/catalog/service'
+import { extractionModule } from './modules/extraction'
+import type { JobRunner } from './modules/extraction/worker'
 import { schemasModule } from './modules/schemas'
 
 export interface AppOptions {
@@ -18,11 +20,24 @@ export interface AppOptions {
   log?: Logger
   /** Answers /readyz: true when the database can be queried. */
   isReady?: () => boolean
+  extraction: {
+    runner: JobRunner
+    /** Named on every new job. */
+    engineName: string
+    maxUploadBytes: number
+  }
 }
 
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024
 
-export function createApp({ db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady }: AppOptions) {
+export function createApp({
+  db,
+  catalog,
+  maxJsonBytes = DEFAULT_MAX_JSON_BYTES,
+  log = silentLogger,
+  isReady,
+  extraction,
+}: AppOptions) {
   const { plugin: auth, accountOf } = createAuth(db)
   let routes: RouteInfo[] = []
   // The OpenAPI route reads the generated document through the finished app.
@@ -35,6 +50,7 @@ export function createApp({ db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, 
         tags: [
           { name: 'Schemas', description: "The account's saved sets of extraction fields." },
           { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
+          { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
           { name: 'Operations', description: 'Liveness and readiness, without a key.' },
         ],
         handle: (request) => self.handle(request),
@@ -57,7 +73,10 @@ export function createApp({ db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, 
       },
     )
     .group('/api/v1', (api) =>
-      api.use(schemasModule({ db, auth, maxJsonBytes })).use(catalogModule({ catalog, auth })),
+      api
+        .use(schemasModule({ db, auth, maxJsonBytes }))
+        .use(catalogModule({ catalog, auth }))
+        .use(extractionModule({ db, catalog, auth, ...extraction })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
   self.handle = (request) => app.handle(request)

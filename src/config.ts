@@ -6,12 +6,26 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 
+export interface LlmConfig {
+  baseUrl: string
+  model: string
+  apiKey: string | undefined
+  timeoutMs: number
+}
+
 export interface ServeConfig {
   host: string
   port: number
   dbPath: string
   catalogDir: string | undefined
   logLevel: LogLevel
+  /** The extraction engine of new jobs: built in, or an OpenAI-compatible endpoint. */
+  engine: 'builtin' | 'openai'
+  llm: LlmConfig | undefined
+  workers: number
+  maxUploadBytes: number
+  /** How long a finished job's document is kept; 0 (the default) deletes it when the job ends. */
+  keepFilesMs: number
 }
 
 export type Command =
@@ -35,6 +49,18 @@ export const DEFAULTS = {
   port: 8080,
   dbPath: './extractd.sqlite',
   logLevel: 'info' as LogLevel,
+  workers: 2,
+  maxUploadMb: 20,
+  llmTimeoutMs: 60_000,
+}
+
+const DURATION_UNITS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+
+function duration(name: string, raw: string): number {
+  const match = /^(\d+)([smhd])$/.exec(raw)
+  if (raw === '0') return 0
+  if (!match) throw new UsageError(`invalid ${name} "${raw}": expected a duration such as 30m, 12h or 7d (or 0)`)
+  return Number(match[1]) * DURATION_UNITS[match[2] as keyof typeof DURATION_UNITS]
 }
 
 export const HELP = {
@@ -65,6 +91,16 @@ Options:
   --db PATH             SQLite database file        env EXTRACTD_DB          default ${DEFAULTS.dbPath}
   --catalog-dir DIR     Extra document types (JSON) env EXTRACTD_CATALOG_DIR default none
   --log-level LEVEL     ${LOG_LEVELS.join('|')}  env EXTRACTD_LOG_LEVEL  default ${DEFAULTS.logLevel}
+
+Extraction:
+  --engine NAME         builtin|openai              env EXTRACTD_ENGINE        default builtin
+  --workers N           jobs extracted at once      env EXTRACTD_WORKERS       default ${DEFAULTS.workers}
+  --max-upload-mb N     largest document, in MiB    env EXTRACTD_MAX_UPLOAD_MB default ${DEFAULTS.maxUploadMb}
+  --keep-files DURATION keep documents after their job, e.g. 7d  env EXTRACTD_KEEP_FILES  default 0 (delete)
+  --llm-url URL         OpenAI-compatible base URL, e.g. http://localhost:11434/v1   env EXTRACTD_LLM_URL
+  --llm-model NAME      model name                  env EXTRACTD_LLM_MODEL
+  --llm-timeout-ms N    per extraction              env EXTRACTD_LLM_TIMEOUT_MS default ${DEFAULTS.llmTimeoutMs}
+                        The endpoint's key is read from env EXTRACTD_LLM_API_KEY only (never a flag).
   -h, --help            Show this help`,
   healthcheck: `Usage: extractd healthcheck [--port N]
 
@@ -131,6 +167,13 @@ function parseServe(args: string[], env: Env): Command {
     db: { type: 'string' },
     'catalog-dir': { type: 'string' },
     'log-level': { type: 'string' },
+    engine: { type: 'string' },
+    workers: { type: 'string' },
+    'max-upload-mb': { type: 'string' },
+    'keep-files': { type: 'string' },
+    'llm-url': { type: 'string' },
+    'llm-model': { type: 'string' },
+    'llm-timeout-ms': { type: 'string' },
   })
   if (values.help) return { name: 'help', text: HELP.serve }
   noPositionals('serve', positionals)
@@ -139,6 +182,17 @@ function parseServe(args: string[], env: Env): Command {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     throw new UsageError(`invalid --log-level "${logLevel}": expected one of ${LOG_LEVELS.join(', ')}`)
   const catalogDir = pick(values['catalog-dir'], env.EXTRACTD_CATALOG_DIR)
+  const engine = pick(values.engine, env.EXTRACTD_ENGINE) ?? 'builtin'
+  if (engine !== 'builtin' && engine !== 'openai') throw new UsageError(`invalid --engine "${engine}": expected builtin or openai`)
+  const llmUrl = pick(values['llm-url'], env.EXTRACTD_LLM_URL)
+  const llmModel = pick(values['llm-model'], env.EXTRACTD_LLM_MODEL)
+  if (engine === 'openai' && (llmUrl === undefined || llmModel === undefined))
+    throw new UsageError('--engine openai needs --llm-url and --llm-model (or EXTRACTD_LLM_URL and EXTRACTD_LLM_MODEL)')
+  if (llmUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(llmUrl)) throw new UsageError(`invalid --llm-url "${llmUrl}": expected an http(s) URL`)
+  const llmTimeout = pick(values['llm-timeout-ms'], env.EXTRACTD_LLM_TIMEOUT_MS)
+  const workers = pick(values.workers, env.EXTRACTD_WORKERS)
+  const maxUpload = pick(values['max-upload-mb'], env.EXTRACTD_MAX_UPLOAD_MB)
+  const keepFiles = pick(values['keep-files'], env.EXTRACTD_KEEP_FILES)
   return {
     name: 'serve',
     config: {
@@ -147,6 +201,19 @@ function parseServe(args: string[], env: Env): Command {
       dbPath: dbPathFrom(values.db, env),
       catalogDir: catalogDir === undefined ? undefined : nonEmpty('--catalog-dir', catalogDir),
       logLevel: logLevel as LogLevel,
+      engine,
+      llm:
+        engine === 'openai'
+          ? {
+              baseUrl: llmUrl!,
+              model: llmModel!,
+              apiKey: env.EXTRACTD_LLM_API_KEY || undefined,
+              timeoutMs: llmTimeout === undefined ? DEFAULTS.llmTimeoutMs : integerIn('--llm-timeout-ms', llmTimeout, 100, 3_600_000),
+            }
+          : undefined,
+      workers: workers === undefined ? DEFAULTS.workers : integerIn('--workers', workers, 1, 64),
+      maxUploadBytes: (maxUpload === undefined ? DEFAULTS.maxUploadMb : integerIn('--max-upload-mb', maxUpload, 1, 1024)) * 1024 * 1024,
+      keepFilesMs: keepFiles === undefined ? 0 : duration('--keep-files', keepFiles),
     },
   }
 }

@@ -22,9 +22,45 @@ function usageError(parse: () => unknown): UsageError {
   throw new Error('expected a UsageError')
 }
 
+describe('serve: extraction options', () => {
+  test('defaults to the built-in engine, 2 workers, 20 MiB uploads and no kept files', () => {
+    expect(serveConfig([])).toMatchObject({ engine: 'builtin', llm: undefined, workers: 2, maxUploadBytes: 20 * 1024 * 1024, keepFilesMs: 0 })
+  })
+
+  test('reads the language-model engine from flags, its key only from the environment', () => {
+    const config = serveConfig(['--engine', 'openai', '--llm-url', 'http://127.0.0.1:11434/v1', '--llm-model', 'qwen', '--llm-timeout-ms', '5000'], {
+      EXTRACTD_LLM_API_KEY: 'sk-secret',
+    })
+    expect(config).toMatchObject({
+      engine: 'openai',
+      llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen', apiKey: 'sk-secret', timeoutMs: 5000 },
+    })
+  })
+
+  test('reads workers, upload limit and file retention from the environment', () => {
+    expect(serveConfig([], { EXTRACTD_WORKERS: '4', EXTRACTD_MAX_UPLOAD_MB: '5', EXTRACTD_KEEP_FILES: '7d' })).toMatchObject({
+      workers: 4,
+      maxUploadBytes: 5 * 1024 * 1024,
+      keepFilesMs: 7 * 86_400_000,
+    })
+  })
+
+  test.each([
+    [['--engine', 'magic']],
+    [['--engine', 'openai']],
+    [['--engine', 'openai', '--llm-url', 'localhost', '--llm-model', 'm']],
+    [['--workers', '0']],
+    [['--max-upload-mb', '-1']],
+    [['--keep-files', '7 days']],
+    [['--llm-key', 'sk-on-the-command-line']],
+  ])('refuses %p with one line', (argv) => {
+    usageError(() => parseCommand(['serve', ...argv], {}))
+  })
+})
+
 describe('serve', () => {
   test('uses the defaults 0.0.0.0, 8080, ./extractd.sqlite, no catalog dir and info', () => {
-    expect(serveConfig([])).toEqual({
+    expect(serveConfig([])).toMatchObject({
       host: '0.0.0.0',
       port: 8080,
       dbPath: './extractd.sqlite',
@@ -41,7 +77,7 @@ describe('serve', () => {
       EXTRACTD_CATALOG_DIR: '/etc/extractd/types',
       EXTRACTD_LOG_LEVEL: 'debug',
     }
-    expect(serveConfig([], env)).toEqual({
+    expect(serveConfig([], env)).toMatchObject({
       host: '127.0.0.1',
       port: 9090,
       dbPath: '/var/lib/extractd/data.sqlite',
@@ -52,7 +88,7 @@ describe('serve', () => {
 
   test('reads the flags --host, --port, --db, --catalog-dir and --log-level', () => {
     const argv = ['--host', '::1', '--port', '3000', '--db', 'test.sqlite', '--catalog-dir', './types', '--log-level', 'warn']
-    expect(serveConfig(argv)).toEqual({
+    expect(serveConfig(argv)).toMatchObject({
       host: '::1',
       port: 3000,
       dbPath: 'test.sqlite',
@@ -78,7 +114,7 @@ describe('serve', () => {
       EXTRACTD_LOG_LEVEL: 'debug',
     }
     const argv = ['--host', '127.0.0.1', '--port', '7070', '--db', 'flag.sqlite', '--catalog-dir', '/flag/types', '--log-level', 'silent']
-    expect(serveConfig(argv, env)).toEqual({
+    expect(serveConfig(argv, env)).toMatchObject({
       host: '127.0.0.1',
       port: 7070,
       dbPath: 'flag.sqlite',
@@ -89,7 +125,7 @@ describe('serve', () => {
 
   test('treats empty environment variables as unset', () => {
     const env = { HOST: '', PORT: '', EXTRACTD_DB: '', EXTRACTD_CATALOG_DIR: '', EXTRACTD_LOG_LEVEL: '' }
-    expect(serveConfig([], env)).toEqual({
+    expect(serveConfig([], env)).toMatchObject({
       host: '0.0.0.0',
       port: 8080,
       dbPath: './extractd.sqlite',
@@ -99,7 +135,7 @@ describe('serve', () => {
   })
 
   test('ignores unrelated environment variables', () => {
-    expect(serveConfig([], { DB: 'x.sqlite', LOG_LEVEL: 'debug', EXTRACTD_PORT: '1' })).toEqual(serveConfig([]))
+    expect(serveConfig([], { DB: 'x.sqlite', LOG_LEVEL: 'debug', EXTRACTD_PORT: '1' })).toMatchObject(serveConfig([]))
   })
 
   test('accepts port 0 (pick a free port) and 65535', () => {

@@ -5,13 +5,18 @@ import { openDb } from '../db/client'
 import { migrate } from '../db/migrate'
 import { createLogger } from '../lib/log'
 import { loadCatalog } from '../modules/catalog/service'
+import { builtinEngine } from '../modules/extraction/engines/builtin'
+import { createOpenAiEngine } from '../modules/extraction/engines/openai'
+import { createJobRunner } from '../modules/extraction/worker'
 import { createFirstKey } from '../modules/keys/service'
 import { VERSION } from '../version'
 import type { Output } from './keys'
 
 const FIRST_ACCOUNT = 'default'
-/** Bun's own body cap, above the app's limits so the app can answer 413 in the envelope. */
-const SERVER_BODY_LIMIT = 64 * 1024 * 1024
+/** Bun's own body cap sits above the app's limits, so the app can answer 413 in the envelope. */
+const SERVER_BODY_MARGIN = 4 * 1024 * 1024
+/** How long a stopping server lets running jobs finish; the rest resume at the next start. */
+const JOB_GRACE_MS = 10_000
 
 export async function serve(config: ServeConfig, io: Output): Promise<void> {
   const log = createLogger(config.logLevel, io.out)
@@ -33,7 +38,15 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
       return false
     }
   }
-  const app = createApp({ db, catalog, log, isReady })
+  const engine = config.llm ? createOpenAiEngine(config.llm) : builtinEngine
+  const runner = createJobRunner({ db, engine, concurrency: config.workers, keepFileMs: config.keepFilesMs, log })
+  const app = createApp({
+    db,
+    catalog,
+    log,
+    isReady,
+    extraction: { runner, engineName: engine.name, maxUploadBytes: config.maxUploadBytes },
+  })
 
   // Installed before listening, so a signal that arrives during start-up still stops cleanly.
   let stopping = false
@@ -42,6 +55,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     stopping = true
     log.info('stopping', { signal })
     await app.server?.stop()
+    await runner.stop(JOB_GRACE_MS)
     sqlite.close()
     log.info('stopped')
     process.exit(0)
@@ -49,7 +63,8 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
 
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: SERVER_BODY_LIMIT })
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN })
+  runner.start()
   const server = app.server!
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`
@@ -60,5 +75,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     docs: `${url}/docs`,
     db: config.dbPath,
     document_types: catalog.slugs().length,
+    engine: engine.name,
+    workers: config.workers,
   })
 }

@@ -57,11 +57,13 @@ export const errors = {
   missingParameter: (name: string) =>
     new ApiError('missing_parameter', `Missing required query param: ${name}`),
   invalidJson: (reason: string) => new ApiError('invalid_json', `Malformed JSON body: ${reason}`),
-  unsupportedMediaType: (expected: string, accepted_types?: string[]) =>
+  unsupportedMediaType: (expected: string) =>
+    new ApiError('unsupported_media_type', `Unsupported Content-Type: expected ${expected}`),
+  unsupportedDocument: (accepted_types: string[]) =>
     new ApiError(
       'unsupported_media_type',
-      `Unsupported Content-Type: expected ${expected}`,
-      accepted_types ? { accepted_types } : {},
+      'Unsupported document: send a PDF with a text layer, a DOCX, HTML, Markdown or plain text file',
+      { accepted_types },
     ),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError('payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`),

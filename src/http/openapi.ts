@@ -51,6 +51,8 @@ function extractComponents(node: unknown, components: Json): unknown {
   if (!node || typeof node !== 'object') return node
   const entries = Object.entries(node as Json).map(([key, value]) => [key, extractComponents(value, components)] as const)
   const object = Object.fromEntries(entries)
+  // Elysia's t.File() leaves the word "File" as a default value of uploads.
+  if (object.format === 'binary' && object.default === 'File') delete object.default
   if (typeof object.title === 'string' && COMPONENT_TITLES.has(object.title) && object.type === 'object') {
     components[object.title] ??= object
     return { $ref: `#/components/schemas/${object.title}` }

@@ -4,7 +4,11 @@ import { createApp } from '../../src/app'
 import { openDb } from '../../src/db/client'
 import { migrate } from '../../src/db/migrate'
 import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
+import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
+import type { Engine } from '../../src/modules/extraction/engines/types'
+import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
+import { silentLogger } from '../../src/lib/log'
 
 export const BASE = 'http://localhost'
 
@@ -25,11 +29,35 @@ export interface CallOptions {
 
 let sharedCatalog: Catalog | undefined
 
-export function makeTestApp(options: { catalog?: Catalog; maxJsonBytes?: number } = {}) {
+export interface TestAppOptions {
+  catalog?: Catalog
+  maxJsonBytes?: number
+  engine?: Engine
+  maxUploadBytes?: number
+  keepFileMs?: number
+  workers?: number
+  /** Leave the job runner stopped, so jobs stay queued. */
+  paused?: boolean
+}
+
+export function makeTestApp(options: TestAppOptions = {}) {
   const { db, sqlite } = openDb(':memory:')
   migrate(db)
   const catalog = options.catalog ?? (sharedCatalog ??= loadCatalog())
-  const app = createApp({ db, catalog, maxJsonBytes: options.maxJsonBytes })
+  const engine = options.engine ?? builtinEngine
+  const runner = createJobRunner({
+    db,
+    engine,
+    concurrency: options.paused ? 0 : (options.workers ?? 2),
+    keepFileMs: options.keepFileMs ?? 0,
+    log: silentLogger,
+  })
+  const app = createApp({
+    db,
+    catalog,
+    maxJsonBytes: options.maxJsonBytes,
+    extraction: { runner, engineName: engine.name, maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024 },
+  })
   const keyA = createKey(db, 'account-a')
   const keyB = createKey(db, 'account-b')
 
@@ -51,7 +79,7 @@ export function makeTestApp(options: { catalog?: Catalog; maxJsonBytes?: number 
     return { status: response.status, headers: response.headers, body: parsed as T, text }
   }
 
-  return { app, db, sqlite, catalog, keyA, keyB, call }
+  return { app, db, sqlite, catalog, keyA, keyB, call, runner }
 }
 
 export type TestApp = ReturnType<typeof makeTestApp>

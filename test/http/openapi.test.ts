@@ -31,6 +31,9 @@ describe('/openapi.json', () => {
       [
         'DELETE /api/v1/schemas/{id}',
         'GET /api/v1/document-types',
+        'GET /api/v1/jobs',
+        'GET /api/v1/jobs/{id}',
+        'POST /api/v1/extract',
         'GET /api/v1/fields',
         'GET /api/v1/schemas',
         'GET /api/v1/schemas/{id}',
@@ -52,7 +55,8 @@ describe('/openapi.json', () => {
       expect(Object.keys(response.content)).toEqual(['application/json'])
       if (Number(status) >= 400 && path.startsWith('/api/')) expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
     }
-    if (op.requestBody) expect(Object.keys(op.requestBody.content)).toEqual(['application/json'])
+    if (op.requestBody)
+      expect(Object.keys(op.requestBody.content)).toEqual([op.operationId === 'extract' ? 'multipart/form-data' : 'application/json'])
   })
 
   test.each(operations.filter(({ path }) => path.startsWith('/api/')))(
@@ -65,7 +69,7 @@ describe('/openapi.json', () => {
 
   test('declares the bearer security scheme and the shared schemas as components', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Error', 'Schema', 'SuggestedFields', 'DocumentType']))
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Error', 'Schema', 'SuggestedFields', 'DocumentType', 'Job']))
   })
 
   test('states the limits of the contract in the request schemas', () => {
@@ -147,6 +151,31 @@ describe('real responses conform to the document', () => {
     await createSchema(t, { name: 'fills it' })
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'too many' } }))
     conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${extra.id}/restore`))
+
+    const upload = (extract: unknown, content: BlobPart = 'Invoice No.: INV-1\nTotal: 12.00 EUR\n', name = 'invoice.txt') => {
+      const form = new FormData()
+      form.set('file', new File([content], name))
+      form.set('extract', typeof extract === 'string' ? extract : JSON.stringify(extract))
+      return form
+    }
+    const extracted = await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }) })
+    conforms('post', '/api/v1/extract', extracted)
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }) }))
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload('{') }))
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'nope' }) }))
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }), key: null }))
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])) }))
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: { document_type: 'invoice' } }))
+    const small = makeTestApp({ maxUploadBytes: 10 })
+    const tooBig = await small.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, 'x'.repeat(100)) })
+    expect(tooBig.status).toBe(413)
+    conforms('post', '/api/v1/extract', tooBig)
+    conforms('get', '/api/v1/jobs', await t.call('GET', '/api/v1/jobs'))
+    conforms('get', '/api/v1/jobs', await t.call('GET', '/api/v1/jobs?limit=0'))
+    conforms('get', '/api/v1/jobs', await t.call('GET', '/api/v1/jobs', { key: null }))
+    conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${extracted.body.job.id}`))
+    conforms('get', '/api/v1/jobs/{id}', await t.call('GET', '/api/v1/jobs/job_nope'))
+    conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${extracted.body.job.id}`, { key: null }))
 
     // Every documented status of every operation was produced and checked, except 503 of /readyz.
     const documented = operations.flatMap(({ path, method, op }) => Object.keys(op.responses).map((s) => `${method} ${path} ${s}`))

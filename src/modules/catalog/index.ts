@@ -1,17 +1,10 @@
 /** Routes of the read-only catalog: document types and their suggested fields. */
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../http/auth'
-import { ApiError, errors } from '../../http/errors'
+import { errors } from '../../http/errors'
 import { errorResponses } from '../../http/models'
 import { DocumentTypeList, FieldsQuery, SuggestedFields } from './model'
-import { type Catalog, toDocumentType, toSuggestedFields } from './service'
-
-/** 404 for a slug the catalog does not hold, listing the ones it does (D1). */
-export function unknownDocumentType(catalog: Catalog, slug: string): ApiError {
-  return new ApiError('unknown_document_type', `Unknown document type: "${slug}"`, {
-    available_types: catalog.slugs(),
-  })
-}
+import { type Catalog, toDocumentType, toSuggestedFields, unknownDocumentType } from './service'
 
 export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthPlugin }) {
   return new Elysia({ tags: ['Catalog'] })

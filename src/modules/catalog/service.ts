@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { ApiError } from '../../http/errors'
 import { duplicateKeyDetails } from '../../http/models'
 import { embeddedCatalogFiles } from './embed-catalog' with { type: 'macro' }
 import { CatalogFile, type CatalogField, type DocumentType, type SuggestedFields } from './model'
@@ -110,4 +111,11 @@ export function toSuggestedFields(entry: DocumentTypeEntry): SuggestedFields {
     fields: entry.fields.map(({ key, label, description, required }) => ({ key, label, description, required })),
     suggested_keys: entry.suggestedKeys,
   }
+}
+
+/** 404 for a slug the catalog does not hold, listing the ones it does (D1). */
+export function unknownDocumentType(catalog: Catalog, slug: string): ApiError {
+  return new ApiError('unknown_document_type', `Unknown document type: "${slug}"`, {
+    available_types: catalog.slugs(),
+  })
 }

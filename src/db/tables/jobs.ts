@@ -1,0 +1,66 @@
+/** Extraction jobs and their uploaded files: only the extraction module reads or writes these. */
+import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { newId } from '../../lib/ids'
+import { nowIso } from '../../lib/time'
+import { accounts } from './accounts'
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+
+/** A job's own copy of a field (D20), with what the engine needs to read it. */
+export interface JobField {
+  key: string
+  label: string
+  description: string
+  kind?: string
+  aliases?: string[]
+}
+
+export interface JobFieldMeta {
+  confidence: number
+  page: number | null
+  snippet: string | null
+}
+
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: text('id').primaryKey().$defaultFn(() => newId('job')),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    status: text('status').$type<JobStatus>().notNull().default('queued'),
+    documentType: text('document_type').notNull(),
+    /** The schema the fields were copied from; no foreign key, the copy stands alone. */
+    schemaId: text('schema_id'),
+    fields: text('fields', { mode: 'json' }).$type<JobField[]>().notNull(),
+    fileName: text('file_name').notNull(),
+    fileSize: integer('file_size').notNull(),
+    fileMediaType: text('file_media_type').notNull(),
+    fileSha256: text('file_sha256').notNull(),
+    result: text('result', { mode: 'json' }).$type<Record<string, unknown>>(),
+    fieldsMeta: text('fields_meta', { mode: 'json' }).$type<Record<string, JobFieldMeta>>(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    engine: text('engine').notNull(),
+    /** The process run that claimed the job; only it may complete it. */
+    runner: text('runner'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: text('created_at').notNull().$defaultFn(nowIso),
+    updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
+    completedAt: text('completed_at'),
+  },
+  (table) => [
+    index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
+    index('jobs_status_idx').on(table.status, table.createdAt),
+  ],
+)
+
+/** Uploaded documents: kept until their job ends, then only when the operator asks (retention). */
+export const jobFiles = sqliteTable(
+  'job_files',
+  {
+    jobId: text('job_id').primaryKey().references(() => jobs.id, { onDelete: 'cascade' }),
+    content: blob('content', { mode: 'buffer' }).notNull(),
+    /** When a finished job's file may be deleted; null while the job still needs it. */
+    expiresAt: text('expires_at'),
+  },
+  (table) => [index('job_files_expires_idx').on(table.expiresAt)],
+)

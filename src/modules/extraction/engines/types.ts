@@ -1,0 +1,54 @@
+/** What every extraction engine takes and gives (D23). */
+import type { FieldKind } from '../../catalog/model'
+import type { DocumentText } from '../readers/types'
+
+/** One field to extract, with what the catalog knows of it when the key is a catalog field. */
+export interface FieldSpec {
+  key: string
+  label: string
+  description: string
+  /** From the catalog; absent for inline fields, when the engine infers it from key/label/description. */
+  kind?: FieldKind
+  /** Other printed labels of the field, from the catalog. */
+  aliases?: string[]
+}
+
+export interface FieldMeta {
+  /** 0–1: how sure the engine is; a value it is unsure of is returned as null instead. */
+  confidence: number
+  /** 1-based page the value was read from, or null when there is no value. */
+  page: number | null
+  /** The text the value was read from (a line or two), or null when there is no value. */
+  snippet: string | null
+}
+
+export interface ExtractionInput {
+  document: DocumentText
+  documentType: string
+  fields: FieldSpec[]
+  /** Aborted when the job is cancelled or its time runs out. */
+  signal?: AbortSignal
+}
+
+export interface ExtractionOutput {
+  /** One entry per requested key: the normalised value, or null when not found or unsure. */
+  values: Record<string, unknown>
+  meta: Record<string, FieldMeta>
+}
+
+export interface Engine {
+  /** Named on every job, e.g. "builtin" or "openai:gpt-4o-mini". */
+  readonly name: string
+  extract(input: ExtractionInput): Promise<ExtractionOutput>
+}
+
+/** A failure that ends the job as failed with this code and message (never a 5xx). */
+export class ExtractionError extends Error {
+  override name = 'ExtractionError'
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}

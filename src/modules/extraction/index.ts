@@ -1,0 +1,126 @@
+/** Routes of extraction: POST /api/v1/extract and the account's jobs. */
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { Elysia } from 'elysia'
+import type { Db } from '../../db/client'
+import type { AuthPlugin } from '../../http/auth'
+import { type ErrorDetail, errors } from '../../http/errors'
+import { errorResponses } from '../../http/models'
+import { multipartBody } from '../../http/multipart-body'
+import type { Catalog } from '../catalog/service'
+import {
+  DEFAULT_JOB_PAGE,
+  ExtractForm,
+  ExtractQuery,
+  ExtractRequest,
+  JobEnvelope,
+  JobList,
+  JobParams,
+  JobsQuery,
+  MAX_JOB_PAGE,
+} from './model'
+import { detectMediaType } from './readers'
+import { ACCEPTED_MEDIA_TYPES } from './readers/types'
+import { createJob, getJob, listJobs, resolveFields } from './service'
+import type { JobRunner } from './worker'
+
+export interface ExtractionDeps {
+  db: Db
+  catalog: Catalog
+  auth: AuthPlugin
+  runner: JobRunner
+  engineName: string
+  maxUploadBytes: number
+}
+
+const extractRequest = TypeCompiler.Compile(ExtractRequest)
+
+/** The `extract` part: JSON, then the rules of ExtractRequest, with paths under /extract. */
+function parseExtract(text: string): ExtractRequest {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw errors.invalidJson(`the extract part: ${(error as Error).message}`)
+  }
+  if (extractRequest.Check(value)) return value
+  const details: ErrorDetail[] = []
+  for (const problem of extractRequest.Errors(value)) {
+    const path = `/extract${problem.path}`
+    // A key that breaks the Field rules shows up as a property the record does not allow.
+    const message = path.startsWith('/extract/fields/') && problem.message === 'Unexpected property'
+      ? 'Invalid field key: ASCII letters, digits and underscores only, 1 to 64 of them'
+      : problem.message
+    if (!details.some((detail) => detail.path === path)) details.push({ path, message })
+  }
+  throw errors.validation(details)
+}
+
+export function extractionModule({ db, catalog, auth, runner, engineName, maxUploadBytes }: ExtractionDeps) {
+  return new Elysia({ tags: ['Extraction'] })
+    .use(auth)
+    .post(
+      '/extract',
+      async ({ principal, body, query, set }) => {
+        const request = parseExtract(body.extract)
+        const { file } = body
+        if (!file.name) throw errors.validation([{ path: '/file', message: 'The file part needs a file name' }])
+        if (file.size === 0) throw errors.validation([{ path: '/file', message: 'The file is empty' }])
+        const resolved = resolveFields(db, catalog, principal.accountId, request)
+        if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
+        const content = new Uint8Array(await file.arrayBuffer())
+        const mediaType = detectMediaType(content)
+        if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
+
+        const job = createJob(db, {
+          accountId: principal.accountId,
+          ...resolved,
+          engine: engineName,
+          file: { name: file.name, mediaType, content },
+        })
+        const finished = runner.submit(job.id)
+        if (query.async === 'true') {
+          set.status = 202
+          return { job }
+        }
+        await finished
+        return { job: getJob(db, principal.accountId, job.id) }
+      },
+      {
+        auth: true,
+        parse: multipartBody(() => maxUploadBytes),
+        body: ExtractForm,
+        query: ExtractQuery,
+        response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 413, 415) },
+        detail: {
+          operationId: 'extract',
+          summary: 'Extract fields from a document',
+          description:
+            'Multipart form: `file` (PDF with a text layer, DOCX, HTML, Markdown or plain text) and `extract` (JSON). ' +
+            'Fields come from `fields`, from `schema_id`, or else the document type\'s suggested fields. ' +
+            'Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); ' +
+            'with `?async=true` answers 202 at once.',
+        },
+      },
+    )
+    .get(
+      '/jobs',
+      ({ principal, query }) => {
+        const limit = query.limit === undefined ? DEFAULT_JOB_PAGE : Number(query.limit)
+        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_JOB_PAGE)
+          throw errors.validation([{ path: 'query:/limit', message: `Expected a whole number from 1 to ${MAX_JOB_PAGE}` }])
+        return listJobs(db, principal.accountId, limit, query.starting_after)
+      },
+      {
+        auth: true,
+        query: JobsQuery,
+        response: { 200: JobList, ...errorResponses(400, 401) },
+        detail: { operationId: 'listJobs', summary: 'List jobs', description: 'Newest first; page with `limit` and `starting_after`.' },
+      },
+    )
+    .get('/jobs/:id', ({ principal, params }) => ({ job: getJob(db, principal.accountId, params.id) }), {
+      auth: true,
+      params: JobParams,
+      response: { 200: JobEnvelope, ...errorResponses(401, 404) },
+      detail: { operationId: 'getJob', summary: 'Read a job' },
+    })
+}

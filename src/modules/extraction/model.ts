@@ -1,0 +1,91 @@
+/** Extraction requests and jobs on the wire (interface.md 4.8, D19–D22). */
+import { t } from 'elysia'
+import { FIELD_KEY_PATTERN, MAX_FIELDS } from '../../http/models'
+import { Text } from '../../http/text'
+import { ACCEPTED_MEDIA_TYPES } from './readers/types'
+
+export const DEFAULT_JOB_PAGE = 20
+export const MAX_JOB_PAGE = 100
+
+/** The multipart form of POST /api/v1/extract. */
+export const ExtractForm = t.Object(
+  {
+    file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
+    extract: t.String({
+      description: 'JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…"}`.',
+      examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
+    }),
+  },
+  { additionalProperties: false },
+)
+
+/** The JSON inside the `extract` part. */
+export const ExtractRequest = t.Object(
+  {
+    document_type: t.String({ minLength: 1, description: 'A slug from GET /api/v1/document-types.' }),
+    fields: t.Optional(
+      t.Record(t.String({ pattern: `^[A-Za-z0-9_]{1,64}$` }), Text({ maxLength: 300 }), {
+        minProperties: 1,
+        maxProperties: MAX_FIELDS,
+        additionalProperties: false,
+        description: 'Field key → what to look for. Keys follow the Field rules; at most 50.',
+      }),
+    ),
+    schema_id: t.Optional(t.String({ description: 'An active schema of the caller, instead of `fields`.' })),
+  },
+  { additionalProperties: false },
+)
+
+export type ExtractRequest = typeof ExtractRequest.static
+
+export const ExtractQuery = t.Object(
+  { async: t.Optional(t.Union([t.Literal('true'), t.Literal('false')], { description: '`true`: answer 202 at once.' })) },
+  { additionalProperties: true },
+)
+
+export const JobParams = t.Object({ id: t.String({ examples: ['job_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }) })
+
+export const JobsQuery = t.Object(
+  {
+    limit: t.Optional(t.String({ pattern: '^[0-9]+$', description: '1–100, default 20.', examples: ['20'] })),
+    starting_after: t.Optional(t.String({ description: 'A job ID from the previous page: list the jobs after it.' })),
+  },
+  { additionalProperties: true },
+)
+
+const JobField = t.Object({ key: t.String(), label: t.String(), description: t.String() })
+const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
+
+export const Job = t.Object(
+  {
+    id: t.String({ examples: ['job_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+    status: t.Union([t.Literal('queued'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed')]),
+    document_type: t.String({ examples: ['invoice'] }),
+    schema_id: Nullable(t.String()),
+    fields: t.Array(JobField, { description: "The job's own copy of its fields." }),
+    file: t.Object({
+      name: t.String({ examples: ['invoice.pdf'] }),
+      size: t.Integer({ examples: [48213] }),
+      media_type: t.String({ examples: ['application/pdf'], description: 'Detected from the content.' }),
+      sha256: t.String({ examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'] }),
+    }),
+    result: Nullable(t.Record(t.String(), t.Unknown(), { description: 'Field key → value, null when not found.' })),
+    fields_meta: Nullable(
+      t.Record(
+        t.String(),
+        t.Object({ confidence: t.Number({ minimum: 0, maximum: 1 }), page: Nullable(t.Integer()), snippet: Nullable(t.String()) }),
+      ),
+    ),
+    error: Nullable(t.Object({ code: t.String({ examples: ['corrupt_document'] }), message: t.String() })),
+    engine: t.String({ examples: ['builtin'] }),
+    created_at: t.String({ format: 'date-time' }),
+    updated_at: t.String({ format: 'date-time' }),
+    completed_at: Nullable(t.String({ format: 'date-time' })),
+  },
+  { title: 'Job' },
+)
+
+export const JobEnvelope = t.Object({ job: Job })
+export const JobList = t.Object({ jobs: t.Array(Job), has_more: t.Boolean() })
+
+export type Job = typeof Job.static

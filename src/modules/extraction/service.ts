@@ -1,0 +1,229 @@
+/**
+ * Extraction jobs of one account (D19–D21). A job keeps its own copy of its fields and the
+ * file's facts; its document waits in job_files until the job ends. Every account-facing query
+ * goes through `owned()`; the worker's queries claim and complete jobs by ID and runner.
+ */
+import { and, desc, eq, inArray, isNotNull, lt, or, type SQL } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { type JobField, type JobFieldMeta, jobFiles, jobs } from '../../db/tables'
+import { errors } from '../../http/errors'
+import { isIdOf } from '../../lib/ids'
+import { nowIso } from '../../lib/time'
+import { type Catalog, unknownDocumentType } from '../catalog/service'
+import { getActiveSchema } from '../schemas/service'
+import type { ExtractRequest, Job } from './model'
+import type { MediaType } from './readers/types'
+
+type JobRow = typeof jobs.$inferSelect
+
+function owned(accountId: string, id?: string): SQL {
+  return id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
+}
+
+export function toWire(row: JobRow): Job {
+  return {
+    id: row.id,
+    status: row.status,
+    document_type: row.documentType,
+    schema_id: row.schemaId,
+    fields: row.fields.map(({ key, label, description }) => ({ key, label, description })),
+    file: { name: row.fileName, size: row.fileSize, media_type: row.fileMediaType, sha256: row.fileSha256 },
+    result: row.result,
+    fields_meta: row.fieldsMeta,
+    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    engine: row.engine,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    completed_at: row.completedAt,
+  }
+}
+
+/**
+ * The field set of a request (D19): inline fields, a schema's fields, or the document type's
+ * suggested fields. Catalog fields of the same key lend the engine their kind and aliases.
+ */
+export function resolveFields(
+  db: Db,
+  catalog: Catalog,
+  accountId: string,
+  request: ExtractRequest,
+): { documentType: string; schemaId: string | null; fields: JobField[] } {
+  if (request.fields !== undefined && request.schema_id !== undefined)
+    throw errors.validation([{ path: '/extract/schema_id', message: 'Give either fields or schema_id, not both' }])
+  const type = catalog.get(request.document_type)
+  if (!type) throw unknownDocumentType(catalog, request.document_type)
+  const known = new Map(type.fields.map((field) => [field.key, field]))
+  const withCatalog = (field: { key: string; label: string; description: string }): JobField => {
+    const entry = known.get(field.key)
+    return {
+      ...field,
+      ...(entry?.kind ? { kind: entry.kind } : {}),
+      ...(entry?.aliases?.length ? { aliases: entry.aliases } : {}),
+    }
+  }
+
+  if (request.fields !== undefined) {
+    const fields = Object.entries(request.fields).map(([key, description]) => withCatalog({ key, label: key, description }))
+    return { documentType: type.slug, schemaId: null, fields }
+  }
+  if (request.schema_id !== undefined) {
+    const schema = getActiveSchema(db, accountId, request.schema_id)
+    if (schema.fields.length === 0)
+      throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
+    const fields = schema.fields.map(({ key, label, description }) => withCatalog({ key, label, description }))
+    return { documentType: type.slug, schemaId: schema.id, fields }
+  }
+  const fields = type.fields
+    .filter((field) => type.suggestedKeys.includes(field.key))
+    .map(({ key, label, description }) => withCatalog({ key, label, description }))
+  return { documentType: type.slug, schemaId: null, fields }
+}
+
+export interface NewJob {
+  accountId: string
+  documentType: string
+  schemaId: string | null
+  fields: JobField[]
+  engine: string
+  file: { name: string; mediaType: MediaType; content: Uint8Array }
+}
+
+export function createJob(db: Db, input: NewJob): Job {
+  const sha256 = new Bun.CryptoHasher('sha256').update(input.file.content).digest('hex')
+  return db.transaction((tx) => {
+    const row = tx
+      .insert(jobs)
+      .values({
+        accountId: input.accountId,
+        documentType: input.documentType,
+        schemaId: input.schemaId,
+        fields: input.fields,
+        fileName: input.file.name,
+        fileSize: input.file.content.byteLength,
+        fileMediaType: input.file.mediaType,
+        fileSha256: sha256,
+        engine: input.engine,
+      })
+      .returning()
+      .get()
+    tx.insert(jobFiles).values({ jobId: row.id, content: Buffer.from(input.file.content) }).run()
+    return toWire(row)
+  })
+}
+
+export function getJob(db: Db, accountId: string, id: string): Job {
+  const row = isIdOf('job', id) ? db.select().from(jobs).where(owned(accountId, id)).get() : undefined
+  if (!row) throw errors.notFound('Job')
+  return toWire(row)
+}
+
+/** Newest first, with a cursor (D21). */
+export function listJobs(db: Db, accountId: string, limit: number, startingAfter?: string): { jobs: Job[]; has_more: boolean } {
+  let where = owned(accountId)
+  if (startingAfter !== undefined) {
+    const cursor = isIdOf('job', startingAfter)
+      ? db.select({ createdAt: jobs.createdAt, id: jobs.id }).from(jobs).where(owned(accountId, startingAfter)).get()
+      : undefined
+    if (!cursor)
+      throw errors.validation([{ path: 'query:/starting_after', message: 'Expected the ID of one of your jobs' }])
+    where = and(
+      where,
+      or(lt(jobs.createdAt, cursor.createdAt), and(eq(jobs.createdAt, cursor.createdAt), lt(jobs.id, cursor.id))),
+    )!
+  }
+  const rows = db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit + 1).all()
+  return { jobs: rows.slice(0, limit).map(toWire), has_more: rows.length > limit }
+}
+
+// --- The worker's side: by job ID, fenced by the runner that claimed the job. ---
+
+export interface ClaimedJob {
+  row: JobRow
+  content: Uint8Array
+}
+
+/** Moves a queued job to running for this runner; undefined when another runner has it. */
+export function claimJob(db: Db, id: string, runner: string): ClaimedJob | undefined {
+  return db.transaction(
+    (tx) => {
+      const row = tx
+        .update(jobs)
+        .set({ status: 'running', runner, updatedAt: nowIso() })
+        .where(and(eq(jobs.id, id), eq(jobs.status, 'queued')))
+        .returning()
+        .get()
+      if (!row) return undefined
+      tx.update(jobs).set({ attempts: row.attempts + 1 }).where(eq(jobs.id, id)).run()
+      const file = tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id)).get()
+      if (!file) {
+        finish(tx, id, runner, { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }, 0)
+        return undefined
+      }
+      return { row, content: new Uint8Array(file.content) }
+    },
+    { behavior: 'immediate' },
+  )
+}
+
+export type JobOutcome =
+  | { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> }
+  | { error: { code: string; message: string } }
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, keepFileMs: number): boolean {
+  const now = nowIso()
+  const done = tx
+    .update(jobs)
+    .set(
+      'result' in outcome
+        ? { status: 'succeeded', result: outcome.result, fieldsMeta: outcome.fieldsMeta, updatedAt: now, completedAt: now }
+        : { status: 'failed', errorCode: outcome.error.code, errorMessage: outcome.error.message, updatedAt: now, completedAt: now },
+    )
+    .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+    .returning({ id: jobs.id })
+    .get()
+  if (!done) return false
+  if (keepFileMs > 0)
+    tx.update(jobFiles).set({ expiresAt: new Date(Date.now() + keepFileMs).toISOString() }).where(eq(jobFiles.jobId, id)).run()
+  else tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
+  return true
+}
+
+/** Records the outcome, if this runner still holds the job; the file is kept only on request. */
+export function completeJob(db: Db, id: string, runner: string, outcome: JobOutcome, keepFileMs: number): boolean {
+  return db.transaction((tx) => finish(tx, id, runner, outcome, keepFileMs), { behavior: 'immediate' })
+}
+
+/** At start: jobs left running by a stopped process go back to the queue (D21: none is lost). */
+export function requeueInterrupted(db: Db): number {
+  return db
+    .update(jobs)
+    .set({ status: 'queued', runner: null, updatedAt: nowIso() })
+    .where(eq(jobs.status, 'running'))
+    .returning({ id: jobs.id })
+    .all().length
+}
+
+export function queuedJobIds(db: Db): string[] {
+  return db.select({ id: jobs.id }).from(jobs).where(eq(jobs.status, 'queued')).orderBy(jobs.createdAt, jobs.id).all().map((row) => row.id)
+}
+
+export function jobStatus(db: Db, id: string): JobRow['status'] | undefined {
+  return db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id)).get()?.status
+}
+
+/** Deletes kept files whose retention has passed; returns how many. */
+export function purgeExpiredFiles(db: Db): number {
+  return db
+    .delete(jobFiles)
+    .where(and(isNotNull(jobFiles.expiresAt), lt(jobFiles.expiresAt, nowIso())))
+    .returning({ id: jobFiles.jobId })
+    .all().length
+}
+
+/** Stored documents of some jobs, for tests and operators' checks. */
+export function storedFileIds(db: Db, ids: string[]): string[] {
+  return db.select({ id: jobFiles.jobId }).from(jobFiles).where(inArray(jobFiles.jobId, ids)).all().map((row) => row.id)
+}
+

@@ -1,0 +1,130 @@
+/**
+ * A bounded pool of in-process workers (D21). Jobs live in the database: a job is claimed by
+ * one runner, read and extracted, and completed by that runner only. At start, jobs that a
+ * stopped process left queued or running are queued again, so none is lost.
+ */
+import type { Db } from '../../db/client'
+import type { Logger } from '../../lib/log'
+import { type Engine, ExtractionError, type FieldMeta, type FieldSpec } from './engines/types'
+import { readDocument } from './readers'
+import type { DocumentText, MediaType } from './readers/types'
+import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, requeueInterrupted } from './service'
+
+export interface JobRunnerOptions {
+  db: Db
+  engine: Engine
+  /** Jobs extracted at the same time. */
+  concurrency: number
+  /** How long a finished job's document is kept; 0 deletes it at once. */
+  keepFileMs: number
+  log: Logger
+  read?: (bytes: Uint8Array, mediaType: MediaType) => Promise<DocumentText>
+}
+
+export type JobRunner = ReturnType<typeof createJobRunner>
+
+const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null }
+const PURGE_EVERY_MS = 60 * 60 * 1000
+
+export function createJobRunner({ db, engine, concurrency, keepFileMs, log, read = readDocument }: JobRunnerOptions) {
+  const runnerId = crypto.randomUUID()
+  const queue: string[] = []
+  const queued = new Set<string>()
+  const waiting = new Map<string, (() => void)[]>()
+  let active = 0
+  let stopping = false
+  let drained: (() => void) | undefined
+  let purgeTimer: ReturnType<typeof setInterval> | undefined
+
+  async function extract(id: string): Promise<void> {
+    const claimed = claimJob(db, id, runnerId)
+    if (!claimed) return
+    const { row, content } = claimed
+    const started = performance.now()
+    let outcome: JobOutcome
+    try {
+      const document = await read(content, row.fileMediaType as MediaType)
+      const output = await engine.extract({ document, documentType: row.documentType, fields: row.fields as FieldSpec[] })
+      // Every requested key answers, and nothing else does.
+      const result: Record<string, unknown> = {}
+      const fieldsMeta: Record<string, FieldMeta> = {}
+      for (const { key } of row.fields) {
+        result[key] = output.values[key] ?? null
+        fieldsMeta[key] = result[key] === null ? NO_VALUE : (output.meta[key] ?? NO_VALUE)
+      }
+      outcome = { result, fieldsMeta }
+    } catch (error) {
+      if (error instanceof ExtractionError) outcome = { error: { code: error.code, message: error.message } }
+      else {
+        log.error('extraction failed unexpectedly', { job_id: id, error: error instanceof Error ? error.stack : String(error) })
+        outcome = { error: { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } }
+      }
+    }
+    completeJob(db, id, runnerId, outcome, keepFileMs)
+    log.debug('job finished', {
+      job_id: id,
+      status: 'error' in outcome ? 'failed' : 'succeeded',
+      duration_ms: Math.round(performance.now() - started),
+    })
+  }
+
+  function settle(id: string): void {
+    queued.delete(id)
+    for (const resolve of waiting.get(id) ?? []) resolve()
+    waiting.delete(id)
+  }
+
+  function pump(): void {
+    while (!stopping && active < concurrency && queue.length > 0) {
+      const id = queue.shift()!
+      active++
+      extract(id)
+        .catch((error) => log.error('job runner error', { job_id: id, error: String(error) }))
+        .finally(() => {
+          active--
+          settle(id)
+          if (active === 0 && stopping) drained?.()
+          pump()
+        })
+    }
+  }
+
+  return {
+    /** Queues again what a stopped process left behind and starts working. */
+    start(): void {
+      const requeued = requeueInterrupted(db)
+      const ids = queuedJobIds(db)
+      if (ids.length > 0) log.info('resuming jobs', { queued: ids.length, interrupted: requeued })
+      for (const id of ids) this.submit(id)
+      if (keepFileMs > 0) {
+        purgeExpiredFiles(db)
+        purgeTimer = setInterval(() => purgeExpiredFiles(db), Math.min(keepFileMs, PURGE_EVERY_MS))
+        purgeTimer.unref()
+      }
+    },
+
+    /** Queues a job; the promise resolves when this process has finished it (or could not claim it). */
+    submit(id: string): Promise<void> {
+      const done = new Promise<void>((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]))
+      if (!queued.has(id)) {
+        queued.add(id)
+        queue.push(id)
+        pump()
+      }
+      return done
+    },
+
+    /** Takes no more jobs and waits up to `graceMs` for running ones; the rest resume at the next start. */
+    async stop(graceMs: number): Promise<void> {
+      stopping = true
+      if (purgeTimer) clearInterval(purgeTimer)
+      if (active === 0) return
+      await Promise.race([new Promise<void>((resolve) => (drained = resolve)), Bun.sleep(graceMs)])
+    },
+
+    /** Jobs waiting for a worker in this process. */
+    get backlog(): number {
+      return queue.length
+    },
+  }
+}
