@@ -1,0 +1,581 @@
+/**
+ * The optional language-model engine (D23): asks any OpenAI-compatible chat-completions endpoint
+ * (OpenAI, Ollama, vLLM, llama.cpp server) for the fields with a strict JSON-schema response
+ * format, then checks the answer against the requested keys, so nothing the model invents beyond
+ * them, and no value of the wrong type, reaches a job.
+ *
+ * The answer we ask for (one schema for every server; `additionalProperties: false` and every
+ * property required at every level, as OpenAI's strict mode demands):
+ *
+ *   { "values": { <key>: <value> | null, … },      one property per requested key
+ *     "pages":  { <key>: <integer> | null, … } }   page (from the "--- page N ---" markers) it came from
+ *
+ * A value's type follows the field's catalog kind: text, date and currency → string; amount and
+ * number → number; list → array of strings; table → {columns: [string], rows: [[cell]]}, turned
+ * into an array of row objects here, because strict mode cannot describe an object whose
+ * properties (the table's columns) are not known in advance. Fields without a kind are strings.
+ */
+import type { FieldKind } from '../../catalog/model'
+import type { DocumentText } from '../readers/types'
+import { type Engine, ExtractionError, type ExtractionInput, type ExtractionOutput, type FieldMeta, type FieldSpec } from './types'
+
+export interface OpenAiEngineOptions {
+  /** Up to the API version, e.g. https://api.openai.com/v1 or http://localhost:11434/v1; a trailing slash is fine. */
+  baseUrl: string
+  model: string
+  /** Sent as a bearer token only when set; never logged and never part of an error message. */
+  apiKey?: string
+  /** For the whole call, from connecting to the last byte of the answer. */
+  timeoutMs: number
+  /** Replaces the global fetch (tests, proxies). */
+  fetch?: typeof fetch
+}
+
+/**
+ * Most characters of document text sent in one request: about 25 000 tokens, which fits the
+ * context of the small local models people run with Ollama as well as the hosted ones. Whole pages
+ * are sent from the first on until the next would pass the limit; the model is told what was left
+ * out. A first page longer than the limit alone is cut at a line boundary.
+ */
+export const MAX_TEXT_CHARS = 100_000
+
+/**
+ * The chat-completions protocol gives no probability for a value, so every value the model gives
+ * and that passes the checks gets the same confidence; a field without a value gets 0.
+ */
+const MODEL_CONFIDENCE = 0.8
+
+/** Longest server or refusal text quoted in an error message. */
+const MAX_QUOTED_CHARS = 300
+/** Longest snippet; a longer line is cut around the value. */
+const MAX_SNIPPET_CHARS = 240
+
+type Shape = 'string' | 'number' | 'list' | 'table'
+type Cell = string | number | null
+type Row = Record<string, Cell>
+type JsonObject = Record<string, unknown>
+
+const SYSTEM_PROMPT = [
+  'You extract data from business documents.',
+  'You are given the type of a document, a list of fields and the text of the document, page by page.',
+  'For each field give its value as the document states it, or null when the document does not state it: never guess or invent a value.',
+  'Write dates as YYYY-MM-DD; amounts and numbers as plain JSON numbers, without currency symbols or thousands separators;',
+  'lists as arrays of strings; tables as their column names plus one array of cells per row.',
+  'In "pages" give, for each field, the number of the page (from the "--- page N ---" markers) its value was read from, or null when there is no value.',
+  'Answer with one JSON object and nothing else.',
+].join(' ')
+
+/** Creates the engine; an invalid base URL is a configuration error and throws at once. */
+export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
+  const endpoint = chatCompletionsUrl(options.baseUrl)
+  const where = displayUrl(endpoint)
+  const doFetch = options.fetch ?? fetch
+  const apiKey = options.apiKey ? options.apiKey : undefined
+
+  return {
+    name: `openai:${options.model}`,
+
+    async extract(input: ExtractionInput): Promise<ExtractionOutput> {
+      input.signal?.throwIfAborted()
+      if (input.fields.length === 0) return { values: {}, meta: {} }
+
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
+      if (apiKey) headers.authorization = `Bearer ${apiKey}`
+      const body = {
+        model: options.model,
+        temperature: 0,
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: userMessage(input) },
+        ],
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'extraction', strict: true, schema: responseSchema(input.fields) },
+        },
+      }
+
+      const timeout = AbortSignal.timeout(options.timeoutMs)
+      const signal = input.signal ? AbortSignal.any([timeout, input.signal]) : timeout
+      // Turns a failed fetch or body read into the caller's own abort reason, a timeout or "unavailable".
+      const failed = (error: unknown): never => {
+        if (input.signal?.aborted) throw input.signal.reason
+        if (timeout.aborted) {
+          throw new ExtractionError('engine_timeout', `The model server at ${where} did not answer within ${options.timeoutMs} ms`)
+        }
+        throw new ExtractionError('engine_unavailable', `Could not reach the model server at ${where}: ${redact(describeError(error), apiKey)}`)
+      }
+
+      let status: number
+      let text: string
+      try {
+        const response = await doFetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal })
+        status = response.status
+        text = await response.text()
+      } catch (error) {
+        return failed(error)
+      }
+
+      if (status < 200 || status > 299) {
+        const detail = serverMessage(text, apiKey)
+        const suffix = detail ? `: ${detail}` : ''
+        if (status >= 400 && status <= 499) {
+          throw new ExtractionError('engine_rejected', `The model server at ${where} rejected the request with status ${status}${suffix}`)
+        }
+        throw new ExtractionError('engine_unavailable', `The model server at ${where} answered with status ${status}${suffix}`)
+      }
+
+      const answer = readAnswer(text, apiKey)
+      return checkAnswer(answer, input.fields, input.document)
+    },
+  }
+}
+
+// ── The request ───────────────────────────────────────────────────────────────────────────────
+
+function chatCompletionsUrl(baseUrl: string): URL {
+  let url: URL
+  try {
+    url = new URL(`${baseUrl.trim().replace(/\/+$/, '')}/chat/completions`)
+  } catch {
+    throw new TypeError('The language-model base URL is not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError('The language-model base URL must start with http:// or https://')
+  }
+  return url
+}
+
+/** The endpoint as errors show it: without user name, password or query, which may hold secrets. */
+function displayUrl(url: URL): string {
+  const shown = new URL(url)
+  shown.username = ''
+  shown.password = ''
+  shown.search = ''
+  return shown.toString()
+}
+
+function shapeOf(kind: FieldKind | undefined): Shape {
+  switch (kind) {
+    case 'amount':
+    case 'number':
+      return 'number'
+    case 'list':
+      return 'list'
+    case 'table':
+      return 'table'
+    default:
+      return 'string'
+  }
+}
+
+/** A date field by its kind, or, for an inline field without one, by a word of its key or label. */
+function isDateField(field: FieldSpec): boolean {
+  if (field.kind !== undefined) return field.kind === 'date'
+  const words = `${field.key} ${field.label}`.toLowerCase().split(/[^a-z]+/)
+  return words.some((word) => word === 'date' || word === 'dob' || word === 'birthday')
+}
+
+function fieldDescription(field: FieldSpec): string {
+  const parts = [field.description.trim() ? `${field.label}: ${field.description.trim()}` : field.label]
+  if (isDateField(field)) parts.push('Format: YYYY-MM-DD.')
+  if (field.kind === 'amount') parts.push('A number, without currency symbol or thousands separators.')
+  if (field.kind === 'currency') parts.push('An ISO 4217 code such as EUR when the document shows which currency.')
+  if (field.aliases?.length) parts.push(`Also printed as: ${field.aliases.join(', ')}.`)
+  return parts.join(' ')
+}
+
+function valueSchema(field: FieldSpec): JsonObject {
+  const description = fieldDescription(field)
+  switch (shapeOf(field.kind)) {
+    case 'number':
+      return { type: ['number', 'null'], description }
+    case 'list':
+      return { type: ['array', 'null'], items: { type: 'string' }, description }
+    case 'table':
+      return {
+        description: `${description} Give the column names once and each row as an array of cells in column order.`,
+        anyOf: [
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['columns', 'rows'],
+            properties: {
+              columns: { type: 'array', items: { type: 'string' } },
+              rows: { type: 'array', items: { type: 'array', items: { type: ['string', 'number', 'null'] } } },
+            },
+          },
+          { type: 'null' },
+        ],
+      }
+    case 'string':
+      return { type: ['string', 'null'], description }
+  }
+}
+
+/** The JSON schema of the answer; see the module comment. Object.fromEntries keeps a key such as "__proto__" an own property. */
+function responseSchema(fields: FieldSpec[]): JsonObject {
+  const keys = fields.map((field) => field.key)
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['values', 'pages'],
+    properties: {
+      values: {
+        type: 'object',
+        additionalProperties: false,
+        required: keys,
+        properties: Object.fromEntries(fields.map((field) => [field.key, valueSchema(field)])),
+      },
+      pages: {
+        type: 'object',
+        additionalProperties: false,
+        required: keys,
+        properties: Object.fromEntries(
+          fields.map((field) => [field.key, { type: ['integer', 'null'], description: `Page of ${field.label}` }]),
+        ),
+      },
+    },
+  }
+}
+
+/** The document's pages with their markers, within MAX_TEXT_CHARS, and a note on what was left out. */
+function documentText(document: DocumentText): { text: string; note: string | null } {
+  const total = document.pages.length
+  const blocks: string[] = []
+  let used = 0
+  for (const [index, page] of document.pages.entries()) {
+    const block = `--- page ${index + 1} ---\n${page.trimEnd()}`
+    const cost = block.length + (blocks.length > 0 ? 2 : 0)
+    if (used + cost <= MAX_TEXT_CHARS) {
+      blocks.push(block)
+      used += cost
+      continue
+    }
+    const limit = `the text sent is limited to ${MAX_TEXT_CHARS} characters`
+    if (blocks.length === 0) {
+      const rest = total > 1 ? ` and pages 2–${total} are left out` : ''
+      return { text: cutAtLine(block, MAX_TEXT_CHARS), note: `The document has ${total} page(s); page 1 is cut short${rest}: ${limit}.` }
+    }
+    return {
+      text: blocks.join('\n\n'),
+      note: `The document has ${total} pages; only pages 1–${blocks.length} are shown: ${limit}.`,
+    }
+  }
+  return { text: blocks.join('\n\n'), note: null }
+}
+
+function cutAtLine(text: string, limit: number): string {
+  const cut = text.slice(0, limit)
+  const lastBreak = cut.lastIndexOf('\n')
+  return lastBreak > limit / 2 ? cut.slice(0, lastBreak) : cut
+}
+
+function userMessage(input: ExtractionInput): string {
+  const fields = input.fields.map((field) => `- ${field.key}: ${fieldDescription(field)}`)
+  const { text, note } = documentText(input.document)
+  return [
+    `Document type: ${input.documentType}`,
+    '',
+    'Fields:',
+    ...fields,
+    '',
+    'Answer as {"values": {<field>: value or null}, "pages": {<field>: page number or null}}, with every field above in both.',
+    ...(note ? ['', note] : []),
+    '',
+    'Document text:',
+    text,
+  ].join('\n')
+}
+
+// ── The answer ────────────────────────────────────────────────────────────────────────────────
+
+function invalidAnswer(message: string): ExtractionError {
+  return new ExtractionError('engine_invalid_answer', message)
+}
+
+/** The JSON object the model answered with, or an ExtractionError saying why there is none. */
+function readAnswer(text: string, apiKey: string | undefined): JsonObject {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    throw invalidAnswer('The model server answered with something that is not JSON')
+  }
+  const choice = isObject(body) && Array.isArray(body.choices) ? body.choices[0] : undefined
+  if (!isObject(choice)) throw invalidAnswer('The model server answered without a choice')
+  const message = isObject(choice.message) ? choice.message : {}
+
+  if (typeof message.refusal === 'string' && message.refusal.trim() !== '') {
+    throw new ExtractionError('engine_refused', `The model refused to answer: ${clip(redact(message.refusal.trim(), apiKey))}`)
+  }
+  if (choice.finish_reason === 'content_filter') {
+    throw new ExtractionError('engine_refused', "The model server's content filter withheld the answer")
+  }
+
+  const cutOff = choice.finish_reason === 'length' ? ' (it was cut off at the token limit)' : ''
+  const content = contentText(message.content)
+  if (content === null || content.trim() === '') throw invalidAnswer(`The model gave no answer${cutOff}`)
+  const parsed = parseJson(content)
+  if (parsed === undefined) throw invalidAnswer(`The model's answer is not JSON${cutOff}`)
+  if (!isObject(parsed)) throw invalidAnswer("The model's answer is not a JSON object")
+  return parsed
+}
+
+/** `content` is a string; some servers send an array of parts (`{type: "text", text}`). */
+function contentText(content: unknown): string | null {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return null
+  const texts = content.flatMap((part) => (isObject(part) && typeof part.text === 'string' ? [part.text] : []))
+  return texts.length > 0 ? texts.join('') : null
+}
+
+/** The content as JSON: as is, else inside a ```json fence, else from its first "{" to its last "}". */
+function parseJson(content: string): unknown {
+  const candidates = [content.trim()]
+  const fenced = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(content)
+  if (fenced?.[1]) candidates.push(fenced[1].trim())
+  const start = content.indexOf('{')
+  const end = content.lastIndexOf('}')
+  if (start !== -1 && end > start) candidates.push(content.slice(start, end + 1))
+  for (const candidate of candidates) {
+    try {
+      return JSON.parse(candidate)
+    } catch {
+      // Try the next way of reading it.
+    }
+  }
+  return undefined
+}
+
+/** One value and one FieldMeta per requested key; unknown keys are dropped, missing or mistyped ones are null. */
+function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: DocumentText): ExtractionOutput {
+  // A server that ignores the response format may answer with the values at the top level.
+  const values = isObject(answer.values) ? answer.values : answer
+  const pages = isObject(answer.values) && isObject(answer.pages) ? answer.pages : {}
+
+  const entries = fields.map((field): [string, unknown, FieldMeta] => {
+    const given = Object.hasOwn(values, field.key) ? values[field.key] : null
+    const value = checkValue(given, field)
+    if (value === null) return [field.key, null, { confidence: 0, page: null, snippet: null }]
+    const claimedPage = Object.hasOwn(pages, field.key) ? pages[field.key] : null
+    const modelPage =
+      typeof claimedPage === 'number' && Number.isInteger(claimedPage) && claimedPage >= 1 && claimedPage <= document.pages.length
+        ? claimedPage
+        : null
+    // Where the value is found verbatim, that page wins over the model's claim, so page and snippet agree.
+    const found = locate(document.pages, needles(given, value), modelPage)
+    return [field.key, value, { confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, snippet: found?.snippet ?? null }]
+  })
+  return {
+    values: Object.fromEntries(entries.map(([key, value]) => [key, value])),
+    meta: Object.fromEntries(entries.map(([key, , meta]) => [key, meta])),
+  }
+}
+
+/** The value in the field's shape, or null when it is absent, empty or of another type. */
+function checkValue(value: unknown, field: FieldSpec): unknown {
+  switch (shapeOf(field.kind)) {
+    case 'string': {
+      if (typeof value !== 'string' || value.trim() === '') return null
+      return isDateField(field) ? normaliseDate(value.trim()) : value.trim()
+    }
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return null
+      // Amounts are decimal strings on every engine, as the built-in one reads them.
+      return field.kind === 'amount' ? amountString(value) : value
+    case 'list': {
+      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return null
+      const items = value.map((item: string) => item.trim()).filter((item) => item !== '')
+      return items.length > 0 ? items : null
+    }
+    case 'table':
+      return tableValue(value)
+  }
+}
+
+function amountString(value: number): string {
+  return Math.abs(value * 100 - Math.round(value * 100)) < 1e-9 ? value.toFixed(2) : String(value)
+}
+
+function cell(value: unknown): Cell {
+  if (typeof value === 'string') return value.trim() === '' ? null : value.trim()
+  if (typeof value === 'number' && Number.isFinite(value)) return value
+  return null
+}
+
+/** Rows as objects, from {columns, rows} or, from a server that ignored the schema, from row objects. */
+function tableValue(value: unknown): Row[] | null {
+  let rows: Row[]
+  if (isObject(value) && Array.isArray(value.columns) && Array.isArray(value.rows)) {
+    const columns = value.columns
+    if (!columns.every((column) => typeof column === 'string' && column.trim() !== '')) return null
+    if (!value.rows.every((row) => Array.isArray(row))) return null
+    rows = (value.rows as unknown[][]).map((row) =>
+      Object.fromEntries(columns.map((column: string, index) => [column.trim(), cell(row[index])])),
+    )
+  } else if (Array.isArray(value) && value.every((row) => isObject(row))) {
+    rows = (value as JsonObject[]).map((row) => Object.fromEntries(Object.entries(row).map(([column, item]) => [column, cell(item)])))
+  } else {
+    return null
+  }
+  const filled = rows.filter((row) => Object.values(row).some((item) => item !== null))
+  return filled.length > 0 ? filled : null
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+
+function monthNumber(word: string): number | null {
+  const lower = word.toLowerCase()
+  if (lower.length < 3) return null
+  const index = MONTHS.findIndex((month) => month.startsWith(lower))
+  return index === -1 ? null : index + 1
+}
+
+function isoDate(year: number, month: number | null, day: number): string | null {
+  if (month === null || month < 1 || month > 12 || day < 1) return null
+  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+}
+
+/**
+ * YYYY-MM-DD for a date the model wrote another way, when that way is unambiguous: ISO with a
+ * time, 2024/03/05, 5 March 2024, March 5, 2024, 05-Mar-2024, 25.03.2024 (dots: day first), and
+ * 25/03/2024 or 03/25/2024 when one part is over 12. Anything else is kept as the model wrote it.
+ */
+export function normaliseDate(text: string): string {
+  const value = text.replace(/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+/i, '')
+  let match = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T\s].*)?$/.exec(value)
+  if (match) return isoDate(Number(match[1]), Number(match[2]), Number(match[3])) ?? text
+  match = /^(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?[\s.-]+([a-z]+)\.?[\s,.-]+(\d{4})$/i.exec(value)
+  if (match) return isoDate(Number(match[3]), monthNumber(match[2]!), Number(match[1])) ?? text
+  match = /^([a-z]+)\.?[\s-]+(\d{1,2})(?:st|nd|rd|th)?,?[\s-]+(\d{4})$/i.exec(value)
+  if (match) return isoDate(Number(match[3]), monthNumber(match[1]!), Number(match[2])) ?? text
+  match = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/.exec(value)
+  if (match) {
+    const first = Number(match[1])
+    const second = Number(match[3])
+    const year = Number(match[4])
+    if (match[2] === '.' || (first > 12 && second <= 12) || first === second) return isoDate(year, second, first) ?? text
+    if (second > 12 && first <= 12) return isoDate(year, first, second) ?? text
+  }
+  return text
+}
+
+// ── Page and snippet ──────────────────────────────────────────────────────────────────────────
+
+/** The texts whose presence in a line shows where a value was read: as the model gave it, and as normalised. */
+function needles(given: unknown, value: unknown): string[] {
+  const found = new Set<string>()
+  const add = (text: unknown) => {
+    if (typeof text === 'string' && text.trim() !== '') found.add(text.trim())
+    if (typeof text === 'number') for (const form of numberForms(text)) found.add(form)
+  }
+  if (Array.isArray(value)) {
+    const first = value[0]
+    if (isObject(first)) Object.values(first).forEach(add)
+    else add(first)
+  } else {
+    add(given)
+    add(value)
+  }
+  return [...found]
+}
+
+function numberForms(value: number): string[] {
+  const forms = [String(value)]
+  if (!Number.isInteger(value)) forms.push(value.toFixed(2))
+  for (const locale of ['en-US', 'de-DE']) {
+    forms.push(value.toLocaleString(locale, { maximumFractionDigits: 20 }))
+    forms.push(value.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 20 }))
+  }
+  return forms
+}
+
+/** The first line holding a needle, on the preferred page first: exactly, else ignoring case. */
+function locate(pages: string[], searched: string[], preferredPage: number | null): { page: number; snippet: string } | null {
+  if (searched.length === 0) return null
+  const order = pages.map((_, index) => index + 1)
+  if (preferredPage !== null) order.sort((a, b) => Number(b === preferredPage) - Number(a === preferredPage))
+  for (const ignoreCase of [false, true]) {
+    for (const page of order) {
+      for (const line of (pages[page - 1] ?? '').split('\n')) {
+        for (const needle of searched) {
+          const at = indexOfWhole(line, needle, ignoreCase)
+          if (at !== -1) return { page, snippet: snippetOf(line, at, needle.length) }
+        }
+      }
+    }
+  }
+  return null
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u
+
+/** Where needle occurs in line not glued to a letter or digit (so "12" is not found in "2012"). */
+function indexOfWhole(line: string, needle: string, ignoreCase: boolean): number {
+  const haystack = ignoreCase ? line.toLowerCase() : line
+  const wanted = ignoreCase ? needle.toLowerCase() : needle
+  let from = 0
+  while (true) {
+    const at = haystack.indexOf(wanted, from)
+    if (at === -1) return -1
+    const before = haystack[at - 1]
+    const after = haystack[at + wanted.length]
+    const gluedBefore = before !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(wanted[0]!)
+    const gluedAfter = after !== undefined && WORD_CHAR.test(after) && WORD_CHAR.test(wanted[wanted.length - 1]!)
+    if (!gluedBefore && !gluedAfter) return at
+    from = at + 1
+  }
+}
+
+function snippetOf(line: string, at: number, length: number): string {
+  const trimmed = line.trim()
+  if (trimmed.length <= MAX_SNIPPET_CHARS) return trimmed
+  const room = Math.max(0, Math.floor((MAX_SNIPPET_CHARS - length) / 2))
+  const start = Math.max(0, at - room)
+  const end = Math.min(line.length, at + length + room)
+  return `${start > 0 ? '…' : ''}${line.slice(start, end).trim()}${end < line.length ? '…' : ''}`
+}
+
+// ── Errors ────────────────────────────────────────────────────────────────────────────────────
+
+/** The error message of an error body: OpenAI, llama.cpp and Ollama `{error: {message}}`, `{error: "…"}`, vLLM `{message}`. */
+function serverMessage(text: string, apiKey: string | undefined): string | null {
+  let message: unknown
+  try {
+    const body: unknown = JSON.parse(text)
+    if (isObject(body)) {
+      message = isObject(body.error) ? body.error.message : (body.error ?? body.message ?? body.detail)
+    }
+  } catch {
+    message = text.trimStart().startsWith('<') ? null : text
+  }
+  if (typeof message !== 'string') return null
+  const oneLine = message.replace(/\s+/g, ' ').trim()
+  return oneLine === '' ? null : clip(redact(oneLine, apiKey))
+}
+
+/**
+ * Hides the API key in text from elsewhere: the key itself, and anything that looks like a key,
+ * such as the masked "sk-proj-****…abcd" OpenAI's 401 message echoes.
+ */
+function redact(text: string, apiKey: string | undefined): string {
+  let safe = apiKey ? text.split(apiKey).join('[redacted]') : text
+  safe = safe.replace(/[^\s*]*\*{3,}[\w-]*/g, '[redacted]')
+  safe = safe.replace(/\bsk-[\w-]{4,}/g, '[redacted]')
+  return safe
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as Error & { code?: unknown }).code
+  return typeof code === 'string' && !error.message.includes(code) ? `${error.message} (${code})` : error.message
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_QUOTED_CHARS ? text : `${text.slice(0, MAX_QUOTED_CHARS)}…`
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

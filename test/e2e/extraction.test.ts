@@ -1,0 +1,131 @@
+/**
+ * Extraction through the compiled binary: a PDF read by the built-in engine inside it, and jobs
+ * that survive the process being killed, driven through an OpenAI-compatible endpoint the test
+ * runs itself (it can hold an answer back, so a job is provably running at the kill).
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
+import { join } from 'node:path'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+
+setDefaultTimeout(60_000)
+
+let binary: string
+const dir = tempDir('extractd-extract-')
+
+beforeAll(async () => {
+  binary = await buildBinary()
+}, 60_000)
+afterAll(() => dir.remove())
+
+async function invoicePdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create()
+  const font = await pdf.embedFont(StandardFonts.Helvetica)
+  const page = pdf.addPage([595, 842])
+  const lines = ['Northwind Traders Ltd', '', 'Invoice No.: NW-2024-0042', 'Invoice Date: 14 March 2024', 'Bill To: Contoso GmbH', '', 'Total: EUR 1,250.00']
+  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 20, size: 12, font }))
+  return pdf.save()
+}
+
+function upload(content: BlobPart, name: string, extract: object): FormData {
+  const form = new FormData()
+  form.set('file', new File([content], name))
+  form.set('extract', JSON.stringify(extract))
+  return form
+}
+
+async function api(server: RunningServer, path: string, init: RequestInit = {}) {
+  const response = await fetch(server.url + path, {
+    ...init,
+    headers: { authorization: `Bearer ${server.firstKey ?? ''}`, ...(init.headers as Record<string, string>) },
+  })
+  return { status: response.status, body: (await response.json()) as any }
+}
+
+test('the binary reads a PDF with its built-in engine and answers the finished job', async () => {
+  const home = join(dir.path, 'builtin')
+  await Bun.$`mkdir -p ${home}`
+  const server = await startServer([binary], [], home)
+  try {
+    const { status, body } = await api(server, '/api/v1/extract', {
+      method: 'POST',
+      body: upload(await invoicePdf(), 'northwind.pdf', {
+        document_type: 'invoice',
+        fields: { invoice_number: 'Invoice number', date: 'Invoice date', total: 'Total due' },
+      }),
+    })
+    expect(status).toBe(200)
+    expect(body.job).toMatchObject({
+      status: 'succeeded',
+      engine: 'builtin',
+      file: { name: 'northwind.pdf', media_type: 'application/pdf' },
+      result: { invoice_number: 'NW-2024-0042', date: '2024-03-14', total: '1250.00' },
+    })
+    expect(body.job.fields_meta.invoice_number.page).toBe(1)
+  } finally {
+    await server.stop()
+  }
+})
+
+test('jobs queued or running when the process is killed finish after the next start', async () => {
+  // The language-model endpoint: holds every answer back while `hold` is set.
+  let hold = true
+  let requests = 0
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const llm = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(request) {
+      requests++
+      const body = (await request.json()) as { messages: { content: string }[] }
+      if (hold) await released
+      const number = /Invoice No\.: (\S+)/.exec(body.messages.map((m) => m.content).join('\n'))?.[1] ?? null
+      const content = JSON.stringify({ values: { invoice_number: number }, pages: { invoice_number: number ? 1 : null } })
+      return Response.json({ choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] })
+    },
+  })
+  const home = join(dir.path, 'recovery')
+  await Bun.$`mkdir -p ${home}`
+  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.port}/v1`, '--llm-model', 'stub', '--workers', '1']
+  try {
+    const first = await startServer([binary], flags, home)
+    const key = first.firstKey!
+    const ids: string[] = []
+    for (const n of [1, 2, 3]) {
+      const { status, body } = await api(first, '/api/v1/extract?async=true', {
+        method: 'POST',
+        body: upload(`Invoice No.: R-${n}\nTotal: 10.00 EUR\n`, `r${n}.txt`, { document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
+      })
+      expect(status).toBe(202)
+      expect(body.job.status).toBe('queued')
+      ids.push(body.job.id)
+    }
+    // One worker: the first job is running (its answer held back), the other two are queued.
+    while (requests === 0) await Bun.sleep(10)
+    expect((await api(first, `/api/v1/jobs/${ids[0]}`)).body.job.status).toBe('running')
+    first.proc.kill('SIGKILL')
+    await first.proc.exited
+
+    hold = false
+    release()
+    const second = await startServer([binary], flags, home)
+    second.firstKey = key
+    const deadline = Date.now() + 20_000
+    let jobs: any[] = []
+    while (Date.now() < deadline) {
+      jobs = await Promise.all(ids.map(async (id) => (await api(second, `/api/v1/jobs/${id}`)).body.job))
+      if (jobs.every((job) => job.status === 'succeeded' || job.status === 'failed')) break
+      await Bun.sleep(50)
+    }
+    expect(jobs.map((job) => [job.status, job.result?.invoice_number, job.engine])).toEqual([
+      ['succeeded', 'R-1', 'openai:stub'],
+      ['succeeded', 'R-2', 'openai:stub'],
+      ['succeeded', 'R-3', 'openai:stub'],
+    ])
+    expect(second.lines.some((line) => line.includes('"resuming jobs"'))).toBe(true)
+    await second.stop()
+  } finally {
+    llm.stop(true)
+  }
+})
