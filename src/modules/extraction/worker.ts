@@ -45,14 +45,18 @@ export function createJobRunner({ db, engine, concurrency, keepFileMs, log, read
     try {
       const document = await read(content, row.fileMediaType as MediaType)
       const output = await engine.extract({ document, documentType: row.documentType, fields: row.fields as FieldSpec[] })
-      // Every requested key answers, and nothing else does.
-      const result: Record<string, unknown> = {}
-      const fieldsMeta: Record<string, FieldMeta> = {}
-      for (const { key } of row.fields) {
-        result[key] = output.values[key] ?? null
-        fieldsMeta[key] = result[key] === null ? NO_VALUE : (output.meta[key] ?? NO_VALUE)
+      // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
+      // `constructor` or `__proto__` must be read and written as own properties only.
+      const own = <T>(record: Record<string, T>, key: string): T | undefined =>
+        Object.hasOwn(record, key) ? record[key] : undefined
+      const entries = row.fields.map(({ key }) => {
+        const value = own(output.values, key) ?? null
+        return [key, value, value === null ? NO_VALUE : (own(output.meta, key) ?? NO_VALUE)] as const
+      })
+      outcome = {
+        result: Object.fromEntries(entries.map(([key, value]) => [key, value])),
+        fieldsMeta: Object.fromEntries(entries.map(([key, , meta]) => [key, { ...meta }])),
       }
-      outcome = { result, fieldsMeta }
     } catch (error) {
       if (error instanceof ExtractionError) outcome = { error: { code: error.code, message: error.message } }
       else {
@@ -60,7 +64,14 @@ export function createJobRunner({ db, engine, concurrency, keepFileMs, log, read
         outcome = { error: { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } }
       }
     }
-    completeJob(db, id, runnerId, outcome, keepFileMs)
+    try {
+      completeJob(db, id, runnerId, outcome, keepFileMs)
+    } catch (error) {
+      // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
+      log.error('could not store a job outcome', { job_id: id, error: error instanceof Error ? error.message : String(error) })
+      outcome = { error: { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } }
+      completeJob(db, id, runnerId, outcome, keepFileMs)
+    }
     log.debug('job finished', {
       job_id: id,
       status: 'error' in outcome ? 'failed' : 'succeeded',

@@ -1,0 +1,1160 @@
+/**
+ * POST /api/v1/extract, GET /api/v1/jobs and GET /api/v1/jobs/:id through the HTTP layer
+ * (interface.md 4.8, D19–D23). Documents are built here; fake engines give control over results.
+ */
+import { describe, expect, test } from 'bun:test'
+import { zipSync, strToU8 } from 'fflate'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { newId } from '../../../src/lib/ids'
+import {
+  type Engine,
+  ExtractionError,
+  type ExtractionInput,
+  type ExtractionOutput,
+  type FieldMeta,
+} from '../../../src/modules/extraction/engines/types'
+import { storedFileIds } from '../../../src/modules/extraction/service'
+import { type ApiResponse, createSchema, expectEnvelope, makeTestApp, type TestApp } from '../../helpers/app'
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const JOB_ID = /^job_[0-9a-hjkmnp-tv-z]{30}$/
+const SHA256_HEX = /^[0-9a-f]{64}$/
+
+const ACCEPTED_TYPES = [
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'text/html',
+  'text/markdown',
+  'text/plain',
+]
+const ALL_SLUGS = [
+  'bank_statement',
+  'contract',
+  'invoice',
+  'medical_consultation',
+  'medical_lab_report',
+  'medical_prescription',
+  'passport',
+  'payslip',
+  'purchase_order',
+]
+const JOB_PROPERTIES = [
+  'id',
+  'status',
+  'document_type',
+  'schema_id',
+  'fields',
+  'file',
+  'result',
+  'fields_meta',
+  'error',
+  'engine',
+  'created_at',
+  'updated_at',
+  'completed_at',
+]
+
+const INVOICE_TEXT = 'ACME GmbH\nInvoice No.: INV-2024-001\nDate: 2024-03-05\nBill To: Globex Ltd\nTotal: 1,234.50 EUR\n'
+const INLINE = { document_type: 'invoice', fields: { invoice_number: 'The invoice number as printed', total: 'Amount due' } }
+
+// --- Documents -------------------------------------------------------------------------------
+
+const utf8 = (text: string) => new TextEncoder().encode(text)
+
+function sha256(bytes: Uint8Array): string {
+  return new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+}
+
+async function makePdf(lines: string[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const page = doc.addPage([595, 842])
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 20, size: 12, font }))
+  return doc.save()
+}
+
+function makeDocx(paragraphs: string[]): Uint8Array {
+  const body = paragraphs.map((text) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`).join('')
+  return zipSync({
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    'word/document.xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+        `<w:body>${body}</w:body></w:document>`,
+    ),
+  })
+}
+
+const PNG = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
+  0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0a, 0x49, 0x44, 0x41,
+  0x54, 0x78, 0x9c, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49,
+  0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+])
+
+/** Deterministic bytes with NULs and every byte value: no text, no known magic number. */
+function randomBinary(length: number): Uint8Array {
+  const bytes = new Uint8Array(length)
+  let state = 0x2545f491
+  for (let i = 0; i < length; i++) {
+    state = (state * 1103515245 + 12345) >>> 0
+    bytes[i] = (state >>> 16) & 0xff
+  }
+  bytes[0] = 0x00
+  bytes[1] = 0xfe
+  return bytes
+}
+
+// --- Requests --------------------------------------------------------------------------------
+
+interface FilePart {
+  content: string | Uint8Array
+  name?: string
+  /** The Content-Type the client claims for the part. */
+  type?: string
+}
+
+/** The multipart form of /extract: a `file` part (unless null) and an `extract` part (unless undefined). */
+function extractForm(
+  extract: unknown,
+  file: FilePart | null = { content: INVOICE_TEXT },
+  extra: Record<string, string | Blob> = {},
+): FormData {
+  const form = new FormData()
+  if (file) form.append('file', new Blob([file.content], file.type ? { type: file.type } : {}), file.name ?? 'invoice.txt')
+  if (extract !== undefined) form.append('extract', typeof extract === 'string' ? extract : JSON.stringify(extract))
+  for (const [name, value] of Object.entries(extra)) form.append(name, value)
+  return form
+}
+
+function extract(t: TestApp, extractPart: unknown = INLINE, file?: FilePart | null, options: { key?: string | null; query?: string } = {}) {
+  return t.call('POST', `/api/v1/extract${options.query ?? ''}`, { body: extractForm(extractPart, file), key: options.key })
+}
+
+async function extracted(t: TestApp, extractPart: unknown = INLINE, file?: FilePart | null, key?: string) {
+  const response = await extract(t, extractPart, file, { key })
+  if (response.status !== 200 && response.status !== 202) throw new Error(`extract failed: ${response.status} ${response.text}`)
+  return response.body.job
+}
+
+async function expectNoJobs(t: TestApp, key?: string) {
+  const list = await t.call('GET', '/api/v1/jobs', { key })
+  expect(list.status).toBe(200)
+  expect(list.body).toEqual({ jobs: [], has_more: false })
+}
+
+function detailPaths(response: ApiResponse): string[] {
+  return (response.body.details ?? []).map((detail: { path: string }) => detail.path)
+}
+
+async function waitForStatus(t: TestApp, id: string, statuses: string[], timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const response = await t.call('GET', `/api/v1/jobs/${id}`)
+    if (statuses.includes(response.body?.job?.status)) return response.body.job
+    if (Date.now() > deadline) throw new Error(`job ${id} did not reach ${statuses.join('/')}: ${response.text}`)
+    await Bun.sleep(5)
+  }
+}
+
+// --- Engines ---------------------------------------------------------------------------------
+
+interface FakeEngine extends Engine {
+  calls: ExtractionInput[]
+}
+
+const metaOf = (key: string): FieldMeta => ({ confidence: 0.9, page: 1, snippet: `${key}: value` })
+
+/** Answers `value of <key>` for every requested key unless told otherwise; records each input. */
+function fakeEngine(answer?: (input: ExtractionInput) => ExtractionOutput | Promise<ExtractionOutput>, name = 'fake'): FakeEngine {
+  const calls: ExtractionInput[] = []
+  return {
+    name,
+    calls,
+    async extract(input) {
+      calls.push(input)
+      if (answer) return answer(input)
+      const values: Record<string, unknown> = {}
+      const meta: Record<string, FieldMeta> = {}
+      for (const { key } of input.fields) {
+        values[key] = `value of ${key}`
+        meta[key] = metaOf(key)
+      }
+      return { values, meta }
+    },
+  }
+}
+
+function throwingEngine(error: unknown): FakeEngine {
+  return fakeEngine(() => {
+    throw error
+  })
+}
+
+/** An engine that waits until `release()`; `started` resolves when it has been called. */
+function gatedEngine() {
+  let release!: () => void
+  let markStarted!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const started = new Promise<void>((resolve) => (markStarted = resolve))
+  const engine = fakeEngine(async (input) => {
+    markStarted()
+    await gate
+    return { values: Object.fromEntries(input.fields.map(({ key }) => [key, `late ${key}`])), meta: {} }
+  })
+  return { engine, release, started }
+}
+
+// --- Tests -----------------------------------------------------------------------------------
+
+describe('POST /api/v1/extract: the job resource (D21)', () => {
+  test('sync extraction answers 200 {job} succeeded with every D21 property, and stores exactly that job', async () => {
+    const engine = fakeEngine((input) => ({
+      values: { invoice_number: 'INV-2024-001', total: 1234.5, not_requested: 'x' },
+      meta: { invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001' }, total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR' } },
+    }))
+    const t = makeTestApp({ engine })
+    const bytes = utf8('Rechnung für Müller — Invoice No.: INV-2024-001\nTotal: 1,234.50 €\n')
+    const response = await extract(t, INLINE, { content: bytes, name: 'rechnung.txt' })
+
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    expect(Object.keys(response.body)).toEqual(['job'])
+    const { job } = response.body
+    expect(Object.keys(job).sort()).toEqual([...JOB_PROPERTIES].sort())
+    expect(job).toEqual({
+      id: expect.stringMatching(JOB_ID),
+      status: 'succeeded',
+      document_type: 'invoice',
+      schema_id: null,
+      fields: [
+        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
+        { key: 'total', label: 'total', description: 'Amount due' },
+      ],
+      file: { name: 'rechnung.txt', size: bytes.byteLength, media_type: 'text/plain', sha256: sha256(bytes) },
+      result: { invoice_number: 'INV-2024-001', total: 1234.5 },
+      fields_meta: {
+        invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001' },
+        total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR' },
+      },
+      error: null,
+      engine: 'fake',
+      created_at: expect.stringMatching(ISO_MS),
+      updated_at: expect.stringMatching(ISO_MS),
+      completed_at: expect.stringMatching(ISO_MS),
+    })
+    expect(job.file.sha256).toMatch(SHA256_HEX)
+    expect(job.updated_at >= job.created_at).toBe(true)
+    expect(job.completed_at >= job.created_at).toBe(true)
+    expect(engine.calls).toHaveLength(1)
+    expect(engine.calls[0]!.documentType).toBe('invoice')
+    expect(engine.calls[0]!.document.pages.join('\n')).toContain('Invoice No.: INV-2024-001')
+
+    const stored = await t.call('GET', `/api/v1/jobs/${job.id}`)
+    expect(stored.status).toBe(200)
+    expect(stored.body).toEqual({ job })
+    const list = await t.call('GET', '/api/v1/jobs')
+    expect(list.body).toEqual({ jobs: [job], has_more: false })
+  })
+
+  test('the built-in engine answers a typed result: exactly the requested keys, fields_meta per key with confidence 0–1, page and snippet', async () => {
+    const t = makeTestApp()
+    const fields = { invoice_number: 'Invoice number', total: 'Total due', po_reference: 'Purchase order reference' }
+    const response = await extract(t, { document_type: 'invoice', fields })
+    expect(response.status).toBe(200)
+    const { job } = response.body
+    expect(job.status).toBe('succeeded')
+    expect(job.engine).toBe('builtin')
+    expect(job.error).toBeNull()
+    expect(job.completed_at).toMatch(ISO_MS)
+    expect(Object.keys(job.result).sort()).toEqual(Object.keys(fields).sort())
+    expect(Object.keys(job.fields_meta).sort()).toEqual(Object.keys(fields).sort())
+    for (const key of Object.keys(fields)) {
+      const meta = job.fields_meta[key]
+      expect(Object.keys(meta).sort()).toEqual(['confidence', 'page', 'snippet'])
+      expect(typeof meta.confidence).toBe('number')
+      expect(meta.confidence).toBeGreaterThanOrEqual(0)
+      expect(meta.confidence).toBeLessThanOrEqual(1)
+      expect(meta.page === null || (Number.isInteger(meta.page) && meta.page >= 1)).toBe(true)
+      expect(meta.snippet === null || typeof meta.snippet === 'string').toBe(true)
+      if (job.result[key] === null) expect(meta).toEqual({ confidence: 0, page: null, snippet: null })
+    }
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
+  })
+
+  test('a key the engine leaves out is null with meta {confidence 0, page null, snippet null}; the job still succeeds', async () => {
+    const engine = fakeEngine(() => ({ values: { invoice_number: 'INV-1' }, meta: { invoice_number: metaOf('invoice_number') } }))
+    const t = makeTestApp({ engine })
+    const job = await extracted(t, { document_type: 'invoice', fields: { invoice_number: 'Number', due_date: 'Due date' } })
+    expect(job.status).toBe('succeeded')
+    expect(job.result).toEqual({ invoice_number: 'INV-1', due_date: null })
+    expect(job.fields_meta).toEqual({
+      invoice_number: metaOf('invoice_number'),
+      due_date: { confidence: 0, page: null, snippet: null },
+    })
+  })
+
+  test('a field marked required in the schema that the engine does not find is null; the job still succeeds', async () => {
+    const t = makeTestApp({ engine: fakeEngine(() => ({ values: {}, meta: {} })) })
+    const schema = await createSchema(t, { name: 'S', fields: [{ key: 'total', label: 'Total', required: true }] })
+    const job = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
+    expect(job.status).toBe('succeeded')
+    expect(job.error).toBeNull()
+    expect(job.result).toEqual({ total: null })
+    expect(job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null } })
+  })
+
+  test('keys named like Object.prototype members (constructor, toString, hasOwnProperty) are null in result and fields_meta when the engine finds nothing', async () => {
+    const t = makeTestApp({ engine: fakeEngine(() => ({ values: {}, meta: {} })) })
+    const keys = ['constructor', 'toString', 'hasOwnProperty', 'total']
+    const job = await extracted(t, { document_type: 'invoice', fields: Object.fromEntries(keys.map((key) => [key, `the ${key}`])) })
+    expect(job.status).toBe('succeeded')
+    expect(job.fields.map((field: { key: string }) => field.key)).toEqual(keys)
+    expect(Object.keys(job.result)).toEqual(keys)
+    expect(job.result).toEqual({ constructor: null, toString: null, hasOwnProperty: null, total: null })
+    expect(Object.keys(job.fields_meta)).toEqual(keys)
+    for (const key of keys) expect(job.fields_meta[key]).toEqual({ confidence: 0, page: null, snippet: null })
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
+  })
+
+  test('a key named __proto__ keeps the value the engine found for it', async () => {
+    const engine = fakeEngine((input) => ({
+      values: Object.fromEntries(input.fields.map(({ key }) => [key, `value of ${key}`])),
+      meta: Object.fromEntries(input.fields.map(({ key }) => [key, metaOf(key)])),
+    }))
+    const t = makeTestApp({ engine })
+    const job = await extracted(t, '{"document_type":"invoice","fields":{"__proto__":"odd but valid","total":"Total"}}')
+    expect(job.status).toBe('succeeded')
+    expect(Object.keys(job.result)).toEqual(['__proto__', 'total'])
+    expect(Object.getOwnPropertyDescriptor(job.result, '__proto__')?.value).toBe('value of __proto__')
+  })
+
+  test('a key named __proto__ with the built-in engine: sync answers a finished job (never "running") and the job does not stay running', async () => {
+    const t = makeTestApp()
+    const response = await extract(t, '{"document_type":"invoice","fields":{"__proto__":"odd but valid","total":"Total due"}}')
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('succeeded')
+    expect(response.body.job.completed_at).toMatch(ISO_MS)
+    expect(Object.keys(response.body.job.result ?? {})).toEqual(['__proto__', 'total'])
+    await Bun.sleep(20)
+    const stored = await t.call('GET', `/api/v1/jobs/${response.body.job.id}`)
+    expect(stored.body.job.status).toBe('succeeded')
+    expect(storedFileIds(t.db, [response.body.job.id])).toEqual([])
+  })
+
+  test('an engine answer that cannot be stored (a BigInt value) ends the job as failed, never left running', async () => {
+    const t = makeTestApp({ engine: fakeEngine(() => ({ values: { total: 10n }, meta: {} })) })
+    const response = await extract(t, { document_type: 'invoice', fields: { total: 'Total' } })
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('failed')
+    expect(response.body.job.error).toEqual({ code: 'extraction_failed', message: expect.any(String) })
+    expect((await t.call('GET', `/api/v1/jobs/${response.body.job.id}`)).body.job.status).toBe('failed')
+  })
+
+  test('12 concurrent sync extractions with 2 workers all answer 200 succeeded and are all listed', async () => {
+    const engine = fakeEngine(async (input) => {
+      await Bun.sleep(5)
+      return { values: Object.fromEntries(input.fields.map(({ key }) => [key, key])), meta: {} }
+    })
+    const t = makeTestApp({ engine, workers: 2 })
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => extract(t, INLINE, { content: `Invoice No.: INV-${i}\n`, name: `c-${i}.txt` })),
+    )
+    for (const response of responses) {
+      expect(response.status).toBe(200)
+      expect(response.body.job.status).toBe('succeeded')
+    }
+    const ids = new Set(responses.map((response) => response.body.job.id))
+    expect(ids.size).toBe(12)
+    const list = await t.call('GET', '/api/v1/jobs?limit=100')
+    expect(new Set(list.body.jobs.map((job: { id: string }) => job.id))).toEqual(ids)
+    expect(engine.calls).toHaveLength(12)
+  })
+
+  test('a file name with spaces and non-ASCII characters is stored exactly as sent', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const job = await extracted(t, INLINE, { content: INVOICE_TEXT, name: 'Rechnung März 2024 (1).txt' })
+    expect(job.file.name).toBe('Rechnung März 2024 (1).txt')
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.file.name).toBe('Rechnung März 2024 (1).txt')
+  })
+})
+
+describe('POST /api/v1/extract: field sets (D19)', () => {
+  test('inline fields: label equals key, description as sent, order kept; the engine gets kind and aliases only for catalog keys', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const fields = { total: 'Amount due, with tax', po_reference: 'Our PO number', Total: '' }
+    const job = await extracted(t, { document_type: 'invoice', fields })
+    expect(job.fields).toEqual([
+      { key: 'total', label: 'total', description: 'Amount due, with tax' },
+      { key: 'po_reference', label: 'po_reference', description: 'Our PO number' },
+      { key: 'Total', label: 'Total', description: '' },
+    ])
+    const catalogTotal = t.catalog.get('invoice')!.fields.find((field) => field.key === 'total')!
+    expect(catalogTotal.aliases?.length).toBeGreaterThan(0)
+    expect(engine.calls[0]!.fields).toEqual([
+      { key: 'total', label: 'total', description: 'Amount due, with tax', kind: 'amount', aliases: catalogTotal.aliases! },
+      { key: 'po_reference', label: 'po_reference', description: 'Our PO number' },
+      { key: 'Total', label: 'Total', description: '' },
+    ])
+    expect(job.result).toEqual({ total: 'value of total', po_reference: 'value of po_reference', Total: 'value of Total' })
+  })
+
+  test('schema_id: labels and descriptions come from the schema, schema_id is on the job, catalog keys lend the engine their kind', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const schema = await createSchema(t, {
+      name: 'My invoices',
+      fields: [
+        { key: 'total', label: 'Grand total', description: 'Total including VAT', required: true },
+        { key: 'reference', label: 'Reference', required: false },
+      ],
+    })
+    const response = await extract(t, { document_type: 'invoice', schema_id: schema.id })
+    expect(response.status).toBe(200)
+    const { job } = response.body
+    expect(job.schema_id).toBe(schema.id)
+    expect(job.fields).toEqual([
+      { key: 'total', label: 'Grand total', description: 'Total including VAT' },
+      { key: 'reference', label: 'Reference', description: '' },
+    ])
+    expect(engine.calls[0]!.fields[0]).toMatchObject({ key: 'total', label: 'Grand total', description: 'Total including VAT', kind: 'amount' })
+    expect(engine.calls[0]!.fields[1]).toEqual({ key: 'reference', label: 'Reference', description: '' })
+    expect(Object.keys(job.result)).toEqual(['total', 'reference'])
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.schema_id).toBe(schema.id)
+  })
+
+  test.each(['invoice', 'passport'])('neither fields nor schema_id: the %s type\'s suggested fields, in catalog order', async (slug) => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const suggested = (await t.call('GET', `/api/v1/fields?type=${slug}`)).body
+    const expected = suggested.fields
+      .filter((field: { key: string }) => suggested.suggested_keys.includes(field.key))
+      .map(({ key, label, description }: { key: string; label: string; description: string }) => ({ key, label, description }))
+    expect(expected.length).toBeGreaterThan(0)
+    const job = await extracted(t, { document_type: slug })
+    expect(job.schema_id).toBeNull()
+    expect(job.document_type).toBe(slug)
+    expect(job.fields).toEqual(expected)
+    expect(job.fields.map((field: { key: string }) => field.key)).toEqual(suggested.suggested_keys)
+    if (slug === 'invoice')
+      expect(suggested.suggested_keys).toEqual(['company_name', 'invoice_number', 'date', 'client_name', 'line_items', 'total'])
+    expect(Object.keys(job.result)).toEqual(suggested.suggested_keys)
+    expect(engine.calls[0]!.fields.map((field) => field.key)).toEqual(suggested.suggested_keys)
+  })
+
+  test('a description of 300 characters counted as code points (300 emoji) is accepted', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const description = '😀'.repeat(300)
+    const job = await extracted(t, { document_type: 'invoice', fields: { total: description } })
+    expect(job.fields).toEqual([{ key: 'total', label: 'total', description }])
+  })
+
+  test('50 inline fields and a 64-character key are accepted', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const fields = Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`field_${i}`, `Field ${i}`]))
+    fields['k'.repeat(64)] = 'Long key'
+    const job = await extracted(t, { document_type: 'invoice', fields })
+    expect(job.fields).toHaveLength(50)
+    expect(Object.keys(job.result)).toHaveLength(50)
+  })
+
+  const invalid: [string, unknown, string][] = [
+    ['both fields and schema_id', { document_type: 'invoice', fields: { total: 'Total' }, schema_id: 'sch_x' }, '/extract'],
+    ['an empty fields object', { document_type: 'invoice', fields: {} }, '/extract/fields'],
+    [
+      '51 fields',
+      { document_type: 'invoice', fields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, 'x'])) },
+      '/extract/fields',
+    ],
+    ['a key with a dash', { document_type: 'invoice', fields: { 'bad-key': 'x' } }, '/extract/fields/bad-key'],
+    ['a key of 65 characters', { document_type: 'invoice', fields: { ['k'.repeat(65)]: 'x' } }, `/extract/fields/${'k'.repeat(65)}`],
+    ['a key with a non-ASCII letter', { document_type: 'invoice', fields: { montant_é: 'x' } }, '/extract/fields/montant_é'],
+    ['a description of 301 characters', { document_type: 'invoice', fields: { total: 'x'.repeat(301) } }, '/extract/fields/total'],
+    ['a description that is not a string', { document_type: 'invoice', fields: { total: 5 } }, '/extract/fields/total'],
+    ['a null description', { document_type: 'invoice', fields: { total: null } }, '/extract/fields/total'],
+    ['fields given as an array', { document_type: 'invoice', fields: ['total'] }, '/extract/fields'],
+    ['an unknown property', { document_type: 'invoice', fields: { total: 'x' }, language: 'de' }, '/extract/language'],
+    ['no document_type', { fields: { total: 'x' } }, '/extract/document_type'],
+    ['a document_type that is not a string', { document_type: 7 }, '/extract/document_type'],
+    ['a schema_id that is not a string', { document_type: 'invoice', schema_id: 12 }, '/extract/schema_id'],
+    ['an array instead of an object', [{ document_type: 'invoice' }], '/extract'],
+  ]
+  test.each(invalid)('%s → 400 validation_failed naming the path, nothing stored', async (_, body, path) => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const response = await extract(t, body)
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(Array.isArray(response.body.details)).toBe(true)
+    expect(response.body.details.length).toBeGreaterThan(0)
+    for (const detail of response.body.details) expect(typeof detail.message).toBe('string')
+    if (path === '/extract') expect(detailPaths(response).every((p) => p.startsWith('/extract'))).toBe(true)
+    else expect(detailPaths(response)).toContain(path)
+    expect(engine.calls).toHaveLength(0)
+    await expectNoJobs(t)
+  })
+
+  test.each([
+    ['not JSON', '{"document_type": "invoice",'],
+    ['empty', ''],
+    ['plain words', 'invoice'],
+  ])('an extract part that is %s → 400 invalid_json, nothing stored', async (_, text) => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await extract(t, text)
+    expectEnvelope(response, 400, 'invalid_json')
+    await expectNoJobs(t)
+  })
+
+  test('an unknown document_type → 404 unknown_document_type with the exact message and available_types', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await extract(t, { document_type: 'receipt', fields: { total: 'Total' } })
+    expectEnvelope(response, 404, 'unknown_document_type', 'Unknown document type: "receipt"')
+    expect(response.body.available_types).toEqual(ALL_SLUGS)
+    const catalog = await t.call('GET', '/api/v1/document-types')
+    expect(response.body.available_types).toEqual(catalog.body.document_types.map((type: { slug: string }) => type.slug))
+    await expectNoJobs(t)
+  })
+
+  test('document_type is matched exactly: "Invoice" → 404 unknown_document_type', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await extract(t, { document_type: 'Invoice' })
+    expectEnvelope(response, 404, 'unknown_document_type', 'Unknown document type: "Invoice"')
+    await expectNoJobs(t)
+  })
+
+  test('a schema_id that is unknown, malformed, soft-deleted or another account\'s → 404 not_found, nothing stored', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const deleted = await createSchema(t, { name: 'Gone', fields: [{ key: 'total', label: 'Total', required: true }] })
+    expect((await t.call('DELETE', `/api/v1/schemas/${deleted.id}`)).status).toBe(200)
+    const others = await createSchema(t, { name: 'B', fields: [{ key: 'total', label: 'Total', required: true }] }, t.keyB.key)
+    for (const schemaId of [newId('sch'), 'sch_nope', newId('job'), deleted.id, others.id]) {
+      const response = await extract(t, { document_type: 'invoice', schema_id: schemaId })
+      expectEnvelope(response, 404, 'not_found')
+      expect(response.body.available_types).toBeUndefined()
+    }
+    await expectNoJobs(t)
+    await expectNoJobs(t, t.keyB.key)
+  })
+
+  test('a schema without fields → 400 naming /extract/schema_id, nothing stored', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const empty = await createSchema(t, { name: 'Empty' })
+    const response = await extract(t, { document_type: 'invoice', schema_id: empty.id })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/extract/schema_id')
+    await expectNoJobs(t)
+  })
+})
+
+describe('D20: a job keeps its own copy of its fields', () => {
+  test('PATCH and DELETE of the schema after the job leave the job\'s fields and schema_id unchanged', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const schema = await createSchema(t, {
+      name: 'Invoices',
+      fields: [
+        { key: 'invoice_number', label: 'Number', description: 'As printed', required: true },
+        { key: 'total', label: 'Total', description: 'With tax', required: true },
+      ],
+    })
+    const job = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
+    const original = [
+      { key: 'invoice_number', label: 'Number', description: 'As printed' },
+      { key: 'total', label: 'Total', description: 'With tax' },
+    ]
+    expect(job.fields).toEqual(original)
+
+    const patched = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, {
+      body: { name: 'Renamed', fields: [{ key: 'due_date', label: 'Due', description: 'When to pay', required: false }] },
+    })
+    expect(patched.status).toBe(200)
+    const afterPatch = await t.call('GET', `/api/v1/jobs/${job.id}`)
+    expect(afterPatch.body).toEqual({ job })
+
+    expect((await t.call('DELETE', `/api/v1/schemas/${schema.id}`)).body).toEqual({ ok: true })
+    const afterDelete = await t.call('GET', `/api/v1/jobs/${job.id}`)
+    expect(afterDelete.status).toBe(200)
+    expect(afterDelete.body).toEqual({ job })
+    expect(afterDelete.body.job.fields).toEqual(original)
+    expect(afterDelete.body.job.schema_id).toBe(schema.id)
+    expect((await t.call('GET', '/api/v1/jobs')).body.jobs).toEqual([job])
+  })
+
+  test('a job created after a PATCH uses the schema\'s new fields; the earlier job keeps the old ones', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const schema = await createSchema(t, { name: 'S', fields: [{ key: 'a', label: 'A', required: true }] })
+    const first = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
+    await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [{ key: 'b', label: 'B', required: true }] } })
+    const second = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
+    expect(second.fields).toEqual([{ key: 'b', label: 'B', description: '' }])
+    expect((await t.call('GET', `/api/v1/jobs/${first.id}`)).body.job.fields).toEqual([{ key: 'a', label: 'A', description: '' }])
+  })
+})
+
+describe('POST /api/v1/extract: multipart problems (all in the D1 envelope, nothing stored)', () => {
+  test('a missing file part → 400 naming /file', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('POST', '/api/v1/extract', { body: extractForm(INLINE, null) })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/file')
+    await expectNoJobs(t)
+  })
+
+  test('a missing extract part → 400 naming /extract', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('POST', '/api/v1/extract', { body: extractForm(undefined) })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/extract')
+    await expectNoJobs(t)
+  })
+
+  test('an unknown extra part → 400 naming it', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('POST', '/api/v1/extract', { body: extractForm(INLINE, undefined, { comment: 'hello' }) })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/comment')
+    await expectNoJobs(t)
+  })
+
+  test('a file part sent as a plain string → 400 naming /file', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const form = new FormData()
+    form.append('file', INVOICE_TEXT)
+    form.append('extract', JSON.stringify(INLINE))
+    const response = await t.call('POST', '/api/v1/extract', { body: form })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/file')
+    await expectNoJobs(t)
+  })
+
+  test('two file parts → 400 naming /file', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const form = extractForm(INLINE)
+    form.append('file', new Blob(['second']), 'second.txt')
+    const response = await t.call('POST', '/api/v1/extract', { body: form })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/file')
+    await expectNoJobs(t)
+  })
+
+  test('two extract parts → 400 naming /extract', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const form = extractForm(INLINE)
+    form.append('extract', JSON.stringify(INLINE))
+    const response = await t.call('POST', '/api/v1/extract', { body: form })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/extract')
+    await expectNoJobs(t)
+  })
+
+  test('a file part with an empty file name → 400 naming /file', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const boundary = 'xXxBoundaryxXx'
+    const body =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename=""\r\nContent-Type: text/plain\r\n\r\n${INVOICE_TEXT}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="extract"\r\n\r\n${JSON.stringify(INLINE)}\r\n--${boundary}--\r\n`
+    const response = await t.call('POST', '/api/v1/extract', {
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/file')
+    await expectNoJobs(t)
+  })
+
+  test('a malformed multipart body → 400 validation_failed', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('POST', '/api/v1/extract', {
+      body: 'this is not multipart at all',
+      headers: { 'content-type': 'multipart/form-data; boundary=nothing-here' },
+    })
+    expectEnvelope(response, 400, 'validation_failed')
+    await expectNoJobs(t)
+  })
+
+  test('no body at all → 400 validation_failed', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('POST', '/api/v1/extract')
+    expectEnvelope(response, 400, 'validation_failed')
+    await expectNoJobs(t)
+  })
+
+  test.each([
+    ['a JSON body', JSON.stringify({ ...INLINE, file: 'SW52b2ljZQ==' }), 'application/json'],
+    ['a form-urlencoded body', `extract=${encodeURIComponent(JSON.stringify(INLINE))}&file=Invoice`, 'application/x-www-form-urlencoded'],
+    ['a text/plain body', INVOICE_TEXT, 'text/plain'],
+  ])('%s → 415 unsupported_media_type', async (_, body, type) => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('POST', '/api/v1/extract', { body, headers: { 'content-type': type } })
+    expectEnvelope(response, 415, 'unsupported_media_type')
+    await expectNoJobs(t)
+  })
+
+  test('GET /api/v1/extract → 405 method_not_allowed with an Allow header naming POST', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('GET', '/api/v1/extract')
+    expectEnvelope(response, 405, 'method_not_allowed')
+    expect(response.headers.get('allow')).toContain('POST')
+  })
+})
+
+describe('POST /api/v1/extract: files (D22)', () => {
+  test('an empty file → 400 naming /file, nothing stored', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const response = await extract(t, INLINE, { content: new Uint8Array(0), name: 'empty.txt' })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain('/file')
+    expect(engine.calls).toHaveLength(0)
+    await expectNoJobs(t)
+  })
+
+  test('a file of exactly maxUploadBytes is accepted', async () => {
+    const t = makeTestApp({ engine: fakeEngine(), maxUploadBytes: 1000 })
+    const job = await extracted(t, INLINE, { content: 'a'.repeat(1000), name: 'limit.txt' })
+    expect(job.status).toBe('succeeded')
+    expect(job.file.size).toBe(1000)
+  })
+
+  test('a file one byte over maxUploadBytes → 413 payload_too_large, no job stored', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine, maxUploadBytes: 1000 })
+    const response = await extract(t, INLINE, { content: 'a'.repeat(1001), name: 'big.txt' })
+    expectEnvelope(response, 413, 'payload_too_large')
+    expect(engine.calls).toHaveLength(0)
+    await expectNoJobs(t)
+  })
+
+  test('a body far over the limit (400 KB against 1000 bytes) → 413 payload_too_large, no job stored', async () => {
+    const t = makeTestApp({ engine: fakeEngine(), maxUploadBytes: 1000 })
+    const response = await extract(t, INLINE, { content: 'a'.repeat(400_000), name: 'huge.txt' })
+    expectEnvelope(response, 413, 'payload_too_large')
+    await expectNoJobs(t)
+  })
+
+  test.each([
+    ['a PNG image', PNG, 'image.png'],
+    ['a ZIP archive that is not a DOCX', zipSync({ 'readme.txt': strToU8('hello') }), 'archive.docx'],
+    ['random binary', randomBinary(2048), 'data.pdf'],
+    ['UTF-16 text', new Uint8Array([0xff, 0xfe, 0x48, 0x00, 0x69, 0x00, 0x21, 0x00]), 'utf16.txt'],
+  ])('%s → 415 unsupported_media_type with accepted_types, nothing stored', async (_, content, name) => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const response = await extract(t, INLINE, { content, name })
+    expectEnvelope(response, 415, 'unsupported_media_type')
+    expect(response.body.accepted_types).toEqual(ACCEPTED_TYPES)
+    expect(engine.calls).toHaveLength(0)
+    await expectNoJobs(t)
+  })
+
+  test('media_type is detected from content: a PDF named notes.txt is application/pdf and its text layer reaches the engine', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const pdf = await makePdf(['Invoice No.: INV-77', 'Total: 99.00 EUR'])
+    const job = await extracted(t, INLINE, { content: pdf, name: 'notes.txt' })
+    expect(job.status).toBe('succeeded')
+    expect(job.file).toEqual({ name: 'notes.txt', size: pdf.byteLength, media_type: 'application/pdf', sha256: sha256(pdf) })
+    const text = engine.calls[0]!.document.pages.join('\n')
+    expect(text).toContain('INV-77')
+    expect(text).toContain('99.00')
+  })
+
+  test('media_type is detected from content: plain text named x.pdf and claimed as application/pdf is text/plain', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const job = await extracted(t, INLINE, { content: INVOICE_TEXT, name: 'x.pdf', type: 'application/pdf' })
+    expect(job.status).toBe('succeeded')
+    expect(job.file.name).toBe('x.pdf')
+    expect(job.file.media_type).toBe('text/plain')
+  })
+
+  test.each([
+    ['HTML', '<!DOCTYPE html><html><body><h1>Invoice</h1><p>Invoice No.: INV-9</p><p>Total: 10.00 EUR</p></body></html>', 'text/html'],
+    ['Markdown', '# Invoice\n\n- Invoice No.: INV-9\n- Total: 10.00 EUR\n', 'text/markdown'],
+    ['plain text', 'Invoice No.: INV-9\nTotal: 10.00 EUR\n', 'text/plain'],
+  ])('%s is accepted, detected and read as text', async (_, content, mediaType) => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const job = await extracted(t, INLINE, { content, name: 'upload.bin' })
+    expect(job.status).toBe('succeeded')
+    expect(job.file.media_type).toBe(mediaType)
+    expect(job.file.sha256).toBe(sha256(utf8(content)))
+    const text = engine.calls[0]!.document.pages.join('\n')
+    expect(text).toContain('INV-9')
+    expect(text).not.toContain('<p>')
+  })
+
+  test('a DOCX is accepted as the DOCX media type and its paragraphs reach the engine', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const docx = makeDocx(['Invoice No.: INV-5', 'Total: 5.00 EUR'])
+    const job = await extracted(t, INLINE, { content: docx, name: 'invoice.docx' })
+    expect(job.status).toBe('succeeded')
+    expect(job.file.media_type).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document')
+    expect(engine.calls[0]!.document.pages.join('\n')).toContain('INV-5')
+  })
+})
+
+describe('POST /api/v1/extract: failed extractions are 200 with status "failed"', () => {
+  test('a corrupt PDF ends as 200 failed with error {code: corrupt_document, message}, not a 5xx', async () => {
+    const t = makeTestApp()
+    const bytes = utf8('%PDF-1.4\n' + 'garbage \u0001 not a pdf at all '.repeat(20))
+    const response = await extract(t, INLINE, { content: bytes, name: 'broken.pdf' })
+    expect(response.status).toBe(200)
+    const { job } = response.body
+    expect(job).toEqual({
+      id: expect.stringMatching(JOB_ID),
+      status: 'failed',
+      document_type: 'invoice',
+      schema_id: null,
+      fields: [
+        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
+        { key: 'total', label: 'total', description: 'Amount due' },
+      ],
+      file: { name: 'broken.pdf', size: bytes.byteLength, media_type: 'application/pdf', sha256: sha256(bytes) },
+      result: null,
+      fields_meta: null,
+      error: { code: 'corrupt_document', message: expect.any(String) },
+      engine: 'builtin',
+      created_at: expect.stringMatching(ISO_MS),
+      updated_at: expect.stringMatching(ISO_MS),
+      completed_at: expect.stringMatching(ISO_MS),
+    })
+    expect(job.error.message.length).toBeGreaterThan(0)
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
+  })
+
+  test('a PDF without a text layer ends as failed, not as a 5xx', async () => {
+    const t = makeTestApp()
+    const doc = await PDFDocument.create()
+    doc.addPage([200, 200])
+    const pdf = await doc.save()
+    const response = await extract(t, INLINE, { content: pdf, name: 'scan.pdf' })
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('failed')
+    expect(response.body.job.error).toEqual({ code: expect.any(String), message: expect.any(String) })
+    expect(response.body.job.result).toBeNull()
+  })
+
+  test('an engine throwing ExtractionError → failed with that code and message', async () => {
+    const t = makeTestApp({ engine: throwingEngine(new ExtractionError('engine_timeout', 'The engine did not answer in 60 s')) })
+    const response = await extract(t)
+    expect(response.status).toBe(200)
+    const { job } = response.body
+    expect(job.status).toBe('failed')
+    expect(job.error).toEqual({ code: 'engine_timeout', message: 'The engine did not answer in 60 s' })
+    expect(job.result).toBeNull()
+    expect(job.fields_meta).toBeNull()
+    expect(job.completed_at).toMatch(ISO_MS)
+    expect(job.engine).toBe('fake')
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
+    expect((await t.call('GET', '/api/v1/jobs')).body).toEqual({ jobs: [job], has_more: false })
+  })
+
+  test('an engine throwing a plain Error → failed with extraction_failed and a message that leaks nothing of the original', async () => {
+    const secret = 'SQLITE_CORRUPT at /var/lib/secret-path password=hunter2'
+    const t = makeTestApp({ engine: throwingEngine(new Error(secret)) })
+    const response = await extract(t)
+    expect(response.status).toBe(200)
+    const { job } = response.body
+    expect(job.status).toBe('failed')
+    expect(job.error.code).toBe('extraction_failed')
+    expect(typeof job.error.message).toBe('string')
+    expect(job.error.message.length).toBeGreaterThan(0)
+    expect(job.error.message).not.toContain('hunter2')
+    expect(job.error.message).not.toContain('SQLITE')
+    expect(job.error.message).not.toContain('secret-path')
+    expect(response.text).not.toContain('hunter2')
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).text).not.toContain('hunter2')
+  })
+
+  test('an engine throwing a non-Error value → failed with extraction_failed', async () => {
+    const t = makeTestApp({ engine: throwingEngine('boom-string') })
+    const response = await extract(t)
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('failed')
+    expect(response.body.job.error.code).toBe('extraction_failed')
+    expect(response.text).not.toContain('boom-string')
+  })
+})
+
+describe('POST /api/v1/extract?async=true (D21)', () => {
+  test('answers 202 {job} queued at once; with the runner paused the job stays queued and its file stays stored', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine, paused: true })
+    const response = await extract(t, INLINE, undefined, { query: '?async=true' })
+    expect(response.status).toBe(202)
+    expect(Object.keys(response.body)).toEqual(['job'])
+    const { job } = response.body
+    expect(job).toEqual({
+      id: expect.stringMatching(JOB_ID),
+      status: 'queued',
+      document_type: 'invoice',
+      schema_id: null,
+      fields: [
+        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
+        { key: 'total', label: 'total', description: 'Amount due' },
+      ],
+      file: { name: 'invoice.txt', size: utf8(INVOICE_TEXT).byteLength, media_type: 'text/plain', sha256: sha256(utf8(INVOICE_TEXT)) },
+      result: null,
+      fields_meta: null,
+      error: null,
+      engine: 'fake',
+      created_at: expect.stringMatching(ISO_MS),
+      updated_at: job.created_at,
+      completed_at: null,
+    })
+    await Bun.sleep(30)
+    const stored = await t.call('GET', `/api/v1/jobs/${job.id}`)
+    expect(stored.body).toEqual({ job })
+    expect((await t.call('GET', '/api/v1/jobs')).body).toEqual({ jobs: [job], has_more: false })
+    expect(storedFileIds(t.db, [job.id])).toEqual([job.id])
+    expect(engine.calls).toHaveLength(0)
+  })
+
+  test('answers 202 before a slow engine finishes; a later GET shows succeeded with the result', async () => {
+    const { engine, release, started } = gatedEngine()
+    const t = makeTestApp({ engine })
+    const response = await extract(t, INLINE, undefined, { query: '?async=true' })
+    expect(response.status).toBe(202)
+    expect(response.body.job.status).toBe('queued')
+    expect(response.body.job.result).toBeNull()
+    const id = response.body.job.id
+    await started
+    const during = await t.call('GET', `/api/v1/jobs/${id}`)
+    expect(['queued', 'running']).toContain(during.body.job.status)
+    expect(during.body.job.completed_at).toBeNull()
+    expect(during.body.job.result).toBeNull()
+    release()
+    const done = await waitForStatus(t, id, ['succeeded', 'failed'])
+    expect(done.status).toBe('succeeded')
+    expect(done.result).toEqual({ invoice_number: 'late invoice_number', total: 'late total' })
+    expect(done.completed_at).toMatch(ISO_MS)
+    expect(done.created_at).toBe(response.body.job.created_at)
+    expect(done.updated_at >= done.created_at).toBe(true)
+  })
+
+  test('without async the request waits for a slow engine and answers 200 succeeded', async () => {
+    const { engine, release, started } = gatedEngine()
+    const t = makeTestApp({ engine })
+    let settled = false
+    const pending = extract(t).then((response) => {
+      settled = true
+      return response
+    })
+    await started
+    await Bun.sleep(50)
+    expect(settled).toBe(false)
+    release()
+    const response = await pending
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('succeeded')
+    expect(response.body.job.result).toEqual({ invoice_number: 'late invoice_number', total: 'late total' })
+  })
+
+  test('an async job whose engine throws ExtractionError → 202 queued, later GET shows failed with that code', async () => {
+    const t = makeTestApp({ engine: throwingEngine(new ExtractionError('engine_unavailable', 'The model server is down')) })
+    const response = await extract(t, INLINE, undefined, { query: '?async=true' })
+    expect(response.status).toBe(202)
+    expect(response.body.job.status).toBe('queued')
+    const done = await waitForStatus(t, response.body.job.id, ['succeeded', 'failed'])
+    expect(done.status).toBe('failed')
+    expect(done.error).toEqual({ code: 'engine_unavailable', message: 'The model server is down' })
+    expect(done.result).toBeNull()
+    expect(done.completed_at).toMatch(ISO_MS)
+  })
+
+  test('?async=false behaves as sync: 200 succeeded', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await extract(t, INLINE, undefined, { query: '?async=false' })
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('succeeded')
+  })
+
+  test('?async=yes → 400 validation_failed naming the async parameter, nothing stored', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await extract(t, INLINE, undefined, { query: '?async=yes' })
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response).some((path) => path.includes('async'))).toBe(true)
+    await expectNoJobs(t)
+  })
+})
+
+describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
+  async function makeJobs(t: TestApp, count: number, key?: string): Promise<string[]> {
+    const ids: string[] = []
+    for (let i = 0; i < count; i++) {
+      const job = await extracted(t, INLINE, { content: `Invoice No.: INV-${i}\n`, name: `doc-${i}.txt` }, key)
+      ids.push(job.id)
+    }
+    return ids
+  }
+
+  test('lists newest first with has_more false when everything fits', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const ids = await makeJobs(t, 3)
+    const list = await t.call('GET', '/api/v1/jobs')
+    expect(list.status).toBe(200)
+    expect(Object.keys(list.body).sort()).toEqual(['has_more', 'jobs'])
+    expect(list.body.has_more).toBe(false)
+    expect(list.body.jobs.map((job: { id: string }) => job.id)).toEqual([...ids].reverse())
+    expect(list.body.jobs.map((job: { file: { name: string } }) => job.file.name)).toEqual(['doc-2.txt', 'doc-1.txt', 'doc-0.txt'])
+    for (const job of list.body.jobs) expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
+  })
+
+  test('limit defaults to 20 with has_more true when there are 21 jobs; limit=100 returns all 21; limit=1 returns the newest', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const ids = (await makeJobs(t, 21)).reverse()
+    const first = await t.call('GET', '/api/v1/jobs')
+    expect(first.status).toBe(200)
+    expect(first.body.jobs.map((job: { id: string }) => job.id)).toEqual(ids.slice(0, 20))
+    expect(first.body.has_more).toBe(true)
+    const all = await t.call('GET', '/api/v1/jobs?limit=100')
+    expect(all.body.jobs.map((job: { id: string }) => job.id)).toEqual(ids)
+    expect(all.body.has_more).toBe(false)
+    const exact = await t.call('GET', '/api/v1/jobs?limit=21')
+    expect(exact.body.jobs).toHaveLength(21)
+    expect(exact.body.has_more).toBe(false)
+    const one = await t.call('GET', '/api/v1/jobs?limit=1')
+    expect(one.body.jobs.map((job: { id: string }) => job.id)).toEqual([ids[0]])
+    expect(one.body.has_more).toBe(true)
+  })
+
+  test.each(['0', '101', 'abc', '1.5', '-1', '', '1e1', ' 5'])('limit=%p → 400 validation_failed naming limit', async (limit) => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    await makeJobs(t, 1)
+    const response = await t.call('GET', `/api/v1/jobs?limit=${encodeURIComponent(limit)}`)
+    expectEnvelope(response, 400, 'validation_failed')
+    expect(detailPaths(response).some((path) => path.includes('limit'))).toBe(true)
+  })
+
+  test('starting_after pages through 5 jobs with limit 2 without gaps or repeats', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const ids = (await makeJobs(t, 5)).reverse()
+    const seen: string[] = []
+    const hasMore: boolean[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < 5; page++) {
+      const query = cursor ? `?limit=2&starting_after=${cursor}` : '?limit=2'
+      const response = await t.call('GET', `/api/v1/jobs${query}`)
+      expect(response.status).toBe(200)
+      const pageIds = response.body.jobs.map((job: { id: string }) => job.id)
+      seen.push(...pageIds)
+      hasMore.push(response.body.has_more)
+      if (!response.body.has_more) break
+      cursor = pageIds.at(-1)
+    }
+    expect(seen).toEqual(ids)
+    expect(hasMore).toEqual([true, true, false])
+    const afterLast = await t.call('GET', `/api/v1/jobs?limit=2&starting_after=${ids[4]}`)
+    expect(afterLast.body).toEqual({ jobs: [], has_more: false })
+  })
+
+  test('starting_after of an unknown job ID, another account\'s job, a schema ID or garbage → 400 naming starting_after', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    await makeJobs(t, 2)
+    const [bJob] = await makeJobs(t, 1, t.keyB.key)
+    const schema = await createSchema(t)
+    for (const cursor of [newId('job'), bJob!, schema.id, 'garbage', 'job_']) {
+      const response = await t.call('GET', `/api/v1/jobs?starting_after=${encodeURIComponent(cursor)}`)
+      expectEnvelope(response, 400, 'validation_failed')
+      expect(detailPaths(response).some((path) => path.includes('starting_after'))).toBe(true)
+    }
+  })
+
+  test('account isolation: B gets 404 for A\'s job, B\'s list is empty, A still sees it', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const [id] = await makeJobs(t, 1)
+    const asB = await t.call('GET', `/api/v1/jobs/${id}`, { key: t.keyB.key })
+    expectEnvelope(asB, 404, 'not_found')
+    expect(asB.text).not.toContain('invoice.txt')
+    await expectNoJobs(t, t.keyB.key)
+    const asA = await t.call('GET', `/api/v1/jobs/${id}`)
+    expect(asA.status).toBe(200)
+    expect(asA.body.job.id).toBe(id)
+    expect((await t.call('GET', '/api/v1/jobs')).body.jobs).toHaveLength(1)
+  })
+
+  test.each([
+    ['an unknown job ID', () => newId('job')],
+    ['a schema ID', () => newId('sch')],
+    ['garbage', () => 'not-an-id'],
+    ['an over-long ID', () => `job_${'a'.repeat(500)}`],
+  ])('GET /api/v1/jobs/:id with %s → 404 not_found', async (_, id) => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('GET', `/api/v1/jobs/${encodeURIComponent(id())}`)
+    expectEnvelope(response, 404, 'not_found')
+  })
+})
+
+describe('uploaded files are deleted when the job ends', () => {
+  test('keepFileMs 0: the file of a succeeded job and of a failed job is no longer stored', async () => {
+    const ok = makeTestApp({ engine: fakeEngine(), keepFileMs: 0 })
+    const done = await extracted(ok)
+    expect(done.status).toBe('succeeded')
+    expect(storedFileIds(ok.db, [done.id])).toEqual([])
+
+    const failing = makeTestApp({ engine: throwingEngine(new ExtractionError('engine_timeout', 'slow')), keepFileMs: 0 })
+    const failed = await extracted(failing)
+    expect(failed.status).toBe('failed')
+    expect(storedFileIds(failing.db, [failed.id])).toEqual([])
+  })
+
+  test('keepFileMs 0 with async: the file is stored while the job runs and deleted once it succeeds', async () => {
+    const { engine, release, started } = gatedEngine()
+    const t = makeTestApp({ engine, keepFileMs: 0 })
+    const response = await extract(t, INLINE, undefined, { query: '?async=true' })
+    const id = response.body.job.id
+    await started
+    expect(storedFileIds(t.db, [id])).toEqual([id])
+    release()
+    await waitForStatus(t, id, ['succeeded', 'failed'])
+    expect(storedFileIds(t.db, [id])).toEqual([])
+  })
+
+  test('keepFileMs > 0: the file is kept after the job ends', async () => {
+    const t = makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
+    const job = await extracted(t)
+    expect(job.status).toBe('succeeded')
+    expect(storedFileIds(t.db, [job.id])).toEqual([job.id])
+  })
+})
+
+describe('authentication (D26)', () => {
+  test('no key → 401 Invalid API key on POST /extract, GET /jobs and GET /jobs/:id; nothing stored', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const job = await extracted(t)
+    const post = await extract(t, INLINE, undefined, { key: null })
+    expectEnvelope(post, 401, 'invalid_api_key', 'Invalid API key')
+    expectEnvelope(await t.call('GET', '/api/v1/jobs', { key: null }), 401, 'invalid_api_key', 'Invalid API key')
+    expectEnvelope(await t.call('GET', `/api/v1/jobs/${job.id}`, { key: null }), 401, 'invalid_api_key', 'Invalid API key')
+    expect(engine.calls).toHaveLength(1)
+    expect((await t.call('GET', '/api/v1/jobs')).body.jobs.map((j: { id: string }) => j.id)).toEqual([job.id])
+  })
+
+  test('a bad key → 401 on POST /extract, GET /jobs and GET /jobs/:id', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const job = await extracted(t)
+    const bad = 'xk_definitely_not_a_key'
+    expectEnvelope(await extract(t, INLINE, undefined, { key: bad }), 401, 'invalid_api_key', 'Invalid API key')
+    expectEnvelope(await t.call('GET', '/api/v1/jobs', { key: bad }), 401, 'invalid_api_key', 'Invalid API key')
+    expectEnvelope(await t.call('GET', `/api/v1/jobs/${job.id}`, { key: bad }), 401, 'invalid_api_key', 'Invalid API key')
+  })
+
+  test('a bad key with a malformed multipart body is still 401, and so is a bad key with a JSON body', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const malformed = await t.call('POST', '/api/v1/extract', {
+      key: 'bad-key',
+      body: '--nope\r\nContent-Disposition: form-data; name="file"\r\n\r\nunterminated',
+      headers: { 'content-type': 'multipart/form-data; boundary=elsewhere' },
+    })
+    expectEnvelope(malformed, 401, 'invalid_api_key', 'Invalid API key')
+    const json = await t.call('POST', '/api/v1/extract', { key: 'bad-key', body: INLINE })
+    expectEnvelope(json, 401, 'invalid_api_key', 'Invalid API key')
+    const tooBig = makeTestApp({ engine: fakeEngine(), maxUploadBytes: 10 })
+    expectEnvelope(await extract(tooBig, INLINE, { content: 'x'.repeat(500_000) }, { key: null }), 401, 'invalid_api_key')
+    await expectNoJobs(t)
+  })
+})
