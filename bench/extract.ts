@@ -1,0 +1,384 @@
+/**
+ * Accuracy and speed of the built-in engine on the labelled development set
+ * (../shared/eval/dev, scored as its README says), plus a throughput check on a generated
+ * 10-page PDF. Run with `bun run bench:extract`; `--details` lists every wrong and empty value.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { loadCatalog } from '../src/modules/catalog/service'
+import { builtinEngine } from '../src/modules/extraction/engines/builtin'
+import type { FieldSpec } from '../src/modules/extraction/engines/types'
+import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
+
+const EVAL_DIR = resolve(import.meta.dir, '../../shared/eval/dev')
+const DETAILS = process.argv.includes('--details')
+const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
+
+/** Truth keys that are compared with a differently named catalog field. */
+const FIELD_FOR_TRUTH: Record<string, string> = { jurisdiction: 'governing_law' }
+
+/** Datasets where a missing truth key means "no value" (a prediction there is wrong). */
+const ABSENT_MEANS_NONE = new Set(['kleister_nda'])
+
+type Outcome = 'match' | 'empty' | 'wrong' | 'none-ok'
+
+interface FieldScore {
+  truths: number
+  matches: number
+  strictMatches: number
+  empty: number
+  wrong: number
+  /** Values given where the truth says there is none (counted in `wrong` too). */
+  extra: number
+  noneOk: number
+}
+
+// ---------------------------------------------------------------- comparison (eval README)
+
+const LEGAL_FORMS = new Set(
+  (
+    'inc incorporated ltd limited llc llp lp plc corp corporation co company gmbh mbh ag kg kgaa ohg ug ev eg bv nv vof ' +
+    'sa sas sasu sarl eurl sl slu srl spa sapa oy oyj ab as asa aps pty pte pvt sdn bhd berhad sb kk nv se ' +
+    'spolka akcyjna spółka z oo zoo sp'
+  ).split(' '),
+)
+
+function nfkcFold(text: string): string {
+  return text.normalize('NFKC').toLowerCase()
+}
+
+function strictName(text: string): string {
+  return nfkcFold(text)
+    .replace(/[\p{P}\p{S}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+function nameTokens(text: string): string[] {
+  return nfkcFold(text)
+    .replace(/[\p{P}\p{S}]/gu, ' ')
+    .split(/\s+/)
+    .filter((token) => token && !LEGAL_FORMS.has(token))
+}
+
+function tokenF1(a: string[], b: string[]): number {
+  const setA = new Set(a)
+  const setB = new Set(b)
+  if (!setA.size || !setB.size) return 0
+  let common = 0
+  for (const token of setA) if (setB.has(token)) common++
+  if (!common) return 0
+  const precision = common / setA.size
+  const recall = common / setB.size
+  return (2 * precision * recall) / (precision + recall)
+}
+
+function nameMatches(predicted: string, truth: string): { strict: boolean; lenient: boolean } {
+  const strict = strictName(predicted) === strictName(truth)
+  const a = nameTokens(predicted)
+  const b = nameTokens(truth)
+  const lenient = strict || (a.join(' ') === b.join(' ') && a.length > 0) || tokenF1(a, b) >= 0.8
+  return { strict, lenient }
+}
+
+function parseDecimal(value: unknown): number | undefined {
+  if (typeof value === 'number') return value
+  if (typeof value !== 'string') return undefined
+  let text = value.trim().replace(/\s/g, '')
+  if (text.includes(',') && !text.includes('.')) text = text.replace(',', '.')
+  const number = Number(text)
+  return Number.isFinite(number) ? number : undefined
+}
+
+function parseIsoDate(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim())
+  if (!match) return undefined
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10)
+}
+
+function invoiceNumberKey(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/\s+/g, '')
+    .replace(/^(?:#|no\.?|nr\.?|n°|nº)+/, '')
+    .replace(/^#/, '')
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, eighteen: 18, twenty: 20,
+  'twenty-four': 24, thirty: 30, 'thirty-six': 36, sixty: 60,
+}
+
+function termKey(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const text = value.toLowerCase().replace(/\([^)]*\)/g, ' ')
+  const match = /(\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?)\s*(year|month|week|day)s?\b/.exec(text)
+  if (!match) return undefined
+  const number = /^\d/.test(match[1]!) ? Number(match[1]) : NUMBER_WORDS[match[1]!]
+  return number === undefined ? undefined : `${number} ${match[2]}`
+}
+
+/** Per-document F1 of two name sets, names matched leniently and one to one. */
+function partiesF1(predicted: unknown, truth: string[]): number {
+  const names = Array.isArray(predicted) ? predicted.filter((item): item is string => typeof item === 'string') : []
+  if (!names.length || !truth.length) return names.length === truth.length ? 1 : 0
+  const used = new Set<number>()
+  let matched = 0
+  for (const name of names) {
+    const index = truth.findIndex((candidate, i) => !used.has(i) && nameMatches(name, candidate).lenient)
+    if (index >= 0) {
+      used.add(index)
+      matched++
+    }
+  }
+  if (!matched) return 0
+  const precision = matched / names.length
+  const recall = matched / truth.length
+  return (2 * precision * recall) / (precision + recall)
+}
+
+/** Compares one predicted value with its truth; returns the match and, for names, the strict match. */
+function compare(field: string, predicted: unknown, truth: unknown): { match: boolean; strict: boolean; score: number } {
+  const result = (match: boolean, strict = match) => ({ match, strict, score: match ? 1 : 0 })
+  switch (field) {
+    case 'date':
+    case 'due_date':
+    case 'effective_date':
+      return result(parseIsoDate(predicted) !== undefined && parseIsoDate(predicted) === parseIsoDate(truth))
+    case 'subtotal':
+    case 'tax':
+    case 'total': {
+      const a = parseDecimal(predicted)
+      const b = parseDecimal(truth)
+      return result(a !== undefined && b !== undefined && Math.abs(a - b) < 0.005 + 1e-9)
+    }
+    case 'currency':
+      return result(typeof predicted === 'string' && predicted.toUpperCase() === String(truth).toUpperCase())
+    case 'invoice_number':
+      return result(typeof predicted === 'string' && invoiceNumberKey(predicted) === invoiceNumberKey(String(truth)))
+    case 'term': {
+      const a = termKey(predicted)
+      return result(a !== undefined && a === termKey(truth))
+    }
+    case 'parties': {
+      const f1 = partiesF1(predicted, Array.isArray(truth) ? truth.map(String) : [String(truth)])
+      return { match: f1 === 1, strict: f1 === 1, score: f1 }
+    }
+    default: {
+      if (typeof predicted !== 'string') return result(false)
+      const { strict, lenient } = nameMatches(predicted, String(truth))
+      return { match: lenient, strict, score: lenient ? 1 : 0 }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- running
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
+}
+
+function percentile(values: number[], p: number): number {
+  if (!values.length) return 0
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+function fieldSpecs(documentType: string): FieldSpec[] {
+  const entry = loadCatalog().get(documentType)
+  if (!entry) throw new Error(`unknown document type ${documentType}`)
+  return entry.fields.map(({ key, label, description, kind, aliases }) => ({ key, label, description, kind, aliases }))
+}
+
+interface DatasetResult {
+  name: string
+  docs: number
+  fields: Map<string, FieldScore>
+  partiesF1: number[]
+  millis: number[]
+  failures: number
+}
+
+async function runDataset(name: string): Promise<DatasetResult> {
+  const dir = join(EVAL_DIR, name)
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { document_type: string }
+  const specs = fieldSpecs(manifest.document_type)
+  const files = readdirSync(dir)
+    .filter((file) => !file.endsWith('.json'))
+    .sort()
+  const result: DatasetResult = { name, docs: files.length, fields: new Map(), partiesF1: [], millis: [], failures: 0 }
+  const scoredKeys = new Set<string>()
+  const truths = files.map((file) => {
+    const truth = JSON.parse(readFileSync(join(dir, file.replace(/\.[^.]+$/, '.truth.json')), 'utf8')) as Record<string, unknown>
+    for (const key of Object.keys(truth)) scoredKeys.add(key)
+    return truth
+  })
+
+  for (const [index, file] of files.entries()) {
+    const truth = truths[index]!
+    const bytes = new Uint8Array(readFileSync(join(dir, file)))
+    const started = performance.now()
+    let values: Record<string, unknown> = {}
+    try {
+      const mediaType = detectMediaType(bytes)
+      if (!mediaType) throw new Error('media type not recognised')
+      const document = await readDocument(bytes, mediaType)
+      values = (await builtinEngine.extract({ document, documentType: manifest.document_type, fields: specs })).values
+    } catch (error) {
+      result.failures++
+      console.log(`  ${name}/${file}: ${(error as Error).message}`)
+    }
+    result.millis.push(performance.now() - started)
+
+    for (const truthKey of scoredKeys) {
+      const fieldKey = FIELD_FOR_TRUTH[truthKey] ?? truthKey
+      const expected = truth[truthKey]
+      const predicted = values[fieldKey]
+      const absent = expected === undefined || expected === null
+      if (absent && !ABSENT_MEANS_NONE.has(name)) continue
+      const score = result.fields.get(truthKey) ?? { truths: 0, matches: 0, strictMatches: 0, empty: 0, wrong: 0, extra: 0, noneOk: 0 }
+      result.fields.set(truthKey, score)
+      let outcome: Outcome
+      if (absent) {
+        outcome = isEmpty(predicted) ? 'none-ok' : 'wrong'
+        if (outcome === 'none-ok') score.noneOk++
+        else {
+          score.wrong++
+          score.extra++
+        }
+      } else {
+        score.truths++
+        if (isEmpty(predicted)) {
+          outcome = 'empty'
+          score.empty++
+          if (truthKey === 'parties') result.partiesF1.push(0)
+        } else {
+          const { match, strict, score: partial } = compare(truthKey, predicted, expected)
+          if (truthKey === 'parties') result.partiesF1.push(partial)
+          if (match) score.matches++
+          if (strict) score.strictMatches++
+          outcome = match ? 'match' : 'wrong'
+          if (!match) score.wrong++
+        }
+      }
+      if (DETAILS && (outcome === 'wrong' || outcome === 'empty'))
+        console.log(`  ${outcome.padEnd(5)} ${name}/${file} ${truthKey}: got ${JSON.stringify(predicted)} want ${JSON.stringify(expected)}`)
+    }
+  }
+  return result
+}
+
+// ---------------------------------------------------------------- reporting
+
+const pct = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)}%` : '–')
+
+function printDataset(result: DatasetResult): void {
+  console.log(
+    `\n${result.name} (${result.docs} documents, ${result.failures} failed; ` +
+      `median ${percentile(result.millis, 50).toFixed(1)} ms, p95 ${percentile(result.millis, 95).toFixed(1)} ms per document)`,
+  )
+  console.log(`  ${'field'.padEnd(16)}${'truths'.padStart(7)}${'right'.padStart(7)}${'accuracy'.padStart(10)}${'empty'.padStart(7)}${'wrong'.padStart(7)}   notes`)
+  for (const [key, score] of [...result.fields.entries()].sort()) {
+    const notes: string[] = []
+    if (['company_name', 'client_name', 'jurisdiction'].includes(key))
+      notes.push(`strict ${pct(score.strictMatches, score.truths)} (accuracy is lenient)`)
+    if (key === 'parties') {
+      const meanF1 = result.partiesF1.reduce((a, b) => a + b, 0) / Math.max(1, result.partiesF1.length)
+      notes.push(`right = F1 1.0; mean F1 ${meanF1.toFixed(3)}`)
+    }
+    if (ABSENT_MEANS_NONE.has(result.name))
+      notes.push(`no truth: ${score.noneOk} rightly empty, ${score.extra} answered (counted wrong)`)
+    console.log(
+      `  ${key.padEnd(16)}${String(score.truths).padStart(7)}${String(score.matches).padStart(7)}` +
+        `${pct(score.matches, score.truths).padStart(10)}${String(score.empty).padStart(7)}${String(score.wrong).padStart(7)}   ${notes.join('; ')}`,
+    )
+  }
+}
+
+function printGroup(label: string, results: DatasetResult[]): void {
+  let truths = 0
+  let matches = 0
+  let wrong = 0
+  let empty = 0
+  let scored = 0
+  for (const result of results)
+    for (const score of result.fields.values()) {
+      truths += score.truths
+      matches += score.matches
+      wrong += score.wrong
+      empty += score.empty
+      scored += score.truths + score.noneOk + score.extra
+    }
+  console.log(
+    `${label}: ${matches}/${truths} right (${pct(matches, truths)}), ${empty} empty (${pct(empty, truths)}), ` +
+      `${wrong} wrong (${pct(wrong, scored)} of ${scored} scored values)`,
+  )
+}
+
+// ---------------------------------------------------------------- throughput
+
+async function tenPagePdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create()
+  const font = await pdf.embedFont(StandardFonts.Helvetica)
+  for (let page = 1; page <= 10; page++) {
+    const sheet = pdf.addPage([595, 842])
+    const lines = [
+      'ACME Supplies GmbH',
+      'Musterstraße 1, 10115 Berlin',
+      `Invoice No: INV-2024-${String(page).padStart(4, '0')}`,
+      'Invoice Date: 14.03.2024',
+      'Due Date: 13.04.2024',
+      'Bill To: Example Customer Ltd',
+      'Description                         Qty      Unit price       Amount',
+    ]
+    for (let item = 1; item <= 30; item++)
+      lines.push(`Item ${page}-${item} consulting services          ${item}        120,00 €       ${(item * 120).toLocaleString('de-DE')},00 €`)
+    lines.push('Subtotal: 55.800,00 €', 'VAT 19%: 10.602,00 €', 'Total: 66.402,00 €')
+    lines.forEach((text, i) => sheet.drawText(text, { x: 40, y: 800 - i * 18, size: 10, font }))
+  }
+  return pdf.save()
+}
+
+async function throughput(): Promise<void> {
+  const bytes = await tenPagePdf()
+  const specs = fieldSpecs('invoice')
+  const runs: number[] = []
+  for (let run = 0; run < 12; run++) {
+    const started = performance.now()
+    const document = await readDocument(bytes, 'application/pdf')
+    await builtinEngine.extract({ document, documentType: 'invoice', fields: specs })
+    if (run >= 2) runs.push(performance.now() - started)
+  }
+  const median = percentile(runs, 50)
+  console.log(
+    `\n10-page text PDF (${(bytes.length / 1024).toFixed(0)} KiB), read + extract all invoice fields: ` +
+      `median ${median.toFixed(1)} ms over ${runs.length} runs (target < 200 ms: ${median < 200 ? 'met' : 'NOT met'})`,
+  )
+}
+
+// ---------------------------------------------------------------- main
+
+if (!existsSync(EVAL_DIR)) {
+  console.log(`No evaluation set at ${EVAL_DIR}: skipping the accuracy part.`)
+} else {
+  const names = readdirSync(EVAL_DIR)
+    .filter((name) => existsSync(join(EVAL_DIR, name, 'manifest.json')))
+    .filter((name) => !ONLY || name === ONLY)
+    .sort()
+  const results: DatasetResult[] = []
+  for (const name of names) {
+    const result = await runDataset(name)
+    results.push(result)
+    printDataset(result)
+  }
+  console.log('')
+  const invoiceSets = results.filter((result) => ['invoice2data', 'zugferd', 'sroie'].includes(result.name))
+  const contractSets = results.filter((result) => result.name === 'kleister_nda')
+  if (invoiceSets.length) printGroup('Invoice fields (invoice2data + zugferd + sroie)', invoiceSets)
+  if (contractSets.length) printGroup('Contract fields (kleister_nda)', contractSets)
+}
+await throughput()

@@ -1,0 +1,59 @@
+/** What every field reader of the built-in engine works from, and what it gives back. */
+import type { FieldKind } from '../../../catalog/model'
+import type { FieldSpec } from '../types'
+import type { Concept, Role } from './concepts'
+import type { Doc, Line } from './document'
+import type { LabelHit } from './labels'
+
+/** A requested field as the engine will read it. */
+export interface Plan {
+  spec: FieldSpec
+  kind: FieldKind
+  concept?: Concept
+  role?: Role
+  /** Label owners whose hits count as this field's labels. */
+  owners: Set<string>
+}
+
+export interface Context {
+  doc: Doc
+  /** All requested fields (some readers judge several fields together). */
+  plans: Plan[]
+  hits: LabelHit[]
+  hitsByLine: Map<number, LabelHit[]>
+  /** Results shared between fields (the amounts, the document's currency …), computed once. */
+  memo: Map<string, unknown>
+}
+
+/** A value the engine found, with where it found it and how sure it is. */
+export interface Answer {
+  value: unknown
+  confidence: number
+  line?: Line
+}
+
+/** Computes a shared result once per document. */
+export function memo<T>(ctx: Context, key: string, compute: () => T): T {
+  if (!ctx.memo.has(key)) ctx.memo.set(key, compute())
+  return ctx.memo.get(key) as T
+}
+
+/** The best of several answers: highest confidence, then earliest in the document. */
+export function best(answers: (Answer | undefined)[]): Answer | undefined {
+  let top: Answer | undefined
+  for (const answer of answers) {
+    if (!answer) continue
+    if (
+      !top ||
+      answer.confidence > top.confidence + 1e-9 ||
+      (Math.abs(answer.confidence - top.confidence) <= 1e-9 && (answer.line?.index ?? Infinity) < (top.line?.index ?? Infinity))
+    )
+      top = answer
+  }
+  return top
+}
+
+/** Two values are the same answer (dates, amounts and names as compared by users). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}

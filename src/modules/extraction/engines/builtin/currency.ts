@@ -1,0 +1,123 @@
+/**
+ * Currencies → ISO 4217 codes, from codes ("EUR"), symbols ("€", "zł", "RM") and words
+ * ("euros"). A symbol next to an amount is the strongest sign; the document's currency is the
+ * one its amounts carry most often.
+ */
+
+const CODES = new Set(
+  (
+    'EUR USD GBP CHF JPY CNY INR MYR SGD AUD CAD NZD HKD SEK NOK DKK PLN CZK HUF RON BGN HRK RUB TRY ZAR BRL MXN ' +
+    'ARS CLP COP PEN IDR THB PHP VND KRW TWD AED SAR QAR KWD ILS EGP NGN KES MAD ISK UAH'
+  ).split(' '),
+)
+
+/** Symbols and local abbreviations, longest first so "US$" wins over "$". */
+const SYMBOLS: [string, string][] = [
+  ['US$', 'USD'], ['U$S', 'USD'], ['A$', 'AUD'], ['AU$', 'AUD'], ['C$', 'CAD'], ['CA$', 'CAD'], ['NZ$', 'NZD'],
+  ['S$', 'SGD'], ['HK$', 'HKD'], ['R$', 'BRL'], ['MX$', 'MXN'],
+  ['€', 'EUR'], ['£', 'GBP'], ['¥', 'JPY'], ['￥', 'JPY'], ['₹', 'INR'], ['₽', 'RUB'], ['₺', 'TRY'], ['₩', 'KRW'],
+  ['₪', 'ILS'], ['₫', 'VND'], ['฿', 'THB'], ['₱', 'PHP'], ['₴', 'UAH'], ['zł', 'PLN'], ['Kč', 'CZK'], ['Ft', 'HUF'],
+  ['lei', 'RON'], ['RM', 'MYR'], ['Rs.', 'INR'], ['Rs', 'INR'], ['SFr.', 'CHF'], ['Fr.', 'CHF'], ['$', 'USD'],
+]
+
+/** Currency words in the five languages (and common others), folded to lower case. */
+const WORDS: [RegExp, string][] = [
+  [/\beuros?\b/i, 'EUR'],
+  [/\b(?:us )?dollars?\b|\bdólares?\b|\bdollars? américains?\b/i, 'USD'],
+  [/\bpounds? sterling\b|\bbritish pounds?\b/i, 'GBP'],
+  [/\bswiss francs?\b|\bfrancs? suisses?\b|\bschweizer franken\b/i, 'CHF'],
+  [/\bringgit\b/i, 'MYR'],
+  [/\brupees?\b/i, 'INR'],
+  [/\byen\b/i, 'JPY'],
+  [/\bzłotych\b|\bzloty\b/i, 'PLN'],
+]
+
+/** Marks "kr": Swedish, Norwegian or Danish crowns, told apart by `krone` from the whole text. */
+const KRONE = 'KR'
+
+/** Which crown a document means by "kr", from its country hints; Swedish when none. */
+function krone(text: string): string {
+  const folded = text.toLowerCase()
+  if (/\bdanmark\b|\.dk\b|\bmoms\b.*\bdkk\b|\bcvr\b/.test(folded)) return 'DKK'
+  if (/\bnorge\b|\.no\b|\bmva\b/.test(folded)) return 'NOK'
+  return 'SEK'
+}
+
+/** The ISO code of a currency code, symbol or word; undefined when it is none. */
+export function currencyCode(text: string): string | undefined {
+  const trimmed = text.trim()
+  const upper = trimmed.toUpperCase()
+  if (/^[A-Z]{3}$/.test(upper) && CODES.has(upper)) return upper
+  for (const [symbol, code] of SYMBOLS) if (trimmed === symbol) return code
+  if (/^kr\.?$/i.test(trimmed)) return KRONE
+  for (const [pattern, code] of WORDS) if (pattern.test(trimmed)) return code
+  return undefined
+}
+
+const CODE_PATTERN = new RegExp(`(?<![A-Za-z])(${[...CODES].join('|')})(?![A-Za-z])`, 'g')
+
+/** The first currency code, symbol or word in a text (for "Currency: EUR"-style values). */
+export function findCurrency(text: string): string | undefined {
+  const code = CODE_PATTERN.exec(text)
+  CODE_PATTERN.lastIndex = 0
+  if (code) return code[1]
+  for (const [symbol, iso] of SYMBOLS) {
+    if (symbol.length === 1 || /[^A-Za-z.]/.test(symbol)) {
+      if (text.includes(symbol)) return iso
+    } else if (new RegExp(`(?<![A-Za-z])${escape(symbol)}(?![A-Za-z])`).test(text)) return iso
+  }
+  for (const [pattern, iso] of WORDS) if (pattern.test(text)) return iso
+  return undefined
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/**
+ * The currency printed right before or after a number at [start, end) of `text`: a symbol or
+ * code separated from it by at most one space.
+ */
+export function currencyAt(text: string, start: number, end: number): string | undefined {
+  const before = text.slice(Math.max(0, start - 5), start)
+  const after = text.slice(end, end + 5)
+  const pre = /(?:^|[^A-Za-z])([A-Z]{3}|US\$|[A-Z]{1,2}\$|R[Ss]\.?|RM|SFr\.|Fr\.|[€£¥￥₹₽₺₩₪₫฿₱₴$])\s?$/.exec(before)
+  if (pre) {
+    const code = currencyCode(pre[1]!)
+    if (code) return code
+  }
+  const post = /^\s?([A-Z]{3}|[€£¥￥₹₽₺₩₪₫฿₱₴$]|zł|Kč|Ft|lei|RM|kr\.?)(?![A-Za-z])/.exec(after)
+  if (post) return currencyCode(post[1]!)
+  return undefined
+}
+
+/**
+ * The document's currency: codes and symbols next to amounts count most, then any currency
+ * code, symbol or word anywhere. Returns the winner and how sure it is.
+ */
+export function documentCurrency(text: string, amountCurrencies: string[]): { code: string; confidence: number } | undefined {
+  const votes = new Map<string, number>()
+  const vote = (code: string, weight: number) => votes.set(code, (votes.get(code) ?? 0) + weight)
+  for (const code of amountCurrencies) vote(code === KRONE ? krone(text) : code, 3)
+  for (const m of text.matchAll(CODE_PATTERN)) if (isCurrencyContext(text, m.index!, m[1]!)) vote(m[1]!, 1)
+  for (const [symbol, code] of SYMBOLS) {
+    if (symbol.length === 1 || /[^A-Za-z.]/.test(symbol)) {
+      const count = text.split(symbol).length - 1
+      if (count) vote(code, Math.min(count, 5) * 0.5)
+    }
+  }
+  for (const [pattern, code] of WORDS) if (new RegExp(pattern.source, 'gi').test(text)) vote(code, 0.5)
+  const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1])
+  const [best, second] = ranked
+  if (!best) return undefined
+  const margin = second ? best[1] / (best[1] + second[1]) : 1
+  const confidence = Math.min(0.95, 0.5 + Math.min(best[1], 6) * 0.06) * (0.5 + margin / 2)
+  return { code: best[0], confidence }
+}
+
+/** Three-letter words that are codes only in a money context (ALL, CAD, TRY, SAR … are words too). */
+function isCurrencyContext(text: string, index: number, code: string): boolean {
+  if (['EUR', 'USD', 'GBP', 'CHF', 'PLN', 'SEK', 'NOK', 'DKK', 'MYR', 'INR', 'JPY', 'CNY'].includes(code)) return true
+  const around = text.slice(Math.max(0, index - 12), index + 15)
+  return /\d/.test(around)
+}

@@ -1,0 +1,141 @@
+/**
+ * The document as the engine reads it: lines with their page, split into cells at wide gaps
+ * (two or more spaces, or a tab), with each cell's column span so that a value printed below a
+ * label can be found in the same column. Plus what is judged once per document: its language
+ * and the order of day and month in its numeric dates.
+ */
+import type { DocumentText } from '../../readers/types'
+import { dateOrderOf } from './dates'
+import { fold } from './text'
+
+export interface Cell {
+  text: string
+  /** Column span in the line (characters; tabs count as one). */
+  start: number
+  end: number
+}
+
+export interface Line {
+  /** Position in the document, from 0. */
+  index: number
+  /** 1-based page. */
+  page: number
+  /** The line as read, trimmed at the end. */
+  raw: string
+  /** Trimmed, whitespace collapsed: what snippets show. */
+  text: string
+  cells: Cell[]
+}
+
+export type Language = 'en' | 'de' | 'fr' | 'nl' | 'es' | 'other'
+
+export interface Doc {
+  lines: Line[]
+  /** All text, lines joined with "\n" (for clause searches across line breaks). */
+  text: string
+  language: Language
+  /** Order of day and month in numeric dates, and whether the document shows it or it is a guess. */
+  dateOrder: 'dmy' | 'mdy'
+  dateOrderSure: boolean
+}
+
+/** Builds the engine's view of a document once; every field resolver reads from it. */
+export function buildDoc(document: DocumentText): Doc {
+  const lines: Line[] = []
+  document.pages.forEach((page, pageIndex) => {
+    for (const raw of page.split('\n')) {
+      const trimmed = raw.replace(/\s+$/, '')
+      if (!trimmed.trim()) continue
+      lines.push({
+        index: lines.length,
+        page: pageIndex + 1,
+        raw: trimmed,
+        text: trimmed.replace(/\s+/g, ' ').trim(),
+        cells: splitCells(trimmed),
+      })
+    }
+  })
+  const text = lines.map((line) => line.text).join('\n')
+  const language = detectLanguage(text)
+  const shown = dateOrderOf(text)
+  const fallback = defaultDateOrder(language, text)
+  return {
+    lines,
+    text,
+    language,
+    dateOrder: shown ?? fallback.order,
+    dateOrderSure: shown !== undefined || fallback.sure,
+  }
+}
+
+/** Cells of a line: runs of text separated by a tab or by two or more spaces. */
+export function splitCells(raw: string): Cell[] {
+  const cells: Cell[] = []
+  const pattern = /[^\t ]+(?: [^\t ]+)*/g
+  for (const m of raw.matchAll(pattern)) cells.push({ text: m[0], start: m.index!, end: m.index! + m[0].length })
+  return cells
+}
+
+const STOPWORDS: Record<Exclude<Language, 'other'>, string[]> = {
+  en: ['the', 'and', 'of', 'to', 'invoice', 'total', 'date', 'amount', 'for', 'with', 'this', 'shall', 'agreement', 'payment', 'due', 'tax'],
+  de: ['der', 'die', 'das', 'und', 'rechnung', 'datum', 'betrag', 'mit', 'für', 'von', 'nicht', 'ist', 'sie', 'bitte', 'summe', 'zahlung'],
+  fr: ['le', 'la', 'les', 'et', 'des', 'facture', 'montant', 'du', 'pour', 'une', 'est', 'vous', 'votre', 'sur', 'paiement', 'aux'],
+  nl: ['het', 'een', 'van', 'en', 'factuur', 'totaal', 'bedrag', 'voor', 'niet', 'uw', 'wij', 'betaling', 'je', 'op', 'zijn', 'met'],
+  es: ['el', 'los', 'las', 'y', 'factura', 'fecha', 'importe', 'para', 'por', 'una', 'del', 'pago', 'con', 'su', 'que', 'es'],
+}
+
+/** The language with the most of its common words in the text. */
+export function detectLanguage(text: string): Language {
+  const counts = new Map<string, number>()
+  for (const word of fold(text.slice(0, 20000)).split(/[^\p{L}]+/u)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1)
+  let best: Language = 'other'
+  let bestScore = 0
+  for (const [language, list] of Object.entries(STOPWORDS) as [Exclude<Language, 'other'>, string[]][]) {
+    const score = list.reduce((sum, word) => sum + Math.min(counts.get(fold(word)) ?? 0, 20), 0)
+    if (score > bestScore) {
+      best = language
+      bestScore = score
+    }
+  }
+  return bestScore >= 2 ? best : 'other'
+}
+
+/**
+ * Without an unambiguous date, numeric dates are day-first (as in most of the world and in all
+ * of German, French, Dutch and Spanish). English is the exception: dollar amounts suggest the US
+ * order; currencies of day-first countries (€, £, RM, ₹ …) confirm day-first.
+ */
+function defaultDateOrder(language: Language, text: string): { order: 'dmy' | 'mdy'; sure: boolean } {
+  if (language !== 'en' && language !== 'other') return { order: 'dmy', sure: true }
+  const dayFirstMoney = /[€£₹]|\b(?:EUR|GBP|AUD|NZD|SGD|MYR|INR|ZAR|RM|Rs)\b|\bRM\s?\d|\bGST\b|\bVAT\b/.test(text)
+  const dollars = /\$\s?\d|\bUSD\b/.test(text)
+  if (dollars && !dayFirstMoney) return { order: 'mdy', sure: false }
+  return { order: 'dmy', sure: dayFirstMoney && !dollars }
+}
+
+/** The document as one string (lines joined by spaces) with the line of every offset. */
+export interface Flat {
+  text: string
+  lineAt: (offset: number) => Line | undefined
+}
+
+export function flatten(doc: Doc, maxChars = Infinity): Flat {
+  const starts: number[] = []
+  let text = ''
+  for (const line of doc.lines) {
+    if (text.length >= maxChars) break
+    starts.push(text.length)
+    text += `${line.text} `
+  }
+  const lineAt = (offset: number) => {
+    let low = 0
+    let high = starts.length - 1
+    while (low < high) {
+      const mid = (low + high + 1) >> 1
+      if (starts[mid]! <= offset) low = mid
+      else high = mid - 1
+    }
+    return doc.lines[low]
+  }
+  return { text, lineAt }
+}

@@ -1,0 +1,95 @@
+/**
+ * The general reader: a field's value is what its labels point at. Every hit of the field's
+ * labels offers candidates (same cell, next cell, below); each is read as the field's kind and
+ * scored by where it sat, how specific the label was and how well the text fit the kind.
+ */
+import type { FieldKind } from '../../../catalog/model'
+import { sameValue, type Answer, type Context, type Plan } from './context'
+import { candidatesFor, type Candidate, type LabelHit } from './labels'
+import { readValue } from './values'
+
+/** Confidence of a value by where it was found relative to its label. */
+const PLACE_WEIGHT = { inline: 0.92, right: 0.88, below: 0.8 } as const
+
+export interface Scored extends Answer {
+  candidate: Candidate
+}
+
+/** The hits of a field's labels. */
+export function hitsOf(plan: Plan, ctx: Context): LabelHit[] {
+  return ctx.hits.filter((hit) => plan.owners.has(hit.entry.owner))
+}
+
+/**
+ * Weight of a label: the field's own label or alias counts fully, a concept's label a little less;
+ * very short labels ("Date", "Tax", "Total") are often parts of other phrases.
+ */
+export function labelWeight(hit: LabelHit): number {
+  let weight = hit.entry.owner.startsWith('field:') ? 1 : 0.96
+  if (hit.entry.squashed.length <= 4) weight *= 0.94
+  return weight
+}
+
+/**
+ * Is a hit used as a label, not a word of running text? A label opens its cell (after an
+ * enumeration such as "3." or "(a)"), or closes a short lead-in with a colon ("Cash inv no.:").
+ * Text values also need the label to end there: a colon, the end of the cell, or a value that
+ * reads as the field's kind right after it.
+ */
+export function isLabelLike(hit: LabelHit, kind: FieldKind): boolean {
+  const { line } = hit
+  const cell = line.cells[hit.cell]!
+  const lead = line.raw.slice(cell.start, hit.start)
+  const after = line.raw.slice(hit.end, cell.end)
+  const colon = /^\s*(?:\(\w{1,4}\)|\.)?\s*[:：]/.test(after) || (!after.trim() && /^\s*[:：]/.test(line.raw.slice(cell.end, cell.end + 4)))
+  const opens = /^[\s\d.()•*\-–—a-zA-Z]{0,4}$/.test(lead) && !/\p{L}{2}/u.test(lead)
+  if (!opens && !(colon && lead.length <= 14)) return false
+  if (kind === 'text' || kind === 'list') return colon || !/[\p{L}\d]/u.test(after) || /^\s*(?:#|no\.?|nr\.?|n°)/i.test(after)
+  return true
+}
+
+/** Every value the field's labels point at, scored. */
+export function labelledValues(plan: Plan, ctx: Context, kind: FieldKind = plan.kind): Scored[] {
+  const out: Scored[] = []
+  for (const hit of hitsOf(plan, ctx)) {
+    if (!isLabelLike(hit, kind)) continue
+    for (const candidate of candidatesFor(hit, ctx.doc, ctx.hitsByLine)) {
+      const read = readValue(kind, candidate.text, ctx.doc)
+      if (!read) continue
+      const place = PLACE_WEIGHT[candidate.how] - 0.05 * Math.max(0, candidate.distance - 1)
+      out.push({
+        value: read.value,
+        confidence: place * labelWeight(hit) * read.quality,
+        line: candidate.line,
+        candidate,
+      })
+      // The nearest readable value of a hit is its value; farther ones are not alternatives.
+      break
+    }
+  }
+  return out
+}
+
+/**
+ * Picks the answer among scored values: the most confident, then the earliest. When another
+ * value as well supported disagrees, confidence drops: a document that says two things is
+ * not a sure answer.
+ */
+export function choose(values: Scored[]): Scored | undefined {
+  if (!values.length) return undefined
+  const sorted = [...values].sort(
+    (a, b) => b.confidence - a.confidence || (a.line?.index ?? 0) - (b.line?.index ?? 0),
+  )
+  const top = sorted[0]!
+  const rival = sorted.find((other) => !sameValue(other.value, top.value))
+  const agreeing = sorted.filter((other) => sameValue(other.value, top.value)).length
+  let confidence = top.confidence
+  if (rival && rival.confidence >= top.confidence - 0.05) confidence *= 0.8
+  if (agreeing > 1) confidence = Math.min(0.99, confidence + 0.04 * (agreeing - 1))
+  return { ...top, confidence }
+}
+
+/** The general reader's answer for a field. */
+export function genericAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  return choose(labelledValues(plan, ctx))
+}

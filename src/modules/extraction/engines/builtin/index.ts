@@ -1,0 +1,128 @@
+/**
+ * The built-in engine (D23): reads fields from the document's text with no network and no
+ * model, deterministically. Each field is tied to what the engine knows of it (concepts.ts),
+ * read by the reader for its role or by the general label reader, and answered only when the
+ * engine is sure enough: a wrong value costs a user more than an empty one.
+ */
+import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta } from '../types'
+import { CONCEPTS, conceptOf, inferKind } from './concepts'
+import { contractAnswer } from './contract'
+import type { Answer, Context, Plan } from './context'
+import { buildDoc } from './document'
+import { genericAnswer } from './generic'
+import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
+import { amountAnswer } from './totals'
+import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
+import { issuerAnswer, recipientAnswer } from './names'
+import { tableAnswer } from './tables'
+
+/** Below this confidence a value is answered as null. */
+export const MIN_CONFIDENCE = 0.5
+
+export const builtinEngine: Engine = {
+  name: 'builtin',
+  extract: async (input) => extract(input),
+}
+
+/** Reads every requested field of a document (synchronous work; see `builtinEngine`). */
+export function extract(input: ExtractionInput): ExtractionOutput {
+  const doc = buildDoc(input.document)
+  const plans = input.fields.map((spec) => planField(spec, input.documentType))
+  const hits = findLabels(doc, vocabulary(plans))
+  const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
+  const values: Record<string, unknown> = {}
+  const meta: Record<string, FieldMeta> = {}
+  for (const plan of plans) {
+    if (input.signal?.aborted) throw input.signal.reason ?? new Error('aborted')
+    const answer = answerFor(plan, ctx)
+    const sure = answer && answer.confidence >= MIN_CONFIDENCE && !isEmpty(answer.value)
+    values[plan.spec.key] = sure ? answer.value : null
+    meta[plan.spec.key] = sure
+      ? { confidence: round(answer.confidence), page: answer.line?.page ?? null, snippet: answer.line?.text ?? null }
+      : { confidence: 0, page: null, snippet: null }
+  }
+  return { values, meta }
+}
+
+/**
+ * Document types where the letterhead names the seller and the addressee is the buyer: there the
+ * issuer and recipient readers apply. Elsewhere (a purchase order is issued by the buyer) names
+ * are read from their own labels only.
+ */
+const SELLER_DOCUMENTS = new Set(['invoice', 'receipt', 'credit_note', 'bill', 'quote', 'quotation'])
+
+/** Ties a requested field to its kind, its concept and the labels that stand for it. */
+function planField(spec: ExtractionInput['fields'][number], documentType: string): Plan {
+  const concept = conceptOf(spec.key, spec.label)
+  const kind = spec.kind ?? concept?.kind ?? inferKind(spec.key, spec.label, spec.description)
+  const owners = new Set<string>([`field:${spec.key}`])
+  const sidesApply = SELLER_DOCUMENTS.has(documentType) || !concept?.role || !['issuer', 'recipient'].includes(concept.role)
+  // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
+  const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
+  if (usable) owners.add(usable.id)
+  return { spec, kind, concept: usable, role: usable?.role, owners }
+}
+
+/** Labels of the requested fields and of every concept (as competitors), in folded form. */
+function vocabulary(plans: Plan[]): LabelEntry[] {
+  const entries: LabelEntry[] = []
+  const seen = new Set<string>()
+  const add = (label: string, owner: string) => {
+    const squashed = squashKeepingMarks(label).chars
+    if (squashed.length < 2) return
+    const id = `${owner}\u0000${squashed}`
+    if (seen.has(id)) return
+    seen.add(id)
+    entries.push({ squashed, label, owner })
+  }
+  for (const plan of plans) {
+    const owner = `field:${plan.spec.key}`
+    add(plan.spec.label, owner)
+    add(plan.spec.key.replace(/_/g, ' '), owner)
+    for (const alias of plan.spec.aliases ?? []) add(alias, owner)
+  }
+  for (const concept of CONCEPTS) for (const label of concept.labels) add(label, concept.id)
+  return entries
+}
+
+function answerFor(plan: Plan, ctx: Context): Answer | undefined {
+  switch (plan.role) {
+    case 'invoice_number':
+      return invoiceNumberAnswer(plan, ctx)
+    case 'issue_date':
+      return issueDateAnswer(plan, ctx)
+    case 'due_date':
+      return dueDateAnswer(plan, ctx)
+    case 'total':
+    case 'subtotal':
+    case 'tax':
+      return amountAnswer(plan, ctx)
+    case 'currency':
+      return currencyAnswer(plan, ctx)
+    case 'issuer':
+      return issuerAnswer(plan, ctx)
+    case 'recipient':
+      return recipientAnswer(plan, ctx)
+    case 'parties':
+    case 'governing_law':
+    case 'effective_date':
+    case 'agreement_date':
+    case 'expiration_date':
+    case 'term':
+    case 'notice_period':
+    case 'title':
+    case 'signatories':
+      return contractAnswer(plan, ctx)
+  }
+  if (plan.kind === 'table') return tableAnswer(plan, ctx)
+  if (plan.kind === 'currency') return currencyAnswer(plan, ctx)
+  return genericAnswer(plan, ctx)
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
+}
+
+function round(value: number): number {
+  return Math.round(Math.min(1, Math.max(0, value)) * 100) / 100
+}

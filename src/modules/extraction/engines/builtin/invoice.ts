@@ -1,0 +1,181 @@
+/**
+ * Readers for the fields every invoice and receipt has: its number, its dates, its totals and
+ * its currency. They start from the labels like the general reader and add what invoices are
+ * known to do: the number and date in the title line ("Rechnung Nr. 12 vom 3.5.2024"), the due
+ * date in a payment sentence, totals that must add up (subtotal + tax = total).
+ */
+import { findAmounts } from './amounts'
+import { best, type Answer, type Context, type Plan } from './context'
+import { documentCurrency, findCurrency } from './currency'
+import { findDates } from './dates'
+import type { Line } from './document'
+import { choose, labelledValues, type Scored } from './generic'
+import { below } from './labels'
+
+// ---------------------------------------------------------------- invoice number
+
+const TITLE_WORDS = String.raw`(?:tax\s+invoice|invoice|bill|receipt|credit\s+note|[\p{L}-]*rechnung[\p{L}-]*|rechnungs-?\s?korrektur|gutschrift|facture|avoir|factuur|creditnota|factura|faktura)`
+const NUMBER_MARK = String.raw`(?:nr|no|n°|nº|n\.º|num|number|nummer|numéro|numero|número)\.?`
+const ID = String.raw`([A-Z0-9][\w./-]*\d[\w./-]*|\d[\w./-]*)`
+
+/** "Rechnung Nr. 2024-117 vom …", "Facture n°80321 du …", "Invoice # AB-2019/077". */
+const TITLE_NUMBER = new RegExp(String.raw`(?<![\p{L}])${TITLE_WORDS}\b[^\n:]{0,30}?(?:${NUMBER_MARK}|#)\s*:?\s*${ID}`, 'iu')
+/** "Invoice INV/2025/11/0031" at the start of a line. */
+const TITLE_THEN_ID = new RegExp(String.raw`^${TITLE_WORDS}\s+(?=[\w/.-]*\d)([A-Z]{0,5}[\d/.-]*\d[\w/.-]*)\s*$`, 'iu')
+
+/**
+ * An identifier as printed after its label: the first token, with a short letter prefix kept
+ * when it is printed apart ("CS 67832"); it must hold a digit and must not be a date or money.
+ */
+export function readIdentifier(text: string): string | undefined {
+  const cleaned = text
+    .replace(/^(?:#|:|\.|-|no\.?|nr\.?|n°|nº|number|nummer|num\.?)\s*/i, '')
+    .replace(/^[#:]\s*/, '')
+    .trim()
+  const tokens = cleaned.split(/\s+/)
+  let id = tokens[0] ?? ''
+  if (/^[A-Za-z]{1,3}$/.test(id) && tokens[1] && /\d/.test(tokens[1])) id = `${id} ${tokens[1]}`
+  id = id.replace(/[,;:)]+$/, '')
+  if (!/\d/.test(id) || id.length > 40 || id.length < 2 && !/^\d$/.test(id)) return undefined
+  if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id)) return undefined
+  if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(id)) return undefined
+  return id
+}
+
+/** The invoice number: after its label, or in the title line ("Rechnung Nr. 12", "Invoice INV-7"). */
+export function invoiceNumberAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const labelled: Scored[] = []
+  for (const scored of labelledValues(plan, ctx, 'text')) {
+    const id = readIdentifier(String(scored.value))
+    if (id) labelled.push({ ...scored, value: id })
+  }
+  const fromTitle: Answer[] = []
+  for (const line of ctx.doc.lines.slice(0, 60)) {
+    const numbered = TITLE_NUMBER.exec(line.text)
+    if (numbered) {
+      const id = readIdentifier(numbered[1]!)
+      if (id) fromTitle.push({ value: id, confidence: 0.8, line })
+      continue
+    }
+    const bare = TITLE_THEN_ID.exec(line.text)
+    if (bare) {
+      const id = readIdentifier(bare[1]!)
+      if (id) fromTitle.push({ value: id, confidence: 0.72, line })
+    }
+  }
+  return best([choose(labelled), ...fromTitle])
+}
+
+// ---------------------------------------------------------------- dates
+
+/** "… vom 05.03.2018", "… du 02 Juillet 2015", "… dated March 3, 2024": the date of a title line. */
+const TITLE_DATE_LINK = /\b(?:vom|von|du|dated|of|del|van|date|le|from)\s*:?\s*$/i
+
+/** The issue date: after its label, in the title line, or (receipts) the first unclaimed date. */
+export function issueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const labelled = choose(labelledValues(plan, ctx, 'date'))
+  const title = titleDate(ctx)
+  const fallback = firstUnlabelledDate(ctx)
+  return best([labelled, title, fallback])
+}
+
+/** The date on a line that names the document ("Rechnung Nr. 7 vom 05.03.2018"). */
+function titleDate(ctx: Context): Answer | undefined {
+  const { doc } = ctx
+  const titleLine = new RegExp(String.raw`(?<![\p{L}])${TITLE_WORDS}(?![\p{L}])`, 'iu')
+  for (const line of doc.lines.slice(0, 60)) {
+    if (!titleLine.test(line.text)) continue
+    for (const date of findDates(line.text, doc.dateOrder, doc.dateOrderSure)) {
+      if (TITLE_DATE_LINK.test(line.text.slice(0, date.start)))
+        return { value: date.iso, confidence: date.guessed ? 0.6 : 0.82, line }
+    }
+    // The date may be wrapped onto the next line ("… Nr. 123 vom" / "06.12.2018").
+    const next = doc.lines[line.index + 1]
+    if (next && TITLE_DATE_LINK.test(line.text)) {
+      const date = findDates(next.text, doc.dateOrder, doc.dateOrderSure)[0]
+      if (date && date.start === 0) return { value: date.iso, confidence: date.guessed ? 0.6 : 0.8, line: next }
+    }
+  }
+  return undefined
+}
+
+/**
+ * A receipt often prints its date with no label, at the top or the bottom: the first date that
+ * no other date label (order, delivery, due …) claims.
+ */
+function firstUnlabelledDate(ctx: Context): Answer | undefined {
+  const { doc } = ctx
+  const claimed = new Set<number>()
+  for (const hit of ctx.hits) {
+    if (hit.entry.owner === 'other_date' || hit.entry.owner === 'due_date') {
+      claimed.add(hit.line.index)
+      for (const candidate of below(hit, doc, ctx.hitsByLine, 2)) claimed.add(candidate.line.index)
+    }
+  }
+  for (const line of doc.lines) {
+    if (claimed.has(line.index)) continue
+    const date = findDates(line.text, doc.dateOrder, doc.dateOrderSure)[0]
+    if (!date) continue
+    // Ranges ("01.01.2010 bis 31.12.2010") are periods, not the date of issue.
+    if (/\b(?:bis|to|au|tot|al|until|till|-|–)\s*$/i.test(line.text.slice(date.end, date.end + 6))) continue
+    if (/\b(?:bis|to|au|tot|al|until|from|du|von|vom|van|des|del)\s*$/i.test(line.text.slice(0, date.start))) continue
+    return { value: date.iso, confidence: date.guessed ? 0.45 : 0.6, line }
+  }
+  return undefined
+}
+
+/** "Bitte überweisen Sie bis zum 09.06.2014", "Zahlbar … bis 04.07.2013", "payable by 1 May 2024". */
+const DUE_SENTENCE =
+  /(?<!\p{L})(?:zahlbar|überweisen|zahlung|zahlungsziel|payable|payment|pay|due|paiement|payer|réglement|règlement|betalen|betaling|pago|pagar|vence|vencimiento)(?!\p{L})[^\n]{0,80}?(?<!\p{L})(?:bis(?:\s+zum)?|by|before|until|on|avant(?:\s+le)?|le|voor|vóór|uiterlijk|antes\s+del?|el)\s+$/iu
+
+/** "… wird am 20.03.2014 von Ihrem Konto … eingezogen": the day of a direct debit. */
+const DEBIT_WORDS = /eingezogen|abgebucht|lastschrift|debited|direct debit|prélev|afgeschreven|geïncasseerd|incasso|domiciliaci|cargo en (?:su )?cuenta/i
+const DATE_LEAD = /(?<!\p{L})(?:am|on|le|op|el|ab|from|à partir du|a partir del)\s*:?\s*$/iu
+
+/** The due date: after its label, or in a payment or direct-debit sentence. */
+export function dueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const labelled = choose(labelledValues(plan, ctx, 'date'))
+  return best([labelled, dueFromSentence(ctx)])
+}
+
+/** A due date written in a payment or direct-debit sentence. */
+function dueFromSentence(ctx: Context): Answer | undefined {
+  const { doc } = ctx
+  for (const line of doc.lines) {
+    const next = doc.lines[line.index + 1]
+    const sentence = `${line.text} ${next?.text ?? ''}`
+    for (const date of findDates(line.text, doc.dateOrder, doc.dateOrderSure)) {
+      const lead = line.text.slice(0, date.start)
+      // Discount deadlines ("3% Skonto … bis 15.03.") are not the due date.
+      if (/skonto|escompte|discount|korting|descuento/i.test(lead.slice(-40))) continue
+      if (DUE_SENTENCE.test(lead)) return { value: date.iso, confidence: date.guessed ? 0.55 : 0.75, line }
+      if (DEBIT_WORDS.test(sentence) && DATE_LEAD.test(lead)) return { value: date.iso, confidence: date.guessed ? 0.5 : 0.68, line }
+    }
+  }
+  return undefined
+}
+
+// ---------------------------------------------------------------- currency
+
+/** The currency: a labelled one ("Currency: EUR"), else the one the document's amounts carry. */
+export function currencyAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const labelled = choose(labelledValues(plan, ctx, 'currency'))
+  const amountCurrencies: string[] = []
+  for (const line of ctx.doc.lines)
+    for (const amount of findAmounts(line.text)) if (amount.currency) amountCurrencies.push(amount.currency)
+  const overall = documentCurrency(ctx.doc.text, amountCurrencies)
+  const fromDocument: Answer | undefined = overall
+    ? { value: overall.code, confidence: overall.confidence, line: lineWithCurrency(ctx, overall.code) }
+    : undefined
+  if (labelled && fromDocument && labelled.value === fromDocument.value)
+    return { ...labelled, confidence: Math.min(0.99, labelled.confidence + 0.05) }
+  return best([labelled, fromDocument])
+}
+
+/** The first line that shows the currency, for the answer's snippet ("KR" marks any crown). */
+function lineWithCurrency(ctx: Context, code: string): Line | undefined {
+  const crown = ['SEK', 'NOK', 'DKK'].includes(code)
+  const shows = (found: string | undefined) => found === code || (crown && found === 'KR')
+  return ctx.doc.lines.find((line) => findAmounts(line.text).some((amount) => shows(amount.currency))) ??
+    ctx.doc.lines.find((line) => findCurrency(line.text) === code)
+}

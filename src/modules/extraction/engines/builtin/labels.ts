@@ -1,0 +1,192 @@
+/**
+ * Finding printed labels and the values that go with them. Labels are matched on folded
+ * letters and digits ("Rechnungs-Nr." = "Rechnungsnr"), at word boundaries, inside one cell. Of
+ * overlapping labels the longest wins, so "Due Date" hides "Date" and "Subtotal" hides "Total".
+ * A value is read after the label in its cell ("Date: 1 May"), in the next cell of the line
+ * ("Date      1 May"), or below it in the same column ("Date" over "1 May").
+ */
+import type { Doc, Line } from './document'
+import { isLetterOrDigit, squash, trimValue } from './text'
+
+export interface LabelEntry {
+  /** Folded letters/digits of the label. */
+  squashed: string
+  label: string
+  /** Who the label belongs to: a concept id, or `field:<key>` for a field's own labels. */
+  owner: string
+}
+
+export interface LabelHit {
+  line: Line
+  cell: number
+  /** Span of the label in the line's raw text. */
+  start: number
+  end: number
+  entry: LabelEntry
+}
+
+export type How = 'inline' | 'right' | 'below'
+
+export interface Candidate {
+  text: string
+  line: Line
+  how: How
+  hit: LabelHit
+  /** Lines between the label and the value (0 on the same line). */
+  distance: number
+}
+
+/** Folded form of a label; '#' and 'n°' stay meaningful ("Invoice #" is not "Invoice"). */
+export function squashKeepingMarks(text: string): { chars: string; map: number[] } {
+  const prepared = text.replace(/[°º]/g, 'o').replace(/#/g, 'ǂ')
+  const { chars, map } = squash(prepared)
+  return { chars: chars.replace(/ǂ/g, '#'), map }
+}
+
+/** Finds every label of the vocabulary in the document, longest-first where they overlap. */
+export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
+  const byFirst = new Map<string, LabelEntry[]>()
+  for (const entry of entries) {
+    if (!entry.squashed) continue
+    const key = entry.squashed.slice(0, 2)
+    const bucket = byFirst.get(key) ?? []
+    bucket.push(entry)
+    byFirst.set(key, bucket)
+  }
+  const hits: LabelHit[] = []
+  for (const line of doc.lines) {
+    line.cells.forEach((cell, cellIndex) => {
+      // Long paragraphs hold labels only in their first words ("Date: …" at the start of a
+      // sentence); scanning whole clauses would turn prose into labels.
+      const scanned = cell.text.length > 160 ? cell.text.slice(0, 60) : cell.text
+      const { chars, map } = squashKeepingMarks(scanned)
+      const found: LabelHit[] = []
+      for (let i = 0; i < chars.length - 1; i++) {
+        const bucket = byFirst.get(chars.slice(i, i + 2))
+        if (!bucket) continue
+        for (const entry of bucket) {
+          if (!chars.startsWith(entry.squashed, i)) continue
+          const rawStart = map[i]!
+          const rawEnd = map[i + entry.squashed.length - 1]! + 1
+          if (!atBoundary(scanned, rawStart, rawEnd)) continue
+          found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
+        }
+      }
+      hits.push(...keepLongest(found))
+    })
+  }
+  return hits
+}
+
+/** A label starts and ends at word edges; a hyphen inside a compound word is not an edge. */
+function atBoundary(text: string, start: number, end: number): boolean {
+  const before = text[start - 1]
+  const after = text[end]
+  if (isLetterOrDigit(before) || isLetterOrDigit(after)) return false
+  if (before === '-' && isLetterOrDigit(text[start - 2])) return false
+  if (after === '-' && isLetterOrDigit(text[end + 1])) return false
+  if (before === '.' && /\p{L}/u.test(text[start - 2] ?? '') && /\p{L}/u.test(text[start] ?? '')) return false
+  return true
+}
+
+/** Of overlapping hits in a cell, a longer one hides a shorter one. */
+function keepLongest(found: LabelHit[]): LabelHit[] {
+  return found.filter(
+    (hit) =>
+      !found.some(
+        (other) =>
+          other !== hit &&
+          other.start <= hit.start &&
+          other.end >= hit.end &&
+          other.end - other.start > hit.end - hit.start,
+      ),
+  )
+}
+
+/** Hits per line index, for quick "is there a label here" checks. */
+export function indexHits(hits: LabelHit[]): Map<number, LabelHit[]> {
+  const byLine = new Map<number, LabelHit[]>()
+  for (const hit of hits) {
+    const list = byLine.get(hit.line.index) ?? []
+    list.push(hit)
+    byLine.set(hit.line.index, list)
+  }
+  return byLine
+}
+
+/** How many lines below a label its value may be printed. */
+const MAX_LINES_BELOW = 3
+
+/**
+ * The values that may belong to a label hit, nearest first: the rest of its cell, the
+ * following cells of its line, and the cell below it in the same column.
+ */
+export function candidatesFor(hit: LabelHit, doc: Doc, hitsByLine: Map<number, LabelHit[]>): Candidate[] {
+  const { line } = hit
+  const candidates: Candidate[] = []
+  const cell = line.cells[hit.cell]!
+  const lineHits = hitsByLine.get(line.index) ?? []
+
+  // The rest of the cell, up to the next label in it that has its own value ("No: 12 Date: 1.2.").
+  const nextInCell = lineHits
+    .filter((other) => other.cell === hit.cell && other.start >= hit.end && /^\s*[:：]/.test(line.raw.slice(other.end, other.end + 3)))
+    .sort((a, b) => a.start - b.start)[0]
+  const inlineEnd = nextInCell ? nextInCell.start : cell.end
+  const inline = trimValue(line.raw.slice(hit.end, inlineEnd))
+  if (inline) candidates.push({ text: inline, line, how: 'inline', hit, distance: 0 })
+
+  // The next cells of the line, until a cell that starts with another label. In a header row
+  // (several short text cells: "Date  Time  No.") the values are below, not beside.
+  if (!inline && !isHeaderRow(line)) {
+    for (let i = hit.cell + 1; i < line.cells.length; i++) {
+      const next = line.cells[i]!
+      if (startsWithLabel(lineHits, i, next.start)) break
+      const text = trimValue(next.text)
+      if (text) candidates.push({ text, line, how: 'right', hit, distance: 0 })
+    }
+  }
+
+  // Below, in the label's column, when nothing follows the label in its cell.
+  if (!inline) candidates.push(...below(hit, doc, hitsByLine))
+  return candidates
+}
+
+/** Three or more cells of short text without digits: the headings of a table's columns. */
+function isHeaderRow(line: Line): boolean {
+  return line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !/\d/.test(cell.text))
+}
+
+function startsWithLabel(lineHits: LabelHit[], cellIndex: number, cellStart: number): boolean {
+  return lineHits.some((other) => other.cell === cellIndex && other.start <= cellStart + 1)
+}
+
+/**
+ * Cells under a label: on each of the next lines (same page), the cell that overlaps the label's
+ * cell, or — when the label is the last thing on its line — the first cell to the right of where
+ * it starts (right-aligned values under a left-aligned label).
+ */
+export function below(hit: LabelHit, doc: Doc, hitsByLine: Map<number, LabelHit[]>, maxLines = MAX_LINES_BELOW): Candidate[] {
+  const { line } = hit
+  const labelCell = line.cells[hit.cell]!
+  const isLast = hit.cell === line.cells.length - 1
+  const nextStart = line.cells[hit.cell + 1]?.start ?? Infinity
+  const out: Candidate[] = []
+  for (let offset = 1; offset <= maxLines; offset++) {
+    const next = doc.lines[line.index + offset]
+    if (!next || next.page !== line.page) break
+    // Tab-separated rows (DOCX, HTML and Markdown tables) align by cell, not by column.
+    const byIndex = line.raw.includes('\t') && next.raw.includes('\t') && next.cells.length === line.cells.length
+    const cellIndex = byIndex
+      ? hit.cell
+      : next.cells.findIndex((cell) => cell.start < labelCell.end && cell.end > labelCell.start && cell.start < nextStart)
+    let chosen = cellIndex
+    if (chosen < 0 && isLast) chosen = next.cells.findIndex((cell) => cell.start >= labelCell.start - 1)
+    if (chosen < 0) continue
+    // Another label in that place ends the column: its values are not ours.
+    const nextHits = hitsByLine.get(next.index) ?? []
+    if (startsWithLabel(nextHits, chosen, next.cells[chosen]!.start)) break
+    const text = trimValue(next.cells[chosen]!.text)
+    if (text) out.push({ text, line: next, how: 'below', hit, distance: offset })
+  }
+  return out
+}

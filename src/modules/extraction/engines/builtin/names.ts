@@ -1,0 +1,317 @@
+/**
+ * Names of the two sides of an invoice. The issuer is the name after a seller label ("From",
+ * "Lieferant"), the name in a sender line above the address window ("ACME GmbH · Street ·
+ * City"), or the letterhead: the name-like line at the top that carries a legal form or a trade
+ * word, or that matches the document's web or e-mail domain. The client is the name under a
+ * buyer label ("Bill to", "Rechnungsempfänger") or the first name of the address window.
+ */
+import { best, memo, type Answer, type Context, type Plan } from './context'
+import type { Doc, Line } from './document'
+import type { LabelHit } from './labels'
+import { collapse, fold, squash } from './text'
+import { hitsOf } from './generic'
+
+/** Legal forms of companies, matched as whole words on folded text. */
+const LEGAL_FORM =
+  /(?:^|[\s,(&])(?:sdn\.?\s*bhd|sdn|s\/b|bhd|berhad|gmbh|mbh|ag|kg|kgaa|ohg|ug|e\.?\s?k|e\.?\s?v|a\.?\s?g|ltd|limited|inc|incorporated|llc|l\.l\.c|llp|plc|corp|corporation|co\.|company|b\.?\s?v|n\.?\s?v|s\.?\s?a\.?\s?s|s\.?\s?a\.?\s?r\.?\s?l|s\.?\s?a|s\.?\s?l|s\.?\s?r\.?\s?l|s\.?\s?p\.?\s?a|sarl|sas|pvt|pte|pty|oy|ab|spolka|sp\.?\s?z\s?o\.?\s?o|vof|bvba|s\.?\s?c\.?\s?s|gbr|enterprises?|trading)(?=$|[\s.,)])/i
+
+/** Words of shop and trade names (receipts rarely print a legal form). */
+const TRADE_WORD =
+  /\b(?:restaurant|restoran|cafe|café|bistro|bakery|boulangerie|bäckerei|hardware|store|stores|mart|market|supermarket|minimarket|mini market|pharmacy|apotheke|pharmacie|farmacia|stationery|bookstore|books?|electrical|electronics?|motor|motors|petro|petrol|station|hotel|shop|boutique|gallery|kedai|syarikat|perniagaan|services|service|solutions|international|industries|holdings|group|versicherung\w*|bank|hospital|clinic|klinik|kitchen|food|foods|beverage|trading|enterprise|gmbh)\b/i
+
+/** Lines that are parts of an address, contact or registration data, not names. */
+const NOT_A_NAME =
+  /\b(?:tel|telefon|phone|fax|e-?mail|www|http|iban|bic|swift|vat|gst|ust|tva|btw|siret|siren|kvk|hrb|reg(?:istration)?\.?\s*no|company\s+no|co\.?\s*reg|invoice|rechnung|facture|factuur|factura|receipt|quittung|page|seite|datum|date|customer|kunde|street|straße|strasse|str\.|road|rd\.|jalan|jln|lot|no\.\s*\d|p\.?o\.?\s*box|postfach|floor|level|suite|avenue|ave\.|rue|weg|laan|calle|plaza|taman|bandar|seksyen|section|cedex|salutation|sehr geehrte|dear|tax\s+invoice|cash\s+bill|thank|gracias|merci|danke|bedankt)\b/i
+
+const SALUTATION = /^(?:herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|miss|dr\.?|monsieur|madame|mme\.?|m\.|dhr\.?|mevr\.?|sr\.?|sra\.?|señor|señora|attn\.?:?|z\.?\s?hd\.?)$/i
+
+/** A document title or heading alone on its line: never a name. */
+const TITLE_LINE =
+  /^(?:tax\s+)?(?:invoice|bill|receipt|credit\s+note|statement|quotation|\p{L}*rechnung\p{L}*|gutschrift|quittung|facture|avoir|factuur|factura|faktura|simplified\s+tax\s+invoice|cash\s+bill|cash\s+sales?|official\s+receipt)(?!\p{L})/iu
+
+/** Registration numbers, trailing punctuation and contact data cut from a name. */
+export function cleanName(text: string): string {
+  return collapse(
+    text
+      .replace(/\(\s*(?:co\.?\s*(?:reg\.?)?\s*(?:no\.?)?\s*:?\s*)?[\w\s.-]*\d[\w\s.-]*\)/gi, ' ')
+      .replace(/\b(?:co\.?\s*reg|company\s+reg|reg\.?\s*no|gst|ust|vat)\b.*$/i, '')
+      .replace(/\s(?:fka|f\.k\.a\.|formerly(?:\s+known\s+as)?)\s.*$/i, '')
+      .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
+      .replace(/\s[-–|•●·]\s.*$/, '')
+      .replace(/[,;:]+\s*$/, ''),
+  )
+}
+
+/** A line that may be a company or person name: letters, not address or contact data. */
+export function looksLikeName(text: string): boolean {
+  if (/:\s*$/.test(text)) return false
+  const cleaned = cleanName(text)
+  if (cleaned.length < 2 || cleaned.length > 80) return false
+  const letters = (cleaned.match(/\p{L}/gu) ?? []).length
+  const digits = (cleaned.match(/\d/g) ?? []).length
+  if (letters < 2 || digits > letters / 3) return false
+  if (NOT_A_NAME.test(fold(cleaned)) && !LEGAL_FORM.test(cleaned)) return false
+  if (TITLE_LINE.test(cleaned) || TITLE_LINE.test(cleaned.replace(/(?<=\p{L})[\s-](?=\p{L}(?:[\s-]|$))/gu, '').replace(/-/g, ''))) return false
+  // A line in parentheses or with a colon is a remark or a "label: value" pair, not a name.
+  if (/^\(.*\)$/.test(cleaned) || cleaned.includes(':')) return false
+  if (/^(?:au capital|capital social|stammkapital|sarl|sas|gmbh|ltd|inc|sdn|bhd)\b/i.test(cleaned)) return false
+  if (/^\d{4,5}\s+\p{L}/u.test(cleaned)) return false // "12345 Musterstadt"
+  if (/@|\.(?:com|de|fr|nl|es|net|org|my)\b/i.test(cleaned)) return false
+  return true
+}
+
+const hasLegalForm = (text: string) => LEGAL_FORM.test(` ${text}`)
+
+// ---------------------------------------------------------------- shared pieces
+
+/** Labels inside an address block ("Name:", "Nummer:", "GLN") and what they introduce. */
+const NAME_LABEL = /^(?:name|firma|company|raison sociale|naam|nombre|razón social)\s*:?$/i
+const BLOCK_LABEL = /^(?:gln|nummer|number|id|kunden-?nr\.?|globale nummer|lief-nr|ust|vat|anschrift|adresse|address|adres|dirección|tel|telefon|phone|e-?mail|steuernummer|ust\.?-id\.?-nr\.?)\b/i
+
+/**
+ * The name a label introduces. After "Label:" the name follows on the line ("Sold by: ACME");
+ * under a heading ("Rechnungsempfänger", "Bill To") it is the first name-like line below it in
+ * the same column, past identifier lines (GLN, customer number); a salutation ("Herrn") joins the
+ * line after it, and "Name:" rows give their value.
+ */
+function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line } | undefined {
+  const { doc } = ctx
+  const { line } = hit
+  const cell = line.cells[hit.cell]!
+  // A label in running text ("… from the purchase") is not a heading of a name.
+  if (/[\p{L}\d]/u.test(line.raw.slice(cell.start, hit.start))) return undefined
+  // "Käufer/Leistungsempfänger": a second label joined by a slash is part of the heading.
+  const afterLabel = line.raw.slice(hit.end, cell.end).replace(/^\s*\/\s*\p{L}+/u, '')
+  const withColon = /^\s*[:：]/.test(afterLabel) || /^\s*[:：]/.test(line.raw.slice(cell.end, cell.end + 3))
+  const inline = afterLabel.replace(/^[\s:：#.-]+/, '').trim()
+  if (inline) return looksLikeName(inline) ? { name: cleanName(inline), line } : undefined
+  if (withColon) {
+    const right = line.cells[hit.cell + 1]
+    if (right && looksLikeName(right.text.replace(/^[:\s]+/, ''))) return { name: cleanName(right.text.replace(/^[:\s]+/, '')), line }
+  }
+  // Under the heading, in its column.
+  for (let offset = 1; offset <= 5; offset++) {
+    const next = doc.lines[line.index + offset]
+    if (!next || next.page !== line.page) break
+    const index = cellIndexUnder(next, hit)
+    if (index < 0) continue
+    const text = next.cells[index]!.text
+    const labelOnly = text.replace(/\s*:.*$/, '')
+    if (NAME_LABEL.test(labelOnly) || NAME_LABEL.test(text)) {
+      const value = text.includes(':') && text.split(':')[1]!.trim() ? text.split(':').slice(1).join(':').trim() : next.cells[index + 1]?.text.replace(/^[:\s]+/, '')
+      if (value && looksLikeName(value)) return { name: cleanName(value), line: next }
+      continue
+    }
+    if (BLOCK_LABEL.test(text) || /^\d[\d\s-]*$/.test(text) || /^[:：]/.test(next.cells[index + 1]?.text ?? '')) continue
+    if (SALUTATION.test(text)) {
+      const after = doc.lines[next.index + 1]
+      const afterIndex = after ? cellIndexUnder(after, hit) : -1
+      const afterText = afterIndex >= 0 ? after!.cells[afterIndex]!.text : undefined
+      if (afterText && looksLikeName(afterText)) return { name: `${text} ${cleanName(afterText)}`, line: after! }
+      return undefined
+    }
+    if (!looksLikeName(text)) return undefined
+    // A name over two lines: the second carries the legal form ("Müller & Söhne Holz" /
+    // "Handelsgesellschaft mbH").
+    const after = doc.lines[next.index + 1]
+    const afterIndex = after && after.page === next.page ? cellIndexUnder(after, hit) : -1
+    const afterText = afterIndex >= 0 ? after!.cells[afterIndex]!.text : undefined
+    if (afterText && !hasLegalForm(text) && hasLegalForm(afterText) && looksLikeName(afterText))
+      return { name: cleanName(`${text} ${afterText}`), line: next }
+    return { name: cleanName(text), line: next }
+  }
+  return undefined
+}
+
+/** The cell of a line under a label's cell (overlapping it, or starting within two columns). */
+function cellIndexUnder(line: Line, hit: LabelHit): number {
+  const labelCell = hit.line.cells[hit.cell]!
+  const nextStart = hit.line.cells[hit.cell + 1]?.start ?? Infinity
+  return line.cells.findIndex((c) => c.start < Math.min(labelCell.end + 2, nextStart) && c.end > labelCell.start - 2)
+}
+
+// ---------------------------------------------------------------- issuer
+
+/** Domains of the document's web and e-mail addresses, folded to letters and digits. */
+function domains(doc: Doc): string[] {
+  const found = new Set<string>()
+  for (const m of doc.text.matchAll(/(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\.[a-z]{2,}/gi))
+    found.add(m[1]!.toLowerCase().replace(/[^a-z0-9]/g, ''))
+  return [...found].filter((domain) => domain.length >= 4 && !/^(?:gmail|yahoo|hotmail|outlook|example|localhost|gmx|web|orange|free)$/.test(domain))
+}
+
+function matchesDomain(name: string, list: string[]): boolean {
+  const squashed = squash(name.replace(LEGAL_FORM, ' ')).chars
+  if (squashed.length < 4) return false
+  return list.some((domain) => domain === squashed || (domain.includes(squashed) && squashed.length >= 6) || (squashed.includes(domain) && domain.length >= 6))
+}
+
+/** Lines under a client label (and the address window) are the client's, never the issuer's. */
+function recipientLines(ctx: Context): Set<number> {
+  return memo(ctx, 'recipient-lines', () => {
+    const lines = new Set<number>()
+    for (const hit of ctx.hits) {
+      if (hit.entry.owner !== 'recipient' && hit.entry.owner !== 'other_party') continue
+      for (let offset = 0; offset <= 5; offset++) lines.add(hit.line.index + offset)
+    }
+    const window = windowAddress(ctx)
+    if (window) for (let offset = 0; offset <= 3; offset++) lines.add(window.line.index + offset)
+    return lines
+  })
+}
+
+/** "ACME GmbH · Hauptstr. 1 · 12345 Berlin": the sender line printed above the address window. */
+const SENDER_LINE = /^(.{2,60}?)\s*(?:[·•●|]|\s[-–]\s)\s*[^·•●|]*\d[^·•●|]*(?:[·•●|]|\s[-–]\s)/
+
+function senderLine(ctx: Context): { name: string; line: Line; start: number } | undefined {
+  return memo(ctx, 'sender-line', () => {
+    for (const line of ctx.doc.lines.slice(0, 25)) {
+      if (line.page !== 1) break
+      const text = line.raw.trimStart()
+      const m = SENDER_LINE.exec(text)
+      if (m && looksLikeName(m[1]!) && !/\d{3,}/.test(m[1]!))
+        return { name: cleanName(m[1]!), line, start: line.raw.length - text.length }
+    }
+    return undefined
+  })
+}
+
+/** The first name under the sender line: the addressee in the envelope window. */
+function windowAddress(ctx: Context): { name: string; line: Line } | undefined {
+  return memo(ctx, 'window-address', () => {
+    const sender = senderLine(ctx)
+    if (!sender) return undefined
+    const inColumn = (line: Line) => line.cells.find((c) => c.start <= sender.start + 12 && c.end > sender.start - 6)
+    for (let offset = 1; offset <= 4; offset++) {
+      const line = ctx.doc.lines[sender.line.index + offset]
+      if (!line) break
+      const cell = inColumn(line)
+      if (!cell) continue
+      if (SALUTATION.test(cell.text)) {
+        const next = ctx.doc.lines[line.index + 1]
+        const nextCell = next && inColumn(next)
+        if (next && nextCell && looksLikeName(nextCell.text)) return { name: `${cell.text} ${cleanName(nextCell.text)}`, line: next }
+        continue
+      }
+      if (looksLikeName(cell.text)) return { name: cleanName(cell.text), line }
+    }
+    return undefined
+  })
+}
+
+/**
+ * The page where the document proper starts: the first page with an invoice number or date
+ * label (a cover letter or terms may come first).
+ */
+function mainPage(ctx: Context): number {
+  return memo(ctx, 'main-page', () => {
+    const first = ctx.hits.find((hit) => hit.entry.owner === 'invoice_number' || hit.entry.owner === 'issue_date')
+    return first?.line.page ?? 1
+  })
+}
+
+/** A footer line with the company's legal data: the line above it often names the company. */
+const LEGAL_FOOTER =
+  /\b(?:au capital|capital social|siège social|siege social|registered office|registered in|company registration|geschäftsführer|geschaftsfuhrer|handelsregister|amtsgericht|registergericht|kvk|rcs|ust-?id|steuer-?nr)\b/i
+
+/** The next line continues a name when it holds only a legal form, or the name ends with "&". */
+function continuation(text: string, next: string | undefined): boolean {
+  if (!next) return false
+  if (/[&-]\s*$/.test(text)) return looksLikeName(next) || hasLegalForm(next)
+  if (/^(?:\(m\)\s*)?(?:sdn\.?\s*bhd\.?|bhd\.?|s\/b|gmbh|ag|ltd\.?|inc\.?|llc|b\.v\.?|co\.\s*\(m\)\s*(?:sdn\s*)?bhd\.?)$/i.test(next.trim())) return true
+  return !hasLegalForm(text) && /^(?:co\.|\(m\)|sdn\b|bhd\b|s\/b|gmbh\b)/i.test(next.trim())
+}
+
+/**
+ * The letterhead: name-like lines near the top of page one (and the footer, where many
+ * invoices repeat the company with its legal form), scored by legal form, trade words, a domain
+ * match and position. A name split over two lines ("HOME HARDWARE &" / "ELECTRICAL") is joined.
+ */
+function letterhead(ctx: Context): Answer | undefined {
+  const { doc } = ctx
+  const firstPage = doc.lines.filter((line) => line.page === mainPage(ctx))
+  const excluded = recipientLines(ctx)
+  const domainList = domains(doc)
+  const answers: Answer[] = []
+  const top = firstPage.slice(0, 12)
+  const footer = firstPage.length > 20 ? firstPage.slice(-10) : []
+
+  const consider = (line: Line, cellIndex: number, base: number) => {
+    if (excluded.has(line.index)) return
+    const cell = line.cells[cellIndex]!
+    let text = cell.text
+    if (!looksLikeName(text)) return
+    const next = doc.lines[line.index + 1]
+    const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3 || (c.start < cell.end && c.end > cell.start))
+    if (next && next.page === line.page && continuation(text, nextCell?.text)) text = `${text} ${nextCell!.text}`
+    const name = cleanName(text)
+    if (!name) return
+    let score = base
+    if (hasLegalForm(name)) score += 0.3
+    else if (TRADE_WORD.test(name)) score += 0.15
+    const domain = matchesDomain(name, domainList)
+    if (domain) score += 0.2
+    if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && /\p{Lu}{3}/u.test(name)) score += 0.05
+    if (name.split(/\s+/).length === 1 && !hasLegalForm(name) && !domain) score -= 0.1
+    answers.push({ value: name, confidence: Math.min(0.9, score), line })
+  }
+
+  top.forEach((line, position) => line.cells.forEach((_, cellIndex) => consider(line, cellIndex, 0.5 - position * 0.03)))
+  footer.forEach((line) => {
+    line.cells.forEach((cell, cellIndex) => {
+      // "Free SAS au capital de …": the company is named at the start of a legal footer.
+      const capital = /^(.{2,40}?\s(?:sas|sarl|sa|gmbh|ag|ltd|bv|b\.v\.|nv|sl|srl|eurl))\s+au capital\b/i.exec(cell.text)
+      if (capital) answers.push({ value: cleanName(capital[1]!), confidence: 0.75, line })
+      else if (hasLegalForm(cell.text) || matchesDomain(cell.text, domainList)) consider(line, cellIndex, 0.3)
+    })
+    // A name alone on the line above the legal footer.
+    const above = doc.lines[line.index - 1]
+    if (LEGAL_FOOTER.test(line.text) && above && above.page === line.page && above.cells.length === 1 && !LEGAL_FOOTER.test(above.text))
+      if (looksLikeName(above.text) && !excluded.has(above.index))
+        answers.push({ value: cleanName(above.text), confidence: hasLegalForm(above.text) ? 0.8 : 0.68, line: above })
+  })
+  // The same name printed twice (letterhead and footer) is a strong sign.
+  for (const answer of answers) {
+    const again = answers.some((other) => other.line !== answer.line && squash(String(other.value)).chars === squash(String(answer.value)).chars)
+    if (again) answer.confidence = Math.min(0.92, answer.confidence + 0.1)
+  }
+  return best(answers)
+}
+
+export function issuerAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const labelled: Answer[] = []
+  for (const hit of hitsOf(plan, ctx)) {
+    const found = nameAfterLabel(hit, ctx)
+    if (found) labelled.push({ value: found.name, confidence: 0.85 * (hasLegalForm(found.name) ? 1 : 0.9), line: found.line })
+  }
+  const sender = senderLine(ctx)
+  const fromSender: Answer | undefined = sender ? { value: sender.name, confidence: hasLegalForm(sender.name) ? 0.85 : 0.7, line: sender.line } : undefined
+  return best([...labelled, fromSender, letterhead(ctx)])
+}
+
+// ---------------------------------------------------------------- recipient
+
+export function recipientAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const labelled: Answer[] = []
+  for (const hit of hitsOf(plan, ctx)) {
+    const found = nameAfterLabel(hit, ctx)
+    if (found) labelled.push({ value: found.name, confidence: hit.entry.squashed.length <= 5 ? 0.72 : 0.82, line: found.line })
+  }
+  const window = windowAddress(ctx)
+  const fromWindow: Answer | undefined = window ? { value: window.name, confidence: 0.7, line: window.line } : undefined
+  return best([...labelled, fromWindow, addressedTo(ctx)])
+}
+
+/** "Herrn" / "Max Mustermann" near the top: a letter's addressee, introduced by a salutation. */
+function addressedTo(ctx: Context): Answer | undefined {
+  const top = ctx.doc.lines.filter((line) => line.page === 1).slice(0, 15)
+  for (const line of top) {
+    const cell = line.cells[0]
+    if (!cell || !SALUTATION.test(cell.text) || /^(?:firma|attn)/i.test(cell.text)) continue
+    const next = ctx.doc.lines[line.index + 1]
+    const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3)
+    if (next && nextCell && looksLikeName(nextCell.text))
+      return { value: `${cell.text} ${cleanName(nextCell.text)}`, confidence: 0.62, line: next }
+  }
+  return undefined
+}

@@ -1,0 +1,369 @@
+/**
+ * Total, subtotal and tax, read together. Every amount printed after a total, subtotal or tax
+ * label is a candidate; a column header above an amount can reassign it (a "Total" row under
+ * "Net | VAT | Gross" columns gives all three). The total is the last amount of the strongest
+ * kind of total label ("Grand total", "Total payable", "Total incl. VAT" over a plain "Total",
+ * which beats "Total 0% supplies"); subtotal and tax are preferably the pair that adds up to it.
+ */
+import { findAmounts, type FoundAmount } from './amounts'
+import { memo, type Answer, type Context, type Plan } from './context'
+import type { Line } from './document'
+import { below, type LabelHit } from './labels'
+import { fold } from './text'
+
+export type AmountRole = 'total' | 'subtotal' | 'tax'
+
+interface AmountCandidate {
+  role: AmountRole
+  value: string
+  number: number
+  confidence: number
+  /** For totals: 3 = a final amount ("grand total", "incl. VAT"), 2 = "total", 1 = a total of something else. */
+  tier: number
+  line: Line
+}
+
+interface Totals {
+  total?: AmountCandidate
+  subtotal?: AmountCandidate
+  tax?: AmountCandidate
+  /** Subtotal + tax = total holds for the chosen values. */
+  consistent: boolean
+}
+
+/** Total labels that name the final amount to pay, folded to letters and digits. */
+const FINAL_TOTALS = new Set(
+  [
+    'grandtotal', 'totalpayable', 'amountpayable', 'amountdue', 'totaldue', 'balancedue', 'totaltopay', 'netpayable',
+    'totalrounded', 'roundedtotal', 'nettotal', 'netttotal', 'totalincl', 'totalincluding', 'totalinc', 'totalamount',
+    'invoicetotal', 'zuzahlen', 'rechnungsbetrag', 'endbetrag', 'gesamtbetrag', 'rechnungssummebrutto', 'bruttosumme',
+    'summeinklust', 'summebrutto', 'gesamtbrutto', 'bruttobetrag', 'totalttc', 'montantttc', 'netapayer', 'totalapayer',
+    'sommeapayer', 'montantapayer', 'tebetalen', 'totaalbedrag', 'totaalinclbtw', 'totalapagar', 'naleznoscogolem',
+  ],
+)
+
+/** Words that may stand between a total label and its amount without changing its meaning. */
+const NEUTRAL_WORDS = new Set(
+  (
+    'sales amount amt incl inclusive including inc of gst tax vat sst after rounding rounded round adj adjustment ' +
+    'ttc eur usd gbp rm myr chf due payable net nett gross brutto invoice bill to pay rechnung facture factuur factura ' +
+    'mwst ust tva btw iva inkl the all in with value price sum summe betrag montant bedrag importe'
+  ).split(' '),
+)
+
+const EXCLUDING = /\b(?:excl|excluding|exclusive|exkl|ohne|hors|sans|zonder|excl|sin|before|net of|vor)\b/
+const FINAL_QUALIFIER = /\b(?:incl|inclusive|including|inkl|after|rounded|rounding|adj|payable|due|ttc)\b/
+
+/** The amount role a label stands for: its concept's, or that of the field it belongs to. */
+function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
+  const owner = hit.entry.owner
+  if (owner === 'total' || owner === 'subtotal' || owner === 'tax') return owner
+  if (!owner.startsWith('field:')) return undefined
+  const plan = ctx.plans.find((p) => `field:${p.spec.key}` === owner)
+  return plan?.role === 'total' || plan?.role === 'subtotal' || plan?.role === 'tax' ? plan.role : undefined
+}
+
+/** What a column header says its amounts are, from its words. */
+function headerRole(text: string): AmountRole | 'other' | undefined {
+  const words = fold(text)
+  if (/\b(?:qty|quantity|menge|qte|quantite|aantal|cantidad|price|preis|prix|prijs|precio|rate|satz|taux|%)\b|%/.test(words)) return 'other'
+  if (/\b(?:ht|net|netto|nett|excl|exkl|ohne|hors|zonder)\b|nettobetrag|nettowert/.test(words)) return 'subtotal'
+  if (/\b(?:tax|vat|gst|sst|tva|mwst|ust|btw|iva)\b|steuer|mwst-betrag/.test(words)) return 'tax'
+  if (/\b(?:ttc|gross|brutto|incl|inkl|total|totaal|gesamt)\b|endbetrag|bruttobetrag/.test(words)) return 'total'
+  return undefined
+}
+
+/** The header of the column an amount sits in: the nearest text cell above it, past numbers. */
+function columnHeader(ctx: Context, line: Line, start: number, end: number): AmountRole | 'other' | undefined {
+  for (let offset = 1; offset <= 8; offset++) {
+    const above = ctx.doc.lines[line.index - offset]
+    if (!above || above.page !== line.page) return undefined
+    const cell = above.cells.find((c) => c.start <= end + 1 && c.end >= start - 1)
+    if (!cell) continue
+    if (/^[-+\s\d.,%€$£()RMrm:]*$/.test(cell.text)) continue
+    if (above.cells.length < 2) return undefined
+    return headerRole(cell.text)
+  }
+  return undefined
+}
+
+/**
+ * A tax label that only qualifies another label: "GST" in "Total incl. GST", in "(excluded
+ * GST) Sub total" or in "Amount paid incl. GST". Its amount is not the tax.
+ */
+function isQualifier(hit: LabelHit, ctx: Context): boolean {
+  if (roleOf(hit, ctx) !== 'tax') return false
+  const raw = hit.line.raw
+  // "… incl. GST", "… excl. VAT", "inclusive of tax": the tax only says what the amount includes.
+  const before = fold(raw.slice(hit.line.cells[hit.cell]!.start, hit.start))
+  if (/\b(?:incl|inclusive|including|inkl|inklusive|excl|exclusive|excluding|exkl|exklusive|ohne|hors|sans|before|of)\W*$/.test(before)) return true
+  for (const other of ctx.hitsByLine.get(hit.line.index) ?? []) {
+    if (other === hit || other.cell !== hit.cell) continue
+    const role = roleOf(other, ctx)
+    if (role !== 'total' && role !== 'subtotal') continue
+    const between = other.end <= hit.start ? raw.slice(other.end, hit.start) : raw.slice(hit.end, other.start)
+    if (other.end <= hit.start && !findAmounts(between).some((amount) => amount.moneyLike)) return true
+    if (other.start >= hit.end && /^[\s()[\]:.,-]*$/.test(between)) return true
+  }
+  return false
+}
+
+/** A label after words such as "included in" ("GST included in total") is not the line's label. */
+function isLeading(hit: LabelHit): boolean {
+  const cell = hit.line.cells[hit.cell]!
+  const before = fold(hit.line.raw.slice(cell.start, hit.start))
+  return !/\b(?:in|of|included|includes|incl|inkl|inclusive|from|der|des|du|de|van|del|im|zum)\b/.test(before)
+}
+
+/**
+ * The amounts after a label on its line, up to the next label in another cell or after an
+ * amount ("Subtotal 10.00 Tax 1.90" gives the subtotal 10.00 only); labels between the label and
+ * its amount in the same cell only qualify it ("Subtotal (Qty 4) 41.43").
+ */
+function amountsAfter(hit: LabelHit, ctx: Context): { amounts: FoundAmount[]; text: string; offset: number } {
+  const raw = hit.line.raw
+  const next = (ctx.hitsByLine.get(hit.line.index) ?? [])
+    .filter((other) => other.start >= hit.end)
+    .sort((a, b) => a.start - b.start)
+    .find(
+      (other) =>
+        other.cell !== hit.cell || findAmounts(raw.slice(hit.end, other.start)).some((amount) => amount.moneyLike),
+    )
+  const text = raw.slice(hit.end, next ? next.start : undefined)
+  return { amounts: findAmounts(text).filter((amount) => amount.moneyLike), text, offset: hit.end }
+}
+
+/**
+ * Lines of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"): their totals are tax
+ * bases, not the invoice total. The breakdown is a short table under its heading; it ends at the
+ * next heading.
+ */
+function taxSummaryLines(ctx: Context): Set<number> {
+  return memo(ctx, 'tax-summary-lines', () => {
+    const lines = new Set<number>()
+    const heading = /\b(?:gst|tax|vat|tva|btw|iva|mwst)\s+(?:summary|analysis|breakdown|details)\b|steueraufschl|r[ée]capitulatif\s+(?:de\s+la\s+)?tva|btw[-\s]specificatie|desglose\s+(?:de\s+)?iva/i
+    for (const line of ctx.doc.lines) {
+      if (!heading.test(line.text)) continue
+      for (let offset = 0; offset <= 6; offset++) {
+        const next = ctx.doc.lines[line.index + offset]
+        if (!next || next.page !== line.page) break
+        if (offset > 0 && next.cells.length === 1 && /:\s*$/.test(next.text)) break
+        lines.add(next.index)
+      }
+    }
+    return lines
+  })
+}
+
+/** The amount of a rounding line ("Rounding adj. -0.02"), when the document prints one. */
+function rounding(ctx: Context): number | undefined {
+  return memo(ctx, 'rounding', () => {
+    for (const hit of ctx.hits) {
+      if (hit.entry.owner !== 'other_amount' || !/^round/.test(hit.entry.squashed)) continue
+      const amount = amountsAfter(hit, ctx).amounts.pop()
+      if (amount && amount.number !== 0) return amount.number
+    }
+    return undefined
+  })
+}
+
+/**
+ * What the customer paid, and what they paid less the change given, on a receipt that prints
+ * them: the total is the latter, or the former when no change is printed.
+ */
+function payment(ctx: Context): { paid?: number; change?: number } {
+  return memo(ctx, 'payment', () => {
+    let paid: number | undefined
+    let change: number | undefined
+    for (const hit of ctx.hits) {
+      if (hit.entry.owner !== 'other_amount') continue
+      const label = hit.entry.squashed
+      const isChange = /^change/.test(label)
+      const isPaid = /^(?:cash|cashtendered|tendered|amounttendered|paid|amountpaid|payment)$/.test(label)
+      if (!isChange && !isPaid) continue
+      const { amounts } = amountsAfter(hit, ctx)
+      let amount = amounts[amounts.length - 1]
+      if (!amount && !/\p{L}{2,}/u.test(hit.line.raw.slice(hit.end))) {
+        const under = below(hit, ctx.doc, ctx.hitsByLine, 1)[0]
+        amount = under ? findAmounts(under.text).filter((a) => a.moneyLike).pop() : undefined
+      }
+      if (!amount) continue
+      if (isChange && change === undefined) change = amount.number
+      if (isPaid && paid === undefined) paid = amount.number
+    }
+    return { paid, change }
+  })
+}
+
+const near = (a: number, b: number) => Math.abs(a - b) < 0.011
+
+/**
+ * Amounts under a label that heads a table column ("Endbetrag" over a column of amounts): one
+ * amount is the value; several are rows, and the value is the last one when it is their sum
+ * (a sum row), or the sum of all when the table breaks the amount down by tax rate.
+ */
+function columnValue(hit: LabelHit, ctx: Context): { amount: number; confidence: number; line: Line } | undefined {
+  const rows: { amount: FoundAmount; line: Line }[] = []
+  for (const candidate of below(hit, ctx.doc, ctx.hitsByLine, 6)) {
+    if (candidate.line.index !== hit.line.index + rows.length + 1) break
+    const amount = findAmounts(candidate.text).filter((a) => a.moneyLike).pop()
+    if (!amount || findAmounts(candidate.text).length > 1) break
+    rows.push({ amount, line: candidate.line })
+  }
+  const last = rows[rows.length - 1]
+  if (!last) return undefined
+  if (rows.length === 1) return { amount: last.amount.number, confidence: 0.72, line: last.line }
+  const sumBefore = rows.slice(0, -1).reduce((acc, row) => acc + row.amount.number, 0)
+  if (near(sumBefore, last.amount.number)) return { amount: last.amount.number, confidence: 0.7, line: last.line }
+  const byRate = hit.line.cells.some((cell) => /%|\b(?:rate|satz|taux|tarief|tipo)\b/i.test(cell.text))
+  if (byRate) {
+    const sum = Math.round((sumBefore + last.amount.number) * 100) / 100
+    return { amount: sum, confidence: 0.62, line: last.line }
+  }
+  return undefined
+}
+
+/** Every amount labelled as a total, subtotal or tax, with its role and strength. */
+function collect(ctx: Context): AmountCandidate[] {
+  const out: AmountCandidate[] = []
+  const summary = taxSummaryLines(ctx)
+  for (const hit of ctx.hits) {
+    let role = roleOf(hit, ctx)
+    if (!role) continue
+    if (isQualifier(hit, ctx)) continue
+    const leading = isLeading(hit)
+    // "GST included in total": a tax line, not a total.
+    if (!leading && role === 'total') continue
+    const weight = (hit.entry.squashed.length <= 4 ? 0.94 : 1) * (leading ? 1 : 0.8)
+    const { amounts, text, offset } = amountsAfter(hit, ctx)
+    if (!amounts.length) {
+      // A label alone in its cell: the amount may be printed under it.
+      if (/[\p{L}\d]/u.test(text.replace(/[:.]/g, '').split(/\s{2,}/)[0] ?? '')) continue
+      const column = columnValue(hit, ctx)
+      if (column) {
+        const tier = summary.has(column.line.index) ? 1 : FINAL_TOTALS.has(hit.entry.squashed) ? 3 : 2
+        const value = column.amount.toFixed(2)
+        out.push({ role, value, number: column.amount, confidence: column.confidence * weight, tier, line: column.line })
+      }
+      continue
+    }
+    const qualifier = fold(text.slice(0, amounts[0]!.start))
+    if (role === 'total' && EXCLUDING.test(qualifier)) role = 'subtotal'
+    let tier = FINAL_TOTALS.has(hit.entry.squashed) ? 3 : 2
+    if (role === 'total' && FINAL_QUALIFIER.test(qualifier)) tier = 3
+    const foreign = qualifier.split(/[^\p{L}]+/u).filter((word) => word.length > 1 && !NEUTRAL_WORDS.has(word))
+    if (foreign.length) tier = 1
+    if (summary.has(hit.line.index)) tier = Math.min(tier, 1)
+
+    // In a row of several amounts each belongs to its column, when the column header says what
+    // it is ("Total  24.99  5.00  29.99" under "Net  VAT  Gross").
+    let main: FoundAmount | undefined
+    for (const amount of amounts) {
+      const header = amounts.length > 1 ? columnHeader(ctx, hit.line, offset + amount.start, offset + amount.end) : undefined
+      if (header === 'other') continue
+      if (header && header !== role && role === 'total' && tier >= 2) {
+        out.push({ role: header, value: amount.value, number: amount.number, confidence: 0.8 * weight, tier: 2, line: hit.line })
+        continue
+      }
+      if (!header || header === role) main = amount
+    }
+    if (main) out.push({ role, value: main.value, number: main.number, confidence: 0.9 * weight, tier, line: hit.line })
+  }
+  return out
+}
+
+/**
+ * The total. On a receipt, the amount actually paid (cash less change, or the cash when no
+ * change is printed) decides between candidates; a rounding line prefers the rounded amount.
+ * Otherwise: of the strongest tier of total labels, the last amount printed.
+ */
+function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
+  const totals = candidates.filter((c) => c.role === 'total' && c.number !== 0 && c.confidence >= 0.5)
+  if (!totals.length) return undefined
+  const { paid, change } = payment(ctx)
+  const settled = paid !== undefined && change !== undefined && change <= paid ? paid - change : change === undefined ? paid : undefined
+  if (settled !== undefined) {
+    const matching = totals.filter((c) => near(c.number, settled))
+    if (matching.length) return { ...matching[matching.length - 1]!, tier: 3, confidence: 0.95 }
+  }
+  const adjustment = rounding(ctx)
+  if (adjustment !== undefined) {
+    const rounded = totals.filter((c) => c.tier >= 2 && totals.some((other) => other !== c && near(other.number + adjustment, c.number)))
+    if (rounded.length) return { ...rounded[rounded.length - 1]!, tier: 3 }
+  }
+  const tier = Math.max(...totals.map((c) => c.tier))
+  const top = totals.filter((c) => c.tier === tier)
+  return top.sort((a, b) => a.line.index - b.line.index).pop()
+}
+
+/** Judges total, subtotal and tax of the document once, for all three fields. */
+function readTotals(ctx: Context): Totals {
+  return memo(ctx, 'totals', () => {
+    const candidates = collect(ctx)
+    const total = pickTotal(candidates, ctx)
+    const subtotals = candidates.filter((c) => c.role === 'subtotal')
+    const taxes = candidates.filter((c) => c.role === 'tax')
+    const result: Totals = { total, consistent: false }
+    if (total) {
+      const taxOptions = [...taxes]
+      // Several tax lines (one per rate) add up to the tax.
+      const distinct = [...new Map(taxes.map((tax) => [`${tax.line.index}`, tax])).values()]
+      if (distinct.length > 1) {
+        const sum = Math.round(distinct.reduce((acc, tax) => acc + tax.number, 0) * 100) / 100
+        taxOptions.push({ ...distinct[distinct.length - 1]!, value: sum.toFixed(2), number: sum, confidence: 0.75 })
+      }
+      let bestScore = -1
+      for (const subtotal of subtotals) {
+        for (const tax of taxOptions) {
+          if (!near(subtotal.number + tax.number, total.number) || near(subtotal.number, total.number)) continue
+          const score = subtotal.confidence + tax.confidence
+          if (score > bestScore) {
+            bestScore = score
+            Object.assign(result, { subtotal, tax, consistent: true })
+          }
+        }
+      }
+      // No tax printed: the subtotal equals the total only when a zero tax is printed.
+      if (!result.consistent) {
+        const zeroTax = taxes.find((tax) => tax.number === 0)
+        const equal = subtotals.find((subtotal) => near(subtotal.number, total.number))
+        if (zeroTax && equal) Object.assign(result, { subtotal: equal, tax: zeroTax, consistent: true })
+      }
+    }
+    if (!result.consistent) {
+      const bounded = (list: AmountCandidate[]) =>
+        total ? list.filter((c) => Math.abs(c.number) <= Math.abs(total.number) + 0.001) : list
+      result.subtotal = largest(bounded(subtotals).filter((c) => !total || !near(c.number, total.number)))
+      result.tax = agreed(bounded(taxes).filter((c) => !total || !near(c.number, total.number)))
+    }
+    return result
+  })
+}
+
+function largest(list: AmountCandidate[]): AmountCandidate | undefined {
+  let top: AmountCandidate | undefined
+  for (const candidate of list) {
+    if (candidate.confidence < 0.5) continue
+    if (!top || Math.abs(candidate.number) > Math.abs(top.number) + 0.001) top = candidate
+  }
+  return top
+}
+
+/** A tax taken alone: only when every tax line found says the same. */
+function agreed(list: AmountCandidate[]): AmountCandidate | undefined {
+  if (new Set(list.map((c) => c.value)).size !== 1) return undefined
+  return list.reduce((a, b) => (b.confidence > a.confidence ? b : a))
+}
+
+/** The answer for a total, subtotal or tax field. */
+export function amountAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const role = plan.role as AmountRole
+  const found = readTotals(ctx)
+  const candidate = found[role]
+  if (!candidate) return undefined
+  let confidence = candidate.confidence
+  if (found.consistent) confidence = Math.min(0.98, confidence + 0.08)
+  else if (role !== 'total') confidence *= 0.78
+  if (role === 'total' && candidate.tier < 2) confidence *= 0.5
+  return { value: candidate.value, confidence, line: candidate.line }
+}

@@ -1,0 +1,96 @@
+/**
+ * Reading a value of a given kind out of the text found next to a label, with a quality in 0–1
+ * that says how well the text fits the kind. Text that does not fit gives nothing: a date field
+ * never gets an amount, an amount field never gets a percentage or a date.
+ */
+import type { FieldKind } from '../../../catalog/model'
+import { findAmounts, type FoundAmount } from './amounts'
+import { findCurrency } from './currency'
+import type { Doc } from './document'
+import { findDates } from './dates'
+import { collapse } from './text'
+
+export interface ReadValue {
+  value: unknown
+  /** How well the text fits the kind, 0–1. */
+  quality: number
+}
+
+/** Reads a value of `kind` from a candidate text; undefined when the text holds none. */
+export function readValue(kind: FieldKind, text: string, doc: Doc): ReadValue | undefined {
+  switch (kind) {
+    case 'date':
+      return readDate(text, doc)
+    case 'amount':
+      return readAmount(text)
+    case 'currency':
+      return readCurrency(text)
+    case 'number':
+      return readNumber(text)
+    case 'list':
+      return readList(text)
+    case 'table':
+      return undefined
+    default:
+      return readText(text)
+  }
+}
+
+/** The first date of the text, if the text starts with it (a label's value, not a sentence). */
+export function readDate(text: string, doc: Doc): ReadValue | undefined {
+  const date = findDates(text, doc.dateOrder, doc.dateOrderSure)[0]
+  if (!date) return undefined
+  const lead = text.slice(0, date.start)
+  // Allow short lead-ins such as "le", "am", "du", "on", a weekday or a time before the date.
+  if (lead.length > 24 || /\d{3,}/.test(lead)) return undefined
+  return { value: date.iso, quality: date.guessed ? 0.7 : 1 }
+}
+
+/**
+ * The amount of a label's value: the last money-like number of the text (a total row's last
+ * column is the total). Plain integers count only when they are the whole value.
+ */
+export function readAmount(text: string): ReadValue | undefined {
+  const amount = pickAmount(text)
+  if (!amount) return undefined
+  return { value: amount.value, quality: amount.moneyLike ? 1 : 0.6 }
+}
+
+export function pickAmount(text: string): FoundAmount | undefined {
+  const amounts = findAmounts(text)
+  const money = amounts.filter((amount) => amount.moneyLike)
+  if (money.length) return money[money.length - 1]
+  if (amounts.length === 1 && /^[^\d]{0,4}\d+[^\d]{0,4}$/.test(text.trim())) return amounts[0]
+  return undefined
+}
+
+function readCurrency(text: string): ReadValue | undefined {
+  const code = findCurrency(text)
+  return code && code !== 'KR' ? { value: code, quality: 1 } : undefined
+}
+
+/** A count or measure: the first number, with either decimal mark. */
+function readNumber(text: string): ReadValue | undefined {
+  const m = /-?\d+(?:[.,'\s]\d{3})*(?:[.,]\d+)?/.exec(text)
+  if (!m) return undefined
+  const amount = findAmounts(m[0])[0]
+  const number = amount ? amount.number : Number(m[0].replace(',', '.'))
+  if (!Number.isFinite(number)) return undefined
+  return { value: number, quality: m.index < 8 ? 1 : 0.7 }
+}
+
+function readList(text: string): ReadValue | undefined {
+  const items = text
+    .split(/\s*(?:;|,|\band\b|\bund\b|\bet\b|\ben\b|\by\b|\t)\s*/i)
+    .map((item) => collapse(item))
+    .filter(Boolean)
+  return items.length ? { value: items, quality: 0.8 } : undefined
+}
+
+function readText(text: string): ReadValue | undefined {
+  const value = collapse(text)
+  if (!value || !/[\p{L}\p{N}]/u.test(value)) return undefined
+  // An enumeration mark ("(b)", "2.", "iv)") opens the next clause; it is not a value.
+  if (/^(?:\(?[a-z0-9]{1,4}[.)]|\([a-z0-9]{1,4}\))$/i.test(value)) return undefined
+  return { value, quality: value.length > 120 ? 0.6 : 1 }
+}
