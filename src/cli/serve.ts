@@ -63,8 +63,9 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
 
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN })
+  // Before listening: what a stopped process left behind is queued again before any new job is claimed.
   runner.start()
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN })
   const server = app.server!
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`

@@ -27,7 +27,7 @@ async function invoicePdf(): Promise<Uint8Array> {
   return pdf.save()
 }
 
-function upload(content: BlobPart, name: string, extract: object): FormData {
+function upload(content: string | Uint8Array, name: string, extract: object): FormData {
   const form = new FormData()
   form.set('file', new File([content], name))
   form.set('extract', JSON.stringify(extract))

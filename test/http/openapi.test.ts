@@ -152,7 +152,7 @@ describe('real responses conform to the document', () => {
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'too many' } }))
     conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${extra.id}/restore`))
 
-    const upload = (extract: unknown, content: BlobPart = 'Invoice No.: INV-1\nTotal: 12.00 EUR\n', name = 'invoice.txt') => {
+    const upload = (extract: unknown, content: string | Uint8Array = 'Invoice No.: INV-1\nTotal: 12.00 EUR\n', name = 'invoice.txt') => {
       const form = new FormData()
       form.set('file', new File([content], name))
       form.set('extract', typeof extract === 'string' ? extract : JSON.stringify(extract))

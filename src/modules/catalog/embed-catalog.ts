@@ -1,10 +1,12 @@
 /**
- * Bun macro: runs at build time and inlines every file of data/document-types into the bundle,
- * so the binary carries the built-in catalog (D18). Files are inlined as text and validated at
- * start like an operator's own files.
+ * Bun macros: run at build time and inline data/document-types into the bundle, so the binary
+ * carries the built-in catalog (D18). The files are checked here, so a bad one fails the build
+ * and the server need not check them again at every start.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { parseCatalogFile } from './catalog-file'
+import type { CatalogFile } from './model'
 
 export function embeddedCatalogFiles(): { file: string; text: string }[] {
   const dir = join(import.meta.dir, '../../../data/document-types')
@@ -12,4 +14,11 @@ export function embeddedCatalogFiles(): { file: string; text: string }[] {
     .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => ({ file: `data/document-types/${name}`, text: readFileSync(join(dir, name), 'utf8') }))
+}
+
+export function embeddedCatalogTypes(): CatalogFile[] {
+  return embeddedCatalogFiles().map((source) => {
+    const { suggestedKeys: _, ...type } = parseCatalogFile(source)
+    return type
+  })
 }

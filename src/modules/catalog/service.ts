@@ -4,12 +4,13 @@
  * stops the start with a message naming the file and the path inside it.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
-import { duplicateKeyDetails } from '../../http/models'
-import { embeddedCatalogFiles } from './embed-catalog' with { type: 'macro' }
-import { CatalogFile, type CatalogField, type DocumentType, type SuggestedFields } from './model'
+import { embeddedCatalogFiles, embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
+import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
+import type { CatalogField, CatalogFile, DocumentType, SuggestedFields } from './model'
+
+export { CatalogError }
 
 export interface DocumentTypeEntry {
   slug: string
@@ -26,40 +27,10 @@ export interface Catalog {
   slugs(): string[]
 }
 
-export class CatalogError extends Error {
-  override name = 'CatalogError'
-}
-
-interface SourceFile {
-  file: string
-  text: string
-}
-
-// Elysia already loads TypeBox's compiler; its Value module would add memory for nothing.
-let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undefined
-const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
-
+/** The built-in files, as text, for tests that load them the way an operator's files load. */
 export const builtInFiles: SourceFile[] = embeddedCatalogFiles()
-
-function parseFile({ file, text }: SourceFile): DocumentTypeEntry {
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    throw new CatalogError(`${file}: not valid JSON: ${(error as Error).message}`)
-  }
-  const problem = catalogFileChecker().Check(data) ? undefined : catalogFileChecker().Errors(data).First()
-  if (problem) throw new CatalogError(`${file}: ${problem.path || '/'}: ${problem.message}`)
-  const entry = data as CatalogFile
-  const duplicate = duplicateKeyDetails(entry.fields)[0]
-  if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
-  if (basename(file) !== `${entry.slug}.json`)
-    throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
-  return {
-    ...entry,
-    suggestedKeys: entry.fields.filter((field) => field.required).map((field) => field.key),
-  }
-}
+/** The built-in types, already checked when the binary was built (the build fails on a bad file). */
+const builtInTypes: CatalogFile[] = embeddedCatalogTypes()
 
 function readDirectory(dir: string): SourceFile[] {
   let names: string[]
@@ -81,13 +52,11 @@ function readDirectory(dir: string): SourceFile[] {
 /** Builds the catalog from the built-in files and, when given, an operator's directory. */
 export function loadCatalog(options: { extraDir?: string; builtIns?: SourceFile[] } = {}): Catalog {
   const bySlug = new Map<string, DocumentTypeEntry>()
-  for (const source of options.builtIns ?? builtInFiles) {
-    const entry = parseFile(source)
-    bySlug.set(entry.slug, entry)
-  }
+  const builtIns = options.builtIns ? options.builtIns.map(parseCatalogFile) : builtInTypes.map(toEntry)
+  for (const entry of builtIns) bySlug.set(entry.slug, entry)
   if (options.extraDir) {
     for (const source of readDirectory(options.extraDir)) {
-      const entry = parseFile(source)
+      const entry = parseCatalogFile(source)
       bySlug.set(entry.slug, entry)
     }
   }

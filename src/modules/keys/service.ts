@@ -62,6 +62,8 @@ export function createKey(db: Db, accountName: string): IssuedKey {
 
 /** D25: on a database without any key, issues one for a new account; otherwise nothing. */
 export function createFirstKey(db: Db, accountName: string): IssuedKey | undefined {
+  // The usual start finds keys with a plain read and takes no write lock.
+  if (db.select({ id: apiKeys.id }).from(apiKeys).limit(1).get()) return undefined
   return db.transaction(
     (tx) => (tx.select({ id: apiKeys.id }).from(apiKeys).limit(1).get() ? undefined : issueKey(tx, accountName)),
     { behavior: 'immediate' },

@@ -1,0 +1,41 @@
+/** One catalog file: its checks, shared by the build-time macro and the operator's directory (D18, D39). */
+import { basename } from 'node:path'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { duplicateKeyDetails } from '../../http/models'
+import { CatalogFile } from './model'
+import type { DocumentTypeEntry } from './service'
+
+export class CatalogError extends Error {
+  override name = 'CatalogError'
+}
+
+export interface SourceFile {
+  file: string
+  text: string
+}
+
+// Elysia already loads TypeBox's compiler; its Value module would add memory for nothing.
+let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undefined
+const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
+
+export function toEntry(data: CatalogFile): DocumentTypeEntry {
+  return { ...data, suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key) }
+}
+
+/** Parses and checks a file; a problem is a CatalogError naming the file and the JSON path. */
+export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    throw new CatalogError(`${file}: not valid JSON: ${(error as Error).message}`)
+  }
+  const problem = catalogFileChecker().Check(data) ? undefined : catalogFileChecker().Errors(data).First()
+  if (problem) throw new CatalogError(`${file}: ${problem.path || '/'}: ${problem.message}`)
+  const entry = data as CatalogFile
+  const duplicate = duplicateKeyDetails(entry.fields)[0]
+  if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
+  if (basename(file) !== `${entry.slug}.json`)
+    throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
+  return toEntry(entry)
+}
