@@ -30,18 +30,20 @@ export function extract(input: ExtractionInput): ExtractionOutput {
   const plans = input.fields.map((spec) => planField(spec, input.documentType))
   const hits = findLabels(doc, vocabulary(plans))
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
-  const values: Record<string, unknown> = {}
-  const meta: Record<string, FieldMeta> = {}
-  for (const plan of plans) {
+  const answers = plans.map((plan) => {
     if (input.signal?.aborted) throw input.signal.reason ?? new Error('aborted')
     const answer = answerFor(plan, ctx)
     const sure = answer && answer.confidence >= MIN_CONFIDENCE && !isEmpty(answer.value)
-    values[plan.spec.key] = sure ? answer.value : null
-    meta[plan.spec.key] = sure
+    const meta: FieldMeta = sure
       ? { confidence: round(answer.confidence), page: answer.line?.page ?? null, snippet: answer.line?.text ?? null }
       : { confidence: 0, page: null, snippet: null }
+    return { key: plan.spec.key, value: sure ? answer.value : null, meta }
+  })
+  // fromEntries makes own properties even of keys such as `__proto__`.
+  return {
+    values: Object.fromEntries(answers.map(({ key, value }) => [key, value])),
+    meta: Object.fromEntries(answers.map(({ key, meta }) => [key, meta])),
   }
-  return { values, meta }
 }
 
 /**
