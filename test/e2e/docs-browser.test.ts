@@ -33,7 +33,7 @@ afterAll(async () => {
   dir.remove()
 })
 
-test.skipIf(!runs)('renders every operation offline, authorizes with a key and lists schemas through "Try it out"', async () => {
+test.skipIf(!runs)('renders every operation offline, authorizes with a key, lists schemas and uploads a document through "Try it out"', async () => {
   const page = await browser.newPage()
   const origin = new URL(server.url).host
   const blocked: string[] = []
@@ -72,5 +72,24 @@ test.skipIf(!runs)('renders every operation offline, authorizes with a key and l
   await responseBody.waitFor({ timeout: 10_000 })
   expect(await responseBody.innerText()).toContain('Seen in the browser')
   expect(await listOperation.locator('.live-responses-table tr.response .response-col_status').first().innerText()).toContain('200')
+
+  // The multipart upload through "Try it out" as well.
+  const extract = page.locator('#operations-Extraction-extract')
+  await extract.locator('.opblock-summary').click()
+  await extract.locator('button.try-out__btn').click()
+  await extract.locator('input[type=file]').setInputFiles({
+    name: 'invoice.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Invoice No.: UI-7\nTotal: 12.00 EUR\n'),
+  })
+  await extract.locator('tr[data-property-name="extract"] input').fill(
+    JSON.stringify({ document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
+  )
+  await extract.locator('button.execute').click()
+  const extractBody = extract.locator('.live-responses-table .response-col_description pre').first()
+  await extractBody.waitFor({ timeout: 10_000 })
+  const answer = await extractBody.innerText()
+  expect(answer).toContain('"succeeded"')
+  expect(answer).toContain('UI-7')
   expect(blocked).toEqual([])
 })
