@@ -38,6 +38,3 @@ export function requestLog({ log, accountOf }: { log: Logger; accountOf: (reques
       })
     })
 }
-
-/** The request ID given to a request, for code that renders responses itself. */
-export type RequestIdOf = (request: Request) => string | undefined

@@ -209,10 +209,6 @@ export function queuedJobIds(db: Db): string[] {
   return db.select({ id: jobs.id }).from(jobs).where(eq(jobs.status, 'queued')).orderBy(jobs.createdAt, jobs.id).all().map((row) => row.id)
 }
 
-export function jobStatus(db: Db, id: string): JobRow['status'] | undefined {
-  return db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id)).get()?.status
-}
-
 /** Deletes kept files whose retention has passed; returns how many. */
 export function purgeExpiredFiles(db: Db): number {
   return db

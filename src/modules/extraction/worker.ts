@@ -133,9 +133,5 @@ export function createJobRunner({ db, engine, concurrency, keepFileMs, log, read
       await Promise.race([new Promise<void>((resolve) => (drained = resolve)), Bun.sleep(graceMs)])
     },
 
-    /** Jobs waiting for a worker in this process. */
-    get backlog(): number {
-      return queue.length
-    },
   }
 }

@@ -9,7 +9,7 @@ import { ExtractionError } from '../engines/types'
 import { decodeEntities } from './xml'
 
 /** Largest text part read from a DOCX (uncompressed). */
-const MAX_PART_BYTES = 200 * 1024 * 1024
+const MAX_PART_BYTES = 64 * 1024 * 1024
 
 const TOKEN = /<(\/?)([A-Za-z_][\w.-]*:?[\w.-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<!\[CDATA\[([\s\S]*?)\]\]>|<[?!][^>]*>|([^<]+)/g
 
