@@ -3,22 +3,25 @@
 FROM oven/bun:1.4.5 AS build
 WORKDIR /src
 COPY package.json package-lock.json bunfig.toml tsconfig.json drizzle.config.ts ./
-RUN bun install --frozen-lockfile --ignore-scripts
+# Bun reads package-lock.json, so the image gets the versions CI tested.
+RUN bun install --ignore-scripts
 COPY src ./src
 COPY data ./data
 COPY test ./test
 # The browser test skips itself here (no Chromium in this stage); CI runs it.
-RUN bun test && bun run build
+RUN bun test && bun run build && mkdir -p /out/data
 
 # Runtime: a minimal glibc base holding only the binary, run as a non-root user.
 FROM gcr.io/distroless/base-debian12:nonroot
 COPY --from=build /src/dist/extractd /usr/local/bin/extractd
+# The database directory must belong to the user the server runs as (65532 is distroless' nonroot).
+COPY --from=build --chown=65532:65532 /out/data /data
 WORKDIR /data
 VOLUME ["/data"]
 ENV HOST=0.0.0.0 PORT=8080 EXTRACTD_DB=/data/extractd.sqlite
 EXPOSE 8080
+USER nonroot
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
   CMD ["/usr/local/bin/extractd", "healthcheck"]
-USER nonroot
 ENTRYPOINT ["/usr/local/bin/extractd"]
 CMD ["serve"]
