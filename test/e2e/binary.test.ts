@@ -88,6 +88,35 @@ describe('the compiled binary', () => {
     expect(down.stderr.trim().split('\n')).toHaveLength(1)
   })
 
+  test('--catalog-dir adds an operator type; a bad file stops the start with exit 2 naming file and path (D18)', async () => {
+    const other = tempDir()
+    try {
+      const types = join(other.path, 'types')
+      const receipt = {
+        slug: 'receipt',
+        label: 'Receipt',
+        description: 'Till receipts.',
+        fields: [{ key: 'total', label: 'Total', description: 'Amount paid', required: true, kind: 'amount', aliases: ['Total'] }],
+      }
+      await Bun.write(join(types, 'receipt.json'), JSON.stringify(receipt))
+      const running = await startServer([binary], ['--catalog-dir', types], other.path)
+      const listed = await fetch(`${running.url}/api/v1/document-types`, { headers: { authorization: `Bearer ${running.firstKey}` } })
+      const slugs = ((await listed.json()) as { document_types: { slug: string }[] }).document_types.map((t) => t.slug)
+      expect(slugs).toContain('receipt')
+      expect(slugs).toHaveLength(10)
+      expect(await running.stop()).toBe(0)
+
+      await Bun.write(join(types, 'receipt.json'), JSON.stringify({ ...receipt, fields: [{ ...receipt.fields[0], key: 'to-tal' }] }))
+      const failed = await runCli([binary], ['serve', '--port', '0', '--catalog-dir', types], other.path)
+      expect(failed.code).toBe(2)
+      expect(failed.stderr.trim().split('\n')).toHaveLength(1)
+      expect(failed.stderr).toContain('receipt.json')
+      expect(failed.stderr).toContain('/fields/0/key')
+    } finally {
+      other.remove()
+    }
+  })
+
   test('keys revoke of an unknown ID fails with status 1', async () => {
     const result = await runCli([binary], ['keys', 'revoke', 'key_unknown'], dir.path)
     expect(result.code).toBe(1)
