@@ -26,6 +26,8 @@ export interface ServeConfig {
   maxUploadBytes: number
   /** How long a finished job's document is kept; 0 (the default) deletes it when the job ends. */
   keepFilesMs: number
+  /** Longest one extraction may run before it is stopped and the job fails. */
+  jobTimeoutMs: number
 }
 
 export type Command =
@@ -52,6 +54,7 @@ export const DEFAULTS = {
   workers: 2,
   maxUploadMb: 20,
   llmTimeoutMs: 60_000,
+  jobTimeout: '5m',
 }
 
 const DURATION_UNITS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
@@ -97,6 +100,7 @@ Extraction:
   --workers N           jobs extracted at once      env EXTRACTD_WORKERS       default ${DEFAULTS.workers}
   --max-upload-mb N     largest document, in MiB    env EXTRACTD_MAX_UPLOAD_MB default ${DEFAULTS.maxUploadMb}
   --keep-files DURATION keep documents after their job, e.g. 7d  env EXTRACTD_KEEP_FILES  default 0 (delete)
+  --job-timeout DURATION longest one extraction may run          env EXTRACTD_JOB_TIMEOUT default ${DEFAULTS.jobTimeout}
   --llm-url URL         OpenAI-compatible base URL, e.g. http://localhost:11434/v1   env EXTRACTD_LLM_URL
   --llm-model NAME      model name                  env EXTRACTD_LLM_MODEL
   --llm-timeout-ms N    per extraction              env EXTRACTD_LLM_TIMEOUT_MS default ${DEFAULTS.llmTimeoutMs}
@@ -171,6 +175,7 @@ function parseServe(args: string[], env: Env): Command {
     workers: { type: 'string' },
     'max-upload-mb': { type: 'string' },
     'keep-files': { type: 'string' },
+    'job-timeout': { type: 'string' },
     'llm-url': { type: 'string' },
     'llm-model': { type: 'string' },
     'llm-timeout-ms': { type: 'string' },
@@ -193,6 +198,8 @@ function parseServe(args: string[], env: Env): Command {
   const workers = pick(values.workers, env.EXTRACTD_WORKERS)
   const maxUpload = pick(values['max-upload-mb'], env.EXTRACTD_MAX_UPLOAD_MB)
   const keepFiles = pick(values['keep-files'], env.EXTRACTD_KEEP_FILES)
+  const jobTimeoutMs = duration('--job-timeout', pick(values['job-timeout'], env.EXTRACTD_JOB_TIMEOUT) ?? DEFAULTS.jobTimeout)
+  if (jobTimeoutMs === 0) throw new UsageError('invalid --job-timeout "0": extractions need some time')
   return {
     name: 'serve',
     config: {
@@ -214,6 +221,7 @@ function parseServe(args: string[], env: Env): Command {
       workers: workers === undefined ? DEFAULTS.workers : integerIn('--workers', workers, 1, 64),
       maxUploadBytes: (maxUpload === undefined ? DEFAULTS.maxUploadMb : integerIn('--max-upload-mb', maxUpload, 1, 1024)) * 1024 * 1024,
       keepFilesMs: keepFiles === undefined ? 0 : duration('--keep-files', keepFiles),
+      jobTimeoutMs,
     },
   }
 }

@@ -5,8 +5,8 @@ import { openDb } from '../db/client'
 import { migrate } from '../db/migrate'
 import { createLogger } from '../lib/log'
 import { loadCatalog } from '../modules/catalog/service'
-import { builtinEngine } from '../modules/extraction/engines/builtin'
-import { createOpenAiEngine } from '../modules/extraction/engines/openai'
+import { engineName } from '../modules/extraction/engines/names'
+import { createThreadPool } from '../modules/extraction/threads'
 import { createJobRunner } from '../modules/extraction/worker'
 import { createFirstKey } from '../modules/keys/service'
 import { VERSION } from '../version'
@@ -38,14 +38,15 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
       return false
     }
   }
-  const engine = config.llm ? createOpenAiEngine(config.llm) : builtinEngine
-  const runner = createJobRunner({ db, engine, concurrency: config.workers, keepFileMs: config.keepFilesMs, log })
+  const engine = engineName(config.llm)
+  const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, log })
+  const runner = createJobRunner({ db, extract: threads.extract, concurrency: config.workers, keepFileMs: config.keepFilesMs, log })
   const app = createApp({
     db,
     catalog,
     log,
     isReady,
-    extraction: { runner, engineName: engine.name, maxUploadBytes: config.maxUploadBytes },
+    extraction: { runner, engineName: engine, maxUploadBytes: config.maxUploadBytes },
   })
 
   // Installed before listening, so a signal that arrives during start-up still stops cleanly.
@@ -56,6 +57,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     log.info('stopping', { signal })
     await app.server?.stop()
     await runner.stop(JOB_GRACE_MS)
+    threads.close()
     sqlite.close()
     log.info('stopped')
     process.exit(0)
@@ -76,7 +78,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     docs: `${url}/docs`,
     db: config.dbPath,
     document_types: catalog.slugs().length,
-    engine: engine.name,
+    engine,
     workers: config.workers,
   })
 }

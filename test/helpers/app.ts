@@ -6,6 +6,7 @@ import { migrate } from '../../src/db/migrate'
 import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
+import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
 import { silentLogger } from '../../src/lib/log'
@@ -47,7 +48,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
     db,
-    engine,
+    extract: inProcessExtractor(engine),
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,
     log: silentLogger,

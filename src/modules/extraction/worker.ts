@@ -5,20 +5,20 @@
  */
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
-import { type Engine, ExtractionError, type FieldMeta, type FieldSpec } from './engines/types'
-import { readDocument } from './readers'
-import type { DocumentText, MediaType } from './readers/types'
+import { ExtractionError, type FieldMeta, type FieldSpec } from './engines/types'
+import type { Extractor } from './extractor'
+import type { MediaType } from './readers/types'
 import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, requeueInterrupted } from './service'
 
 export interface JobRunnerOptions {
   db: Db
-  engine: Engine
+  /** Reads a job's document and runs the engine: in worker threads in the server. */
+  extract: Extractor
   /** Jobs extracted at the same time. */
   concurrency: number
   /** How long a finished job's document is kept; 0 deletes it at once. */
   keepFileMs: number
   log: Logger
-  read?: (bytes: Uint8Array, mediaType: MediaType) => Promise<DocumentText>
 }
 
 export type JobRunner = ReturnType<typeof createJobRunner>
@@ -26,7 +26,7 @@ export type JobRunner = ReturnType<typeof createJobRunner>
 const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null }
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
-export function createJobRunner({ db, engine, concurrency, keepFileMs, log, read = readDocument }: JobRunnerOptions) {
+export function createJobRunner({ db, extract: extractFields, concurrency, keepFileMs, log }: JobRunnerOptions) {
   const runnerId = crypto.randomUUID()
   const queue: string[] = []
   const queued = new Set<string>()
@@ -43,8 +43,12 @@ export function createJobRunner({ db, engine, concurrency, keepFileMs, log, read
     const started = performance.now()
     let outcome: JobOutcome
     try {
-      const document = await read(content, row.fileMediaType as MediaType)
-      const output = await engine.extract({ document, documentType: row.documentType, fields: row.fields as FieldSpec[] })
+      const output = await extractFields({
+        content,
+        mediaType: row.fileMediaType as MediaType,
+        documentType: row.documentType,
+        fields: row.fields as FieldSpec[],
+      })
       // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
       // `constructor` or `__proto__` must be read and written as own properties only.
       const own = <T>(record: Record<string, T>, key: string): T | undefined =>

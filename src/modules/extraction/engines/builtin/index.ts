@@ -4,6 +4,7 @@
  * read by the reader for its role or by the general label reader, and answered only when the
  * engine is sure enough: a wrong value costs a user more than an empty one.
  */
+import { BUILTIN_ENGINE_NAME } from '../names'
 import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta } from '../types'
 import { CONCEPTS, conceptOf, inferKind } from './concepts'
 import { contractAnswer } from './contract'
@@ -20,7 +21,7 @@ import { tableAnswer } from './tables'
 export const MIN_CONFIDENCE = 0.5
 
 export const builtinEngine: Engine = {
-  name: 'builtin',
+  name: BUILTIN_ENGINE_NAME,
   extract: async (input) => extract(input),
 }
 

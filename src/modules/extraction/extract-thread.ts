@@ -1,0 +1,32 @@
+/**
+ * Entry point of an extraction worker thread: reads documents and runs the engine, one task at
+ * a time, off the server's event loop. Built into the binary as a second entry point.
+ */
+import { builtinEngine } from './engines/builtin'
+import { createOpenAiEngine } from './engines/openai'
+import { type Engine, ExtractionError } from './engines/types'
+import { inProcessExtractor, UNEXPECTED } from './extractor'
+import type { ThreadMessage, ThreadReply } from './threads'
+
+declare const self: Worker
+
+let extract: ReturnType<typeof inProcessExtractor> | undefined
+
+self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
+  if (data.type === 'init') {
+    const engine: Engine = data.llm ? createOpenAiEngine(data.llm) : builtinEngine
+    extract = inProcessExtractor(engine)
+    return
+  }
+  let reply: ThreadReply
+  try {
+    const output = await extract!(data.task)
+    reply = { id: data.id, ok: true, output }
+  } catch (error) {
+    reply =
+      error instanceof ExtractionError
+        ? { id: data.id, ok: false, error: { code: error.code, message: error.message } }
+        : { id: data.id, ok: false, error: UNEXPECTED, detail: error instanceof Error ? (error.stack ?? error.message) : String(error) }
+  }
+  postMessage(reply)
+}

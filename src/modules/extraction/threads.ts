@@ -1,0 +1,140 @@
+/**
+ * A pool of extraction threads (D63). Threads start on the first job and stop after a minute
+ * without work, so an idle server holds none. A task that runs past its time limit has its
+ * thread terminated and fails as `extraction_timeout`; a thread that dies is replaced.
+ */
+import type { LlmConfig } from '../../config'
+import type { Logger } from '../../lib/log'
+import { type ExtractionOutput, ExtractionError } from './engines/types'
+import { type ExtractionTask, type Extractor, UNEXPECTED } from './extractor'
+
+export type ThreadMessage = { type: 'init'; llm: LlmConfig | undefined } | { type: 'task'; id: number; task: ExtractionTask }
+
+export type ThreadReply =
+  | { id: number; ok: true; output: ExtractionOutput }
+  | { id: number; ok: false; error: { code: string; message: string }; detail?: string }
+
+export interface ThreadPoolOptions {
+  size: number
+  llm: LlmConfig | undefined
+  /** Longest a task may run before its thread is stopped. */
+  timeoutMs: number
+  idleMs?: number
+  log: Logger
+}
+
+interface Pending {
+  id: number
+  task: ExtractionTask
+  resolve: (output: ExtractionOutput) => void
+  reject: (error: ExtractionError) => void
+}
+
+interface Thread {
+  worker: Worker
+  current?: Pending & { timer: ReturnType<typeof setTimeout> }
+  idleTimer?: ReturnType<typeof setTimeout>
+}
+
+/**
+ * The thread's entry point. In the binary, entry points are addressed by their path below the
+ * common root of `bun run build`'s entry points (src/); from the sources, it sits beside this file.
+ */
+const THREAD_ENTRY = import.meta.url.includes('/$bunfs/')
+  ? './modules/extraction/extract-thread.ts'
+  : new URL('./extract-thread.ts', import.meta.url).href
+
+export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }: ThreadPoolOptions) {
+  const threads = new Set<Thread>()
+  const waiting: Pending[] = []
+  let nextId = 1
+  let closed = false
+
+  function retire(thread: Thread): void {
+    clearTimeout(thread.idleTimer)
+    threads.delete(thread)
+    thread.worker.terminate()
+  }
+
+  function settle(thread: Thread, settleTask: (pending: Pending) => void): void {
+    const current = thread.current
+    if (!current) return
+    clearTimeout(current.timer)
+    thread.current = undefined
+    settleTask(current)
+  }
+
+  function spawn(): Thread {
+    const thread: Thread = { worker: new Worker(THREAD_ENTRY) }
+    thread.worker.onmessage = ({ data }: MessageEvent<ThreadReply>) => {
+      if (data.id !== thread.current?.id) return
+      if (!data.ok && data.detail) log.error('extraction failed unexpectedly', { error: data.detail })
+      settle(thread, (pending) =>
+        data.ok ? pending.resolve(data.output) : pending.reject(new ExtractionError(data.error.code, data.error.message)),
+      )
+      dispatch()
+    }
+    thread.worker.onerror = (event) => {
+      log.error('extraction thread died', { error: event.message })
+      settle(thread, (pending) => pending.reject(new ExtractionError(UNEXPECTED.code, UNEXPECTED.message)))
+      retire(thread)
+      dispatch()
+    }
+    thread.worker.postMessage({ type: 'init', llm } satisfies ThreadMessage)
+    threads.add(thread)
+    return thread
+  }
+
+  function start(thread: Thread, pending: Pending): void {
+    clearTimeout(thread.idleTimer)
+    thread.idleTimer = undefined
+    const timer = setTimeout(() => {
+      log.warn('extraction timed out; stopping its thread', { timeout_ms: timeoutMs })
+      settle(thread, (stuck) =>
+        stuck.reject(
+          new ExtractionError('extraction_timeout', `The extraction took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`),
+        ),
+      )
+      retire(thread)
+      dispatch()
+    }, timeoutMs)
+    thread.current = { ...pending, timer }
+    const { content, ...rest } = pending.task
+    // The bytes are copied into a buffer of their own, which moves to the thread without a second copy.
+    const bytes = content.slice()
+    thread.worker.postMessage({ type: 'task', id: pending.id, task: { ...rest, content: bytes } } satisfies ThreadMessage, [bytes.buffer])
+  }
+
+  function dispatch(): void {
+    while (!closed && waiting.length > 0) {
+      const free = [...threads].find((thread) => !thread.current) ?? (threads.size < size ? spawn() : undefined)
+      if (!free) return
+      start(free, waiting.shift()!)
+    }
+    for (const thread of threads) {
+      if (thread.current || thread.idleTimer) continue
+      thread.idleTimer = setTimeout(() => retire(thread), idleMs)
+      thread.idleTimer.unref()
+    }
+  }
+
+  const extract: Extractor = (task) =>
+    new Promise<ExtractionOutput>((resolve, reject) => {
+      if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
+      waiting.push({ id: nextId++, task, resolve, reject })
+      dispatch()
+    })
+
+  return {
+    extract,
+    /** Threads running now (for tests and logs). */
+    get size(): number {
+      return threads.size
+    },
+    /** Stops every thread; tasks still running fail and their jobs resume at the next start. */
+    close(): void {
+      closed = true
+      for (const thread of threads) retire(thread)
+    },
+  }
+}

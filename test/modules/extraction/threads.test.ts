@@ -1,0 +1,96 @@
+/** The extraction thread pool, run from the sources with the built-in engine. */
+import { afterEach, expect, setDefaultTimeout, test } from 'bun:test'
+import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import type { ExtractionTask } from '../../../src/modules/extraction/extractor'
+import { createThreadPool } from '../../../src/modules/extraction/threads'
+import { silentLogger } from '../../../src/lib/log'
+
+setDefaultTimeout(30_000)
+
+const pools: ReturnType<typeof createThreadPool>[] = []
+afterEach(() => {
+  for (const pool of pools.splice(0)) pool.close()
+})
+
+function pool(options: { size?: number; timeoutMs?: number; idleMs?: number } = {}) {
+  const created = createThreadPool({ size: options.size ?? 2, llm: undefined, timeoutMs: options.timeoutMs ?? 20_000, idleMs: options.idleMs, log: silentLogger })
+  pools.push(created)
+  return created
+}
+
+function textTask(text: string): ExtractionTask {
+  return {
+    content: new TextEncoder().encode(text),
+    mediaType: 'text/plain',
+    documentType: 'invoice',
+    fields: [{ key: 'invoice_number', label: 'Invoice Number', description: 'As printed', kind: 'text' }],
+  }
+}
+
+/** A long document: many pages of labelled lines, so extracting it takes a while. */
+const LONG_DOCUMENT = Array.from({ length: 4000 }, (_, i) => `Item ${i}: Widget ${i}    Qty 3    Price 12.50 EUR    Date 2024-03-0${(i % 9) + 1}`).join('\n')
+
+async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).toBeInstanceOf(ExtractionError)
+    return error as ExtractionError
+  }
+  throw new Error('expected the extraction to fail')
+}
+
+test('extracts a document in a worker thread', async () => {
+  const threads = pool()
+  const output = await threads.extract(textTask('ACME Ltd\nInvoice No.: T-123\nTotal: 10.00 EUR\n'))
+  expect(output.values.invoice_number).toBe('T-123')
+  expect(output.meta.invoice_number).toMatchObject({ page: 1, snippet: 'Invoice No.: T-123' })
+})
+
+test('a document that cannot be read rejects with its own error code', async () => {
+  const threads = pool()
+  const error = await failure(threads.extract({ ...textTask(''), content: new TextEncoder().encode('%PDF-1.4\nnot really a pdf'), mediaType: 'application/pdf' }))
+  expect(error.code).toBe('corrupt_document')
+})
+
+test('leaves the caller\'s event loop free while it works', async () => {
+  const threads = pool()
+  const order: string[] = []
+  const extraction = threads.extract(textTask(LONG_DOCUMENT)).then(() => order.push('extraction'))
+  await Bun.sleep(1)
+  order.push('timer')
+  await extraction
+  expect(order).toEqual(['timer', 'extraction'])
+})
+
+test('stops a task that runs past its time limit, and a new thread takes the next task', async () => {
+  const threads = pool({ size: 1, timeoutMs: 5 })
+  const error = await failure(threads.extract(textTask(LONG_DOCUMENT)))
+  expect(error.code).toBe('extraction_timeout')
+  expect(error.message).toContain('was stopped')
+  expect(threads.size).toBe(0)
+})
+
+test('runs several tasks on a bounded number of threads', async () => {
+  const threads = pool({ size: 2 })
+  const outputs = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => threads.extract(textTask(`Invoice No.: N-${i}\n`))),
+  )
+  expect(outputs.map((output) => output.values.invoice_number)).toEqual(['N-0', 'N-1', 'N-2', 'N-3', 'N-4', 'N-5'])
+  expect(threads.size).toBeLessThanOrEqual(2)
+})
+
+test('retires idle threads', async () => {
+  const threads = pool({ idleMs: 20 })
+  await threads.extract(textTask('Invoice No.: I-1\n'))
+  expect(threads.size).toBe(1)
+  for (let i = 0; i < 100 && threads.size > 0; i++) await Bun.sleep(20)
+  expect(threads.size).toBe(0)
+  expect((await threads.extract(textTask('Invoice No.: I-2\n'))).values.invoice_number).toBe('I-2')
+})
+
+test('refuses work once closed', async () => {
+  const threads = pool()
+  threads.close()
+  expect((await failure(threads.extract(textTask('Invoice No.: X\n')))).code).toBe('extraction_failed')
+})
