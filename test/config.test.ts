@@ -37,6 +37,13 @@ describe('serve: extraction options', () => {
     })
   })
 
+  test('stops an extraction after 5 minutes unless --job-timeout says otherwise', () => {
+    expect(serveConfig([]).jobTimeoutMs).toBe(5 * 60_000)
+    expect(serveConfig(['--job-timeout', '90s']).jobTimeoutMs).toBe(90_000)
+    expect(serveConfig([], { EXTRACTD_JOB_TIMEOUT: '1h' }).jobTimeoutMs).toBe(3_600_000)
+    usageError(() => parseCommand(['serve', '--job-timeout', '0'], {}))
+  })
+
   test('reads workers, upload limit and file retention from the environment', () => {
     expect(serveConfig([], { EXTRACTD_WORKERS: '4', EXTRACTD_MAX_UPLOAD_MB: '5', EXTRACTD_KEEP_FILES: '7d' })).toMatchObject({
       workers: 4,
