@@ -42,8 +42,8 @@ describe('layouts', () => {
   })
 
   test('reads a value on the same line after a wide gap', async () => {
-    const v = await values('Rechnungsnummer        30064443\nRechnungsdatum         7. Mai 2014', invoiceFields)
-    expect(v).toMatchObject({ invoice_number: '30064443', date: '2014-05-07' })
+    const v = await values('Rechnungsnummer        52817736\nRechnungsdatum         12. Mai 2021', invoiceFields)
+    expect(v).toMatchObject({ invoice_number: '52817736', date: '2021-05-12' })
   })
 
   test('reads a value printed below its label, in the same column', async () => {
@@ -58,8 +58,8 @@ describe('layouts', () => {
   })
 
   test('reads a right-aligned value under a label that ends its line', async () => {
-    const text = ['Lieferant GmbH                      RECHNUNG', '                                    Rechnungsnummer', '80333 München                                            471102'].join('\n')
-    expect((await values(text, invoiceFields)).invoice_number).toBe('471102')
+    const text = ['Holzbau Krämer GmbH                 RECHNUNG', '                                    Rechnungsnummer', '80333 München                                            583214'].join('\n')
+    expect((await values(text, invoiceFields)).invoice_number).toBe('583214')
   })
 
   test('reads a simple table: header row, then values in the same columns', async () => {
@@ -203,12 +203,12 @@ describe('names', () => {
   })
 
   test('a sender line above the address window gives both sides', async () => {
-    const text = ['Bei Spiel GmbH · Ecke 12 · 12345 Stadthausen', 'Theodor Est', 'Bahnstr. 42', '88802 Spielkreis', 'Rechnung Nr. 499 vom 19.05.2014'].join('\n')
+    const text = ['Nordwerk GmbH · Hafenweg 7 · 20457 Hamburg', 'Hanna Berg', 'Lindenallee 3', '50667 Köln', 'Rechnung Nr. 731 vom 23.06.2021'].join('\n')
     expect(await values(text, catalogFields('invoice', ['company_name', 'client_name', 'invoice_number', 'date']))).toEqual({
-      company_name: 'Bei Spiel GmbH',
-      client_name: 'Theodor Est',
-      invoice_number: '499',
-      date: '2014-05-19',
+      company_name: 'Nordwerk GmbH',
+      client_name: 'Hanna Berg',
+      invoice_number: '731',
+      date: '2021-06-23',
     })
   })
 })
@@ -245,6 +245,184 @@ describe('contracts', () => {
       governing_law: null,
       term: null,
     })
+  })
+})
+
+describe('contract parties', () => {
+  const parties = catalogFields('contract', ['parties'])
+  const partiesOf = async (text: string) => (await values(text, parties, 'contract')).parties
+
+  test('skips only the codes of a filing header, even when its line has no gap before the title', async () => {
+    const text = [
+      'EX-10.4 7 d55501dex104.htm CONFIDENTIALITY AGMT',
+      'CONFIDENTIALITY AGREEMENT',
+      'This Confidentiality Agreement (the “Agreement”) is effective as of May 2, 2019 (the “Effective Date”) and is made by and between',
+      'Orbitline Software Corporation, a Nevada corporation, (“Orbitline”) and Quillmark Corporation, an Ohio corporation (“Quillmark”).',
+    ].join('\n')
+    expect(await partiesOf(text)).toEqual(['Orbitline Software Corporation', 'Quillmark Corporation'])
+  })
+
+  test('reads names that start in lower case ("zenTRONix, Inc.")', async () => {
+    const text = 'This Agreement is made on , 2021 by and between zenTRONix, Inc., a Texas corporation (the “Company”), and Ada Park (the “Consultant”).'
+    expect(await partiesOf(text)).toEqual(['zenTRONix Inc.', 'Ada Park'])
+  })
+
+  test('an empty slot in a form is a party not named: "[NAME]", "(the “Employee”)", "and_____"', async () => {
+    expect(await partiesOf('This Agreement is made between [EMPLOYEE NAME] (the “Employee”) and Larchmere Holdings, Inc. (“Larchmere”), an Oregon corporation.')).toEqual([
+      'Larchmere Holdings Inc.',
+    ])
+    expect(await partiesOf('This Agreement dated as of , is by and between Tidewell Analytics, LLC, a Utah limited liability company (the “Company”), and (the “Executive”).')).toEqual([
+      'Tidewell Analytics LLC',
+    ])
+    expect(await partiesOf('This Agreement made as of ____________ is between Brightfen Labs, Inc., an Iowa corporation ("Brightfen"), and____________, a ________ (the "Receiving Party").')).toEqual([
+      'Brightfen Labs Inc.',
+    ])
+  })
+
+  test('"made … by X and Y", with a description listing who belongs to Y', async () => {
+    const text = 'THIS AGREEMENT is made the 3rd day of June, 2002 by CORVANT, INC. (the "OWNER") and PELLAM OPTICS, its OFFICERS, AGENTS and EMPLOYEES (the "RECIPIENT") so that the Owner may share its designs.'
+    expect(await partiesOf(text)).toEqual(['CORVANT INC', 'PELLAM OPTICS'])
+  })
+
+  test('a name ends at the end of its sentence, and keeps "of …" written in capitals', async () => {
+    expect(await partiesOf('This Agreement is made on 9 April 2003 by and between Rockfall Data Partners and T. K. Ambers Enterprises. Both of them wish to cooperate.')).toEqual([
+      'Rockfall Data Partners',
+      'T. K. Ambers Enterprises',
+    ])
+    expect(await partiesOf('This Agreement is made between LOOMTEX, INC., an Ohio corporation (the “Supplier”) and HARBOR WEAVING CORPORATION OF NEW BEDFORD, a Maine company (the “Buyer”).')).toEqual([
+      'LOOMTEX INC',
+      'HARBOR WEAVING CORPORATION OF NEW BEDFORD',
+    ])
+  })
+
+  test('the parties of an agreement referred to are not answered, unless this document amends it', async () => {
+    const reference =
+      'Reference is made to the Cooperation Agreement of March 9, 2019 (the “Cooperation Agreement”), by and among Quarrystone Corporation (the “Company”), the Marlow Group and Jon Hale (the “Nominee”). The Nominee may receive board materials.'
+    expect(await partiesOf(reference)).toBeNull()
+    const amendment = [
+      'FIRST AMENDMENT TO CONFIDENTIALITY AGREEMENT',
+      'Reference is made to the Confidentiality Agreement of June 1, 2016 by and between Pollard Systems, Inc. (the “Company”) and Kestrel Capital LLC (“Kestrel”). The parties hereby amend it as set out below.',
+    ].join('\n')
+    expect(await partiesOf(amendment)).toEqual(['Pollard Systems Inc.', 'Kestrel Capital LLC'])
+  })
+
+  test('four or more names in one list are not answered: they are more often affiliates of one side', async () => {
+    const text =
+      'This Agreement is made by and among Alder One LLC, a Delaware limited liability company (“A1”), Alder Two LLC, a Delaware limited liability company (“A2”), Alder Three Inc., a Maryland corporation (“A3”), Alder Advisors LLC, a Delaware limited liability company (“AA”), and Bexley Corp. (the “Recipient”).'
+    expect(await partiesOf(text)).toBeNull()
+  })
+
+  test('a letter: the side defined as the company and the side defined as "you", not its advisers', async () => {
+    const text = [
+      '2 September 2015',
+      'Ms. Jo Reyes',
+      'Chief Executive Officer',
+      'Halvard, Inc.',
+      'Dear Ms. Reyes:',
+      'Pelican Diagnostics, Inc. (“Pelican” or the “Company”) has retained Greene Fisk & Co. (“GF”) as its adviser. The Company may furnish Halvard, Inc. (“Halvard” or “you”) with information about its business, and you agree as follows.',
+    ].join('\n')
+    expect(await partiesOf(text)).toEqual(['Pelican Diagnostics Inc.', 'Halvard Inc.'])
+  })
+
+  test('a letter: the addressee below the date, not the letterhead above it, and never the financial advisor', async () => {
+    const text = [
+      'Norrland Controls, Inc.',
+      '88 Harbour Street',
+      'Tacoma, WA 98402',
+      '11 October 2016',
+      'Bexhill Dynamics plc',
+      '12 Mill Lane',
+      'Dear Sirs:',
+      'You are considering an investment in Norrland Controls, Inc. (the “Company”) and have asked for information. Our financial advisor, Morrow Securities LLC (the “Financial Advisor”), may provide it. You agree as follows.',
+    ].join('\n')
+    expect(await partiesOf(text)).toEqual(['Norrland Controls Inc.', 'Bexhill Dynamics plc'])
+  })
+
+  test('two organisations defined one after the other with "and", without "between"', async () => {
+    const text =
+      'MUTUAL NON-DISCLOSURE AGREEMENT The Trustees of Westmoor College, a charitable corporation of The State of Vermont (hereinafter called "WESTMOOR") and Calder Biosystems, Inc., with offices at 12 King Road, Leeds (hereinafter called "CALDER") each hold confidential data.'
+    expect(await partiesOf(text)).toEqual(['The Trustees of Westmoor College', 'Calder Biosystems Inc.'])
+  })
+
+  test('an undertaking: the head of a group ("X and its affiliates, including Y"), not a label line above it', async () => {
+    const text = [
+      'Date: 4 May 2018',
+      'Name: Nora Quint',
+      'Elmstead Savings Bank and its affiliates, including Elmstead Financial Corporation and EN Advisory, Inc. (together “Elmstead”), offers you a position. As a condition of your employment, you agree to the following.',
+      'Elmstead Savings Bank',
+      'By: /s/ Carl Dunn',
+      '/s/ Nora Quint',
+    ].join('\n')
+    expect(await partiesOf(text)).toEqual(['Elmstead Savings Bank', 'Nora Quint'])
+  })
+})
+
+describe('contract dates, terms and law: null rather than a weak reading', () => {
+  const fields = catalogFields('contract', ['effective_date', 'governing_law', 'term'])
+  const read = (text: string) => values(text, fields, 'contract')
+
+  test('the date of another agreement is not the effective date; the letter date is', async () => {
+    const text = ['June 3, 2019', 'Dear Ana:', 'This letter supersedes your prior consulting agreement dated March 1, 2017, which will end on signature.', 'Sincerely,'].join('\n')
+    expect((await read(text)).effective_date).toBe('2019-06-03')
+    const other = 'This Agreement ends when the Services Agreement between the parties dated July 7, 2011 ends.'
+    expect((await read(other)).effective_date).toBeNull()
+  })
+
+  test('signature blocks side by side: every "Date:" counts and the latest wins; "dated" in a sentence is no label', async () => {
+    const text = ['1. Confidentiality. The parties agree to keep information confidential.', 'By: /s/ A. Lee By: /s/ B. Kim', 'Date: 3/2/11 Date: 3/19/11'].join('\n')
+    expect((await read(text)).effective_date).toBe('2011-03-19')
+    const sentence = ['1. Scope. This Agreement covers the work under the Supply Agreement dated May 5, 2010.', 'By: /s/ A. Lee'].join('\n')
+    expect((await read(sentence)).effective_date).toBeNull()
+  })
+
+  test('a survival period, a notice period, a renewal, or a deadline is not the term', async () => {
+    const survival = await read('The duties of each party under this Agreement shall survive for four (4) years after the expiration or termination of this Agreement.')
+    expect(survival.term).toBeNull()
+    const fromDisclosure = await read('The confidentiality obligations shall bind the Recipient for a period of seven (7) years from the date of each disclosure.')
+    expect(fromDisclosure.term).toBeNull()
+    const notice = await read('Either party may terminate this Agreement at any time upon sixty (60) days prior written notice to the other.')
+    expect(notice.term).toBeNull()
+    const deadline = await read('This Agreement shall end at once if no information is exchanged within fifteen days of the Effective Date.')
+    expect(deadline.term).toBeNull()
+    const renewal = await read('After the Initial Term, this Agreement shall renew automatically for further one (1) year terms.')
+    expect(renewal.term).toBeNull()
+    const afterReturn = await read('Notwithstanding the return of the Information, the Recipient shall remain bound by its confidentiality obligations for a period of three years from the date hereof.')
+    expect(afterReturn.term).toBeNull()
+  })
+
+  test('the agreement\'s own duration wins over a survival period in the same text', async () => {
+    const text = [
+      '9. Duration. This Agreement shall remain effective for two (2) years after the Effective Date unless terminated earlier by either party on ninety (90) days’ written notice.',
+      'The duty of confidence shall survive any termination of this Agreement and shall continue in force for four (4) years thereafter.',
+    ].join('\n')
+    expect((await read(text)).term).toBe('2 years')
+    expect((await read('12. End. Apart from Section 6, which survives termination, this Agreement will end on the date three years after the date hereof.')).term).toBe('3 years')
+    expect((await read('4.2This Agreement takes effect on signature and shall automatically expire eighteen (18) months after such Effective Date.')).term).toBe('18 months')
+  })
+
+  test('obligations that run from the agreement\'s start give the term, with less confidence', async () => {
+    const out = await extract(
+      '3.1 Duration. The duties of the Recipient set out in this Section 3 shall end and have no further effect on the date that is four (4) years from the date hereof.',
+      fields,
+      'contract',
+    )
+    expect(out.values.term).toBe('4 years')
+    expect(out.meta.term!.confidence).toBeLessThan(0.7)
+    expect((await read('2. Each party agrees to abide by these undertakings of secrecy and non-disclosure for a period of three years from the date of this Agreement.')).term).toBe('3 years')
+  })
+
+  test('a "Term" heading followed by the duration itself gives the term', async () => {
+    expect((await read('4. Term. Two (2) years from the Effective Date.\n5. Governing Law. This Agreement is governed by the laws of the State of Ohio.')).term).toBe('2 years')
+  })
+
+  test('federal law named in passing is not the governing law; a state that "shall govern" is', async () => {
+    const text = [
+      '8. Exports. Technical data exchanged hereunder is subject to the export laws of the United States.',
+      'This Agreement shall be interpreted under the laws of the State of Oregon.',
+    ].join('\n')
+    expect((await read(text)).governing_law).toBe('Oregon')
+    expect((await read('All inventions shall be protected under United States law to the fullest extent.')).governing_law).toBeNull()
+    expect((await read('K. Law. The law of the State of Ohio, U.S.A., excluding its conflict of laws rules, shall govern this Agreement.')).governing_law).toBe('Ohio')
   })
 })
 

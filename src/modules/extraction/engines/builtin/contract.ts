@@ -155,7 +155,7 @@ const LAW_CLAUSE = new RegExp(
 )
 /** "The law of the State of Illinois … shall govern". */
 const LAW_FIRST = new RegExp(
-  String.raw`\blaws?\s+of\s+(?:the\s+)?(?:State|Commonwealth)\s+of\s+(${JURISDICTION_ALT})\b[^.;]{0,100}?\b(?:shall|will)\s+(?:govern|apply|control)`,
+  String.raw`\blaws?\s+of\s+(?:the\s+)?(?:State|Commonwealth)\s+of\s+(${JURISDICTION_ALT})\b(?:[^.;]|\.(?=[A-Z,])){0,100}?\b(?:shall|will)\s+(?:govern|apply|control)`,
   'gi',
 )
 /** "… of the United States and the State of Indiana": the state is the answer. */
@@ -192,11 +192,16 @@ function governingLaw(ctx: Context): Answer | undefined {
     votes.set(key, entry)
   }
   for (const m of flat.text.matchAll(LAW_CLAUSE)) {
-    const state = /^united\s+states$/i.test(m[1]!) ? AND_STATE.exec(flat.text.slice(m.index! + m[0].length, m.index! + m[0].length + 80)) : null
-    vote(state ? state[1]! : m[1]!, m.index! + m[0].length - m[1]!.length, 0.85)
+    const federal = /^united\s+states$/i.test(m[1]!)
+    const state = federal ? AND_STATE.exec(flat.text.slice(m.index! + m[0].length, m.index! + m[0].length + 80)) : null
+    // "data subject to the export laws of the United States" is not a choice of law: federal law
+    // counts only when the clause says it governs.
+    const governs = /^(?:govern|constru|interpret|enforced|governing|applicable)/i.test(m[0])
+    vote(state ? state[1]! : m[1]!, m.index! + m[0].length - m[1]!.length, federal && !state && !governs ? 0.45 : 0.85)
   }
   for (const m of flat.text.matchAll(LAW_FIRST)) vote(m[1]!, m.index!, 0.8)
-  for (const m of flat.text.matchAll(LAW_ADJECTIVE)) vote(m[1]!, m.index!, 0.75)
+  // "patents protected under United States law" is not a choice of law either.
+  for (const m of flat.text.matchAll(LAW_ADJECTIVE)) vote(m[1]!, m.index!, /^united\s+states$/i.test(m[1]!) ? 0.45 : 0.75)
   for (const [pattern, name] of LAW_FOREIGN) {
     const m = pattern.exec(flat.text)
     if (m) vote(name, m.index, 0.8)
@@ -254,12 +259,29 @@ function findEffectiveDate(ctx: Context): Answer | undefined {
       // The date of this agreement, not of another one it mentions ("the Consulting Agreement
       // between the parties dated …"); in the preamble, not deep in the text.
       const clause = flat.text.slice(Math.max(0, date.start - 160), date.start)
+      if (namesOtherAgreement(clause)) continue
       const ours = /\b(?:this|hereof|herein)\b[^.;]{0,100}$/i.test(clause) || /[“"](?:Agreement|NDA)[”"]\s*\)[^.;]{0,60}$/i.test(clause)
       const strength = !ours ? 0.4 : date.start < preambleEnd ? 0.8 : /effective/i.test(before) ? 0.6 : 0.45
       candidates.push({ value: date.iso, confidence: strength * guess, line })
     }
   }
   return best([...candidates, letterDate(ctx), signatureDate(ctx)])
+}
+
+/**
+ * The date before belongs to another agreement: the last agreement named before it is "the
+ * Services Agreement", "your prior consulting agreement", "that certain Agreement" — not
+ * "this Agreement" or a defined “Agreement”.
+ */
+function namesOtherAgreement(clause: string): boolean {
+  const sentence = clause.slice(clause.search(/[.;]\s+(?=[A-Z“"(])[^.;]*$/) + 1)
+  const last = [...sentence.matchAll(/\b(?:agreement|contract|letter|nda|amendment|plan|understanding)\b/gi)].at(-1)
+  if (!last) return false
+  const lead = sentence.slice(Math.max(0, last.index! - 80), last.index!)
+  if (/[“"']\s*$/.test(lead)) return false
+  const words = lead.trim().split(/\s+/).slice(-5).join(' ')
+  if (/\b(?:this|these|within|present)\b/i.test(words)) return false
+  return /\b(?:the|your|its|our|their|that|certain|a|an|said|such|existing|original|prior|separate)\b/i.test(words)
 }
 
 /** A letter's date: a line near the top holding nothing but a date. */
@@ -280,10 +302,12 @@ function signatureDate(ctx: Context): Answer | undefined {
   const { doc } = ctx
   let latest: Answer | undefined
   for (const line of doc.lines.slice(-50)) {
-    const m = /\b(?:date|dated)\s*:?\s*/i.exec(line.text)
-    if (!m) continue
-    for (const date of findDates(line.text.slice(m.index + m[0].length), doc.dateOrder, doc.dateOrderSure)) {
-      if (date.start > 2) break
+    // Signature blocks side by side put several "Date:" labels on one line: each one counts.
+    // A label ("Date:", or "Date" opening the line), not "… the agreement dated May 1, 2020".
+    for (const m of line.text.matchAll(/\b(?:date|dated)\s*(?::\s*|$|\s+)/gi)) {
+      if (m.index !== 0 && !m[0].includes(':')) continue
+      const date = findDates(line.text.slice(m.index! + m[0].length), doc.dateOrder, doc.dateOrderSure)[0]
+      if (!date || date.start > 2) continue
       if (!latest || String(latest.value) < date.iso) latest = { value: date.iso, confidence: date.guessed ? 0.4 : 0.55, line }
     }
   }
@@ -310,30 +334,48 @@ function durationAt(text: string): { number: number; unit: string; index: number
   return undefined
 }
 
-/** Clauses that state how long the agreement (or its obligations) lasts, strongest first. */
-const TERM_CLAUSES: [RegExp, number][] = [
-  [/\bterm\s+of\s+this\s+(?:agreement|nda)\s+(?:shall|will)\s+(?:be|commence[^.]{0,80}?(?:and\s+)?(?:continue|end|expire)[^.]{0,20}?)\s+(?:for\s+)?(?:a\s+(?:period|term)\s+of\s+)?$/i, 0.82],
-  [/\b(?:agreement|obligations?|restrictions?|covenants?)\b[^.]{0,80}\b(?:shall|will)\s+(?:remain|continue|be|survive)\s+(?:valid\s+and\s+)?(?:in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?|effective|valid|binding)?\s*(?:for\s+all\s+purposes[^.]{0,120}?)?(?:for|during|until)\s+(?:a\s+(?:period|term)\s+of\s+)?$/i, 0.78],
-  [/\b(?:this\s+)?agreement\s+(?:shall|will)\s+(?:automatically\s+)?(?:expire|terminate)\b[^.;]{0,40}?$/i, 0.8],
-  [/\bagreement\s+shall\s+be\s+for\s+$/i, 0.72],
-  [/\bexpire\s+$/i, 0.6],
-  [/\bfor\s+a\s+(?:period|term)\s+of\s+$/i, 0.58],
-  [/\b(?:until|within|for)\s+$/i, 0.45],
-]
+/**
+ * The subject of a clause about the agreement's own duration, then its verb: "This Agreement
+ * shall remain in full force and effect for …", "The term of this Agreement shall be …", "this
+ * letter agreement will terminate …" — with no obligations, provisions or restrictions between
+ * (those are "the obligations of this Agreement", not the agreement).
+ */
+const AGREEMENT_SUBJECT =
+  /(?<![A-Za-z])(?:this\s+(?:letter\s+)?(?:agreement|nda|undertaking)|the\s+term\s+(?:of\s+(?:this|the)\s+(?:[\w-]+\s+){0,3}?(?:agreement|nda)|hereof))\b(?:(?!\b(?:obligations?|provisions?|restrictions?|covenants?|duty|duties|confidential\w*|information|terms)\b)[^.;]){0,160}?\b(?=[^.;]*\b(?:remain|continue|be|expire|terminate|end|last|effective|force|run)\w*\b)(?:shall|will|is|to)\b(?:(?!\bsurviv|\brenew)[^.;]){0,140}$/i
 
-/** What must follow a duration for it to be the agreement's term: a start point. */
-const TERM_ANCHOR = /^\s*(?:\(\s*\d+\s*\)\s*)?(?:years?|months?|weeks?|days?)\s*(?:\)\s*)?(?:from|after|following|of|commencing|beginning|thereafter|\.|,)/i
+/** What puts a duration as the object of the clause: "for", "be", "expire", "(ii)" … — not "within ten days of", "by giving thirty days". */
+const DURATION_LEAD =
+  /(?:\b(?:for|be|expire|terminate|end|last|continue|until|date|entirety|thereafter)|\b(?:date|day)\s+(?:that|which)\s+is|\b(?:period|term)\s+of|\b(?:earlier|later)\s+of|\(\s*(?:[ivx]+|[a-z]|\d)\s*\))\s*(?:a\s+(?:period|term)\s+of\s+)?(?:the\s+)?$/i
 
-/** The subject of a term clause: the agreement, its obligations, confidential information. */
-const TERM_SUBJECT = /\b(?:agreement|obligations?|confidential\w*|information|term|secrecy|non-?disclosure|non-?use)\b/i
+/** "… Agreement shall be for two (2) years": the subject's own words when a layout splits the sentence. */
+const AGREEMENT_FOR = /\bagreement\s+(?:shall|will)\s+(?:be|remain\s+in\s+effect)\s+for\s+(?:a\s+(?:period|term)\s+of\s+)?$/i
+
+/** A heading or label that gives the term itself: "Term: 2 years", "Term of Agreement. Three (3) years". */
+const TERM_LABEL = /(?:^|[.:;]\s+|\d\.\s*)term(?:\s+of\s+(?:this\s+)?agreement)?\s*[:.]\s*$/i
+
+/** Obligations whose duration counts as the term when it runs from the agreement's start: confidentiality, non-use, its provisions. */
+const OBLIGATION_SUBJECT =
+  /\b(?:obligations?|provisions?|restrictions?|covenants?|duty|duties|confidentiality|non-?disclosure|secrecy|non-?use|terms\s+of\s+this\s+agreement)\b[^.;]{0,160}?\b(?=[^.;]*\b(?:remain|continue|be|expire|terminate|end|last|effective|force|run)\w*\b)(?:shall|will|expires?|terminates?|remains?|continues?)\b[^.;]{0,220}$|\bagrees?\s+to\s+(?:abide\s+by|be\s+bound\s+by|maintain|keep|hold|protect)\b[^.;]{0,80}\b(?:confidential\w*|non-?disclosure|secrecy|non-?use)\b[^.;]{0,80}$/i
+
+/** Where a period starts, as written after it: "… years from the date hereof", "… after the termination". */
+const PERIOD_START = /^\s*(?:\)\s*)?(?:from|after|following|beyond|of)\s+([^.;,]{0,70})/i
+
+/** Start points that are the agreement's own start. */
+const AGREEMENT_START = /\b(?:hereof|this\s+(?:letter\s+)?agreement|effective\s+date|execution|executed|first\s+(?:written|set\s+forth|above)|signature|signed|signing|commencement)\b/i
+
+/** Start points that make a period outlast the agreement or depend on events: termination, disclosure, the end of talks. */
+const LATER_START = /\b(?:terminat\w*|expir\w*|disclos\w*|receipt|received|cessation|ceas\w*|last\b|completion|consummation|discussions?|closing|return)\b/i
 
 /** Covenants whose periods are not the agreement's term: standstill, non-solicitation, non-competition … */
 const COVENANT =
   /\b(?:solicit\w*|hire|employ\w*|recruit\w*|compet\w*|standstill|acquire|purchase|tender\s+offer|proxy|shall\s+not|will\s+not|neither|not\s+to\s+(?:directly|indirectly)|refrain|restricted\s+period|restrictive\s+covenant|payment|invoice|notice|cure|retain|destroy|return)\b/i
 
 /**
- * The agreement's term: a duration in a clause about how long the agreement (or its
- * confidentiality obligations) lasts, not a covenant's period or a survival period.
+ * The agreement's term: a duration stated for the agreement itself ("This Agreement shall remain
+ * in effect for three (3) years from the date hereof", "The term of this Agreement shall be two
+ * years"), or — less sure — for its confidentiality obligations when they run from the agreement's
+ * start. Never a period that runs after termination or from a disclosure (a survival period), a
+ * covenant's period (standstill, non-solicitation) or a notice period: null rather than those.
  */
 function termAnswer(ctx: Context): Answer | undefined {
   const flat = flatOf(ctx)
@@ -341,23 +383,38 @@ function termAnswer(ctx: Context): Answer | undefined {
   for (const m of flat.text.matchAll(DURATION)) {
     const duration = durationAt(m[0])
     if (!duration) continue
-    const before = flat.text.slice(Math.max(0, m.index! - 200), m.index!)
-    const sentence = before.slice(Math.max(0, before.search(/[.;:]\s+(?=[A-Z(“"])[^.;:]*$/) + 1))
-    const after = flat.text.slice(m.index! + m[0].length - m[4]!.length - 1, m.index! + m[0].length + 160)
-    const sentenceAfter = after.split(/\.\s+(?=[A-Z(])/)[0] ?? after
-    for (const [pattern, strength] of TERM_CLAUSES) {
-      if (!pattern.test(before)) continue
-      let confidence = strength
-      if (!TERM_ANCHOR.test(after)) confidence -= 0.1
-      if (!TERM_SUBJECT.test(sentence)) confidence -= 0.15
-      if (COVENANT.test(sentence) || COVENANT.test(sentenceAfter.slice(0, 120))) confidence -= 0.3
-      // Obligations that survive the end of the agreement last beyond its term.
-      const survival = /surviv|termination|expiration/i.test(sentence) || /^[^.]{0,40}\b(?:following|after)\s+(?:the\s+|any\s+)?(?:expiration|termination)|^[^.]{0,20}\bthereafter/i.test(sentenceAfter)
-      if (survival && !/\bagreement\s+(?:shall|will)\s+(?:automatically\s+)?(?:expire|terminate)/i.test(sentence)) confidence = Math.min(confidence, 0.56)
-      const unit = `${duration.unit}${duration.number === 1 ? '' : 's'}`
-      candidates.push({ value: `${duration.number} ${unit}`, confidence, line: flat.lineAt(m.index!) })
-      break
+    const before = flat.text.slice(Math.max(0, m.index! - 300), m.index!)
+    const sentence = before.slice(before.search(/(?:[.;]|:(?!\s*$))\s+(?=[A-Z(“"\d])[^.;]*$/) + 1)
+    const rest = flat.text.slice(m.index! + m[0].length, m.index! + m[0].length + 200)
+    const clauseAfter = rest.split(/[.;]\s+(?=[A-Z(“"\d])|;/)[0] ?? rest
+    const start = PERIOD_START.exec(rest)?.[1]
+    // Measured from termination, a disclosure or another event: the period outlasts the agreement.
+    const later = start !== undefined && LATER_START.test(start) && !AGREEMENT_START.test(start.split(/\bor\b/)[0]!)
+    const thereafter = /^\s*(?:\)\s*)?thereafter\b/i.test(rest) && /\b(?:terminat|expir)\w*/i.test(sentence)
+    const notwithstanding = /^\s*notwithstanding\s+(?:the\s+|any\s+)?(?:return|destruction|terminat|expir)/i.test(sentence)
+    const fromStart = start !== undefined && AGREEMENT_START.test(start) && !later
+    const ends = start === undefined && /^\s*(?:\)\s*)?(?:[.;,]|$|unless|and\s+(?:shall|will|then)|commencing|beginning|thereafter)/i.test(rest)
+    // A notice period ("thirty (30) days' written notice"), a negated or conditional clause, a renewal.
+    const notice = /^\s*(?:\)\s*)?[’']?s?[’']?\s*(?:prior\s+|advance\s+)?(?:written\s+)?notice\b/i.test(rest)
+    if (later || thereafter || notwithstanding || notice || /\b(?:shall|will)\s+not\b|\brenew/i.test(sentence)) continue
+    const line = flat.lineAt(m.index!)
+    const unit = `${duration.unit}${duration.number === 1 ? '' : 's'}`
+    const value = `${duration.number} ${unit}`
+    if (AGREEMENT_FOR.test(before) && (fromStart || ends || /^\s*(?:\)\s*)?[A-Z]/.test(rest))) {
+      candidates.push({ value, confidence: 0.72, line })
+      continue
     }
+    if (!DURATION_LEAD.test(before) && !TERM_LABEL.test(before)) continue
+    if (AGREEMENT_SUBJECT.test(sentence) && (fromStart || ends)) {
+      candidates.push({ value, confidence: /(?<![A-Za-z])this\b/i.test(sentence) ? 0.8 : 0.7, line })
+      continue
+    }
+    if (TERM_LABEL.test(before) && (fromStart || ends)) {
+      candidates.push({ value, confidence: 0.72, line })
+      continue
+    }
+    if (OBLIGATION_SUBJECT.test(sentence) && (fromStart || ends) && !/surviv/i.test(sentence) && !COVENANT.test(sentence) && !COVENANT.test(clauseAfter.slice(0, 120)))
+      candidates.push({ value, confidence: 0.64, line })
   }
   return best(candidates)
 }

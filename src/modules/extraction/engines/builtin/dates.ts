@@ -42,7 +42,7 @@ const MONTH_ALT = Object.keys(MONTHS)
 
 const DAY = String.raw`(\d{1,2})(?:st|nd|rd|th|er|e|º|°|\.)?`
 const YEAR = String.raw`(\d{4}|'\d{2})`
-/** "7. Mai 2014", "29 maart 2014", "20th March, 2023", "6th day of February 1999", "5 de marzo de 2021". */
+/** "12. Mai 2021", "3 maart 2019", "20th March, 2023", "6th day of February 1999", "5 de marzo de 2021". */
 const DAY_MONTH_YEAR = new RegExp(
   String.raw`(?<![\p{L}\d])${DAY}\s*(?:day\s+of\s+|of\s+|de\s+|-)?(${MONTH_ALT})\.?(?:\s*,)?\s*(?:de\s+|del\s+|-|\s)\s*${YEAR}(?!\d)`,
   'giu',

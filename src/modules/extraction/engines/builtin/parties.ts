@@ -6,6 +6,7 @@
  * individual who signs.
  */
 import type { Answer, Context } from './context'
+import { findDates } from './dates'
 import { flatten, type Flat } from './document'
 import { collapse } from './text'
 
@@ -14,7 +15,7 @@ const LEGAL_END =
   /^(?:,?\s*(?:Limited\s+Partnership|Ltd\.?\s+Partnership|Incorporated|Inc|Corporation|Corp|Company|Co|Limited|Ltd|L\.L\.C|LLC|L\.L\.P|LLP|L\.P|LP|PLC|N\.A|N\.V|B\.V|S\.A|AG|GmbH|SE|S\.p\.A|S\.A\.S|A\/S|AB|Pty\.? Ltd|Pte\.? Ltd)(?![\w-])\.?)+/i
 
 /** A legal form anywhere in a name: the name is an organisation. */
-const ORGANISATION = /\b(?:Inc|Incorporated|Corp|Corporation|Company|Co|Ltd|Limited|LLC|L\.L\.C|LLP|L\.P|LP|PLC|N\.A|N\.V|B\.V|S\.A|AG|GmbH|A\/S|Bank|Trust|University|Partners|Partnership|Holdings|Group)\b/
+const ORGANISATION = /\b(?:Inc|Incorporated|Corp|Corporation|Company|Co|Ltd|Limited|LLC|L\.L\.C|LLP|L\.P|LP|PLC|plc|Plc|N\.A|N\.V|B\.V|S\.A|AG|GmbH|A\/S|Bank|Trust|University|College|Institute|Foundation|Association|Partners|Partnership|Holdings|Group)\b/
 
 /** Words that start a description after a party's name rather than continue it. */
 const NAME_STOP = /^(?:a|an|the|its|his|her|having|located|with|whose|which|who|on|in|at|by|of|organized|incorporated|existing|formed|doing|d\/b\/a|dba|together|hereinafter|and|or|as|each|acting|through|for|from|to|residing|an?\s+individual)\b/i
@@ -24,16 +25,41 @@ interface Party {
   offset: number
 }
 
-/** Where the list of parties starts: "by and between", "between", "among", "PARTIES:". */
-const PARTIES_ANCHOR = /\b(?:by\s+and\s+(?:between|among)|between|among|parties\s*:|entre|zwischen|tussen)\s+/gi
+/**
+ * Where the list of parties starts: "by and between", "between", "among", "PARTIES:", or the
+ * "by" of "entered into this 16th day of March, 1999 by ACME, Inc. … and …".
+ */
+const PARTIES_ANCHOR =
+  /\b(?:by\s+and\s+(?:between|among)|between|among|parties\s*:|entre|zwischen|tussen)\s+|\b(?:entered\s+into|made|executed)\b[^.;:“"(]{0,60}?\bby\s+(?!and\b|the\s+undersigned\b|between\b|among\b)/gi
+
+/** An empty slot for a party in a form: "________", "[NAME]", or a bare defined term "(the “Employee”)". */
+const BLANK_SLOT = /^\s*(?:_{3,}[\s_]*|\[[^\]]{0,40}\]|\((?:\s*the)?\s*[“"][^)]{0,60}\))/
+
+/** A list that names the parties of another agreement ("Reference is made to the Settlement Agreement … by and among …"). */
+const OTHER_AGREEMENT = /\breference\s+is\s+(?:hereby\s+)?made\s+to\b[^.]*$/i
 
 /** The preamble: the opening text after the filing header, where the parties are introduced. */
 function preambleOf(ctx: Context): { flat: Flat; start: number; end: number } {
-  const flat = flatten(ctx.doc, 14000)
-  const header = /^\s*EX-[\w.()-]+\s+\d+\s+\S+\.(?:htm|txt)\b[^\n]*?(?=\s{2}|\s(?:Exhibit|EXHIBIT)\b)/.exec(flat.text)
+  const flat = withLineBreaks(ctx, flatten(ctx.doc, 14000))
+  // An EDGAR filing header ("EX-10.1 2 d123dex101.htm …") on the first line: skip its codes only,
+  // never further than that line (a title after it may name the parties).
   const firstLine = ctx.doc.lines[0]
-  const start = header ? header[0].length : firstLine && /^EX-\d/.test(firstLine.text) ? firstLine.text.length + 1 : 0
+  let start = 0
+  if (firstLine && /^EX-[\w.()-]+/.test(firstLine.text)) {
+    const codes = /^EX-[\w.()-]+\s+\d+\s+\S+\.(?:htm|html|txt)\b/i.exec(firstLine.text)
+    start = codes ? codes[0].length : firstLine.text.length + 1
+  }
   return { flat, start, end: Math.min(flat.text.length, start + 5000) }
+}
+
+/** The flat text with "\n" (one character, like the space it replaces) where a line ends: a short line ends a name. */
+function withLineBreaks(ctx: Context, flat: Flat): Flat {
+  let text = ''
+  for (const line of ctx.doc.lines) {
+    if (text.length >= flat.text.length) break
+    text += `${line.text}\n`
+  }
+  return { text: text.slice(0, flat.text.length), lineAt: flat.lineAt }
 }
 
 /**
@@ -52,8 +78,11 @@ export function partiesAnswer(ctx: Context): Answer | undefined {
     const list = readPartyList(text, from)
     const names = dedupe(list.parties.map((party) => party.name))
     const you = /^(?:you|me|the\s+undersigned)\b/i.test(list.stoppedAt ?? '')
-    if (names.length >= 2) return { value: names, confidence: names.length <= 3 ? 0.78 : 0.6, line: flat.lineAt(from) }
-    if (names.length === 1 && list.blank) return { value: names, confidence: 0.66, line: flat.lineAt(from) }
+    // The parties of an agreement this one refers to may not be this one's — unless this one amends it.
+    const elsewhere = OTHER_AGREEMENT.test(text.slice(Math.max(start, from - 300), from)) && !/\bamend/i.test(text.slice(start, from))
+    // Four or more "parties" are more often affiliates listed with one side than parties.
+    if (names.length >= 2) return { value: names, confidence: elsewhere || names.length > 3 ? 0.45 : 0.78, line: flat.lineAt(from) }
+    if (names.length === 1 && list.blank) return { value: names, confidence: elsewhere ? 0.45 : 0.66, line: flat.lineAt(from) }
     if (names.length === 1 && you) {
       const other = letterAddressee(ctx, text.slice(start, start + 3000)) ?? signingIndividual(ctx)
       if (other) return { value: dedupe([names[0]!, other]), confidence: 0.6, line: flat.lineAt(from) }
@@ -62,21 +91,43 @@ export function partiesAnswer(ctx: Context): Answer | undefined {
   return definedSides(ctx, flat, start, end)
 }
 
-/** Without a list of parties: the company the opening defines, and who stands across from it. */
+/** Defined terms that stand for the side that discloses: the company of a letter or an undertaking. */
+const OUR_SIDE = /^(?:the\s+)?(?:company|corporation|seller|discloser|disclosing\s+party|licensor|employer|we|us|our)$/i
+/** Defined terms for the side across: the addressee of a letter, the recipient, the bidder. */
+const THEIR_SIDE =
+  /^(?:the\s+)?(?:you|your|recipient|receiving\s+party|counterparty|buyer|purchaser|bidder|acquir[oe]r|investor|interested\s+party|licensee|prospective\s+(?:buyer|purchaser|acquir[oe]r|investor))$/i
+
+/**
+ * Without a list of parties, the organisations the opening defines: two introduced together
+ * ("X (“A”) and Y (“B”) agree …"), else the side defined as the company (“Company”, “Seller”,
+ * “we”) and the side defined as the other (“you”, “Recipient”), else the company and who stands
+ * across from it: the addressee of a letter, or the individual who signs an undertaking. Other
+ * organisations the opening names (advisers, affiliates) are not parties.
+ */
 function definedSides(ctx: Context, flat: Flat, start: number, end: number): Answer | undefined {
   const opening = flat.text.slice(start, end)
   const defined = definedParties(opening)
-  const firstPerson = /\b(?:I agree|my employment|my relationship|the undersigned|you (?:will|agree|acknowledge)|as an (?:employee|associate))\b/i.test(opening)
-  const organisations = defined.filter((party) => ORGANISATION.test(party.name))
-  if (organisations.length >= 2) {
-    const names = dedupe(organisations.slice(0, 3).map((party) => party.name))
-    if (names.length >= 2) return { value: names, confidence: 0.55, line: flat.lineAt(start + organisations[0]!.offset) }
+  const lineOf = (party: Party) => flat.lineAt(start + party.offset)
+  for (let i = 0; i + 1 < defined.length; i++) {
+    const [first, second] = [defined[i]!, defined[i + 1]!]
+    if (/^\s*,?\s*and\s+$/.test(opening.slice(first.end, second.offset))) {
+      const names = dedupe([first.name, second.name])
+      if (names.length === 2) return { value: names, confidence: 0.72, line: lineOf(first) }
+    }
   }
-  const company = organisations[0]
+  const ours = defined.find((party) => party.terms.some((term) => OUR_SIDE.test(term)))
+  const theirs = defined.find((party) => party !== ours && party.terms.some((term) => THEIR_SIDE.test(term)))
+  if (ours && theirs) {
+    const names = dedupe([ours, theirs].sort((a, b) => a.offset - b.offset).map((party) => party.name))
+    if (names.length === 2) return { value: names, confidence: 0.7, line: lineOf(ours) }
+  }
+  const company = ours ?? theirs ?? defined[0]
   if (!company) return undefined
-  const other = letterAddressee(ctx, opening) ?? (firstPerson ? signingIndividual(ctx) : undefined)
-  if (!other) return firstPerson ? { value: [company.name], confidence: 0.5, line: flat.lineAt(start + company.offset) } : undefined
-  return { value: dedupe([company.name, other]), confidence: 0.58, line: flat.lineAt(start + company.offset) }
+  const firstPerson = /\b(?:I agree|my employment|my relationship|the undersigned|you (?:will|agree|acknowledge)|as an (?:employee|associate))\b/i.test(opening)
+  const across = letterAddressee(ctx, opening, company.name) ?? (firstPerson ? signingIndividual(ctx) : undefined)
+  const names = dedupe(across ? [company.name, across] : [company.name])
+  if (names.length === 2) return { value: names, confidence: 0.6, line: lineOf(company) }
+  return firstPerson ? { value: [company.name], confidence: 0.5, line: lineOf(company) } : undefined
 }
 
 /** Names once each; "ACME Holdings" and "ACME Holdings, Inc." are one party. */
@@ -99,12 +150,16 @@ function readPartyList(text: string, start: number): { parties: Party[]; blank: 
   let blank = false
   let stoppedAt: string | undefined
   for (let guard = 0; guard < 6; guard++) {
-    // Stray superscripts ("between nd Precision …") from the filing's markup.
+    // Stray superscripts ("between nd Acme …") from the filing's markup.
     const skip = /^\s*(?:st|nd|rd|th)\s+(?=[A-Z])/.exec(text.slice(position, position + 6))
     if (skip) position += skip[0].length
-    if (/^\s*_{3,}/.test(text.slice(position, position + 8))) {
+    const slot = BLANK_SLOT.exec(text.slice(position, position + 80))
+    if (slot) {
       blank = true
-      break
+      const next = nextPartyStart(text, position + slot[0].length)
+      if (next === undefined) break
+      position = next
+      continue
     }
     const name = readName(text, position)
     if (!name) {
@@ -121,6 +176,9 @@ function readPartyList(text: string, start: number): { parties: Party[]; blank: 
 
 const CONNECTORS = /^(?:of|and|the|de|du|von|van|der|für|y|e|&)$/i
 
+/** Words whose period is an abbreviation's: initials ("J.", "U.S."), legal forms, titles. */
+const ABBREVIATION = /^(?:(?:[A-Za-z]\.)+|Inc\.|Corp\.|Co\.|Ltd\.|Jr\.|Sr\.|St\.|Mr\.|Mrs\.|Ms\.|Dr\.|Bros\.|No\.|Intl\.|Int’l\.|Mfg\.|Assoc\.)$/i
+
 /** A party's name at `position`: capitalised words (with "of", "and", "&" inside), ending after a legal form. */
 function readName(text: string, position: number): { name: string; end: number } | undefined {
   const rest = text.slice(position, position + 200)
@@ -132,8 +190,8 @@ function readName(text: string, position: number): { name: string; end: number }
     if (legal && name) {
       name += legal[0]
       cursor += legal[0].length
-      // "Sony Corporation of America", "Quaker Fabric Corporation of Fall River".
-      const of = /^\s+of\s+(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2}(?=\s*[,(“"]|\s+\(|\s*$)/.exec(rest.slice(cursor))
+      // "Acme Corporation of America", "ACME MILLS CORPORATION OF SPRINGFIELD".
+      const of = /^\s+(?:of|OF|Of)\s+(?:[A-Z][\w’'-]*)(?:\s+[A-Z][\w’'-]*){0,2}(?=\s*[,(“"]|\s+\(|\s*$)/.exec(rest.slice(cursor))
       if (of) {
         name += of[0]
         cursor += of[0].length
@@ -155,9 +213,13 @@ function readName(text: string, position: number): { name: string; end: number }
     if (name && /^(?:and|&)$/.test(token) && NAME_STOP.test(after.trim())) break
     // "and" between two names ends this one.
     if (name && token === 'and' && /^\s*[A-Z]/.test(after)) break
-    if (/^[a-z]/.test(token) && !CONNECTORS.test(token)) break
+    // Lower-case words end a name; "zenTRONix" and "iWidget" are names.
+    if (/^[a-z]/.test(token) && !/[A-Z]/.test(token) && !CONNECTORS.test(token)) break
     name += (name ? ' ' : '') + token
     cursor += m[0].length
+    // A period after a whole word ends the sentence ("… Acme Enterprises. Collectively, …"),
+    // unless a legal form follows ("Acme. Inc.").
+    if (/\.$/.test(token) && !ABBREVIATION.test(token) && !LEGAL_END.test(rest.slice(cursor))) break
   }
   // Keep the period of an abbreviation ("Inc.", "Ltd."), not a sentence's after "GmbH" or "LLC".
   const trimmed = name.replace(/(?<!\b(?:Inc|Corp|Co|Ltd|Jr|Sr|[A-Z]))\.$/, '')
@@ -172,7 +234,7 @@ function readName(text: string, position: number): { name: string; end: number }
 /**
  * Where the next party starts after a name: past its description (parentheses and quotes
  * balanced), at a top-level "and" or ";" followed by a capitalised name — or a comma after a
- * defined term ("(“TESARO”), located at …, GlaxoSmithKline LLC") — before the sentence ends.
+ * defined term ("(“Acme”), located at …, Beta Widgets LLC") — before the sentence ends.
  */
 function nextPartyStart(text: string, from: number): number | undefined {
   let depth = 0
@@ -189,11 +251,16 @@ function nextPartyStart(text: string, from: number): number | undefined {
     if (depth > 0 || quote) continue
     if (char === '.' && isSentenceEnd(text, i)) return undefined
     const rest = text.slice(i, i + 12)
-    const joiner = /^(?:,?\s+and\s+|;\s+(?:and\s+)?)/.exec(rest) ?? (defined ? /^,\s+(?!and\b)/.exec(rest) : null)
+    const joiner = /^(?:,?\s+and\s+|,?\s+and(?=_)|;\s+(?:and\s+)?)/.exec(rest) ?? (defined ? /^,\s+(?!and\b)/.exec(rest) : null)
+    // "and" inside the description: "X, its principals, management and staff", "its subsidiaries,
+    // including Y and Z".
+    const described = text.slice(from, i)
+    if (joiner && (/^\s*,?\s*(?:its|his|her|their)\s[^;()]*$/i.test(described) || /\b(?:including|not\s+limited\s+to|such\s+as)\b[^;()]*$/i.test(described)))
+      continue
     if (joiner) {
       const after = i + joiner[0].length
-      const upcoming = text.slice(after, after + 40)
-      if (/^_{3,}/.test(upcoming)) return after
+      const upcoming = text.slice(after, after + 80)
+      if (BLANK_SLOT.test(upcoming)) return after
       const listed = !/^,\s+$/.test(joiner[0]) || ORGANISATION.test(readName(text, after)?.name ?? '')
       if (listed && /^(?:the\s+)?[A-Z0-9]/.test(upcoming) && !/^(?:the\s+)?(?:Company|Parties|Party|Agreement|Confidential|Recipient|Discloser|Receiving|Disclosing|Employee|Executive|Purchaser|Buyer|Seller)\b/.test(upcoming) && startsName(upcoming))
         return after
@@ -216,42 +283,96 @@ function isSentenceEnd(text: string, index: number): boolean {
   return /^\.\s+[A-Z“"(]|^\.\s*$/.test(text.slice(index, index + 3))
 }
 
-/** Organisations and people defined in the opening: 'ACME, Inc. (“ACME”)', 'ACME, a Delaware corporation … (the “Company”)'. */
-function definedParties(text: string): Party[] {
-  const out: Party[] = []
-  const definition = /\(\s*(?:the\s+|collectively,?\s+(?:the\s+)?|together,?\s+(?:the\s+)?|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[“"]/g
-  for (const m of text.matchAll(definition)) {
-    // The defined name is the nearest capitalised name before the definition, within a clause.
-    const before = text.slice(Math.max(0, m.index! - 220), m.index!)
-    const candidates = [...before.matchAll(/(?:^|[\s,(])((?:The\s+)?[A-Z][\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|&|de|von))*(?:,?\s+(?:Inc|Corp|Corporation|Co|Ltd|Limited|LLC|L\.L\.C|LLP|L\.P|LP|PLC|N\.A|AG|GmbH|S\.A)\b\.?)?)/g)]
-    const organisation = candidates.reverse().find((c) => ORGANISATION.test(c[1]!))
+/** An organisation defined in the opening, with its defined terms and where its definition ends. */
+interface Defined extends Party {
+  terms: string[]
+  end: number
+}
+
+/** Defined terms that name a thing, not a party: the agreement, the deal, the information. */
+const NOT_A_PARTY =
+  /\b(?:agreement|date|transaction|information|materials?|purpose|representatives?|affiliates?|business|proposal|opportunity|plan|act|notes|relationship|project|services|products?|compound|territory|period|matter|advis[oe]rs?|agents?|brokers?|counsel|shareholders?|stockholders?)\b/i
+
+/** A parenthesised definition holding quoted terms: '(the “Company”)', '(collectively, with …, the “Company”)', '(“Acme” or “you”)'. */
+const DEFINITION = /\(([^()]{0,200}?[“"][^()]{0,200}?)\)/g
+
+/** A capitalised name, possibly with its legal form: the candidates for what a definition defines. */
+const CAPITALISED_NAME =
+  /(?:^|[\s,(])((?:The\s+)?(?:[A-Z][\w’'&.-]*|[a-z]+[A-Z][\w’'&.-]*)(?:\s+(?:[A-Z][\w’'&.-]*|of|and|&|de|von))*(?:,?\s+(?:Inc|Corp|Corporation|Co|Ltd|Limited|LLC|L\.L\.C|LLP|L\.P|LP|PLC|plc|N\.A|AG|GmbH|S\.A)\b\.?)?)/g
+
+/**
+ * Organisations defined in the opening: 'ACME, Inc. (“ACME”)', 'ACME, a Delaware corporation …
+ * (the “Company”)', 'ACME and its affiliates, including … (together “ACME”)'. The defined name is
+ * the nearest organisation before the definition in the same sentence — or the head of a group
+ * ("X and its affiliates, including Y").
+ */
+function definedParties(text: string): Defined[] {
+  const out: Defined[] = []
+  for (const m of text.matchAll(DEFINITION)) {
+    const terms = [...m[1]!.matchAll(/[“"]([^”"“]{1,40})[”"]/g)].map((term) => collapse(term[1]!))
+    if (!terms.length || terms.every((term) => NOT_A_PARTY.test(term))) continue
+    // The clause before the definition, back to the start of its sentence.
+    let from = Math.max(0, m.index! - 220)
+    for (let i = m.index! - 1; i > from; i--) {
+      if ((text[i] === '.' && isSentenceEnd(text, i)) || text[i] === ':' || text[i] === ';') {
+        from = i + 1
+        break
+      }
+    }
+    const before = text.slice(from, m.index!)
+    // "… you (“Employee” or “you”)": the term defines a person, not the organisation named earlier.
+    if (/\b(?:you|I|me|the\s+undersigned)\s*$/i.test(before)) continue
+    const candidates = [...before.matchAll(CAPITALISED_NAME)].filter((c) => ORGANISATION.test(c[1]!))
+    const head = candidates.find((c) => /^\s*,?\s*(?:(?:and|or|and\/or)\s+)?(?:its|their)\s+(?:affiliates|subsidiaries|parents?|divisions)\b[^()]*\binclud/i.test(before.slice(c.index! + c[0].length)))
+    const organisation = head ?? candidates.at(-1)
     if (!organisation) continue
-    const offset = m.index! - before.length + organisation.index! + organisation[0].indexOf(organisation[1]!)
+    // A heading run into the name ("NON-DISCLOSURE AGREEMENT The Regents of …") is not part of
+    // it, nor a short line before it ("Name: Jane Roe" above "ACME Bank and its affiliates").
+    let offset = from + organisation.index! + organisation[0].indexOf(organisation[1]!)
+    const heading = /^[\s\S]*\b(?:AGREEMENT|Agreement|EXHIBIT|Exhibit|CONFIDENTIAL|Confidential|Dear|Re|Attention|Attn)\b[.:]?\s+/.exec(organisation[1]!)
+    if (heading) offset += heading[0].length
+    for (let k = text.indexOf('\n', offset); k >= 0 && k < from + organisation.index! + organisation[0].length; k = text.indexOf('\n', k + 1)) {
+      // A short line of its own, or after a label, ends there; a name wrapped inside running text does not.
+      const lineStart = text.lastIndexOf('\n', k - 1) + 1
+      if (k - lineStart < 60 && /^(?:[^\n]*:)?\s*$/.test(text.slice(lineStart, offset))) offset = k + 1
+    }
     const name = readName(text, offset)
     if (!name || !ORGANISATION.test(name.name)) continue
     if (out.some((party) => party.name === name.name)) continue
-    out.push({ name: name.name, offset })
-    if (out.length >= 3) break
+    out.push({ name: name.name, offset, terms, end: m.index! + m[0].length })
+    if (out.length >= 4) break
   }
   return out
 }
 
-/** The organisation a letter is addressed to: a line with a legal form in the address block at the top. */
-function letterAddressee(ctx: Context, opening: string): string | undefined {
+/**
+ * The organisation a letter is addressed to: one defined as “you” or the “Recipient”, else the
+ * address block between the letter's date and its salutation (the letterhead above the date is
+ * the sender's), else the last organisation before the salutation.
+ */
+function letterAddressee(ctx: Context, opening: string, except?: string): string | undefined {
+  const same = (name: string) => !!except && dedupe([name, except]).length === 1
   const defined = /([A-Z][\w’'&.,-]*(?:\s+[A-Z][\w’'&.,-]*)*)\s*\(\s*(?:together\s+with[^)]*)?[“"](?:you|Recipient|Counterparty)[”"]/.exec(opening)
   if (defined) {
     const name = readName(opening, defined.index)
-    if (name && ORGANISATION.test(name.name)) return name.name
+    if (name && ORGANISATION.test(name.name) && !same(name.name)) return name.name
   }
   if (!/\b(?:dear|gentlemen|ladies)\b/i.test(ctx.doc.text.slice(0, 4000))) return undefined
+  const found: { name: string; afterDate: boolean }[] = []
+  let afterDate = false
   for (const line of ctx.doc.lines.slice(0, 30)) {
     if (/^(?:re\b|dear|gentlemen|ladies)/i.test(line.text)) break
+    const dates = findDates(line.text, ctx.doc.dateOrder, ctx.doc.dateOrderSure)
+    if (dates.length && line.text.length <= 40) {
+      afterDate = true
+      continue
+    }
     if (line.text.length < 80 && ORGANISATION.test(line.text) && !/\b(?:agreement|exhibit|confidential)\b/i.test(line.text)) {
       const name = readName(line.text, 0)
-      if (name) return name.name
+      if (name && !same(name.name)) found.push({ name: name.name, afterDate })
     }
   }
-  return undefined
+  return (found.find((entry) => entry.afterDate) ?? found.at(-1))?.name
 }
 
 /** The individual who signs (an employee's undertaking): a "/s/ Name" not signing "By:" for a company. */
