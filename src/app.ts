@@ -1,5 +1,5 @@
 /** Builds the HTTP application from its parts; `main.ts` listens, tests call `app.handle()`. */
-import { Elysia, t } from 'elysia'
+import { type AnyElysia, Elysia, t } from 'elysia'
 import type { Db } from './db/client'
 import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
@@ -26,34 +26,33 @@ export interface AppOptions {
     engineName: string
     maxUploadBytes: number
   }
+  /** A plugin to include, for the copy of the app that generates the OpenAPI document. */
+  openApiGenerator?: AnyElysia
 }
 
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024
 
-export function createApp({
-  db,
-  catalog,
-  maxJsonBytes = DEFAULT_MAX_JSON_BYTES,
-  log = silentLogger,
-  isReady,
-  extraction,
-}: AppOptions) {
+type DocumentApp = { handle: (request: Request) => Promise<Response> }
+
+const TAGS = [
+  { name: 'Schemas', description: "The account's saved sets of extraction fields." },
+  { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
+  { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
+  { name: 'Operations', description: 'Liveness and readiness, without a key.' },
+]
+
+export function createApp(options: AppOptions) {
+  const { db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady, extraction } = options
   const { plugin: auth, accountOf } = createAuth(db)
   let routes: RouteInfo[] = []
-  // The OpenAPI route reads the generated document through the finished app.
-  const self = { handle: (_: Request): Promise<Response> => Promise.reject(new Error('app not built')) }
   const app = new Elysia({ normalize: false })
+    .use(options.openApiGenerator ?? new Elysia({ name: 'no-openapi-generator' }))
     .use(requestLog({ log, accountOf }))
     .use(errorHandler({ routes: () => routes, log }))
     .use(
       openApiPlugin({
-        tags: [
-          { name: 'Schemas', description: "The account's saved sets of extraction fields." },
-          { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
-          { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
-          { name: 'Operations', description: 'Liveness and readiness, without a key.' },
-        ],
-        handle: (request) => self.handle(request),
+        tags: TAGS,
+        documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )
     .get('/healthz', () => ({ status: 'ok' as const }), {
@@ -79,7 +78,6 @@ export function createApp({
         .use(extractionModule({ db, catalog, auth, ...extraction })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
-  self.handle = (request) => app.handle(request)
   return app
 }
 

@@ -5,13 +5,10 @@
  * explorer is Swagger UI served from assets embedded in the binary: the plugin's own page loads
  * them from a CDN and stays blank on a server without internet.
  */
-import { swagger } from '@elysiajs/swagger'
-import { Elysia } from 'elysia'
+import { type AnyElysia, Elysia } from 'elysia'
 import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 import swaggerCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
-import { VERSION } from '../version'
-
-const RAW_SPEC_PATH = '/openapi/generated.json'
+import type { Tag } from './openapi-generator'
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
   '200': 'OK',
@@ -126,45 +123,30 @@ function asset(path: string, type: string) {
 }
 
 export interface OpenApiOptions {
-  tags: { name: string; description: string }[]
-  /** The whole app's handler: /openapi.json reads the plugin's generated document through it. */
-  handle: (request: Request) => Promise<Response>
+  tags: Tag[]
+  /**
+   * Builds a copy of the whole app with the generator plugin in it: the plugin reads the routes
+   * of the app it is part of. Called once, on the first request for the document.
+   */
+  documentApp: (generator: AnyElysia) => { handle: (request: Request) => Promise<Response> }
 }
 
-export function openApiPlugin({ tags, handle }: OpenApiOptions) {
-  let document: Json | undefined
+export function openApiPlugin({ tags, documentApp }: OpenApiOptions) {
+  let document: Promise<Json> | undefined
+  // @elysiajs/swagger (and what it pulls in) loads with the first request for the document, not at start.
+  const generate = async (origin: string): Promise<Json> => {
+    const { generatorPlugin, RAW_SPEC_PATH } = await import('./openapi-generator')
+    const raw = await documentApp(generatorPlugin(tags)).handle(new Request(new URL(RAW_SPEC_PATH, origin).href))
+    return normalize((await raw.json()) as Json)
+  }
   return new Elysia({ name: 'openapi' })
-    .use(
-      swagger({
-        // The plugin's own CDN page is parked out of the way; /docs is ours.
-        path: '/openapi/plugin-page',
-        specPath: RAW_SPEC_PATH,
-        exclude: [/^\/openapi/, '/docs', /^\/docs\//, '/openapi.json'],
-        excludeMethods: ['HEAD', 'OPTIONS', 'ALL'],
-        documentation: {
-          info: {
-            title: 'extractd',
-            version: VERSION,
-            description:
-              'Structured extraction from documents: saved schemas, a catalog of document types, extraction jobs. ' +
-              'Every `/api/v1` operation needs `Authorization: Bearer <api key>`; errors are `{"error", "code", "details"?}`.',
-          },
-          tags,
-          components: {
-            securitySchemes: {
-              bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `extractd keys create`.' },
-            },
-          },
-        },
-      }),
-    )
     .get(
       '/openapi.json',
-      async ({ request }) => {
-        if (!document) {
-          const raw = await handle(new Request(new URL(RAW_SPEC_PATH, request.url).href))
-          document = normalize((await raw.json()) as Json)
-        }
+      ({ request }) => {
+        document ??= generate(request.url).catch((error) => {
+          document = undefined
+          throw error
+        })
         return document
       },
       { detail: { hide: true } },
