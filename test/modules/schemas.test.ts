@@ -27,6 +27,14 @@ describe('POST /api/v1/schemas', () => {
     expect(stored.body).toEqual({ schema })
   })
 
+  test('gives every new schema an updated_at equal to its created_at (D13)', async () => {
+    const t = makeTestApp()
+    for (let i = 0; i < 50; i++) {
+      const schema = await createSchema(t, { name: `s${i}`, fields: [field('a')] })
+      expect(schema.updated_at).toBe(schema.created_at)
+    }
+  })
+
   test('defaults fields to an empty list (D8)', async () => {
     const t = makeTestApp()
     const schema = await createSchema(t, { name: 'Empty' })

@@ -90,10 +90,13 @@ export interface NewJob {
 
 export function createJob(db: Db, input: NewJob): Job {
   const sha256 = new Bun.CryptoHasher('sha256').update(input.file.content).digest('hex')
+  const now = nowIso() // one instant: a new job's updated_at equals its created_at
   return db.transaction((tx) => {
     const row = tx
       .insert(jobs)
       .values({
+        createdAt: now,
+        updatedAt: now,
         accountId: input.accountId,
         documentType: input.documentType,
         schemaId: input.schemaId,

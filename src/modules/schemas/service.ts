@@ -79,9 +79,12 @@ export function createSchema(db: Db, accountId: string, input: CreateSchemaBody)
   return db.transaction(
     (tx) => {
       if (activeCount(tx, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
+      const now = nowIso() // one instant: a new schema's updated_at equals its created_at
       const row = tx
         .insert(schemas)
         .values({
+          createdAt: now,
+          updatedAt: now,
           accountId,
           name: input.name,
           description: input.description ?? '',
