@@ -5,12 +5,28 @@ import * as tables from './tables'
 
 export type Db = ReturnType<typeof openDb>['db']
 
+/**
+ * Switching a new file to WAL needs it exclusively for a moment, and SQLite answers "database is
+ * locked" at once (no busy wait) when two processes try together: take turns for up to ~2 s.
+ */
+function enableWal(sqlite: Database): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      sqlite.run('PRAGMA journal_mode = WAL')
+      return
+    } catch (error) {
+      if (attempt >= 100 || !/locked|busy/i.test(String(error))) throw error
+      Bun.sleepSync(5 + Math.random() * 15)
+    }
+  }
+}
+
 export function openDb(path: string) {
   const sqlite = new Database(path, { create: true, strict: true })
   // busy_timeout first: a second process opening the file while the first switches to WAL
   // would otherwise fail at once with "database is locked".
   sqlite.run('PRAGMA busy_timeout = 5000')
-  if (path !== ':memory:') sqlite.run('PRAGMA journal_mode = WAL')
+  if (path !== ':memory:') enableWal(sqlite)
   sqlite.run('PRAGMA synchronous = NORMAL')
   sqlite.run('PRAGMA foreign_keys = ON')
   const db = drizzle({ client: sqlite, schema: tables })
