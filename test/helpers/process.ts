@@ -9,6 +9,12 @@ const BUN = process.execPath
 /** The command that starts extractd from the sources, for tests that need processes but not the binary. */
 export const FROM_SOURCE = [BUN, join(ROOT, 'src/main.ts')]
 
+/** Every server a test started; any still running when the test run ends is killed, even after a failure. */
+const spawned = new Set<ReturnType<typeof Bun.spawn>>()
+process.on('exit', () => {
+  for (const proc of spawned) if (proc.exitCode === null) proc.kill('SIGKILL')
+})
+
 let built: Promise<string> | undefined
 
 /** Compiles the binary with the project's build command into a temporary directory, once. */
@@ -63,6 +69,8 @@ export async function startServer(command: string[], args: string[], cwd: string
     stdout: 'pipe',
     stderr: 'pipe',
   })
+  spawned.add(proc)
+  void proc.exited.then(() => spawned.delete(proc))
   const lines: string[] = []
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
   const decoder = new TextDecoder()
