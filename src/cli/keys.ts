@@ -1,5 +1,5 @@
 /** `extractd keys …`: issue, list and revoke API keys on the database the server uses (D24). */
-import { openDb } from '../db/client'
+import { type Db, openDb } from '../db/client'
 import { migrate } from '../db/migrate'
 import { createKey, listKeys, revokeKey } from '../modules/keys/service'
 
@@ -8,7 +8,7 @@ export interface Output {
   err: (line: string) => void
 }
 
-function withDb<T>(dbPath: string, run: (db: ReturnType<typeof openDb>['db']) => T): T {
+function withDb<T>(dbPath: string, run: (db: Db) => T): T {
   const { db, sqlite } = openDb(dbPath)
   try {
     migrate(db)

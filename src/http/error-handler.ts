@@ -20,11 +20,22 @@ function render(error: ApiError): Response {
   })
 }
 
+/**
+ * Every problem of the value (D2). Elysia's own list (`error.all`) stops at 64, so the problems
+ * are read from the validator itself when it can list them, as TypeBox's compiled ones can.
+ */
+function problemsOf(error: ValidationError): Iterable<{ path?: unknown; message: string }> {
+  const { validator } = error
+  return typeof validator === 'object' && validator !== null && 'Errors' in validator && typeof validator.Errors === 'function'
+    ? (validator.Errors(error.value) as Iterable<{ path: string; message: string }>)
+    : error.all
+}
+
 function validationDetails(error: ValidationError): ErrorDetail[] {
   const seen = new Set<string>()
   const details: ErrorDetail[] = []
-  for (const problem of error.all) {
-    const path = 'path' in problem ? String(problem.path) : ''
+  for (const problem of problemsOf(error)) {
+    const path = problem.path === undefined ? '' : String(problem.path)
     if (seen.has(path)) continue // TypeBox reports a missing property twice
     seen.add(path)
     details.push({ path: error.type === 'body' ? path : `${error.type}:${path}`, message: problem.message })
@@ -59,7 +70,7 @@ function routeMatcher(routes: () => RouteInfo[]) {
 
 export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: Logger }) {
   const allowedMethods = routeMatcher(routes)
-  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, request, set }) => {
+  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, request, path, set }) => {
     const answer = (apiError: ApiError) => {
       set.status = apiError.status // read by the request log
       return render(apiError)
@@ -74,10 +85,9 @@ export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: 
     if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response')
       return answer(errors.validation(validationDetails(error)))
     if (code === 'NOT_FOUND') {
-      const { pathname } = new URL(request.url)
-      const allowed = allowedMethods(pathname)
+      const allowed = allowedMethods(path)
       if (allowed.length > 0) return answer(errors.methodNotAllowed(request.method, allowed))
-      return answer(errors.notFound(`Route ${request.method} ${pathname}`))
+      return answer(errors.notFound(`Route ${request.method} ${path}`))
     }
     log.error('unhandled error', {
       error_code: String(code),

@@ -17,11 +17,9 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '400': 'Invalid request: validation_failed, invalid_json or missing_parameter',
   '401': 'Invalid API key',
   '404': 'Not found, or owned by another account',
-  '405': 'Method not allowed',
   '413': 'Payload too large',
   '415': 'Unsupported media type',
   '429': 'Schema limit reached',
-  '500': 'Internal error',
   '503': 'Not ready',
 }
 
@@ -33,7 +31,7 @@ const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'S
 function hasBinary(schema: unknown): boolean {
   if (!schema || typeof schema !== 'object') return false
   const node = schema as Json
-  if (node.format === 'binary' || node.type === 'File' || node.type === 'Files') return true
+  if (node.format === 'binary') return true
   return Object.values(node).some(hasBinary)
 }
 

@@ -23,7 +23,7 @@ export function requestLog({ log, accountOf }: { log: Logger; accountOf: (reques
       requests.set(request, { id, startedAt: performance.now() })
       set.headers['x-request-id'] = id
     })
-    .onAfterResponse({ as: 'global' }, ({ request, route, set, responseValue }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, path, route, set, responseValue }) => {
       const info = requests.get(request)
       if (!info) return
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
@@ -31,7 +31,7 @@ export function requestLog({ log, accountOf }: { log: Logger; accountOf: (reques
         request_id: info.id,
         method: request.method,
         route: route || null,
-        path: new URL(request.url).pathname,
+        path,
         status,
         duration_ms: Math.round((performance.now() - info.startedAt) * 100) / 100,
         account_id: accountOf(request) ?? null,

@@ -17,7 +17,8 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  if (server.proc.exitCode === null) await server.stop()
+  // `server` is unset when beforeAll failed; its own error is the one to see.
+  if (server && server.proc.exitCode === null) await server.stop()
   dir.remove()
 })
 
@@ -46,8 +47,12 @@ describe('the compiled binary', () => {
   })
 
   test('serves /healthz and /readyz without a key', async () => {
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
-    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ok' })
+    const health = await fetch(`${server.url}/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual({ status: 'ok' })
+    const ready = await fetch(`${server.url}/readyz`)
+    expect(ready.status).toBe(200)
+    expect(await ready.json()).toEqual({ status: 'ok' })
   })
 
   test('keys create, list and revoke work while the server runs on the same file (D24)', async () => {
@@ -65,7 +70,9 @@ describe('the compiled binary', () => {
     const { schema } = (await create.json()) as { schema: { id: string } }
 
     // Another account cannot see it.
-    expect((await api(`/api/v1/schemas/${schema.id}`, server.firstKey)).status).toBe(404)
+    const foreign = await api(`/api/v1/schemas/${schema.id}`, server.firstKey)
+    expect(foreign.status).toBe(404)
+    expect(((await foreign.json()) as { code: string }).code).toBe('not_found')
 
     const listed = await runCli([binary], ['keys', 'list', '--json'], dir.path)
     expect(listed.code).toBe(0)
@@ -128,12 +135,15 @@ describe('the compiled binary', () => {
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('serve')
     const serveHelp = await runCli([binary], ['serve', '--help'], dir.path)
+    expect(serveHelp.code).toBe(0)
     expect(serveHelp.stdout).toContain('--port')
     const version = await runCli([binary], ['--version'], dir.path)
+    expect(version.code).toBe(0)
     expect(version.stdout.trim()).toMatch(/^extractd \d+\.\d+\.\d+/)
     const bad = await runCli([binary], ['serve', '--nope'], dir.path)
     expect(bad.code).toBe(2)
     expect(bad.stderr.trim().split('\n')).toHaveLength(1)
+    expect(bad.stderr).toContain('--nope')
   })
 
   test('a second start on the same database prints no new key', async () => {

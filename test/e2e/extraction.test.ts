@@ -47,9 +47,10 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
   await Bun.$`mkdir -p ${home}`
   const server = await startServer([binary], [], home)
   try {
+    const pdf = await invoicePdf()
     const { status, body } = await api(server, '/api/v1/extract', {
       method: 'POST',
-      body: upload(await invoicePdf(), 'northwind.pdf', {
+      body: upload(pdf, 'northwind.pdf', {
         document_type: 'invoice',
         fields: { invoice_number: 'Invoice number', date: 'Invoice date', total: 'Total due' },
       }),
@@ -62,6 +63,27 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
       result: { invoice_number: 'NW-2024-0042', date: '2024-03-14', total: '1250.00' },
     })
     expect(body.job.fields_meta.invoice_number.page).toBe(1)
+    const found = { confidence: expect.any(Number), page: 1, snippet: expect.any(String) }
+    expect(body.job).toEqual({
+      id: expect.stringMatching(/^job_[0-9a-hjkmnp-tv-z]{30}$/),
+      status: 'succeeded',
+      document_type: 'invoice',
+      schema_id: null,
+      fields: [
+        { key: 'invoice_number', label: 'invoice_number', description: 'Invoice number' },
+        { key: 'date', label: 'date', description: 'Invoice date' },
+        { key: 'total', label: 'total', description: 'Total due' },
+      ],
+      file: { name: 'northwind.pdf', size: pdf.byteLength, media_type: 'application/pdf', sha256: new Bun.CryptoHasher('sha256').update(pdf).digest('hex') },
+      result: { invoice_number: 'NW-2024-0042', date: '2024-03-14', total: '1250.00' },
+      fields_meta: { invoice_number: found, date: found, total: found },
+      error: null,
+      engine: 'builtin',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      completed_at: expect.any(String),
+    })
+    expect((await api(server, `/api/v1/jobs/${body.job.id}`)).body).toEqual({ job: body.job })
   } finally {
     await server.stop()
   }

@@ -97,6 +97,9 @@ export async function createSchema(t: TestApp, body: Record<string, unknown> = {
   return response.body.schema
 }
 
+/** D5: ISO 8601 UTC with milliseconds and `Z`. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
 export function expectEnvelope(response: ApiResponse, status: number, code: string, message?: string) {
   expect(response.status).toBe(status)
   expect(response.headers.get('content-type')).toContain('application/json')
@@ -104,4 +107,24 @@ export function expectEnvelope(response: ApiResponse, status: number, code: stri
   expect(typeof response.body.error).toBe('string')
   expect(response.body.error.length).toBeGreaterThan(0)
   if (message !== undefined) expect(response.body.error).toBe(message)
+}
+
+/** The `path` of every validation detail of an error answer, in the order given. */
+export function detailPaths(response: ApiResponse): string[] {
+  return (response.body?.details ?? []).map((detail: { path: string }) => detail.path)
+}
+
+/**
+ * D1/D2: 400 `validation_failed` whose body is exactly `{error, code, details}` and whose details
+ * name exactly `paths` (the order is not part of the contract), each with a message.
+ */
+export function expectValidation(response: ApiResponse, paths: string[]) {
+  expectEnvelope(response, 400, 'validation_failed')
+  expect(Object.keys(response.body).sort()).toEqual(['code', 'details', 'error'])
+  expect([...detailPaths(response)].sort()).toEqual([...paths].sort())
+  for (const detail of response.body.details) {
+    expect(Object.keys(detail).sort()).toEqual(['message', 'path'])
+    expect(typeof detail.message).toBe('string')
+    expect(detail.message.length).toBeGreaterThan(0)
+  }
 }

@@ -78,8 +78,15 @@ export async function startServer(command: string[], args: string[], cwd: string
   let port: number | undefined
   const deadline = Date.now() + 15_000
   while (port === undefined) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${lines.join('\n')}`)
-    const { value, done } = await reader.read()
+    // A server that prints nothing more must not leave read() waiting past the deadline.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        proc.kill('SIGKILL')
+        reject(new Error(`server did not start within 15 s: ${lines.join('\n')}`))
+      }, Math.max(0, deadline - Date.now()))
+    })
+    const { value, done } = await Promise.race([reader.read(), timedOut]).finally(() => clearTimeout(timer))
     if (done) throw new Error(`server exited: ${lines.join('\n')}\n${await new Response(proc.stderr).text()}`)
     buffered += decoder.decode(value, { stream: true })
     const parts = buffered.split('\n')

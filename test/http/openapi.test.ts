@@ -24,6 +24,7 @@ describe('/openapi.json', () => {
     const response = await t.call('GET', '/openapi.json', { key: null })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
+    expect(response.body).toEqual(doc)
   })
 
   test('describes exactly the operations the app serves', () => {
@@ -50,6 +51,7 @@ describe('/openapi.json', () => {
     expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/)
     expect(op.summary.length).toBeGreaterThan(3)
     expect(op.tags?.length).toBe(1)
+    expect(Object.keys(op.responses).length).toBeGreaterThan(0)
     for (const [status, response] of Object.entries<any>(op.responses)) {
       expect(response.description.length).toBeGreaterThan(0)
       expect(Object.keys(response.content)).toEqual(['application/json'])

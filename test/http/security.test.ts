@@ -365,7 +365,7 @@ describe('account isolation', () => {
 
   test("account B's list does not contain A's schemas", async () => {
     const f = await twoAccounts()
-    await createSchema(f.t, { name: 'Also A' })
+    const alsoA = await createSchema(f.t, { name: 'Also A' })
     const empty = await f.t.call('GET', '/api/v1/schemas', { key: f.keyB })
     expect(empty.status).toBe(200)
     expect(empty.body.schemas).toStrictEqual([])
@@ -379,6 +379,7 @@ describe('account isolation', () => {
     expect(idsA).toHaveLength(2)
     expect(idsA).toContain(f.schema.id)
     expect(idsA).not.toContain(ofB.id)
+    expect(listA.body.schemas).toStrictEqual([alsoA, f.schema])
   })
 
   test("account A cannot read, patch, delete or restore B's schema either → 404 each", async () => {
@@ -429,8 +430,8 @@ describe('keys never appear in responses', () => {
 
 describe('operational endpoints need no key (D28)', () => {
   const open = [
-    { path: '/healthz', check: (body: any) => expect(body.status).toBe('ok') },
-    { path: '/readyz', check: (body: any) => expect(body.status).toBe('ok') },
+    { path: '/healthz', check: (body: any) => expect(body).toEqual({ status: 'ok' }) },
+    { path: '/readyz', check: (body: any) => expect(body).toEqual({ status: 'ok' }) },
     { path: '/openapi.json', check: (body: any) => expect(typeof body.openapi).toBe('string') },
   ]
 

@@ -4,11 +4,12 @@
  * catalog files (D18).
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CatalogError, builtInFiles, loadCatalog } from '../../src/modules/catalog/service'
+import { readCatalogFiles } from '../../src/modules/catalog/embed-catalog'
+import { CatalogError, loadCatalog } from '../../src/modules/catalog/service'
 import { expectEnvelope, makeTestApp } from '../helpers/app'
+import { tempDir as makeTempDir } from '../helpers/process'
 
 const BUILT_IN_TYPES: Record<string, string> = {
   invoice: 'Invoice',
@@ -47,37 +48,45 @@ function codePoints(value: string): number {
 
 const t = makeTestApp()
 
+/** The exact body of a 404 for an unknown slug (interface.md 4.7, 7; D1). */
+function unknownTypeBody(slug: string, availableTypes = SLUGS) {
+  return { error: `Unknown document type: "${slug}"`, code: 'unknown_document_type', available_types: availableTypes }
+}
+
 describe('GET /api/v1/document-types', () => {
-  test('returns exactly the nine built-in slugs with the labels of interface.md', async () => {
+  test('returns exactly the nine built-in slugs with the labels of interface.md, ordered by slug (D38)', async () => {
     const response = await t.call('GET', '/api/v1/document-types')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
     expect(Object.keys(response.body)).toEqual(['document_types'])
     const types = response.body.document_types as { slug: string; label: string; description: string }[]
     expect(types).toHaveLength(9)
-    expect(types.map((type) => type.slug).sort()).toEqual(SLUGS)
+    expect(types.map((type) => type.slug)).toEqual(SLUGS)
     for (const type of types) expect(type.label).toBe(BUILT_IN_TYPES[type.slug]!)
+    expect(response.body).toEqual({
+      document_types: SLUGS.map((slug) => ({ slug, label: BUILT_IN_TYPES[slug]!, description: expect.any(String) })),
+    })
   })
 
   test('gives every entry only slug, label and a non-empty description', async () => {
     const response = await t.call('GET', '/api/v1/document-types')
+    expect(response.body.document_types).toHaveLength(9)
     for (const type of response.body.document_types) {
       expect(Object.keys(type).sort()).toEqual(['description', 'label', 'slug'])
       expect(typeof type.description).toBe('string')
       expect(type.description.trim().length).toBeGreaterThan(0)
     }
   })
+})
 
-  test('answers 401 "Invalid API key" without a key', async () => {
-    const response = await t.call('GET', '/api/v1/document-types', { key: null })
+describe.each(['/api/v1/document-types', '/api/v1/fields?type=invoice'])('GET %s', (path) => {
+  test.each([
+    ['without a key', null],
+    ['with a wrong key', 'not-a-real-key'],
+  ])('answers 401 "Invalid API key" %s', async (_, key) => {
+    const response = await t.call('GET', path, { key })
     expectEnvelope(response, 401, 'invalid_api_key', 'Invalid API key')
     expect(response.body).toEqual({ error: 'Invalid API key', code: 'invalid_api_key' })
-  })
-
-  test('answers 401 "Invalid API key" with a wrong key', async () => {
-    const response = await t.call('GET', '/api/v1/document-types', { key: 'not-a-real-key' })
-    expect(response.body).toEqual({ error: 'Invalid API key', code: 'invalid_api_key' })
-    expect(response.status).toBe(401)
   })
 })
 
@@ -106,12 +115,6 @@ describe('GET /api/v1/fields?type=invoice', () => {
     expect(response.body.label).toBe(invoice.label)
     expect(response.body.description).toBe(invoice.description)
   })
-
-  test('answers 401 "Invalid API key" without a key', async () => {
-    const response = await t.call('GET', '/api/v1/fields?type=invoice', { key: null })
-    expectEnvelope(response, 401, 'invalid_api_key', 'Invalid API key')
-    expect(response.body).toEqual({ error: 'Invalid API key', code: 'invalid_api_key' })
-  })
 })
 
 describe.each(SLUGS)('GET /api/v1/fields?type=%s', (slug) => {
@@ -139,6 +142,7 @@ describe.each(SLUGS)('GET /api/v1/fields?type=%s', (slug) => {
   test('gives unique, valid keys, labels within 100 and non-empty descriptions within 300 characters', async () => {
     const { body } = await t.call('GET', `/api/v1/fields?type=${slug}`)
     const keys = body.fields.map((field: { key: string }) => field.key)
+    expect(keys.length).toBeGreaterThanOrEqual(8)
     expect(new Set(keys).size).toBe(keys.length)
     for (const field of body.fields) {
       expect(field.key).toMatch(FIELD_KEY)
@@ -170,51 +174,21 @@ test('offers parties, effective_date, governing_law and term for the contract ty
 describe('GET /api/v1/fields errors', () => {
   const MISSING = { error: 'Missing required query param: type', code: 'missing_parameter' }
 
-  test('returns 400 missing_parameter when type is absent', async () => {
-    const response = await t.call('GET', '/api/v1/fields')
+  test.each([
+    ['absent', ''],
+    ['empty (D16)', '?type='],
+    ['given without a value', '?type'],
+    ['absent while other query parameters are given', '?Type=invoice&slug=invoice'],
+  ])('returns 400 missing_parameter when type is %s', async (_, query) => {
+    const response = await t.call('GET', `/api/v1/fields${query}`)
     expectEnvelope(response, 400, 'missing_parameter', 'Missing required query param: type')
     expect(response.body).toEqual(MISSING)
   })
 
-  test('returns 400 missing_parameter when type is empty (D16)', async () => {
-    const response = await t.call('GET', '/api/v1/fields?type=')
-    expectEnvelope(response, 400, 'missing_parameter', 'Missing required query param: type')
-    expect(response.body).toEqual(MISSING)
-  })
-
-  test('returns 400 missing_parameter when type is given without a value', async () => {
-    const response = await t.call('GET', '/api/v1/fields?type')
-    expectEnvelope(response, 400, 'missing_parameter', 'Missing required query param: type')
-    expect(response.body).toEqual(MISSING)
-  })
-
-  test('returns 400 missing_parameter when only other query parameters are given', async () => {
-    const response = await t.call('GET', '/api/v1/fields?Type=invoice&slug=invoice')
-    expectEnvelope(response, 400, 'missing_parameter', 'Missing required query param: type')
-    expect(response.body).toEqual(MISSING)
-  })
-
-  test('returns 404 with available_types for an unknown slug', async () => {
-    const response = await t.call('GET', '/api/v1/fields?type=nope')
-    expectEnvelope(response, 404, 'unknown_document_type', 'Unknown document type: "nope"')
-    expect(Object.keys(response.body).sort()).toEqual(['available_types', 'code', 'error'])
-    expect(response.body.error).toBe('Unknown document type: "nope"')
-    expect([...response.body.available_types].sort()).toEqual(SLUGS)
-    expect(response.body.available_types).toHaveLength(9)
-  })
-
-  test('matches slugs case-sensitively: Invoice is an unknown type (D16)', async () => {
-    const response = await t.call('GET', '/api/v1/fields?type=Invoice')
-    expectEnvelope(response, 404, 'unknown_document_type', 'Unknown document type: "Invoice"')
-    expect([...response.body.available_types].sort()).toEqual(SLUGS)
-  })
-
-  test('does not trim the slug: " invoice" is an unknown type', async () => {
-    const response = await t.call('GET', `/api/v1/fields?type=${encodeURIComponent(' invoice')}`)
-    expectEnvelope(response, 404, 'unknown_document_type', 'Unknown document type: " invoice"')
-  })
-
-  const oddSlugs: [string, string][] = [
+  const unknownSlugs: [string, string][] = [
+    ['an unknown slug', 'nope'],
+    ['"Invoice": slugs are matched case-sensitively (D16)', 'Invoice'],
+    ['" invoice": the slug is not trimmed', ' invoice'],
     ['double quotes', '"invoice"'],
     ['a single quote and backslash', "in'vo\\ice"],
     ['HTML', '<script>alert(1)</script>'],
@@ -230,25 +204,25 @@ describe('GET /api/v1/fields errors', () => {
     ['10 000 characters', 'x'.repeat(10_000)],
   ]
 
-  test.each(oddSlugs)('returns a 404 envelope, not a 5xx, for a slug with %s', async (_name, slug) => {
+  test.each(unknownSlugs)('returns 404 with the exact message and available_types, not a 5xx, for %s', async (_name, slug) => {
     const response = await t.call('GET', `/api/v1/fields?type=${encodeURIComponent(slug)}`)
-    expectEnvelope(response, 404, 'unknown_document_type')
-    expect(response.body.error).toBe(`Unknown document type: "${slug}"`)
-    expect([...response.body.available_types].sort()).toEqual(SLUGS)
+    expectEnvelope(response, 404, 'unknown_document_type', `Unknown document type: "${slug}"`)
+    expect(response.body).toEqual(unknownTypeBody(slug))
+    expect(response.body.available_types).toHaveLength(9)
   })
 })
 
 describe('loadCatalog', () => {
-  const tempDirs: string[] = []
+  const removals: (() => void)[] = []
 
   function tempDir(): string {
-    const dir = mkdtempSync(join(tmpdir(), 'extractd-catalog-test-'))
-    tempDirs.push(dir)
-    return dir
+    const dir = makeTempDir('extractd-catalog-test-')
+    removals.push(dir.remove)
+    return dir.path
   }
 
   afterAll(() => {
-    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
+    for (const remove of removals) remove()
   })
 
   function typeFile(slug: string, overrides: Record<string, unknown> = {}) {
@@ -316,6 +290,7 @@ describe('loadCatalog', () => {
     const list = await app.call('GET', '/api/v1/document-types')
     expect(list.status).toBe(200)
     expect(list.body.document_types).toHaveLength(10)
+    expect(list.body.document_types.map((type: { slug: string }) => type.slug)).toEqual(slugs)
     expect(list.body.document_types).toContainEqual({
       slug: 'receipt',
       label: 'Label of receipt',
@@ -357,7 +332,7 @@ describe('loadCatalog', () => {
 
     const unknown = await app.call('GET', '/api/v1/fields?type=nope')
     expectEnvelope(unknown, 404, 'unknown_document_type', 'Unknown document type: "nope"')
-    expect([...unknown.body.available_types].sort()).toEqual(slugs)
+    expect(unknown.body).toEqual(unknownTypeBody('nope', slugs))
 
     // The default catalog of other apps is untouched.
     const other = await t.call('GET', '/api/v1/fields?type=invoice')
@@ -375,80 +350,72 @@ describe('loadCatalog', () => {
     expect(error.message).toContain(missing)
   })
 
-  test('throws a CatalogError naming the file for invalid JSON', () => {
-    const dir = dirWith({ 'receipt.json': '{"slug": "receipt", "label": ' })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'receipt.json'))
-    expect(error.message).toContain('JSON')
-  })
+  /** A valid type file changed by `change`. */
+  function changed(slug: string, change: (file: { label?: string; fields: Record<string, unknown>[] }) => void) {
+    const file = typeFile(slug) as unknown as { label?: string; fields: Record<string, unknown>[] }
+    change(file)
+    return file
+  }
 
-  test('throws a CatalogError naming the file and /fields/0/key for a key with a dash', () => {
-    const file = typeFile('receipt')
-    ;(file.fields as { key: string }[])[0]!.key = 'reference-number'
-    const dir = dirWith({ 'receipt.json': file })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'receipt.json'))
-    expect(error.message).toContain('/fields/0/key')
-  })
+  const BAD_DIRECTORIES: { name: string; files: () => Record<string, unknown>; file: string; contains: string[]; lacks?: string[] }[] = [
+    { name: 'the file for invalid JSON', files: () => ({ 'receipt.json': '{"slug": "receipt", "label": ' }), file: 'receipt.json', contains: ['JSON'] },
+    {
+      name: 'the file and /fields/0/key for a key with a dash',
+      files: () => ({ 'receipt.json': changed('receipt', (file) => (file.fields[0]!.key = 'reference-number')) }),
+      file: 'receipt.json',
+      contains: ['/fields/0/key'],
+    },
+    {
+      name: 'the file and /label for a type without a label',
+      files: () => ({ 'receipt.json': changed('receipt', (file) => delete file.label) }),
+      file: 'receipt.json',
+      contains: ['/label'],
+      lacks: ['/fields/'],
+    },
+    {
+      name: 'the file and /fields/1/label for a field without a label',
+      files: () => ({ 'receipt.json': changed('receipt', (file) => delete file.fields[1]!.label) }),
+      file: 'receipt.json',
+      contains: ['/fields/1/label'],
+    },
+    {
+      name: 'the file and the second position of a duplicate key',
+      files: () => ({ 'receipt.json': changed('receipt', (file) => (file.fields[2]!.key = 'reference')) }),
+      file: 'receipt.json',
+      contains: ['/fields/2/key', 'reference'],
+    },
+    {
+      name: 'the file and /slug when the file name does not match the slug',
+      files: () => ({ 'bill.json': typeFile('receipt') }),
+      file: 'bill.json',
+      contains: ['/slug'],
+    },
+    {
+      name: 'the file and the path of an unknown top-level property',
+      files: () => ({ 'receipt.json': typeFile('receipt', { colour: 'blue' }) }),
+      file: 'receipt.json',
+      contains: ['/colour'],
+    },
+    {
+      name: 'the file and the path of an unknown field property',
+      files: () => ({ 'receipt.json': changed('receipt', (file) => (file.fields[1]!.hint = 'unknown')) }),
+      file: 'receipt.json',
+      contains: ['/fields/1/hint'],
+    },
+    {
+      name: 'a bad file among good ones, so nothing half-loads',
+      files: () => ({ 'receipt.json': typeFile('receipt'), 'zeta.json': changed('zeta', (file) => (file.fields[0]!.key = 'bad-key')) }),
+      file: 'zeta.json',
+      contains: ['/fields/0/key'],
+    },
+  ]
 
-  test('throws a CatalogError naming the file and /label for a type without a label', () => {
-    const { label: _label, ...file } = typeFile('receipt')
-    const dir = dirWith({ 'receipt.json': file })
+  test.each(BAD_DIRECTORIES)('throws a CatalogError naming $name', ({ files, file, contains, lacks = [] }) => {
+    const dir = dirWith(files())
     const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'receipt.json'))
-    expect(error.message).toContain('/label')
-    expect(error.message).not.toContain('/fields/')
-  })
-
-  test('throws a CatalogError naming the file and /fields/1/label for a field without a label', () => {
-    const file = typeFile('receipt')
-    delete (file.fields as { label?: string }[])[1]!.label
-    const dir = dirWith({ 'receipt.json': file })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'receipt.json'))
-    expect(error.message).toContain('/fields/1/label')
-  })
-
-  test('throws a CatalogError naming the file and the second position of a duplicate key', () => {
-    const file = typeFile('receipt')
-    ;(file.fields as { key: string }[])[2]!.key = 'reference'
-    const dir = dirWith({ 'receipt.json': file })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'receipt.json'))
-    expect(error.message).toContain('/fields/2/key')
-    expect(error.message).toContain('reference')
-  })
-
-  test('throws a CatalogError naming the file and /slug when the file name does not match the slug', () => {
-    const dir = dirWith({ 'bill.json': typeFile('receipt') })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'bill.json'))
-    expect(error.message).toContain('/slug')
-  })
-
-  test('throws a CatalogError naming the file and the path of an unknown top-level property', () => {
-    const dir = dirWith({ 'receipt.json': typeFile('receipt', { colour: 'blue' }) })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'receipt.json'))
-    expect(error.message).toContain('/colour')
-  })
-
-  test('throws a CatalogError naming the file and the path of an unknown field property', () => {
-    const file = typeFile('receipt')
-    ;(file.fields as Record<string, unknown>[])[1]!.hint = 'unknown'
-    const dir = dirWith({ 'receipt.json': file })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'receipt.json'))
-    expect(error.message).toContain('/fields/1/hint')
-  })
-
-  test('throws a CatalogError for a bad file among good ones, so nothing half-loads', () => {
-    const file = typeFile('zeta')
-    ;(file.fields as { key: string }[])[0]!.key = 'bad-key'
-    const dir = dirWith({ 'receipt.json': typeFile('receipt'), 'zeta.json': file })
-    const error = catalogError(() => loadCatalog({ extraDir: dir }))
-    expect(error.message).toContain(join(dir, 'zeta.json'))
-    expect(error.message).toContain('/fields/0/key')
+    expect(error.message).toContain(join(dir, file))
+    for (const text of contains) expect(error.message).toContain(text)
+    for (const text of lacks) expect(error.message).not.toContain(text)
   })
 
   test('throws a CatalogError naming a bad built-in file and the path', () => {
@@ -462,6 +429,7 @@ describe('loadCatalog', () => {
   })
 
   test('the shipped built-in files all load on their own', () => {
+    const builtInFiles = readCatalogFiles()
     expect(builtInFiles.map((source) => source.file).sort()).toEqual(SLUGS.map((slug) => `data/document-types/${slug}.json`))
     expect(() => loadCatalog({ builtIns: builtInFiles })).not.toThrow()
   })
@@ -471,5 +439,6 @@ describe('loadCatalog', () => {
     mkdirSync(join(dir, 'nested'))
     writeFileSync(join(dir, 'nested', 'bad.json'), '{')
     expect(loadCatalog({ extraDir: dir }).slugs()).toContain('receipt')
+    expect(loadCatalog({ extraDir: dir }).slugs()).toEqual([...SLUGS, 'receipt'].sort())
   })
 })

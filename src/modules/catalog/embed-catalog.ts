@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { parseCatalogFile } from './catalog-file'
 import type { CatalogFile } from './model'
 
-export function embeddedCatalogFiles(): { file: string; text: string }[] {
+/** The files of data/document-types, read from disk (at build time when used as a macro). */
+export function readCatalogFiles(): { file: string; text: string }[] {
   const dir = join(import.meta.dir, '../../../data/document-types')
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
@@ -17,7 +18,7 @@ export function embeddedCatalogFiles(): { file: string; text: string }[] {
 }
 
 export function embeddedCatalogTypes(): CatalogFile[] {
-  return embeddedCatalogFiles().map((source) => {
+  return readCatalogFiles().map((source) => {
     const { suggestedKeys: _, ...type } = parseCatalogFile(source)
     return type
   })

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
-import { embeddedCatalogFiles, embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
+import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
 import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
 import type { CatalogField, CatalogFile, DocumentType, SuggestedFields } from './model'
 
@@ -27,8 +27,6 @@ export interface Catalog {
   slugs(): string[]
 }
 
-/** The built-in files, as text, for tests that load them the way an operator's files load. */
-export const builtInFiles: SourceFile[] = embeddedCatalogFiles()
 /** The built-in types, already checked when the binary was built (the build fails on a bad file). */
 const builtInTypes: CatalogFile[] = embeddedCatalogTypes()
 
@@ -61,10 +59,11 @@ export function loadCatalog(options: { extraDir?: string; builtIns?: SourceFile[
     }
   }
   const entries = [...bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : 1))
+  const slugs = entries.map((entry) => entry.slug)
   return {
     list: () => entries,
     get: (slug) => bySlug.get(slug),
-    slugs: () => entries.map((entry) => entry.slug),
+    slugs: () => slugs,
   }
 }
 

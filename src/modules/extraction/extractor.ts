@@ -3,7 +3,7 @@
  * on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so the
  * server's event loop never waits on a large PDF.
  */
-import { type Engine, ExtractionError, type ExtractionOutput, type FieldSpec } from './engines/types'
+import type { Engine, ExtractionOutput, FieldSpec } from './engines/types'
 import { readDocument } from './readers'
 import type { MediaType } from './readers/types'
 
@@ -24,9 +24,5 @@ export function inProcessExtractor(engine: Engine): Extractor {
   }
 }
 
+/** How a job fails on anything but an ExtractionError; the error's own text goes to the log only. */
 export const UNEXPECTED = { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } as const
-
-/** An ExtractionError as it is, anything else as the generic failure (its text is for the log only). */
-export function asExtractionError(error: unknown): ExtractionError {
-  return error instanceof ExtractionError ? error : new ExtractionError(UNEXPECTED.code, UNEXPECTED.message)
-}

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
 import { errorResponses } from '../../http/models'
-import { multipartBody } from '../../http/multipart-body'
+import { multipartBody } from '../../http/body'
 import type { Catalog } from '../catalog/service'
 import {
   DEFAULT_JOB_PAGE,
@@ -87,7 +87,7 @@ export function extractionModule({ db, catalog, auth, runner, engineName, maxUpl
       },
       {
         auth: true,
-        parse: multipartBody(() => maxUploadBytes),
+        parse: multipartBody(maxUploadBytes),
         body: ExtractForm,
         query: ExtractQuery,
         response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 413, 415) },

@@ -3,7 +3,7 @@
  * file's facts; its document waits in job_files until the job ends. Every account-facing query
  * goes through `owned()`; the worker's queries claim and complete jobs by ID and runner.
  */
-import { and, desc, eq, inArray, isNotNull, lt, or, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { type JobField, type JobFieldMeta, jobFiles, jobs } from '../../db/tables'
 import { errors } from '../../http/errors'
@@ -109,7 +109,8 @@ export function createJob(db: Db, input: NewJob): Job {
       })
       .returning()
       .get()
-    tx.insert(jobFiles).values({ jobId: row.id, content: Buffer.from(input.file.content) }).run()
+    const { buffer, byteOffset, byteLength } = input.file.content
+    tx.insert(jobFiles).values({ jobId: row.id, content: Buffer.from(buffer, byteOffset, byteLength) }).run() // a view, not a copy
     return toWire(row)
   })
 }
@@ -151,18 +152,17 @@ export function claimJob(db: Db, id: string, runner: string): ClaimedJob | undef
     (tx) => {
       const row = tx
         .update(jobs)
-        .set({ status: 'running', runner, updatedAt: nowIso() })
+        .set({ status: 'running', runner, attempts: sql`${jobs.attempts} + 1`, updatedAt: nowIso() })
         .where(and(eq(jobs.id, id), eq(jobs.status, 'queued')))
         .returning()
         .get()
       if (!row) return undefined
-      tx.update(jobs).set({ attempts: row.attempts + 1 }).where(eq(jobs.id, id)).run()
       const file = tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id)).get()
       if (!file) {
         finish(tx, id, runner, { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }, 0)
         return undefined
       }
-      return { row, content: new Uint8Array(file.content) }
+      return { row, content: file.content }
     },
     { behavior: 'immediate' },
   )

@@ -6,7 +6,7 @@
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
 import { ExtractionError, type FieldMeta, type FieldSpec } from './engines/types'
-import type { Extractor } from './extractor'
+import { type Extractor, UNEXPECTED } from './extractor'
 import type { MediaType } from './readers/types'
 import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, requeueInterrupted } from './service'
 
@@ -29,7 +29,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000
 export function createJobRunner({ db, extract: extractFields, concurrency, keepFileMs, log }: JobRunnerOptions) {
   const runnerId = crypto.randomUUID()
   const queue: string[] = []
-  const queued = new Set<string>()
+  /** Jobs queued or running here, with whoever waits for each to finish. */
   const waiting = new Map<string, (() => void)[]>()
   let active = 0
   let stopping = false
@@ -65,7 +65,7 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
       if (error instanceof ExtractionError) outcome = { error: { code: error.code, message: error.message } }
       else {
         log.error('extraction failed unexpectedly', { job_id: id, error: error instanceof Error ? error.stack : String(error) })
-        outcome = { error: { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } }
+        outcome = { error: UNEXPECTED }
       }
     }
     try {
@@ -73,7 +73,7 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
     } catch (error) {
       // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
       log.error('could not store a job outcome', { job_id: id, error: error instanceof Error ? error.message : String(error) })
-      outcome = { error: { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } }
+      outcome = { error: UNEXPECTED }
       completeJob(db, id, runnerId, outcome, keepFileMs)
     }
     log.debug('job finished', {
@@ -84,7 +84,6 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
   }
 
   function settle(id: string): void {
-    queued.delete(id)
     for (const resolve of waiting.get(id) ?? []) resolve()
     waiting.delete(id)
   }
@@ -120,9 +119,9 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
 
     /** Queues a job; the promise resolves when this process has finished it (or could not claim it). */
     submit(id: string): Promise<void> {
+      const isNew = !waiting.has(id)
       const done = new Promise<void>((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]))
-      if (!queued.has(id)) {
-        queued.add(id)
+      if (isNew) {
         queue.push(id)
         pump()
       }

@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia'
 import type { Db } from '../../db/client'
 import type { AuthPlugin } from '../../http/auth'
-import { jsonBody } from '../../http/json-body'
+import { jsonBody } from '../../http/body'
 import { errorResponses } from '../../http/models'
 import {
   CreateSchemaBody,

@@ -272,6 +272,33 @@ describe('the answer', () => {
     expect(output.meta.issue_date).toEqual({ confidence: 0.8, page: 1, snippet: 'Date: March 5, 2024' })
   })
 
+  test("finds a value's line on the model's page first, exactly before ignoring case, never inside a longer number", async () => {
+    const fields: FieldSpec[] = [
+      { key: 'ref', label: 'Reference', description: '' },
+      { key: 'company', label: 'Company', description: '' },
+      { key: 'qty', label: 'Quantity', description: '', kind: 'number' },
+      { key: 'total', label: 'Total', description: '', kind: 'amount' },
+    ]
+    const long = `${'a '.repeat(200)}Total 99.95 EUR${' b'.repeat(200)}`
+    const pages = ['Ref: X-1 issued 2012\nacme gmbh', `ACME GMBH\nRef: X-1 (copy)\nQty 12\n${long}`]
+    const stub = startServer(() => answer({ ref: 'X-1', company: 'Acme GmbH', qty: 12, total: 99.95 }, { ref: 2, company: null, qty: null, total: 1 }))
+    const output = await engineFor(stub).extract(input({ fields, document: { pages } }))
+
+    expect(output.values).toEqual({ ref: 'X-1', company: 'Acme GmbH', qty: 12, total: '99.95' })
+    expect(output.meta.ref).toEqual({ confidence: 0.8, page: 2, snippet: 'Ref: X-1 (copy)' })
+    // No line has "Acme GmbH" as written; ignoring case, page 1 comes first.
+    expect(output.meta.company).toEqual({ confidence: 0.8, page: 1, snippet: 'acme gmbh' })
+    // "12" in "2012" does not count.
+    expect(output.meta.qty).toEqual({ confidence: 0.8, page: 2, snippet: 'Qty 12' })
+    // The value is on page 2 whatever the model says; a long line is cut around it.
+    const total = output.meta.total!
+    expect(total.page).toBe(2)
+    expect(total.snippet!.startsWith('…')).toBe(true)
+    expect(total.snippet!.endsWith('…')).toBe(true)
+    expect(total.snippet).toContain('Total 99.95 EUR')
+    expect(total.snippet!.length).toBeLessThanOrEqual(242)
+  })
+
   test.each([
     ['2024-03-05', '2024-03-05'],
     ['2024-03-05T00:00:00Z', '2024-03-05'],

@@ -45,6 +45,8 @@ test('extracts a document in a worker thread', async () => {
   const output = await threads.extract(textTask('ACME Ltd\nInvoice No.: T-123\nTotal: 10.00 EUR\n'))
   expect(output.values.invoice_number).toBe('T-123')
   expect(output.meta.invoice_number).toMatchObject({ page: 1, snippet: 'Invoice No.: T-123' })
+  expect(output.meta.invoice_number).toEqual({ confidence: expect.any(Number), page: 1, snippet: 'Invoice No.: T-123' })
+  expect(Object.keys(output.values)).toEqual(['invoice_number'])
 })
 
 test('a document that cannot be read rejects with its own error code', async () => {
@@ -69,13 +71,25 @@ test('stops a task that runs past its time limit, and a new thread takes the nex
   expect(error.code).toBe('extraction_timeout')
   expect(error.message).toContain('was stopped')
   expect(threads.size).toBe(0)
+
+  // A task queued behind a stopped one is started on a new thread at once, not left waiting.
+  const stuck = threads.extract(textTask(LONG_DOCUMENT))
+  const next = threads.extract(textTask('Invoice No.: N-1\n')).then(
+    () => 'succeeded',
+    (failed: ExtractionError) => failed.code,
+  )
+  expect((await failure(stuck)).code).toBe('extraction_timeout')
+  expect(threads.size).toBe(1)
+  // With a 5 ms limit the new thread may well be stopped too; either way the task was taken and settled.
+  expect(['succeeded', 'extraction_timeout']).toContain(await next)
 })
 
 test('runs several tasks on a bounded number of threads', async () => {
   const threads = pool({ size: 2 })
-  const outputs = await Promise.all(
-    Array.from({ length: 6 }, (_, i) => threads.extract(textTask(`Invoice No.: N-${i}\n`))),
-  )
+  const pending = Array.from({ length: 6 }, (_, i) => threads.extract(textTask(`Invoice No.: N-${i}\n`)))
+  // Six tasks at once start exactly two threads; the other four wait for them.
+  expect(threads.size).toBe(2)
+  const outputs = await Promise.all(pending)
   expect(outputs.map((output) => output.values.invoice_number)).toEqual(['N-0', 'N-1', 'N-2', 'N-3', 'N-4', 'N-5'])
   expect(threads.size).toBeLessThanOrEqual(2)
 })

@@ -17,6 +17,7 @@
  */
 import type { FieldKind } from '../../catalog/model'
 import type { DocumentText } from '../readers/types'
+import { engineName } from './names'
 import { type Engine, ExtractionError, type ExtractionInput, type ExtractionOutput, type FieldMeta, type FieldSpec } from './types'
 
 export interface OpenAiEngineOptions {
@@ -27,8 +28,6 @@ export interface OpenAiEngineOptions {
   apiKey?: string
   /** For the whole call, from connecting to the last byte of the answer. */
   timeoutMs: number
-  /** Replaces the global fetch (tests, proxies). */
-  fetch?: typeof fetch
 }
 
 /**
@@ -69,18 +68,17 @@ const SYSTEM_PROMPT = [
 export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
   const endpoint = chatCompletionsUrl(options.baseUrl)
   const where = displayUrl(endpoint)
-  const doFetch = options.fetch ?? fetch
-  const apiKey = options.apiKey ? options.apiKey : undefined
+  const apiKey = options.apiKey || undefined
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`
 
   return {
-    name: `openai:${options.model}`,
+    name: engineName(options),
 
     async extract(input: ExtractionInput): Promise<ExtractionOutput> {
       input.signal?.throwIfAborted()
       if (input.fields.length === 0) return { values: {}, meta: {} }
 
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
-      if (apiKey) headers.authorization = `Bearer ${apiKey}`
       const body = {
         model: options.model,
         temperature: 0,
@@ -96,23 +94,19 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
 
       const timeout = AbortSignal.timeout(options.timeoutMs)
       const signal = input.signal ? AbortSignal.any([timeout, input.signal]) : timeout
-      // Turns a failed fetch or body read into the caller's own abort reason, a timeout or "unavailable".
-      const failed = (error: unknown): never => {
+      let status: number
+      let text: string
+      try {
+        const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal })
+        status = response.status
+        text = await response.text()
+      } catch (error) {
+        // A failed fetch or body read is the caller's own abort reason, a timeout or "unavailable".
         if (input.signal?.aborted) throw input.signal.reason
         if (timeout.aborted) {
           throw new ExtractionError('engine_timeout', `The model server at ${where} did not answer within ${options.timeoutMs} ms`)
         }
         throw new ExtractionError('engine_unavailable', `Could not reach the model server at ${where}: ${redact(describeError(error), apiKey)}`)
-      }
-
-      let status: number
-      let text: string
-      try {
-        const response = await doFetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal })
-        status = response.status
-        text = await response.text()
-      } catch (error) {
-        return failed(error)
       }
 
       if (status < 200 || status > 299) {
@@ -352,6 +346,7 @@ function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: Document
   // A server that ignores the response format may answer with the values at the top level.
   const values = isObject(answer.values) ? answer.values : answer
   const pages = isObject(answer.values) && isObject(answer.pages) ? answer.pages : {}
+  const locate = lineFinder(document.pages)
 
   const entries = fields.map((field): [string, unknown, FieldMeta] => {
     const given = Object.hasOwn(values, field.key) ? values[field.key] : null
@@ -363,7 +358,7 @@ function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: Document
         ? claimedPage
         : null
     // Where the value is found verbatim, that page wins over the model's claim, so page and snippet agree.
-    const found = locate(document.pages, needles(given, value), modelPage)
+    const found = locate(needles(given, value), modelPage)
     return [field.key, value, { confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, snippet: found?.snippet ?? null }]
   })
   return {
@@ -376,8 +371,9 @@ function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: Document
 function checkValue(value: unknown, field: FieldSpec): unknown {
   switch (shapeOf(field.kind)) {
     case 'string': {
-      if (typeof value !== 'string' || value.trim() === '') return null
-      return isDateField(field) ? normaliseDate(value.trim()) : value.trim()
+      const text = typeof value === 'string' ? value.trim() : ''
+      if (text === '') return null
+      return isDateField(field) ? normaliseDate(text) : text
     }
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) return null
@@ -481,40 +477,52 @@ function needles(given: unknown, value: unknown): string[] {
   return [...found]
 }
 
+/** 1234.5 as printed: 1,234.5 and 1,234.50 (en-US), 1.234,5 and 1.234,50 (de-DE). Made once, not per value. */
+const NUMBER_FORMATS = ['en-US', 'de-DE'].flatMap((locale) => [
+  new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }),
+  new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 20 }),
+])
+
 function numberForms(value: number): string[] {
   const forms = [String(value)]
   if (!Number.isInteger(value)) forms.push(value.toFixed(2))
-  for (const locale of ['en-US', 'de-DE']) {
-    forms.push(value.toLocaleString(locale, { maximumFractionDigits: 20 }))
-    forms.push(value.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 20 }))
-  }
+  for (const format of NUMBER_FORMATS) forms.push(format.format(value))
   return forms
 }
 
-/** The first line holding a needle, on the preferred page first: exactly, else ignoring case. */
-function locate(pages: string[], searched: string[], preferredPage: number | null): { page: number; snippet: string } | null {
-  if (searched.length === 0) return null
-  const order = pages.map((_, index) => index + 1)
-  if (preferredPage !== null) order.sort((a, b) => Number(b === preferredPage) - Number(a === preferredPage))
-  for (const ignoreCase of [false, true]) {
-    for (const page of order) {
-      for (const line of (pages[page - 1] ?? '').split('\n')) {
-        for (const needle of searched) {
-          const at = indexOfWhole(line, needle, ignoreCase)
-          if (at !== -1) return { page, snippet: snippetOf(line, at, needle.length) }
+/**
+ * Searches a document's lines for every field of one answer: the pages are split into lines once,
+ * and lower-cased once when a search first needs to ignore case.
+ */
+function lineFinder(pages: string[]) {
+  const lines = pages.map((page) => page.split('\n'))
+  let lowerLines: string[][] | undefined
+  const allPages = pages.map((_, index) => index + 1)
+
+  /** The first line holding a needle, on the preferred page first: exactly, else ignoring case. */
+  return (searched: string[], preferredPage: number | null): { page: number; snippet: string } | null => {
+    if (searched.length === 0) return null
+    const order = preferredPage === null ? allPages : [preferredPage, ...allPages.filter((page) => page !== preferredPage)]
+    for (const ignoreCase of [false, true]) {
+      const haystacks = ignoreCase ? (lowerLines ??= lines.map((page) => page.map((line) => line.toLowerCase()))) : lines
+      const wanted = ignoreCase ? searched.map((needle) => needle.toLowerCase()) : searched
+      for (const page of order) {
+        for (const [index, haystack] of (haystacks[page - 1] ?? []).entries()) {
+          for (const [which, needle] of wanted.entries()) {
+            const at = indexOfWhole(haystack, needle)
+            if (at !== -1) return { page, snippet: snippetOf(lines[page - 1]![index]!, at, searched[which]!.length) }
+          }
         }
       }
     }
+    return null
   }
-  return null
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u
 
-/** Where needle occurs in line not glued to a letter or digit (so "12" is not found in "2012"). */
-function indexOfWhole(line: string, needle: string, ignoreCase: boolean): number {
-  const haystack = ignoreCase ? line.toLowerCase() : line
-  const wanted = ignoreCase ? needle.toLowerCase() : needle
+/** Where wanted occurs in haystack not glued to a letter or digit (so "12" is not found in "2012"). */
+function indexOfWhole(haystack: string, wanted: string): number {
   let from = 0
   while (true) {
     const at = haystack.indexOf(wanted, from)

@@ -48,7 +48,7 @@ export function readDocx(bytes: Uint8Array): string[] {
 }
 
 /** Walks WordprocessingML and collects lines per page. */
-export function wordXmlToPages(xml: string): string[] {
+function wordXmlToPages(xml: string): string[] {
   if (!/<w:(?:document|hdr|ftr|body)\b/.test(xml)) throw new Error('not WordprocessingML')
   const pages: string[][] = [[]]
   let paragraph = ''

@@ -4,6 +4,7 @@
  * decoded, and a CSS page break (`page-break-before: always`, `break-before: page`) starts a page.
  * Text is collected line by line, so the work stays linear in the size of the document.
  */
+import { decodeUtf8 } from './text'
 import { decodeEntities } from './xml'
 
 /** Elements whose content is never shown as text. */
@@ -71,8 +72,9 @@ class TextBuilder {
   }
 }
 
-/** Reads the visible text of an HTML document, split into pages at CSS page breaks. */
-export function readHtml(html: string): string[] {
+/** Reads the visible text of an HTML document (UTF-8), split into pages at CSS page breaks. */
+export function readHtml(bytes: Uint8Array): string[] {
+  const html = decodeUtf8(bytes)
   const out = new TextBuilder()
   let hidden: string | null = null
   let preDepth = 0

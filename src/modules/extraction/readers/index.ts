@@ -26,7 +26,7 @@ async function readPages(bytes: Uint8Array, mediaType: MediaType): Promise<strin
     case MEDIA_TYPES.docx:
       return readDocx(bytes)
     case MEDIA_TYPES.html:
-      return readHtml(new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, ''))
+      return readHtml(bytes)
     case MEDIA_TYPES.markdown:
       return readMarkdown(bytes)
     case MEDIA_TYPES.text:

@@ -1,8 +1,18 @@
 /** Plain text and Markdown → page texts: a form feed starts a page; Markdown markup is thinned. */
 
+const UTF8 = new TextDecoder('utf-8')
+
+/**
+ * The text of a document in UTF-8, as the text, Markdown and HTML readers take it: invalid bytes
+ * become U+FFFD, and a leading byte-order mark goes (the decoder drops one, the replace a second).
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return UTF8.decode(bytes).replace(/^\uFEFF/, '')
+}
+
 /** Decodes UTF-8 (BOM stripped, CRLF normalised) and splits pages at form feeds. */
 export function readText(bytes: Uint8Array): string[] {
-  const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')
+  const text = decodeUtf8(bytes).replace(/\r\n?/g, '\n')
   return text.split('\f').map((page) => page.replace(/[ \t]+$/gm, ''))
 }
 

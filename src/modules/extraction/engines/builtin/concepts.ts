@@ -144,7 +144,7 @@ export const CONCEPTS: Concept[] = [
       'Offener Betrag', 'Rabatt', 'Skonto', 'Einzelpreis', 'Gesamtbetrag der Zuschläge', 'Gesamtbetrag der Abschläge',
       'Positionssumme', 'Summe der Positionen', 'Steuerbasisbetrag', 'Basisbetrag', 'Remise', 'Acompte', 'Déjà payé',
       'Korting', 'Reeds betaald', 'Descuento', 'Total Incl. Discount', 'Total Tax Excl', 'Tax Rate', 'Taux TVA',
-      'Montant du prélèvement', 'Prix unitaire', 'Total items', 'Amount Tendered', 'Customer Copy',
+      'Montant du prélèvement', 'Prix unitaire', 'Amount Tendered', 'Customer Copy',
     ],
   },
   {
@@ -173,7 +173,7 @@ export const CONCEPTS: Concept[] = [
     labels: [
       'Bill To', 'Billed To', 'Billing Address', 'Customer', 'Customer Name', 'Client', 'Sold To', 'Buyer', 'Invoice To',
       'Invoiced To', 'Kunde', 'Rechnungsempfänger', 'Käufer', 'Leistungsempfänger', 'Auftraggeber',
-      'Rechnungsadresse', 'Facturé à', 'Facturer à', 'Client', 'Acheteur', 'Destinataire', 'Adresse de facturation',
+      'Rechnungsadresse', 'Facturé à', 'Facturer à', 'Acheteur', 'Destinataire', 'Adresse de facturation',
       'Klant', 'Koper', 'Factuuradres', 'Cliente', 'Facturar a', 'Comprador', 'Nabywca',
     ],
     means: (_, key) =>
@@ -200,7 +200,7 @@ export const CONCEPTS: Concept[] = [
       'Lief-Nr', 'Referenz', 'Ihre Nummer', 'Vertragsnummer', 'Contract No', 'N° client', 'Numéro client',
       'Numéro de commande', 'N° de commande', 'Numéro de dossier', 'Référence', 'Klantnummer', 'Ordernummer',
       'Bestelnummer', 'Número de cliente', 'Número de pedido', 'Referencia', 'Id.client', 'Numéro de ligne', 'NIP',
-      'Order ID', 'Token No', 'Station ID', 'Slip No', 'Trans No', 'Transaction No', 'Approval Code',
+      'Token No', 'Station ID', 'Slip No', 'Trans No', 'Transaction No', 'Approval Code',
     ],
   },
   {
@@ -275,12 +275,13 @@ export function conceptOf(key: string, label: string): Concept | undefined {
   return CONCEPTS.find((concept) => concept.means?.(keyWords, normalisedKey))
 }
 
-/** Infers how to read an inline field without a catalog kind, from its key, label and description. */
+/**
+ * Infers how to read an inline field that has no catalog kind and stands for no concept (a
+ * concept gives its own kind), from its key, label and description.
+ */
 export function inferKind(key: string, label: string, description: string): FieldKind {
   const head = words(`${key} ${label}`)
   const all = words(`${key} ${label} ${description}`)
-  const concept = conceptOf(key, label)
-  if (concept) return concept.kind
   if (has(head, 'date', 'datum', 'fecha', 'dob', 'birthday', 'expiry', 'expires', 'issued') || /yyyy-mm-dd/i.test(description)) return 'date'
   if (has(head, 'currency', 'wahrung', 'devise')) return 'currency'
   if (has(head, 'amount', 'total', 'price', 'cost', 'fee', 'fees', 'subtotal', 'tax', 'vat', 'balance', 'salary', 'pay', 'betrag', 'montant', 'importe', 'bedrag')) return 'amount'

@@ -1,7 +1,7 @@
 /** What every field reader of the built-in engine works from, and what it gives back. */
 import type { FieldKind } from '../../../catalog/model'
 import type { FieldSpec } from '../types'
-import type { Concept, Role } from './concepts'
+import type { Role } from './concepts'
 import type { Doc, Line } from './document'
 import type { LabelHit } from './labels'
 
@@ -9,7 +9,7 @@ import type { LabelHit } from './labels'
 export interface Plan {
   spec: FieldSpec
   kind: FieldKind
-  concept?: Concept
+  /** The role of the concept the field stands for, which picks its special reader. */
   role?: Role
   /** Label owners whose hits count as this field's labels. */
   owners: Set<string>

@@ -5,44 +5,45 @@
  * by the laws of the State of X") and the term ("for a period of three (3) years"). Labelled
  * values ("Governing Law: …") are read too, through the general reader.
  */
+import type { Role } from './concepts'
 import { best, memo, type Answer, type Context, type Plan } from './context'
-import { findDates } from './dates'
+import { datesIn, lineDates, type FoundDate } from './dates'
 import { flatten, type Flat, type Line } from './document'
 import { genericAnswer } from './generic'
-import { partiesAnswer } from './parties'
+import { partiesAnswer, SIGNED_NAME } from './parties'
 import { collapse } from './text'
 
-export function contractAnswer(plan: Plan, ctx: Context): Answer | undefined {
-  switch (plan.role) {
-    case 'parties':
-      return partiesAnswer(ctx)
-    case 'governing_law':
-      return best([governingLaw(ctx), labelledJurisdiction(plan, ctx)])
-    case 'effective_date':
-      return best([effectiveDate(ctx), genericAnswer(plan, ctx)])
-    case 'agreement_date':
-      return best([genericAnswer(plan, ctx), agreementDate(ctx)])
-    case 'expiration_date':
-      return best([genericAnswer(plan, ctx), expirationDate(ctx)])
-    case 'term':
-      return termAnswer(ctx)
-    case 'notice_period':
-      return best([genericAnswer(plan, ctx), noticePeriod(ctx)])
-    case 'title': {
-      // "Title:" in a signature block is a person's job title: only a label near the top counts.
-      const labelled = genericAnswer(plan, ctx)
-      const nearTop = labelled?.line && labelled.line.page === 1 && labelled.line.index < 15 ? labelled : undefined
-      return best([titleAnswer(ctx), nearTop])
-    }
-    case 'signatories':
-      return signatories(ctx)
-  }
-  return undefined
+type ContractRole = Extract<
+  Role,
+  'parties' | 'governing_law' | 'effective_date' | 'agreement_date' | 'expiration_date' | 'term' | 'notice_period' | 'title' | 'signatories'
+>
+
+/** The reader of each contract field: its clause reader, with the general reader where a label may give the value. */
+export const CONTRACT_READERS: Record<ContractRole, (plan: Plan, ctx: Context) => Answer | undefined> = {
+  parties: (_, ctx) => partiesAnswer(ctx),
+  governing_law: (plan, ctx) => best([governingLaw(ctx), labelledJurisdiction(plan, ctx)]),
+  effective_date: (plan, ctx) => best([effectiveDate(ctx), genericAnswer(plan, ctx)]),
+  agreement_date: (plan, ctx) => best([genericAnswer(plan, ctx), agreementDate(ctx)]),
+  expiration_date: (plan, ctx) => best([genericAnswer(plan, ctx), expirationDate(ctx)]),
+  term: (_, ctx) => termAnswer(ctx),
+  notice_period: (plan, ctx) => best([genericAnswer(plan, ctx), noticePeriod(ctx)]),
+  title: (plan, ctx) => {
+    // "Title:" in a signature block is a person's job title: only a label near the top counts.
+    const labelled = genericAnswer(plan, ctx)
+    const nearTop = labelled?.line && labelled.line.page === 1 && labelled.line.index < 15 ? labelled : undefined
+    return best([titleAnswer(ctx), nearTop])
+  },
+  signatories: (_, ctx) => signatories(ctx),
 }
 
 /** The document as one string, built once per document for all clause searches. */
 function flatOf(ctx: Context): Flat {
   return memo(ctx, 'flat', () => flatten(ctx.doc))
+}
+
+/** Every date of the flat document, found once for all date clauses. */
+function flatDates(ctx: Context): FoundDate[] {
+  return memo(ctx, 'flat-dates', () => datesIn(flatOf(ctx).text, ctx.doc))
 }
 
 // ---------------------------------------------------------------- title, dates, notice, signatures
@@ -85,9 +86,8 @@ function agreementDate(ctx: Context): Answer | undefined {
 
 /** "This Agreement shall expire on December 31, 2025". */
 function expirationDate(ctx: Context): Answer | undefined {
-  const { doc } = ctx
   const flat = flatOf(ctx)
-  for (const date of findDates(flat.text, doc.dateOrder, doc.dateOrderSure)) {
+  for (const date of flatDates(ctx)) {
     const before = flat.text.slice(Math.max(0, date.start - 80), date.start)
     if (/\b(?:agreement|term)\b[^.]{0,40}\b(?:expire[sd]?|terminate[sd]?|end[sd]?)\s+(?:on|at|upon)\s+$/i.test(before))
       return { value: date.iso, confidence: date.guessed ? 0.5 : 0.7, line: flat.lineAt(date.start) }
@@ -95,26 +95,31 @@ function expirationDate(ctx: Context): Answer | undefined {
   return undefined
 }
 
+/** "upon thirty (30) days' prior written notice": a count as in `DURATION`, days to months, then "notice". */
+const NOTICE =
+  /\b(?:(\d+)|([a-z]+(?:-[a-z]+)?)(?:\s*\(\s*(\d+)\s*\))?)\s*(?:\(\s*\d+\s*\)\s*)?(day|week|month)s?[’']?\s*(?:'s?\s*)?(?:prior\s+|advance\s+)?(?:written\s+)?notice\b/gi
+
 /** "upon thirty (30) days' prior written notice" → "30 days". */
 function noticePeriod(ctx: Context): Answer | undefined {
   const flat = flatOf(ctx)
-  const pattern = /\b(?:(\d+)|([a-z]+(?:-[a-z]+)?)(?:\s*\(\s*(\d+)\s*\))?)\s*(?:\(\s*\d+\s*\)\s*)?(day|week|month)s?[’']?\s*(?:'s?\s*)?(?:prior\s+|advance\s+)?(?:written\s+)?notice\b/gi
-  for (const m of flat.text.matchAll(pattern)) {
+  for (const m of flat.text.matchAll(NOTICE)) {
     const before = flat.text.slice(Math.max(0, m.index! - 150), m.index!)
     if (!/\bterminat/i.test(before + flat.text.slice(m.index!, m.index! + 120))) continue
-    const number = m[1] ? Number(m[1]) : m[3] ? Number(m[3]) : NUMBER_WORDS[(m[2] ?? '').toLowerCase()]
-    if (!number) continue
-    return { value: `${number} ${m[4]!.toLowerCase()}${number === 1 ? '' : 's'}`, confidence: 0.62, line: flat.lineAt(m.index!) }
+    const period = periodOf(m)
+    if (period) return { value: period, confidence: 0.62, line: flat.lineAt(m.index!) }
   }
   return undefined
 }
+
+/** "/s/ Name" or "Name: …" of a signature block. */
+const SIGNATORY = new RegExp(String.raw`(?:\/s\/|\bName\s*:)\s*${SIGNED_NAME}`, 'g')
 
 /** The people who sign: "/s/ Name" and "Name: …" lines among the last lines. */
 function signatories(ctx: Context): Answer | undefined {
   const names: string[] = []
   let line: Line | undefined
   for (const candidate of ctx.doc.lines.slice(-60)) {
-    for (const m of candidate.raw.matchAll(/(?:\/s\/|\bName\s*:)\s*([A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*){1,3})/g)) {
+    for (const m of candidate.raw.matchAll(SIGNATORY)) {
       const name = collapse(m[1]!)
       if (/\b(?:Title|Date|By|Its)\b/.test(name)) continue
       if (!names.some((other) => other.toLowerCase() === name.toLowerCase())) names.push(name)
@@ -144,6 +149,10 @@ const COUNTRIES = [
 ]
 const JURISDICTIONS = [...US_STATES, ...COUNTRIES].sort((a, b) => b.length - a.length)
 const JURISDICTION_ALT = JURISDICTIONS.map((name) => name.replace(/ /g, '\\s+')).join('|')
+/** A jurisdiction named anywhere in a text. */
+const JURISDICTION = new RegExp(String.raw`\b(${JURISDICTION_ALT})\b`, 'i')
+/** Each jurisdiction as written in the lists (without a leading "the"), by its lower-case name. */
+const CANONICAL_JURISDICTION = new Map(JURISDICTIONS.map((name) => [name.toLowerCase(), name.replace(/^the /, '')]))
 
 /**
  * "governed by … the laws of the State of New York", also with an aside between law and place
@@ -173,8 +182,8 @@ const LAW_FOREIGN: [RegExp, string][] = [
 ]
 
 function canonicalJurisdiction(found: string): string {
-  const normal = collapse(found).toLowerCase()
-  return JURISDICTIONS.find((name) => name.toLowerCase() === normal)?.replace(/^the /, '') ?? collapse(found)
+  const written = collapse(found)
+  return CANONICAL_JURISDICTION.get(written.toLowerCase()) ?? written
 }
 
 /**
@@ -218,7 +227,7 @@ function governingLaw(ctx: Context): Answer | undefined {
 function labelledJurisdiction(plan: Plan, ctx: Context): Answer | undefined {
   const answer = genericAnswer(plan, ctx)
   if (!answer || typeof answer.value !== 'string') return undefined
-  const m = new RegExp(String.raw`\b(${JURISDICTION_ALT})\b`, 'i').exec(answer.value)
+  const m = JURISDICTION.exec(answer.value)
   return m ? { ...answer, value: canonicalJurisdiction(m[1]!) } : undefined
 }
 
@@ -244,11 +253,10 @@ function effectiveDate(ctx: Context): Answer | undefined {
 }
 
 function findEffectiveDate(ctx: Context): Answer | undefined {
-  const { doc } = ctx
   const flat = flatOf(ctx)
   const candidates: Answer[] = []
   const preambleEnd = Math.min(flat.text.length, 4000)
-  for (const date of findDates(flat.text, doc.dateOrder, doc.dateOrderSure)) {
+  for (const date of flatDates(ctx)) {
     const before = flat.text.slice(Math.max(0, date.start - 60), date.start)
     const after = flat.text.slice(date.end, date.end + 60)
     const guess = date.guessed ? 0.8 : 1
@@ -289,7 +297,7 @@ function letterDate(ctx: Context): Answer | undefined {
   const { doc } = ctx
   if (!/\b(?:dear|gentlemen|ladies|very truly yours|sincerely)\b/i.test(doc.text)) return undefined
   for (const line of doc.lines.slice(0, 15)) {
-    const dates = findDates(line.text, doc.dateOrder, doc.dateOrderSure)
+    const dates = lineDates(ctx, line)
     const date = dates[0]
     if (date && dates.length === 1 && line.text.replace(line.text.slice(date.start, date.end), '').replace(/[\s,.]/g, '').length <= 2)
       return { value: date.iso, confidence: date.guessed ? 0.45 : 0.6, line }
@@ -306,7 +314,7 @@ function signatureDate(ctx: Context): Answer | undefined {
     // A label ("Date:", or "Date" opening the line), not "… the agreement dated May 1, 2020".
     for (const m of line.text.matchAll(/\b(?:date|dated)\s*(?::\s*|$|\s+)/gi)) {
       if (m.index !== 0 && !m[0].includes(':')) continue
-      const date = findDates(line.text.slice(m.index! + m[0].length), doc.dateOrder, doc.dateOrderSure)[0]
+      const date = datesIn(line.text.slice(m.index! + m[0].length), doc)[0]
       if (!date || date.start > 2) continue
       if (!latest || String(latest.value) < date.iso) latest = { value: date.iso, confidence: date.guessed ? 0.4 : 0.55, line }
     }
@@ -316,22 +324,26 @@ function signatureDate(ctx: Context): Answer | undefined {
 
 // ---------------------------------------------------------------- term
 
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
-  'twenty-four': 24, thirty: 30, 'thirty-six': 36, forty: 40, 'forty-eight': 48, fifty: 50, sixty: 60, ninety: 90,
-}
+const NUMBER_WORDS = new Map(
+  Object.entries({
+    one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+    thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
+    'twenty-four': 24, thirty: 30, 'thirty-six': 36, forty: 40, 'forty-eight': 48, fifty: 50, sixty: 60, ninety: 90,
+  }),
+)
 
 /** "three (3) years", "3 years", "twelve months" → number and unit. */
 const DURATION = /\b(?:(\d+(?:\.\d+)?)|([a-z]+(?:-[a-z]+)?)(?:\s*\(\s*(\d+(?:\.\d+)?)\s*\))?)\s*(?:\(\s*\d+\s*\)\s*)?(year|month|week|day)s?\b/gi
 
-function durationAt(text: string): { number: number; unit: string; index: number } | undefined {
-  for (const m of text.matchAll(DURATION)) {
-    const number = m[1] ? Number(m[1]) : m[3] ? Number(m[3]) : NUMBER_WORDS[(m[2] ?? '').toLowerCase()]
-    if (number === undefined || !Number.isFinite(number) || number <= 0) continue
-    return { number, unit: m[4]!.toLowerCase(), index: m.index! }
-  }
-  return undefined
+/**
+ * The period a match of `DURATION` or `NOTICE` states, as "3 years": its number in digits, the
+ * digits in brackets after a word, or the word; undefined when it is no positive number.
+ */
+function periodOf(m: RegExpMatchArray): string | undefined {
+  const [, digits, word, bracketed, unit] = m
+  const number = digits ? Number(digits) : bracketed ? Number(bracketed) : NUMBER_WORDS.get((word ?? '').toLowerCase())
+  if (number === undefined || !Number.isFinite(number) || number <= 0) return undefined
+  return `${number} ${unit!.toLowerCase()}${number === 1 ? '' : 's'}`
 }
 
 /**
@@ -381,8 +393,8 @@ function termAnswer(ctx: Context): Answer | undefined {
   const flat = flatOf(ctx)
   const candidates: Answer[] = []
   for (const m of flat.text.matchAll(DURATION)) {
-    const duration = durationAt(m[0])
-    if (!duration) continue
+    const value = periodOf(m)
+    if (!value) continue
     const before = flat.text.slice(Math.max(0, m.index! - 300), m.index!)
     const sentence = before.slice(before.search(/(?:[.;]|:(?!\s*$))\s+(?=[A-Z(“"\d])[^.;]*$/) + 1)
     const rest = flat.text.slice(m.index! + m[0].length, m.index! + m[0].length + 200)
@@ -398,8 +410,6 @@ function termAnswer(ctx: Context): Answer | undefined {
     const notice = /^\s*(?:\)\s*)?[’']?s?[’']?\s*(?:prior\s+|advance\s+)?(?:written\s+)?notice\b/i.test(rest)
     if (later || thereafter || notwithstanding || notice || /\b(?:shall|will)\s+not\b|\brenew/i.test(sentence)) continue
     const line = flat.lineAt(m.index!)
-    const unit = `${duration.unit}${duration.number === 1 ? '' : 's'}`
-    const value = `${duration.number} ${unit}`
     if (AGREEMENT_FOR.test(before) && (fromStart || ends || /^\s*(?:\)\s*)?[A-Z]/.test(rest))) {
       candidates.push({ value, confidence: 0.72, line })
       continue

@@ -33,7 +33,7 @@ const WORDS: [RegExp, string][] = [
 ]
 
 /** Marks "kr": Swedish, Norwegian or Danish crowns, told apart by `krone` from the whole text. */
-const KRONE = 'KR'
+export const KRONE = 'KR'
 
 /** Which crown a document means by "kr", from its country hints; Swedish when none. */
 function krone(text: string): string {
@@ -43,29 +43,39 @@ function krone(text: string): string {
   return 'SEK'
 }
 
+const SYMBOL_CODES = new Map(SYMBOLS)
+
 /** The ISO code of a currency code, symbol or word; undefined when it is none. */
-export function currencyCode(text: string): string | undefined {
+function currencyCode(text: string): string | undefined {
   const trimmed = text.trim()
   const upper = trimmed.toUpperCase()
   if (/^[A-Z]{3}$/.test(upper) && CODES.has(upper)) return upper
-  for (const [symbol, code] of SYMBOLS) if (trimmed === symbol) return code
+  const symbol = SYMBOL_CODES.get(trimmed)
+  if (symbol) return symbol
   if (/^kr\.?$/i.test(trimmed)) return KRONE
   for (const [pattern, code] of WORDS) if (pattern.test(trimmed)) return code
   return undefined
 }
 
-const CODE_PATTERN = new RegExp(`(?<![A-Za-z])(${[...CODES].join('|')})(?![A-Za-z])`, 'g')
+const CODE_ALT = [...CODES].join('|')
+const CODE_PATTERN = new RegExp(`(?<![A-Za-z])(${CODE_ALT})(?![A-Za-z])`, 'g')
+const FIRST_CODE = new RegExp(CODE_PATTERN.source)
+
+/**
+ * How each symbol is found in a text, in the order of `SYMBOLS`: a mark ("€", "US$", "zł") wherever
+ * it is printed; a symbol of letters only ("RM", "Rs.", "Fr.") as a word of its own.
+ */
+const SYMBOL_MATCHERS = SYMBOLS.map(([symbol, code]) => {
+  const mark = symbol.length === 1 || /[^A-Za-z.]/.test(symbol)
+  const word = new RegExp(`(?<![A-Za-z])${escape(symbol)}(?![A-Za-z])`)
+  return { symbol, code, mark, found: (text: string) => (mark ? text.includes(symbol) : word.test(text)) }
+})
 
 /** The first currency code, symbol or word in a text (for "Currency: EUR"-style values). */
 export function findCurrency(text: string): string | undefined {
-  const code = CODE_PATTERN.exec(text)
-  CODE_PATTERN.lastIndex = 0
-  if (code) return code[1]
-  for (const [symbol, iso] of SYMBOLS) {
-    if (symbol.length === 1 || /[^A-Za-z.]/.test(symbol)) {
-      if (text.includes(symbol)) return iso
-    } else if (new RegExp(`(?<![A-Za-z])${escape(symbol)}(?![A-Za-z])`).test(text)) return iso
-  }
+  const listed = FIRST_CODE.exec(text)
+  if (listed) return listed[1]
+  for (const { code, found } of SYMBOL_MATCHERS) if (found(text)) return code
   for (const [pattern, iso] of WORDS) if (pattern.test(text)) return iso
   return undefined
 }
@@ -74,19 +84,20 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
+const CURRENCY_BEFORE = /(?:^|[^A-Za-z])([A-Z]{3}|US\$|[A-Z]{1,2}\$|R[Ss]\.?|RM|SFr\.|Fr\.|[€£¥￥₹₽₺₩₪₫฿₱₴$])\s?$/
+const CURRENCY_AFTER = /^\s?([A-Z]{3}|[€£¥￥₹₽₺₩₪₫฿₱₴$]|zł|Kč|Ft|lei|RM|kr\.?)(?![A-Za-z])/
+
 /**
  * The currency printed right before or after a number at [start, end) of `text`: a symbol or
  * code separated from it by at most one space.
  */
 export function currencyAt(text: string, start: number, end: number): string | undefined {
-  const before = text.slice(Math.max(0, start - 5), start)
-  const after = text.slice(end, end + 5)
-  const pre = /(?:^|[^A-Za-z])([A-Z]{3}|US\$|[A-Z]{1,2}\$|R[Ss]\.?|RM|SFr\.|Fr\.|[€£¥￥₹₽₺₩₪₫฿₱₴$])\s?$/.exec(before)
+  const pre = CURRENCY_BEFORE.exec(text.slice(Math.max(0, start - 5), start))
   if (pre) {
     const code = currencyCode(pre[1]!)
     if (code) return code
   }
-  const post = /^\s?([A-Z]{3}|[€£¥￥₹₽₺₩₪₫฿₱₴$]|zł|Kč|Ft|lei|RM|kr\.?)(?![A-Za-z])/.exec(after)
+  const post = CURRENCY_AFTER.exec(text.slice(end, end + 5))
   if (post) return currencyCode(post[1]!)
   return undefined
 }
@@ -100,13 +111,12 @@ export function documentCurrency(text: string, amountCurrencies: string[]): { co
   const vote = (code: string, weight: number) => votes.set(code, (votes.get(code) ?? 0) + weight)
   for (const code of amountCurrencies) vote(code === KRONE ? krone(text) : code, 3)
   for (const m of text.matchAll(CODE_PATTERN)) if (isCurrencyContext(text, m.index!, m[1]!)) vote(m[1]!, 1)
-  for (const [symbol, code] of SYMBOLS) {
-    if (symbol.length === 1 || /[^A-Za-z.]/.test(symbol)) {
-      const count = text.split(symbol).length - 1
-      if (count) vote(code, Math.min(count, 5) * 0.5)
-    }
+  for (const { symbol, code, mark } of SYMBOL_MATCHERS) {
+    if (!mark) continue
+    const count = text.split(symbol).length - 1
+    if (count) vote(code, Math.min(count, 5) * 0.5)
   }
-  for (const [pattern, code] of WORDS) if (new RegExp(pattern.source, 'gi').test(text)) vote(code, 0.5)
+  for (const [pattern, code] of WORDS) if (pattern.test(text)) vote(code, 0.5)
   const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1])
   const [best, second] = ranked
   if (!best) return undefined
@@ -115,9 +125,12 @@ export function documentCurrency(text: string, amountCurrencies: string[]): { co
   return { code: best[0], confidence }
 }
 
+/** Codes that are not also ordinary words. */
+const UNAMBIGUOUS_CODES = new Set(['EUR', 'USD', 'GBP', 'CHF', 'PLN', 'SEK', 'NOK', 'DKK', 'MYR', 'INR', 'JPY', 'CNY'])
+
 /** Three-letter words that are codes only in a money context (ALL, CAD, TRY, SAR … are words too). */
 function isCurrencyContext(text: string, index: number, code: string): boolean {
-  if (['EUR', 'USD', 'GBP', 'CHF', 'PLN', 'SEK', 'NOK', 'DKK', 'MYR', 'INR', 'JPY', 'CNY'].includes(code)) return true
+  if (UNAMBIGUOUS_CODES.has(code)) return true
   const around = text.slice(Math.max(0, index - 12), index + 15)
   return /\d/.test(around)
 }

@@ -3,10 +3,12 @@
  * Numeric dates whose day and month could be swapped are read in the document's order, judged
  * from its other dates and, failing that, its language (see `DateOrder`).
  */
+import { memo, type Context } from './context'
+import type { Doc, Line } from './document'
 import { foldKeepingLength } from './text'
 
 /** Day before month (most of the world), month before day (US), or not known. */
-export type DateOrder = 'dmy' | 'mdy' | undefined
+type DateOrder = 'dmy' | 'mdy' | undefined
 
 export interface FoundDate {
   iso: string
@@ -15,8 +17,6 @@ export interface FoundDate {
   end: number
   /** True when day and month could be swapped and the order was guessed, not known. */
   guessed: boolean
-  /** Numeric (01/02/2020) rather than written with a month name or ISO. */
-  numeric: boolean
 }
 
 const MONTHS: Record<string, number> = {}
@@ -69,11 +69,31 @@ function fullYear(text: string): number {
   return year < 70 ? 2000 + year : 1900 + year
 }
 
+/** Dates whose parts are known by position: written with a month name, or ISO. */
+const UNAMBIGUOUS: [RegExp, (m: RegExpMatchArray) => string | undefined][] = [
+  [DAY_MONTH_YEAR, (m) => isoOf(fullYear(m[3]!), MONTHS[m[2]!]!, Number(m[1]))],
+  [MONTH_DAY_YEAR, (m) => isoOf(fullYear(m[3]!), MONTHS[m[1]!]!, Number(m[2]))],
+  [ISO, (m) => isoOf(Number(m[1]), Number(m[2]), Number(m[3]))],
+]
+
+/** Every date in a text, in order of appearance, numeric ones read in the document's order. */
+export function datesIn(text: string, doc: Doc): FoundDate[] {
+  return findDates(text, doc.dateOrder, doc.dateOrderSure)
+}
+
+/** The dates of a line of the document, found once per document. */
+export function lineDates(ctx: Context, line: Line): FoundDate[] {
+  const byLine = memo(ctx, 'line-dates', () => new Map<number, FoundDate[]>())
+  let dates = byLine.get(line.index)
+  if (!dates) byLine.set(line.index, (dates = datesIn(line.text, ctx.doc)))
+  return dates
+}
+
 /**
  * Every date in a text, in order of appearance. Searched on a folded copy of the same length,
  * so month names match with or without accents and positions stay those of the original.
  */
-export function findDates(text: string, order: DateOrder, orderSure = order !== undefined): FoundDate[] {
+function findDates(text: string, order: DateOrder, orderSure: boolean): FoundDate[] {
   const source = foldKeepingLength(text)
   const found: FoundDate[] = []
   // Characters already part of a date: a later pattern must not read a date inside another.
@@ -85,17 +105,11 @@ export function findDates(text: string, order: DateOrder, orderSure = order !== 
     found.push(date)
   }
 
-  for (const m of source.matchAll(DAY_MONTH_YEAR)) {
-    const iso = isoOf(fullYear(m[3]!), MONTHS[m[2]!]!, Number(m[1]))
-    if (iso) add({ iso, start: m.index!, end: m.index! + m[0].length, guessed: false, numeric: false })
-  }
-  for (const m of source.matchAll(MONTH_DAY_YEAR)) {
-    const iso = isoOf(fullYear(m[3]!), MONTHS[m[1]!]!, Number(m[2]))
-    if (iso) add({ iso, start: m.index!, end: m.index! + m[0].length, guessed: false, numeric: false })
-  }
-  for (const m of source.matchAll(ISO)) {
-    const iso = isoOf(Number(m[1]), Number(m[2]), Number(m[3]))
-    if (iso) add({ iso, start: m.index!, end: m.index! + m[0].length, guessed: false, numeric: false })
+  for (const [pattern, read] of UNAMBIGUOUS) {
+    for (const m of source.matchAll(pattern)) {
+      const iso = read(m)
+      if (iso) add({ iso, start: m.index!, end: m.index! + m[0].length, guessed: false })
+    }
   }
   for (const m of source.matchAll(NUMERIC)) add(numericDate(m, order, orderSure))
   return found.sort((a, b) => a.start - b.start)
@@ -121,7 +135,7 @@ function numericDate(m: RegExpMatchArray, order: DateOrder, orderSure: boolean):
     guessed = first !== second && !orderSure
   }
   if (!iso) return undefined
-  return { iso, start: m.index!, end: m.index! + m[0].length, guessed, numeric: true }
+  return { iso, start: m.index!, end: m.index! + m[0].length, guessed }
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
  * The document as the engine reads it: lines with their page, split into cells at wide gaps
  * (two or more spaces, or a tab), with each cell's column span so that a value printed below a
- * label can be found in the same column. Plus what is judged once per document: its language
- * and the order of day and month in its numeric dates.
+ * label can be found in the same column. Plus what is judged once per document: the order of
+ * day and month in its numeric dates (from the dates it shows, else from its language).
  */
 import type { DocumentText } from '../../readers/types'
 import { dateOrderOf } from './dates'
-import { fold } from './text'
+import { collapse, fold } from './text'
 
 export interface Cell {
   text: string
@@ -27,13 +27,10 @@ export interface Line {
   cells: Cell[]
 }
 
-export type Language = 'en' | 'de' | 'fr' | 'nl' | 'es' | 'other'
-
 export interface Doc {
   lines: Line[]
   /** All text, lines joined with "\n" (for clause searches across line breaks). */
   text: string
-  language: Language
   /** Order of day and month in numeric dates, and whether the document shows it or it is a guess. */
   dateOrder: 'dmy' | 'mdy'
   dateOrderSure: boolean
@@ -43,38 +40,34 @@ export interface Doc {
 export function buildDoc(document: DocumentText): Doc {
   const lines: Line[] = []
   document.pages.forEach((page, pageIndex) => {
-    for (const raw of page.split('\n')) {
-      const trimmed = raw.replace(/\s+$/, '')
-      if (!trimmed.trim()) continue
-      lines.push({
-        index: lines.length,
-        page: pageIndex + 1,
-        raw: trimmed,
-        text: trimmed.replace(/\s+/g, ' ').trim(),
-        cells: splitCells(trimmed),
-      })
+    for (const line of page.split('\n')) {
+      const raw = line.trimEnd()
+      if (!raw) continue
+      lines.push({ index: lines.length, page: pageIndex + 1, raw, text: collapse(raw), cells: splitCells(raw) })
     }
   })
   const text = lines.map((line) => line.text).join('\n')
-  const language = detectLanguage(text)
   const shown = dateOrderOf(text)
-  const fallback = defaultDateOrder(language, text)
+  const fallback = defaultDateOrder(detectLanguage(text), text)
   return {
     lines,
     text,
-    language,
     dateOrder: shown ?? fallback.order,
     dateOrderSure: shown !== undefined || fallback.sure,
   }
 }
 
+/** A run of text without tabs or double spaces. */
+const CELL = /[^\t ]+(?: [^\t ]+)*/g
+
 /** Cells of a line: runs of text separated by a tab or by two or more spaces. */
-export function splitCells(raw: string): Cell[] {
+function splitCells(raw: string): Cell[] {
   const cells: Cell[] = []
-  const pattern = /[^\t ]+(?: [^\t ]+)*/g
-  for (const m of raw.matchAll(pattern)) cells.push({ text: m[0], start: m.index!, end: m.index! + m[0].length })
+  for (const m of raw.matchAll(CELL)) cells.push({ text: m[0], start: m.index!, end: m.index! + m[0].length })
   return cells
 }
+
+type Language = 'en' | 'de' | 'fr' | 'nl' | 'es' | 'other'
 
 const STOPWORDS: Record<Exclude<Language, 'other'>, string[]> = {
   en: ['the', 'and', 'of', 'to', 'invoice', 'total', 'date', 'amount', 'for', 'with', 'this', 'shall', 'agreement', 'payment', 'due', 'tax'],
@@ -84,14 +77,20 @@ const STOPWORDS: Record<Exclude<Language, 'other'>, string[]> = {
   es: ['el', 'los', 'las', 'y', 'factura', 'fecha', 'importe', 'para', 'por', 'una', 'del', 'pago', 'con', 'su', 'que', 'es'],
 }
 
+/** The stopwords as compared: folded like the text. */
+const FOLDED_STOPWORDS = Object.entries(STOPWORDS).map(([language, list]) => [language, list.map(fold)]) as [
+  Exclude<Language, 'other'>,
+  string[],
+][]
+
 /** The language with the most of its common words in the text. */
-export function detectLanguage(text: string): Language {
+function detectLanguage(text: string): Language {
   const counts = new Map<string, number>()
   for (const word of fold(text.slice(0, 20000)).split(/[^\p{L}]+/u)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1)
   let best: Language = 'other'
   let bestScore = 0
-  for (const [language, list] of Object.entries(STOPWORDS) as [Exclude<Language, 'other'>, string[]][]) {
-    const score = list.reduce((sum, word) => sum + Math.min(counts.get(fold(word)) ?? 0, 20), 0)
+  for (const [language, list] of FOLDED_STOPWORDS) {
+    const score = list.reduce((sum, word) => sum + Math.min(counts.get(word) ?? 0, 20), 0)
     if (score > bestScore) {
       best = language
       bestScore = score
@@ -113,19 +112,19 @@ function defaultDateOrder(language: Language, text: string): { order: 'dmy' | 'm
   return { order: 'dmy', sure: dayFirstMoney && !dollars }
 }
 
-/** The document as one string (lines joined by spaces) with the line of every offset. */
+/** The document as one string (each line followed by a space, or a line break) with the line of every offset. */
 export interface Flat {
   text: string
   lineAt: (offset: number) => Line | undefined
 }
 
-export function flatten(doc: Doc, maxChars = Infinity): Flat {
+export function flatten(doc: Doc, maxChars = Infinity, separator: ' ' | '\n' = ' '): Flat {
   const starts: number[] = []
   let text = ''
   for (const line of doc.lines) {
     if (text.length >= maxChars) break
     starts.push(text.length)
-    text += `${line.text} `
+    text += line.text + separator
   }
   const lineAt = (offset: number) => {
     let low = 0

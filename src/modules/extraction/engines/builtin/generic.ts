@@ -24,10 +24,15 @@ export function hitsOf(plan: Plan, ctx: Context): LabelHit[] {
  * Weight of a label: the field's own label or alias counts fully, a concept's label a little less;
  * very short labels ("Date", "Tax", "Total") are often parts of other phrases.
  */
-export function labelWeight(hit: LabelHit): number {
+function labelWeight(hit: LabelHit): number {
   let weight = hit.entry.owner.startsWith('field:') ? 1 : 0.96
-  if (hit.entry.squashed.length <= 4) weight *= 0.94
+  if (isShortLabel(hit)) weight *= 0.94
   return weight
+}
+
+/** A label of four letters or fewer ("Date", "Tax", "Total"): often part of another phrase. */
+export function isShortLabel(hit: LabelHit): boolean {
+  return hit.entry.squashed.length <= 4
 }
 
 /**
@@ -36,7 +41,7 @@ export function labelWeight(hit: LabelHit): number {
  * Text values also need the label to end there: a colon, the end of the cell, or a value that
  * reads as the field's kind right after it.
  */
-export function isLabelLike(hit: LabelHit, kind: FieldKind): boolean {
+function isLabelLike(hit: LabelHit, kind: FieldKind): boolean {
   const { line } = hit
   const cell = line.cells[hit.cell]!
   const lead = line.raw.slice(cell.start, hit.start)

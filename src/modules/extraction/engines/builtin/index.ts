@@ -5,20 +5,20 @@
  * engine is sure enough: a wrong value costs a user more than an empty one.
  */
 import { BUILTIN_ENGINE_NAME } from '../names'
-import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta } from '../types'
-import { CONCEPTS, conceptOf, inferKind } from './concepts'
-import { contractAnswer } from './contract'
+import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta, FieldSpec } from '../types'
+import { CONCEPTS, conceptOf, inferKind, type Role } from './concepts'
+import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
 import { buildDoc } from './document'
 import { genericAnswer } from './generic'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
-import { amountAnswer } from './totals'
 import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
 import { issuerAnswer, recipientAnswer } from './names'
 import { tableAnswer } from './tables'
+import { amountAnswer } from './totals'
 
 /** Below this confidence a value is answered as null. */
-export const MIN_CONFIDENCE = 0.5
+const MIN_CONFIDENCE = 0.5
 
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE_NAME,
@@ -55,7 +55,7 @@ export function extract(input: ExtractionInput): ExtractionOutput {
 const SELLER_DOCUMENTS = new Set(['invoice', 'receipt', 'credit_note', 'bill', 'quote', 'quotation'])
 
 /** Ties a requested field to its kind, its concept and the labels that stand for it. */
-function planField(spec: ExtractionInput['fields'][number], documentType: string): Plan {
+function planField(spec: FieldSpec, documentType: string): Plan {
   const concept = conceptOf(spec.key, spec.label)
   const kind = spec.kind ?? concept?.kind ?? inferKind(spec.key, spec.label, spec.description)
   const owners = new Set<string>([`field:${spec.key}`])
@@ -63,60 +63,54 @@ function planField(spec: ExtractionInput['fields'][number], documentType: string
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
-  return { spec, kind, concept: usable, role: usable?.role, owners }
+  return { spec, kind, role: usable?.role, owners }
 }
 
-/** Labels of the requested fields and of every concept (as competitors), in folded form. */
-function vocabulary(plans: Plan[]): LabelEntry[] {
+/** Labels folded for matching, without those too short and those already there for the same owner. */
+function labelEntries(labels: [label: string, owner: string][]): LabelEntry[] {
   const entries: LabelEntry[] = []
   const seen = new Set<string>()
-  const add = (label: string, owner: string) => {
+  for (const [label, owner] of labels) {
     const squashed = squashKeepingMarks(label).chars
-    if (squashed.length < 2) return
+    if (squashed.length < 2) continue
     const id = `${owner}\u0000${squashed}`
-    if (seen.has(id)) return
+    if (seen.has(id)) continue
     seen.add(id)
-    entries.push({ squashed, label, owner })
+    entries.push({ squashed, owner })
   }
-  for (const plan of plans) {
-    const owner = `field:${plan.spec.key}`
-    add(plan.spec.label, owner)
-    add(plan.spec.key.replace(/_/g, ' '), owner)
-    for (const alias of plan.spec.aliases ?? []) add(alias, owner)
-  }
-  for (const concept of CONCEPTS) for (const label of concept.labels) add(label, concept.id)
   return entries
 }
 
+/** The labels of every concept, folded once: they are the same for every document. */
+const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => concept.labels.map((label): [string, string] => [label, concept.id])))
+
+/** Labels of the requested fields (label, key and aliases) and of every concept (as competitors), in folded form. */
+function vocabulary(plans: Plan[]): LabelEntry[] {
+  const own = plans.flatMap(({ spec }) =>
+    [spec.label, spec.key.replace(/_/g, ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
+  )
+  return [...labelEntries(own), ...CONCEPT_LABELS]
+}
+
+type Reader = (plan: Plan, ctx: Context) => Answer | undefined
+
+/** The special reader of each role. */
+const READERS: Record<Role, Reader> = {
+  invoice_number: invoiceNumberAnswer,
+  issue_date: issueDateAnswer,
+  due_date: dueDateAnswer,
+  total: amountAnswer,
+  subtotal: amountAnswer,
+  tax: amountAnswer,
+  currency: currencyAnswer,
+  issuer: issuerAnswer,
+  recipient: recipientAnswer,
+  ...CONTRACT_READERS,
+}
+
+/** The reader of a field: its role's, else the table reader, the currency reader or the general reader. */
 function answerFor(plan: Plan, ctx: Context): Answer | undefined {
-  switch (plan.role) {
-    case 'invoice_number':
-      return invoiceNumberAnswer(plan, ctx)
-    case 'issue_date':
-      return issueDateAnswer(plan, ctx)
-    case 'due_date':
-      return dueDateAnswer(plan, ctx)
-    case 'total':
-    case 'subtotal':
-    case 'tax':
-      return amountAnswer(plan, ctx)
-    case 'currency':
-      return currencyAnswer(plan, ctx)
-    case 'issuer':
-      return issuerAnswer(plan, ctx)
-    case 'recipient':
-      return recipientAnswer(plan, ctx)
-    case 'parties':
-    case 'governing_law':
-    case 'effective_date':
-    case 'agreement_date':
-    case 'expiration_date':
-    case 'term':
-    case 'notice_period':
-    case 'title':
-    case 'signatories':
-      return contractAnswer(plan, ctx)
-  }
+  if (plan.role) return READERS[plan.role](plan, ctx)
   if (plan.kind === 'table') return tableAnswer(plan, ctx)
   if (plan.kind === 'currency') return currencyAnswer(plan, ctx)
   return genericAnswer(plan, ctx)

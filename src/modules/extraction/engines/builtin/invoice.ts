@@ -4,10 +4,10 @@
  * known to do: the number and date in the title line ("Rechnung Nr. 12 vom 3.5.2024"), the due
  * date in a payment sentence, totals that must add up (subtotal + tax = total).
  */
-import { findAmounts } from './amounts'
-import { best, type Answer, type Context, type Plan } from './context'
-import { documentCurrency, findCurrency } from './currency'
-import { findDates } from './dates'
+import { lineAmounts } from './amounts'
+import { best, memo, type Answer, type Context, type Plan } from './context'
+import { documentCurrency, findCurrency, KRONE } from './currency'
+import { lineDates } from './dates'
 import type { Line } from './document'
 import { choose, labelledValues, type Scored } from './generic'
 import { below } from './labels'
@@ -22,12 +22,14 @@ const ID = String.raw`([A-Z0-9][\w./-]*\d[\w./-]*|\d[\w./-]*)`
 const TITLE_NUMBER = new RegExp(String.raw`(?<![\p{L}])${TITLE_WORDS}\b[^\n:]{0,30}?(?:${NUMBER_MARK}|#)\s*:?\s*${ID}`, 'iu')
 /** "Invoice INV/2025/11/0031" at the start of a line. */
 const TITLE_THEN_ID = new RegExp(String.raw`^${TITLE_WORDS}\s+(?=[\w/.-]*\d)([A-Z]{0,5}[\d/.-]*\d[\w/.-]*)\s*$`, 'iu')
+/** A line that names the document ("Rechnung", "Facture", "Tax Invoice"). */
+const NAMES_DOCUMENT = new RegExp(String.raw`(?<![\p{L}])${TITLE_WORDS}(?![\p{L}])`, 'iu')
 
 /**
  * An identifier as printed after its label: the first token, with a short letter prefix kept
  * when it is printed apart ("CS 67832"); it must hold a digit and must not be a date or money.
  */
-export function readIdentifier(text: string): string | undefined {
+function readIdentifier(text: string): string | undefined {
   const cleaned = text
     .replace(/^(?:#|:|\.|-|no\.?|nr\.?|n°|nº|number|nummer|num\.?)\s*/i, '')
     .replace(/^[#:]\s*/, '')
@@ -36,7 +38,7 @@ export function readIdentifier(text: string): string | undefined {
   let id = tokens[0] ?? ''
   if (/^[A-Za-z]{1,3}$/.test(id) && tokens[1] && /\d/.test(tokens[1])) id = `${id} ${tokens[1]}`
   id = id.replace(/[,;:)]+$/, '')
-  if (!/\d/.test(id) || id.length > 40 || id.length < 2 && !/^\d$/.test(id)) return undefined
+  if (!/\d/.test(id) || id.length > 40) return undefined
   if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id)) return undefined
   if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(id)) return undefined
   return id
@@ -82,17 +84,16 @@ export function issueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
 /** The date on a line that names the document ("Rechnung Nr. 7 vom 05.03.2018"). */
 function titleDate(ctx: Context): Answer | undefined {
   const { doc } = ctx
-  const titleLine = new RegExp(String.raw`(?<![\p{L}])${TITLE_WORDS}(?![\p{L}])`, 'iu')
   for (const line of doc.lines.slice(0, 60)) {
-    if (!titleLine.test(line.text)) continue
-    for (const date of findDates(line.text, doc.dateOrder, doc.dateOrderSure)) {
+    if (!NAMES_DOCUMENT.test(line.text)) continue
+    for (const date of lineDates(ctx, line)) {
       if (TITLE_DATE_LINK.test(line.text.slice(0, date.start)))
         return { value: date.iso, confidence: date.guessed ? 0.6 : 0.82, line }
     }
     // The date may be wrapped onto the next line ("… Nr. 123 vom" / "06.12.2018").
     const next = doc.lines[line.index + 1]
     if (next && TITLE_DATE_LINK.test(line.text)) {
-      const date = findDates(next.text, doc.dateOrder, doc.dateOrderSure)[0]
+      const date = lineDates(ctx, next)[0]
       if (date && date.start === 0) return { value: date.iso, confidence: date.guessed ? 0.6 : 0.8, line: next }
     }
   }
@@ -114,7 +115,7 @@ function firstUnlabelledDate(ctx: Context): Answer | undefined {
   }
   for (const line of doc.lines) {
     if (claimed.has(line.index)) continue
-    const date = findDates(line.text, doc.dateOrder, doc.dateOrderSure)[0]
+    const date = lineDates(ctx, line)[0]
     if (!date) continue
     // Ranges ("01.01.2010 bis 31.12.2010") are periods, not the date of issue.
     if (/\b(?:bis|to|au|tot|al|until|till|-|–)\s*$/i.test(line.text.slice(date.end, date.end + 6))) continue
@@ -144,7 +145,7 @@ function dueFromSentence(ctx: Context): Answer | undefined {
   for (const line of doc.lines) {
     const next = doc.lines[line.index + 1]
     const sentence = `${line.text} ${next?.text ?? ''}`
-    for (const date of findDates(line.text, doc.dateOrder, doc.dateOrderSure)) {
+    for (const date of lineDates(ctx, line)) {
       const lead = line.text.slice(0, date.start)
       // Discount deadlines ("3% Skonto … bis 15.03.") are not the due date.
       if (/skonto|escompte|discount|korting|descuento/i.test(lead.slice(-40))) continue
@@ -157,25 +158,30 @@ function dueFromSentence(ctx: Context): Answer | undefined {
 
 // ---------------------------------------------------------------- currency
 
+/** The currency of the whole document, judged once for every currency field. */
+function documentCurrencyAnswer(ctx: Context): Answer | undefined {
+  return memo(ctx, 'document-currency', () => {
+    const amountCurrencies: string[] = []
+    for (const line of ctx.doc.lines)
+      for (const amount of lineAmounts(ctx, line)) if (amount.currency) amountCurrencies.push(amount.currency)
+    const overall = documentCurrency(ctx.doc.text, amountCurrencies)
+    return overall ? { value: overall.code, confidence: overall.confidence, line: lineWithCurrency(ctx, overall.code) } : undefined
+  })
+}
+
 /** The currency: a labelled one ("Currency: EUR"), else the one the document's amounts carry. */
 export function currencyAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const labelled = choose(labelledValues(plan, ctx, 'currency'))
-  const amountCurrencies: string[] = []
-  for (const line of ctx.doc.lines)
-    for (const amount of findAmounts(line.text)) if (amount.currency) amountCurrencies.push(amount.currency)
-  const overall = documentCurrency(ctx.doc.text, amountCurrencies)
-  const fromDocument: Answer | undefined = overall
-    ? { value: overall.code, confidence: overall.confidence, line: lineWithCurrency(ctx, overall.code) }
-    : undefined
+  const fromDocument = documentCurrencyAnswer(ctx)
   if (labelled && fromDocument && labelled.value === fromDocument.value)
     return { ...labelled, confidence: Math.min(0.99, labelled.confidence + 0.05) }
   return best([labelled, fromDocument])
 }
 
-/** The first line that shows the currency, for the answer's snippet ("KR" marks any crown). */
+/** The first line that shows the currency, for the answer's snippet (`KRONE` marks any crown). */
 function lineWithCurrency(ctx: Context, code: string): Line | undefined {
   const crown = ['SEK', 'NOK', 'DKK'].includes(code)
-  const shows = (found: string | undefined) => found === code || (crown && found === 'KR')
-  return ctx.doc.lines.find((line) => findAmounts(line.text).some((amount) => shows(amount.currency))) ??
+  const shows = (found: string | undefined) => found === code || (crown && found === KRONE)
+  return ctx.doc.lines.find((line) => lineAmounts(ctx, line).some((amount) => shows(amount.currency))) ??
     ctx.doc.lines.find((line) => findCurrency(line.text) === code)
 }

@@ -11,7 +11,6 @@ import { isLetterOrDigit, squash, trimValue } from './text'
 export interface LabelEntry {
   /** Folded letters/digits of the label. */
   squashed: string
-  label: string
   /** Who the label belongs to: a concept id, or `field:<key>` for a field's own labels. */
   owner: string
 }

@@ -7,13 +7,15 @@
  */
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Doc, Line } from './document'
+import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
 import { collapse, fold, squash } from './text'
-import { hitsOf } from './generic'
 
 /** Legal forms of companies, matched as whole words on folded text. */
 const LEGAL_FORM =
   /(?:^|[\s,(&])(?:sdn\.?\s*bhd|sdn|s\/b|bhd|berhad|gmbh|mbh|ag|kg|kgaa|ohg|ug|e\.?\s?k|e\.?\s?v|a\.?\s?g|ltd|limited|inc|incorporated|llc|l\.l\.c|llp|plc|corp|corporation|co\.|company|b\.?\s?v|n\.?\s?v|s\.?\s?a\.?\s?s|s\.?\s?a\.?\s?r\.?\s?l|s\.?\s?a|s\.?\s?l|s\.?\s?r\.?\s?l|s\.?\s?p\.?\s?a|sarl|sas|pvt|pte|pty|oy|ab|spolka|sp\.?\s?z\s?o\.?\s?o|vof|bvba|s\.?\s?c\.?\s?s|gbr|enterprises?|trading)(?=$|[\s.,)])/i
+
+const hasLegalForm = (text: string) => LEGAL_FORM.test(text)
 
 /** Words of shop and trade names (receipts rarely print a legal form). */
 const TRADE_WORD =
@@ -30,7 +32,7 @@ const TITLE_LINE =
   /^(?:tax\s+)?(?:invoice|bill|receipt|credit\s+note|statement|quotation|\p{L}*rechnung\p{L}*|gutschrift|quittung|facture|avoir|factuur|factura|faktura|simplified\s+tax\s+invoice|cash\s+bill|cash\s+sales?|official\s+receipt)(?!\p{L})/iu
 
 /** Registration numbers, trailing punctuation and contact data cut from a name. */
-export function cleanName(text: string): string {
+function cleanName(text: string): string {
   return collapse(
     text
       .replace(/\(\s*(?:co\.?\s*(?:reg\.?)?\s*(?:no\.?)?\s*:?\s*)?[\w\s.-]*\d[\w\s.-]*\)/gi, ' ')
@@ -43,14 +45,14 @@ export function cleanName(text: string): string {
 }
 
 /** A line that may be a company or person name: letters, not address or contact data. */
-export function looksLikeName(text: string): boolean {
+function looksLikeName(text: string): boolean {
   if (/:\s*$/.test(text)) return false
   const cleaned = cleanName(text)
   if (cleaned.length < 2 || cleaned.length > 80) return false
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length
   const digits = (cleaned.match(/\d/g) ?? []).length
   if (letters < 2 || digits > letters / 3) return false
-  if (NOT_A_NAME.test(fold(cleaned)) && !LEGAL_FORM.test(cleaned)) return false
+  if (NOT_A_NAME.test(fold(cleaned)) && !hasLegalForm(cleaned)) return false
   if (TITLE_LINE.test(cleaned) || TITLE_LINE.test(cleaned.replace(/(?<=\p{L})[\s-](?=\p{L}(?:[\s-]|$))/gu, '').replace(/-/g, ''))) return false
   // A line in parentheses or with a colon is a remark or a "label: value" pair, not a name.
   if (/^\(.*\)$/.test(cleaned) || cleaned.includes(':')) return false
@@ -59,8 +61,6 @@ export function looksLikeName(text: string): boolean {
   if (/@|\.(?:com|de|fr|nl|es|net|org|my)\b/i.test(cleaned)) return false
   return true
 }
-
-const hasLegalForm = (text: string) => LEGAL_FORM.test(` ${text}`)
 
 // ---------------------------------------------------------------- shared pieces
 
@@ -85,10 +85,8 @@ function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line
   const withColon = /^\s*[:：]/.test(afterLabel) || /^\s*[:：]/.test(line.raw.slice(cell.end, cell.end + 3))
   const inline = afterLabel.replace(/^[\s:：#.-]+/, '').trim()
   if (inline) return looksLikeName(inline) ? { name: cleanName(inline), line } : undefined
-  if (withColon) {
-    const right = line.cells[hit.cell + 1]
-    if (right && looksLikeName(right.text.replace(/^[:\s]+/, ''))) return { name: cleanName(right.text.replace(/^[:\s]+/, '')), line }
-  }
+  const right = withColon ? line.cells[hit.cell + 1]?.text.replace(/^[:\s]+/, '') : undefined
+  if (right && looksLikeName(right)) return { name: cleanName(right), line }
   // Under the heading, in its column.
   for (let offset = 1; offset <= 5; offset++) {
     const next = doc.lines[line.index + offset]
@@ -98,24 +96,22 @@ function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line
     const text = next.cells[index]!.text
     const labelOnly = text.replace(/\s*:.*$/, '')
     if (NAME_LABEL.test(labelOnly) || NAME_LABEL.test(text)) {
-      const value = text.includes(':') && text.split(':')[1]!.trim() ? text.split(':').slice(1).join(':').trim() : next.cells[index + 1]?.text.replace(/^[:\s]+/, '')
+      const parts = text.split(':')
+      const value = parts[1]?.trim() ? parts.slice(1).join(':').trim() : next.cells[index + 1]?.text.replace(/^[:\s]+/, '')
       if (value && looksLikeName(value)) return { name: cleanName(value), line: next }
       continue
     }
     if (BLOCK_LABEL.test(text) || /^\d[\d\s-]*$/.test(text) || /^[:：]/.test(next.cells[index + 1]?.text ?? '')) continue
+    const after = doc.lines[next.index + 1]
     if (SALUTATION.test(text)) {
-      const after = doc.lines[next.index + 1]
-      const afterIndex = after ? cellIndexUnder(after, hit) : -1
-      const afterText = afterIndex >= 0 ? after!.cells[afterIndex]!.text : undefined
+      const afterText = cellTextUnder(after, hit)
       if (afterText && looksLikeName(afterText)) return { name: `${text} ${cleanName(afterText)}`, line: after! }
       return undefined
     }
     if (!looksLikeName(text)) return undefined
     // A name over two lines: the second carries the legal form ("Müller & Söhne Holz" /
     // "Handelsgesellschaft mbH").
-    const after = doc.lines[next.index + 1]
-    const afterIndex = after && after.page === next.page ? cellIndexUnder(after, hit) : -1
-    const afterText = afterIndex >= 0 ? after!.cells[afterIndex]!.text : undefined
+    const afterText = after?.page === next.page ? cellTextUnder(after, hit) : undefined
     if (afterText && !hasLegalForm(text) && hasLegalForm(afterText) && looksLikeName(afterText))
       return { name: cleanName(`${text} ${afterText}`), line: next }
     return { name: cleanName(text), line: next }
@@ -128,6 +124,12 @@ function cellIndexUnder(line: Line, hit: LabelHit): number {
   const labelCell = hit.line.cells[hit.cell]!
   const nextStart = hit.line.cells[hit.cell + 1]?.start ?? Infinity
   return line.cells.findIndex((c) => c.start < Math.min(labelCell.end + 2, nextStart) && c.end > labelCell.start - 2)
+}
+
+/** The text of the cell under a label's cell on a line, if the line has one. */
+function cellTextUnder(line: Line | undefined, hit: LabelHit): string | undefined {
+  const index = line ? cellIndexUnder(line, hit) : -1
+  return index >= 0 ? line!.cells[index]!.text : undefined
 }
 
 // ---------------------------------------------------------------- issuer
@@ -229,7 +231,8 @@ function continuation(text: string, next: string | undefined): boolean {
  */
 function letterhead(ctx: Context): Answer | undefined {
   const { doc } = ctx
-  const firstPage = doc.lines.filter((line) => line.page === mainPage(ctx))
+  const page = mainPage(ctx)
+  const firstPage = doc.lines.filter((line) => line.page === page)
   const excluded = recipientLines(ctx)
   const domainList = domains(doc)
   const answers: Answer[] = []
@@ -271,10 +274,11 @@ function letterhead(ctx: Context): Answer | undefined {
         answers.push({ value: cleanName(above.text), confidence: hasLegalForm(above.text) ? 0.8 : 0.68, line: above })
   })
   // The same name printed twice (letterhead and footer) is a strong sign.
-  for (const answer of answers) {
-    const again = answers.some((other) => other.line !== answer.line && squash(String(other.value)).chars === squash(String(answer.value)).chars)
+  const keys = answers.map((answer) => squash(String(answer.value)).chars)
+  answers.forEach((answer, i) => {
+    const again = answers.some((other, j) => other.line !== answer.line && keys[j] === keys[i])
     if (again) answer.confidence = Math.min(0.92, answer.confidence + 0.1)
-  }
+  })
   return best(answers)
 }
 

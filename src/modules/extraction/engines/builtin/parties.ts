@@ -6,7 +6,7 @@
  * individual who signs.
  */
 import type { Answer, Context } from './context'
-import { findDates } from './dates'
+import { lineDates } from './dates'
 import { flatten, type Flat } from './document'
 import { collapse } from './text'
 
@@ -38,9 +38,12 @@ const BLANK_SLOT = /^\s*(?:_{3,}[\s_]*|\[[^\]]{0,40}\]|\((?:\s*the)?\s*[“"][^)
 /** A list that names the parties of another agreement ("Reference is made to the Settlement Agreement … by and among …"). */
 const OTHER_AGREEMENT = /\breference\s+is\s+(?:hereby\s+)?made\s+to\b[^.]*$/i
 
-/** The preamble: the opening text after the filing header, where the parties are introduced. */
+/**
+ * The preamble: the opening text after the filing header, where the parties are introduced. Its
+ * lines end with "\n" (one character, like the space of other flat text): a short line ends a name.
+ */
 function preambleOf(ctx: Context): { flat: Flat; start: number; end: number } {
-  const flat = withLineBreaks(ctx, flatten(ctx.doc, 14000))
+  const flat = flatten(ctx.doc, 14000, '\n')
   // An EDGAR filing header ("EX-10.1 2 d123dex101.htm …") on the first line: skip its codes only,
   // never further than that line (a title after it may name the parties).
   const firstLine = ctx.doc.lines[0]
@@ -50,16 +53,6 @@ function preambleOf(ctx: Context): { flat: Flat; start: number; end: number } {
     start = codes ? codes[0].length : firstLine.text.length + 1
   }
   return { flat, start, end: Math.min(flat.text.length, start + 5000) }
-}
-
-/** The flat text with "\n" (one character, like the space it replaces) where a line ends: a short line ends a name. */
-function withLineBreaks(ctx: Context, flat: Flat): Flat {
-  let text = ''
-  for (const line of ctx.doc.lines) {
-    if (text.length >= flat.text.length) break
-    text += `${line.text}\n`
-  }
-  return { text: text.slice(0, flat.text.length), lineAt: flat.lineAt }
 }
 
 /**
@@ -174,7 +167,12 @@ function readPartyList(text: string, start: number): { parties: Party[]; blank: 
   return { parties, blank, stoppedAt }
 }
 
-const CONNECTORS = /^(?:of|and|the|de|du|von|van|der|für|y|e|&)$/i
+/** Small words that may stand inside a name ("Bank of America", "Banco de Chile"). */
+const CONNECTOR_WORDS = 'of|and|the|de|du|von|van|der|für|y|e'
+const CONNECTORS = new RegExp(`^(?:${CONNECTOR_WORDS}|&)$`, 'i')
+
+/** A word of a name: capitalised, camel-cased ("iWidget"), an initial, "&" or a connector. */
+const NAME_WORD = new RegExp(String.raw`^\s*([A-Z0-9][\w’'&.-]*|[a-z]+[A-Z][\w’'&.-]*|[A-Z]\.|&|${CONNECTOR_WORDS})(?=[\s,(“"]|$)`)
 
 /** Words whose period is an abbreviation's: initials ("J.", "U.S."), legal forms, titles. */
 const ABBREVIATION = /^(?:(?:[A-Za-z]\.)+|Inc\.|Corp\.|Co\.|Ltd\.|Jr\.|Sr\.|St\.|Mr\.|Mrs\.|Ms\.|Dr\.|Bros\.|No\.|Intl\.|Int’l\.|Mfg\.|Assoc\.)$/i
@@ -182,7 +180,6 @@ const ABBREVIATION = /^(?:(?:[A-Za-z]\.)+|Inc\.|Corp\.|Co\.|Ltd\.|Jr\.|Sr\.|St\.
 /** A party's name at `position`: capitalised words (with "of", "and", "&" inside), ending after a legal form. */
 function readName(text: string, position: number): { name: string; end: number } | undefined {
   const rest = text.slice(position, position + 200)
-  const word = /^\s*([A-Z0-9][\w’'&.-]*|[a-z]+[A-Z][\w’'&.-]*|[A-Z]\.|&|of|and|the|de|du|von|van|der|für|y|e)(?=[\s,(“"]|$)/
   let name = ''
   let cursor = 0
   for (let count = 0; count < 12; count++) {
@@ -198,7 +195,7 @@ function readName(text: string, position: number): { name: string; end: number }
       }
       break
     }
-    const m = word.exec(rest.slice(cursor))
+    const m = NAME_WORD.exec(rest.slice(cursor))
     if (!m) break
     const token = m[1]!
     if (!name && CONNECTORS.test(token)) {
@@ -227,7 +224,9 @@ function readName(text: string, position: number): { name: string; end: number }
   if (!cleaned || cleaned === 'The' || cleaned.length < 3 || !/[A-Za-z]{2}/.test(cleaned)) return undefined
   if (/^(?:The\s+)?(?:This|That|Agreement|Company|Party|Parties|Corporation|Each|Such|Said|Any|All|Whereas|Now|In|By|And|Employee|Executive|Consultant|Recipient|Discloser|Confidential\w*|Receiving|Disclosing)\b/i.test(cleaned)) return undefined
   if (/\b(?:Agreement|Exhibit|Section|Schedule|Parties|Party)\b/i.test(cleaned)) return undefined
-  if (LEGAL_END.test(cleaned) && LEGAL_END.exec(cleaned)![0].length >= cleaned.length - 1) return undefined
+  // A legal form alone ("Inc.") is no name.
+  const form = LEGAL_END.exec(cleaned)
+  if (form && form[0].length >= cleaned.length - 1) return undefined
   return { name: cleaned.replace(/\s*,\s*(?=(?:Inc|LLC|Ltd|Corp|L\.P|N\.A|L\.L\.C)\b)/i, ' ').replace(/\s+/g, ' '), end: position + cursor }
 }
 
@@ -362,8 +361,7 @@ function letterAddressee(ctx: Context, opening: string, except?: string): string
   let afterDate = false
   for (const line of ctx.doc.lines.slice(0, 30)) {
     if (/^(?:re\b|dear|gentlemen|ladies)/i.test(line.text)) break
-    const dates = findDates(line.text, ctx.doc.dateOrder, ctx.doc.dateOrderSure)
-    if (dates.length && line.text.length <= 40) {
+    if (lineDates(ctx, line).length && line.text.length <= 40) {
       afterDate = true
       continue
     }
@@ -375,12 +373,16 @@ function letterAddressee(ctx: Context, opening: string, except?: string): string
   return (found.find((entry) => entry.afterDate) ?? found.at(-1))?.name
 }
 
+/** The name a signature gives: two to four capitalised words. */
+export const SIGNED_NAME = String.raw`([A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*){1,3})`
+const SIGNED = new RegExp(String.raw`\/s\/\s*${SIGNED_NAME}`, 'g')
+
 /** The individual who signs (an employee's undertaking): a "/s/ Name" not signing "By:" for a company. */
 function signingIndividual(ctx: Context): string | undefined {
   const lines = ctx.doc.lines.slice(-60)
   const signers: { name: string; officer: boolean }[] = []
   lines.forEach((line, index) => {
-    for (const m of line.raw.matchAll(/\/s\/\s*([A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*){1,3})/g)) {
+    for (const m of line.raw.matchAll(SIGNED)) {
       const context = lines.slice(Math.max(0, index - 2), index + 1).map((l) => l.text).join(' ')
       if (/\bwitness(?!\s+whereof)/i.test(context)) continue
       const before = line.raw.slice(Math.max(0, m.index! - 12), m.index!)

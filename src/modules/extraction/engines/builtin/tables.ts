@@ -4,10 +4,11 @@
  * the column it sits under. Rows end at a total line, at a long gap without amounts, or at the
  * page end; a line with only text under the first columns continues the row above.
  */
-import { findAmounts } from './amounts'
+import { lineAmounts, moneyAmounts } from './amounts'
 import type { Answer, Context, Plan } from './context'
 import type { Cell, Line } from './document'
 import { hitsOf } from './generic'
+import { isAmountRole } from './totals'
 
 /** Words that head the columns of item tables, besides the field's own labels. */
 const COLUMN_WORDS =
@@ -34,10 +35,10 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
 /** A header row: three or more short cells, most of them column words, none of them amounts. */
 function headerColumns(line: Line): Column[] | undefined {
   const cells = line.cells
-  if (cells.length < 3 || cells.some((cell) => findAmounts(cell.text).some((amount) => amount.moneyLike))) return undefined
+  if (cells.length < 3 || cells.some((cell) => moneyAmounts(cell.text).length)) return undefined
   const named = cells.filter((cell) => COLUMN_WORDS.test(cell.text)).length
   if (named < 2 || cells.some((cell) => cell.text.length > 40)) return undefined
-  return cells.map((cell: Cell, i) => ({
+  return cells.map((cell, i) => ({
     name: cell.text.replace(/[:.]+$/, ''),
     // A column reaches halfway to its neighbours: values are often centred or right-aligned.
     start: i === 0 ? -Infinity : (cells[i - 1]!.end + cell.start) / 2,
@@ -54,8 +55,8 @@ function readRows(ctx: Context, header: Line, columns: Column[]): Record<string,
     if (line.page !== header.page) break
     // A total, subtotal or tax line ends the items.
     const labels = ctx.hitsByLine.get(line.index) ?? []
-    if (labels.some((hit) => ['total', 'subtotal', 'tax'].includes(hit.entry.owner) && hit.start <= line.cells[0]!.start + 2)) break
-    const hasAmount = findAmounts(line.text).some((amount) => amount.moneyLike)
+    if (labels.some((hit) => isAmountRole(hit.entry.owner) && hit.start <= line.cells[0]!.start + 2)) break
+    const hasAmount = lineAmounts(ctx, line).some((amount) => amount.moneyLike)
     if (!hasAmount) {
       const previous = rows[rows.length - 1]
       // Text under the first columns continues the previous row's description.

@@ -51,9 +51,8 @@ export function squash(text: string): { chars: string; map: number[] } {
       }
       continue
     }
-    const folded = fold(text[i]!)
-    for (const char of folded) {
-      if (/[\p{L}\p{N}]/u.test(char)) {
+    for (const char of fold(text[i]!)) {
+      if (isLetterOrDigit(char)) {
         chars += char
         map.push(i)
       }
@@ -62,13 +61,10 @@ export function squash(text: string): { chars: string; map: number[] } {
   return { chars, map }
 }
 
-/** The folded letters and digits of a label: how labels are compared. */
-export function squashLabel(text: string): string {
-  return squash(text).chars
-}
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 
 export function isLetterOrDigit(char: string | undefined): boolean {
-  return char !== undefined && /[\p{L}\p{N}]/u.test(char)
+  return char !== undefined && LETTER_OR_DIGIT.test(char)
 }
 
 /** Words of a text, folded, for keyword tests on keys, labels and descriptions. */

@@ -5,13 +5,21 @@
  * kind of total label ("Grand total", "Total payable", "Total incl. VAT" over a plain "Total",
  * which beats "Total 0% supplies"); subtotal and tax are preferably the pair that adds up to it.
  */
-import { findAmounts, type FoundAmount } from './amounts'
+import { findAmounts, moneyAmounts, type FoundAmount } from './amounts'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
+import { isShortLabel } from './generic'
 import { below, type LabelHit } from './labels'
 import { fold } from './text'
 
-export type AmountRole = 'total' | 'subtotal' | 'tax'
+type AmountRole = 'total' | 'subtotal' | 'tax'
+
+const AMOUNT_ROLES = new Set<string>(['total', 'subtotal', 'tax'])
+
+/** Is a role or label owner one of the amounts read together here? */
+export function isAmountRole(role: string | undefined): role is AmountRole {
+  return role !== undefined && AMOUNT_ROLES.has(role)
+}
 
 interface AmountCandidate {
   role: AmountRole
@@ -51,16 +59,16 @@ const NEUTRAL_WORDS = new Set(
   ).split(' '),
 )
 
-const EXCLUDING = /\b(?:excl|excluding|exclusive|exkl|ohne|hors|sans|zonder|excl|sin|before|net of|vor)\b/
+const EXCLUDING = /\b(?:excl|excluding|exclusive|exkl|ohne|hors|sans|zonder|sin|before|net of|vor)\b/
 const FINAL_QUALIFIER = /\b(?:incl|inclusive|including|inkl|after|rounded|rounding|adj|payable|due|ttc)\b/
 
 /** The amount role a label stands for: its concept's, or that of the field it belongs to. */
 function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
   const owner = hit.entry.owner
-  if (owner === 'total' || owner === 'subtotal' || owner === 'tax') return owner
+  if (isAmountRole(owner)) return owner
   if (!owner.startsWith('field:')) return undefined
-  const plan = ctx.plans.find((p) => `field:${p.spec.key}` === owner)
-  return plan?.role === 'total' || plan?.role === 'subtotal' || plan?.role === 'tax' ? plan.role : undefined
+  const role = ctx.plans.find((p) => `field:${p.spec.key}` === owner)?.role
+  return isAmountRole(role) ? role : undefined
 }
 
 /** What a column header says its amounts are, from its words. */
@@ -102,7 +110,7 @@ function isQualifier(hit: LabelHit, ctx: Context): boolean {
     const role = roleOf(other, ctx)
     if (role !== 'total' && role !== 'subtotal') continue
     const between = other.end <= hit.start ? raw.slice(other.end, hit.start) : raw.slice(hit.end, other.start)
-    if (other.end <= hit.start && !findAmounts(between).some((amount) => amount.moneyLike)) return true
+    if (other.end <= hit.start && !moneyAmounts(between).length) return true
     if (other.start >= hit.end && /^[\s()[\]:.,-]*$/.test(between)) return true
   }
   return false
@@ -125,13 +133,14 @@ function amountsAfter(hit: LabelHit, ctx: Context): { amounts: FoundAmount[]; te
   const next = (ctx.hitsByLine.get(hit.line.index) ?? [])
     .filter((other) => other.start >= hit.end)
     .sort((a, b) => a.start - b.start)
-    .find(
-      (other) =>
-        other.cell !== hit.cell || findAmounts(raw.slice(hit.end, other.start)).some((amount) => amount.moneyLike),
-    )
+    .find((other) => other.cell !== hit.cell || moneyAmounts(raw.slice(hit.end, other.start)).length)
   const text = raw.slice(hit.end, next ? next.start : undefined)
-  return { amounts: findAmounts(text).filter((amount) => amount.moneyLike), text, offset: hit.end }
+  return { amounts: moneyAmounts(text), text, offset: hit.end }
 }
+
+/** The heading of a tax breakdown. */
+const TAX_SUMMARY =
+  /\b(?:gst|tax|vat|tva|btw|iva|mwst)\s+(?:summary|analysis|breakdown|details)\b|steueraufschl|r[ée]capitulatif\s+(?:de\s+la\s+)?tva|btw[-\s]specificatie|desglose\s+(?:de\s+)?iva/i
 
 /**
  * Lines of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"): their totals are tax
@@ -141,9 +150,8 @@ function amountsAfter(hit: LabelHit, ctx: Context): { amounts: FoundAmount[]; te
 function taxSummaryLines(ctx: Context): Set<number> {
   return memo(ctx, 'tax-summary-lines', () => {
     const lines = new Set<number>()
-    const heading = /\b(?:gst|tax|vat|tva|btw|iva|mwst)\s+(?:summary|analysis|breakdown|details)\b|steueraufschl|r[ée]capitulatif\s+(?:de\s+la\s+)?tva|btw[-\s]specificatie|desglose\s+(?:de\s+)?iva/i
     for (const line of ctx.doc.lines) {
-      if (!heading.test(line.text)) continue
+      if (!TAX_SUMMARY.test(line.text)) continue
       for (let offset = 0; offset <= 6; offset++) {
         const next = ctx.doc.lines[line.index + offset]
         if (!next || next.page !== line.page) break
@@ -185,7 +193,7 @@ function payment(ctx: Context): { paid?: number; change?: number } {
       let amount = amounts[amounts.length - 1]
       if (!amount && !/\p{L}{2,}/u.test(hit.line.raw.slice(hit.end))) {
         const under = below(hit, ctx.doc, ctx.hitsByLine, 1)[0]
-        amount = under ? findAmounts(under.text).filter((a) => a.moneyLike).pop() : undefined
+        amount = under ? moneyAmounts(under.text).pop() : undefined
       }
       if (!amount) continue
       if (isChange && change === undefined) change = amount.number
@@ -206,8 +214,10 @@ function columnValue(hit: LabelHit, ctx: Context): { amount: number; confidence:
   const rows: { amount: FoundAmount; line: Line }[] = []
   for (const candidate of below(hit, ctx.doc, ctx.hitsByLine, 6)) {
     if (candidate.line.index !== hit.line.index + rows.length + 1) break
-    const amount = findAmounts(candidate.text).filter((a) => a.moneyLike).pop()
-    if (!amount || findAmounts(candidate.text).length > 1) break
+    // One amount alone in its cell, money-like.
+    const amounts = findAmounts(candidate.text)
+    const amount = amounts.length === 1 && amounts[0]!.moneyLike ? amounts[0] : undefined
+    if (!amount) break
     rows.push({ amount, line: candidate.line })
   }
   const last = rows[rows.length - 1]
@@ -234,7 +244,7 @@ function collect(ctx: Context): AmountCandidate[] {
     const leading = isLeading(hit)
     // "GST included in total": a tax line, not a total.
     if (!leading && role === 'total') continue
-    const weight = (hit.entry.squashed.length <= 4 ? 0.94 : 1) * (leading ? 1 : 0.8)
+    const weight = (isShortLabel(hit) ? 0.94 : 1) * (leading ? 1 : 0.8)
     const { amounts, text, offset } = amountsAfter(hit, ctx)
     if (!amounts.length) {
       // A label alone in its cell: the amount may be printed under it.
@@ -307,7 +317,7 @@ function readTotals(ctx: Context): Totals {
     if (total) {
       const taxOptions = [...taxes]
       // Several tax lines (one per rate) add up to the tax.
-      const distinct = [...new Map(taxes.map((tax) => [`${tax.line.index}`, tax])).values()]
+      const distinct = [...new Map(taxes.map((tax) => [tax.line.index, tax])).values()]
       if (distinct.length > 1) {
         const sum = Math.round(distinct.reduce((acc, tax) => acc + tax.number, 0) * 100) / 100
         taxOptions.push({ ...distinct[distinct.length - 1]!, value: sum.toFixed(2), number: sum, confidence: 0.75 })

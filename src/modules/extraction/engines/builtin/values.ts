@@ -6,39 +6,35 @@
 import type { FieldKind } from '../../../catalog/model'
 import { findAmounts, type FoundAmount } from './amounts'
 import { findCurrency } from './currency'
+import { datesIn } from './dates'
 import type { Doc } from './document'
-import { findDates } from './dates'
 import { collapse } from './text'
 
-export interface ReadValue {
+interface ReadValue {
   value: unknown
   /** How well the text fits the kind, 0–1. */
   quality: number
 }
 
+/** The reader of each kind; tables are read whole (tables.ts), never from one candidate text. */
+const READERS: Record<FieldKind, (text: string, doc: Doc) => ReadValue | undefined> = {
+  text: readText,
+  date: readDate,
+  amount: readAmount,
+  currency: readCurrency,
+  number: readNumber,
+  list: readList,
+  table: () => undefined,
+}
+
 /** Reads a value of `kind` from a candidate text; undefined when the text holds none. */
 export function readValue(kind: FieldKind, text: string, doc: Doc): ReadValue | undefined {
-  switch (kind) {
-    case 'date':
-      return readDate(text, doc)
-    case 'amount':
-      return readAmount(text)
-    case 'currency':
-      return readCurrency(text)
-    case 'number':
-      return readNumber(text)
-    case 'list':
-      return readList(text)
-    case 'table':
-      return undefined
-    default:
-      return readText(text)
-  }
+  return READERS[kind](text, doc)
 }
 
 /** The first date of the text, if the text starts with it (a label's value, not a sentence). */
-export function readDate(text: string, doc: Doc): ReadValue | undefined {
-  const date = findDates(text, doc.dateOrder, doc.dateOrderSure)[0]
+function readDate(text: string, doc: Doc): ReadValue | undefined {
+  const date = datesIn(text, doc)[0]
   if (!date) return undefined
   const lead = text.slice(0, date.start)
   // Allow short lead-ins such as "le", "am", "du", "on", a weekday or a time before the date.
@@ -50,13 +46,13 @@ export function readDate(text: string, doc: Doc): ReadValue | undefined {
  * The amount of a label's value: the last money-like number of the text (a total row's last
  * column is the total). Plain integers count only when they are the whole value.
  */
-export function readAmount(text: string): ReadValue | undefined {
+function readAmount(text: string): ReadValue | undefined {
   const amount = pickAmount(text)
   if (!amount) return undefined
   return { value: amount.value, quality: amount.moneyLike ? 1 : 0.6 }
 }
 
-export function pickAmount(text: string): FoundAmount | undefined {
+function pickAmount(text: string): FoundAmount | undefined {
   const amounts = findAmounts(text)
   const money = amounts.filter((amount) => amount.moneyLike)
   if (money.length) return money[money.length - 1]
@@ -66,7 +62,7 @@ export function pickAmount(text: string): FoundAmount | undefined {
 
 function readCurrency(text: string): ReadValue | undefined {
   const code = findCurrency(text)
-  return code && code !== 'KR' ? { value: code, quality: 1 } : undefined
+  return code ? { value: code, quality: 1 } : undefined
 }
 
 /** A count or measure: the first number, with either decimal mark. */
