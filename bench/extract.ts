@@ -9,9 +9,15 @@ import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
 import type { FieldSpec } from '../src/modules/extraction/engines/types'
+import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
+import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 
-const EVAL_DIR = resolve(import.meta.dir, '../../shared/eval/dev')
+const EVAL_ROOT = resolve(import.meta.dir, '../../shared/eval')
+/** Text documents, and the same kinds as scans and photos (read through OCR). */
+const EVAL_SETS = ['dev', 'dev-scans'] as const
+const SET = process.argv.find((arg) => arg.startsWith('--set='))?.slice('--set='.length)
+const extract = inProcessExtractor(builtinEngine)
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
 
@@ -195,7 +201,9 @@ function fieldSpecs(documentType: string): FieldSpec[] {
 }
 
 interface DatasetResult {
+  set: string
   name: string
+  pages: number
   docs: number
   fields: Map<string, FieldScore>
   partiesF1: number[]
@@ -203,14 +211,14 @@ interface DatasetResult {
   failures: number
 }
 
-async function runDataset(name: string): Promise<DatasetResult> {
-  const dir = join(EVAL_DIR, name)
+async function runDataset(set: string, name: string): Promise<DatasetResult> {
+  const dir = join(EVAL_ROOT, set, name)
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { document_type: string }
   const specs = fieldSpecs(manifest.document_type)
   const files = readdirSync(dir)
     .filter((file) => !file.endsWith('.json'))
     .sort()
-  const result: DatasetResult = { name, docs: files.length, fields: new Map(), partiesF1: [], millis: [], failures: 0 }
+  const result: DatasetResult = { set, name, pages: 0, docs: files.length, fields: new Map(), partiesF1: [], millis: [], failures: 0 }
   const scoredKeys = new Set<string>()
   const truths = files.map((file) => {
     const truth = JSON.parse(readFileSync(join(dir, file.replace(/\.[^.]+$/, '.truth.json')), 'utf8')) as Record<string, unknown>
@@ -226,8 +234,10 @@ async function runDataset(name: string): Promise<DatasetResult> {
     try {
       const mediaType = detectMediaType(bytes)
       if (!mediaType) throw new Error('media type not recognised')
-      const document = await readDocument(bytes, mediaType)
-      values = (await builtinEngine.extract({ document, documentType: manifest.document_type, fields: specs })).values
+      let pages = 1
+      const task = { content: bytes, mediaType, documentType: manifest.document_type, fields: specs, limits: DEFAULT_READ_LIMITS }
+      values = (await extract(task, (progress) => (pages = progress.pages_total))).values
+      result.pages += pages
     } catch (error) {
       result.failures++
       console.log(`  ${name}/${file}: ${(error as Error).message}`)
@@ -362,23 +372,37 @@ async function throughput(): Promise<void> {
 
 // ---------------------------------------------------------------- main
 
-if (!existsSync(EVAL_DIR)) {
-  console.log(`No evaluation set at ${EVAL_DIR}: skipping the accuracy part.`)
-} else {
-  const names = readdirSync(EVAL_DIR)
-    .filter((name) => existsSync(join(EVAL_DIR, name, 'manifest.json')))
+const results: DatasetResult[] = []
+for (const set of EVAL_SETS.filter((name) => !SET || name === SET)) {
+  const root = join(EVAL_ROOT, set)
+  if (!existsSync(root)) {
+    console.log(`No evaluation set at ${root}: skipping it.`)
+    continue
+  }
+  const names = readdirSync(root)
+    .filter((name) => existsSync(join(root, name, 'manifest.json')))
     .filter((name) => !ONLY || name === ONLY)
     .sort()
-  const results: DatasetResult[] = []
+  console.log(`\n# ${set}`)
+  const ofSet: DatasetResult[] = []
   for (const name of names) {
-    const result = await runDataset(name)
-    results.push(result)
+    const result = await runDataset(set, name)
+    ofSet.push(result)
     printDataset(result)
   }
+  results.push(...ofSet)
   console.log('')
-  const invoiceSets = results.filter((result) => ['invoice2data', 'zugferd', 'sroie'].includes(result.name))
-  const contractSets = results.filter((result) => result.name === 'kleister_nda')
-  if (invoiceSets.length) printGroup('Invoice fields (invoice2data + zugferd + sroie)', invoiceSets)
-  if (contractSets.length) printGroup('Contract fields (kleister_nda)', contractSets)
+  const receipts = ofSet.filter((result) => result.name === 'sroie')
+  const invoices = ofSet.filter((result) => ['invoice2data', 'zugferd'].includes(result.name))
+  const contracts = ofSet.filter((result) => result.name === 'kleister_nda')
+  if (receipts.length) printGroup(`${set} receipts (sroie)`, receipts)
+  if (invoices.length) printGroup(`${set} invoices (invoice2data + zugferd)`, invoices)
+  if (invoices.length || receipts.length) printGroup(`${set} invoice fields (invoice2data + zugferd + sroie)`, [...invoices, ...receipts])
+  if (contracts.length) printGroup(`${set} contract fields (kleister_nda)`, contracts)
+  if (set === 'dev-scans') {
+    const pages = ofSet.reduce((sum, result) => sum + result.pages, 0)
+    const seconds = ofSet.reduce((sum, result) => sum + result.millis.reduce((p, q) => p + q, 0), 0) / 1000
+    console.log(`${set}: ${pages} pages read in ${seconds.toFixed(1)} s, ${(seconds / pages).toFixed(2)} s per page (one thread)`)
+  }
 }
 await throughput()

@@ -5,6 +5,7 @@
  */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './modules/extraction/readers/types'
 
 export interface LlmConfig {
   baseUrl: string
@@ -28,6 +29,8 @@ export interface ServeConfig {
   keepFilesMs: number
   /** Longest one extraction may run before it is stopped and the job fails. */
   jobTimeoutMs: number
+  /** Pages per document and pixels per page image that are read (D64). */
+  readLimits: ReadLimits
 }
 
 export type Command =
@@ -55,6 +58,8 @@ export const DEFAULTS = {
   maxUploadMb: 20,
   llmTimeoutMs: 60_000,
   jobTimeout: '5m',
+  maxPages: DEFAULT_READ_LIMITS.maxPages,
+  maxPageMegapixels: DEFAULT_READ_LIMITS.maxPagePixels / 1_000_000,
 }
 
 const DURATION_UNITS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
@@ -101,6 +106,8 @@ Extraction:
   --max-upload-mb N     largest document, in MiB    env EXTRACTD_MAX_UPLOAD_MB default ${DEFAULTS.maxUploadMb}
   --keep-files DURATION keep documents after their job, e.g. 7d  env EXTRACTD_KEEP_FILES  default 0 (delete)
   --job-timeout DURATION longest one extraction may run          env EXTRACTD_JOB_TIMEOUT default ${DEFAULTS.jobTimeout}
+  --max-pages N         pages read per document     env EXTRACTD_MAX_PAGES     default ${DEFAULTS.maxPages}
+  --max-page-megapixels N  largest page image read  env EXTRACTD_MAX_PAGE_MEGAPIXELS default ${DEFAULTS.maxPageMegapixels}
   --llm-url URL         OpenAI-compatible base URL, e.g. http://localhost:11434/v1   env EXTRACTD_LLM_URL
   --llm-model NAME      model name                  env EXTRACTD_LLM_MODEL
   --llm-timeout-ms N    per extraction              env EXTRACTD_LLM_TIMEOUT_MS default ${DEFAULTS.llmTimeoutMs}
@@ -176,6 +183,8 @@ function parseServe(args: string[], env: Env): Command {
     'max-upload-mb': { type: 'string' },
     'keep-files': { type: 'string' },
     'job-timeout': { type: 'string' },
+    'max-pages': { type: 'string' },
+    'max-page-megapixels': { type: 'string' },
     'llm-url': { type: 'string' },
     'llm-model': { type: 'string' },
     'llm-timeout-ms': { type: 'string' },
@@ -200,6 +209,8 @@ function parseServe(args: string[], env: Env): Command {
   const keepFiles = pick(values['keep-files'], env.EXTRACTD_KEEP_FILES)
   const jobTimeoutMs = duration('--job-timeout', pick(values['job-timeout'], env.EXTRACTD_JOB_TIMEOUT) ?? DEFAULTS.jobTimeout)
   if (jobTimeoutMs === 0) throw new UsageError('invalid --job-timeout "0": extractions need some time')
+  const maxPages = pick(values['max-pages'], env.EXTRACTD_MAX_PAGES)
+  const maxPageMegapixels = pick(values['max-page-megapixels'], env.EXTRACTD_MAX_PAGE_MEGAPIXELS)
   return {
     name: 'serve',
     config: {
@@ -222,6 +233,12 @@ function parseServe(args: string[], env: Env): Command {
       maxUploadBytes: (maxUpload === undefined ? DEFAULTS.maxUploadMb : integerIn('--max-upload-mb', maxUpload, 1, 1024)) * 1024 * 1024,
       keepFilesMs: keepFiles === undefined ? 0 : duration('--keep-files', keepFiles),
       jobTimeoutMs,
+      readLimits: {
+        maxPages: maxPages === undefined ? DEFAULTS.maxPages : integerIn('--max-pages', maxPages, 1, 100_000),
+        maxPagePixels:
+          (maxPageMegapixels === undefined ? DEFAULTS.maxPageMegapixels : integerIn('--max-page-megapixels', maxPageMegapixels, 1, 1000)) *
+          1_000_000,
+      },
     },
   }
 }

@@ -21,6 +21,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   maxUploadBytes: 20 * 1024 * 1024,
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
+  readLimits: { maxPages: 100, maxPagePixels: 40_000_000 },
 }
 
 /** Runs `parse` and returns the UsageError it throws; fails if it throws nothing or something else. */

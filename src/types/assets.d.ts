@@ -7,3 +7,16 @@ declare module 'swagger-ui-dist/swagger-ui.css' {
   const path: string
   export default path
 }
+declare module '*.wasm' {
+  const path: string
+  export default path
+}
+declare module '*.traineddata.gz' {
+  const path: string
+  export default path
+}
+declare module 'tesseract.js-core/tesseract-core-simd.js' {
+  /** Emscripten's module factory. */
+  const TesseractCore: (options: { wasmBinary: ArrayBuffer; print?: (line: string) => void; printErr?: (line: string) => void }) => Promise<unknown>
+  export default TesseractCore
+}

@@ -7,6 +7,7 @@ import { migrate, migrations } from '../../src/db/migrate'
 import { silentLogger } from '../../src/lib/log'
 import { loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
+import { DEFAULT_READ_LIMITS } from '../../src/modules/extraction/readers/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { tempDir } from '../helpers/process'
@@ -70,7 +71,7 @@ test('a database made by the first version keeps every row when the latest binar
 
   const latest = openDb(path)
   migrate(latest.db)
-  const app = createApp({ db: latest.db, catalog: loadCatalog(), extraction: { runner: createJobRunner({ db: latest.db, extract: inProcessExtractor(builtinEngine), concurrency: 1, keepFileMs: 0, log: silentLogger }), engineName: 'builtin', maxUploadBytes: 1024 } })
+  const app = createApp({ db: latest.db, catalog: loadCatalog(), extraction: { runner: createJobRunner({ db: latest.db, extract: inProcessExtractor(builtinEngine), concurrency: 1, keepFileMs: 0, readLimits: DEFAULT_READ_LIMITS, log: silentLogger }), engineName: 'builtin', maxUploadBytes: 1024 } })
   const response = await app.handle(
     new Request(`http://localhost/api/v1/schemas/${schemaId}`, { headers: { authorization: `Bearer ${key}` } }),
   )

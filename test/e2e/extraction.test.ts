@@ -63,7 +63,8 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
       result: { invoice_number: 'NW-2024-0042', date: '2024-03-14', total: '1250.00' },
     })
     expect(body.job.fields_meta.invoice_number.page).toBe(1)
-    const found = { confidence: expect.any(Number), page: 1, snippet: expect.any(String) }
+    const box = { left: expect.any(Number), top: expect.any(Number), width: expect.any(Number), height: expect.any(Number) }
+    const found = { confidence: expect.any(Number), page: 1, snippet: expect.any(String), bbox: box }
     expect(body.job).toEqual({
       id: expect.stringMatching(/^job_[0-9a-hjkmnp-tv-z]{30}$/),
       status: 'succeeded',
@@ -75,6 +76,7 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
         { key: 'total', label: 'total', description: 'Total due' },
       ],
       file: { name: 'northwind.pdf', size: pdf.byteLength, media_type: 'application/pdf', sha256: new Bun.CryptoHasher('sha256').update(pdf).digest('hex') },
+      progress: { pages_done: 1, pages_total: 1 },
       result: { invoice_number: 'NW-2024-0042', date: '2024-03-14', total: '1250.00' },
       fields_meta: { invoice_number: found, date: found, total: found },
       error: null,

@@ -321,6 +321,10 @@ export interface components {
                 /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
                 sha256: string;
             };
+            progress: {
+                pages_done: string | number;
+                pages_total: string | number;
+            } | null;
             result: {
                 [key: string]: unknown;
             } | null;
@@ -329,6 +333,12 @@ export interface components {
                     confidence: number;
                     page: (string | number) | null;
                     snippet: string | null;
+                    bbox: {
+                        left: number;
+                        top: number;
+                        width: number;
+                        height: number;
+                    } | null;
                 };
             } | null;
             error: {
@@ -861,7 +871,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain (detected from its content).
+                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp (detected from its content).
                      */
                     file: string;
                     /**

@@ -7,6 +7,7 @@ import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/modules/extraction/readers/types'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
 import { silentLogger } from '../../src/lib/log'
@@ -37,6 +38,7 @@ export interface TestAppOptions {
   maxUploadBytes?: number
   keepFileMs?: number
   workers?: number
+  readLimits?: ReadLimits
   /** Leave the job runner stopped, so jobs stay queued. */
   paused?: boolean
 }
@@ -51,6 +53,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     extract: inProcessExtractor(engine),
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,
+    readLimits: options.readLimits ?? DEFAULT_READ_LIMITS,
     log: silentLogger,
   })
   const app = createApp({

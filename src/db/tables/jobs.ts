@@ -19,6 +19,14 @@ export interface JobFieldMeta {
   confidence: number
   page: number | null
   snippet: string | null
+  /** Absent in jobs stored before values had boxes. */
+  bbox?: { left: number; top: number; width: number; height: number } | null
+}
+
+/** Pages read so far of a running job's document. */
+export interface JobProgress {
+  pages_done: number
+  pages_total: number
 }
 
 export const jobs = sqliteTable(
@@ -37,6 +45,7 @@ export const jobs = sqliteTable(
     fileSha256: text('file_sha256').notNull(),
     result: text('result', { mode: 'json' }).$type<Record<string, unknown>>(),
     fieldsMeta: text('fields_meta', { mode: 'json' }).$type<Record<string, JobFieldMeta>>(),
+    progress: text('progress', { mode: 'json' }).$type<JobProgress>(),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     engine: text('engine').notNull(),

@@ -20,7 +20,8 @@ self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   }
   let reply: ThreadReply
   try {
-    const output = await extract!(data.task)
+    const id = data.id
+    const output = await extract!(data.task, (progress) => postMessage({ id, progress } satisfies ThreadReply))
     reply = { id: data.id, ok: true, output }
   } catch (error) {
     reply =

@@ -4,23 +4,31 @@
  * server's event loop never waits on a large PDF.
  */
 import type { Engine, ExtractionOutput, FieldSpec } from './engines/types'
+import { locateValues } from './locate'
 import { readDocument } from './readers'
-import type { MediaType } from './readers/types'
+import type { MediaType, ReadLimits } from './readers/types'
 
 export interface ExtractionTask {
   content: Uint8Array
   mediaType: MediaType
   documentType: string
   fields: FieldSpec[]
+  limits: ReadLimits
 }
 
-/** Resolves with the engine's output, or rejects with an ExtractionError the job fails with. */
-export type Extractor = (task: ExtractionTask) => Promise<ExtractionOutput>
+export interface Progress {
+  pages_done: number
+  pages_total: number
+}
+
+/** Resolves with the output, or rejects with an ExtractionError the job fails with; reports each page read. */
+export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void) => Promise<ExtractionOutput>
 
 export function inProcessExtractor(engine: Engine): Extractor {
-  return async ({ content, mediaType, documentType, fields }) => {
-    const document = await readDocument(content, mediaType)
-    return engine.extract({ document, documentType, fields })
+  return async ({ content, mediaType, documentType, fields, limits }, onProgress) => {
+    const onPage = onProgress && ((done: number, total: number) => onProgress({ pages_done: done, pages_total: total }))
+    const document = await readDocument(content, mediaType, { limits, onPage })
+    return locateValues(await engine.extract({ document, documentType, fields }), document)
   }
 }
 

@@ -69,11 +69,32 @@ export const Job = t.Object(
       media_type: t.String({ examples: ['application/pdf'], description: 'Detected from the content.' }),
       sha256: t.String({ examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'] }),
     }),
+    progress: Nullable(
+      t.Object(
+        { pages_done: t.Integer({ minimum: 0 }), pages_total: t.Integer({ minimum: 1 }) },
+        { description: 'Pages of the document read so far; null until the first page is read.' },
+      ),
+    ),
     result: Nullable(t.Record(t.String(), t.Unknown(), { description: 'Field key → value, null when not found.' })),
     fields_meta: Nullable(
       t.Record(
         t.String(),
-        t.Object({ confidence: t.Number({ minimum: 0, maximum: 1 }), page: Nullable(t.Integer()), snippet: Nullable(t.String()) }),
+        t.Object({
+          confidence: t.Number({ minimum: 0, maximum: 1 }),
+          page: Nullable(t.Integer()),
+          snippet: Nullable(t.String()),
+          bbox: Nullable(
+            t.Object(
+              {
+                left: t.Number({ minimum: 0, maximum: 1 }),
+                top: t.Number({ minimum: 0, maximum: 1 }),
+                width: t.Number({ minimum: 0, maximum: 1 }),
+                height: t.Number({ minimum: 0, maximum: 1 }),
+              },
+              { description: "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX)." },
+            ),
+          ),
+        }),
       ),
     ),
     error: Nullable(t.Object({ code: t.String({ examples: ['corrupt_document'] }), message: t.String() })),

@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { type JobField, type JobFieldMeta, jobFiles, jobs } from '../../db/tables'
+import { type JobField, type JobFieldMeta, type JobProgress, jobFiles, jobs } from '../../db/tables'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
@@ -28,14 +28,20 @@ export function toWire(row: JobRow): Job {
     schema_id: row.schemaId,
     fields: row.fields.map(({ key, label, description }) => ({ key, label, description })),
     file: { name: row.fileName, size: row.fileSize, media_type: row.fileMediaType, sha256: row.fileSha256 },
+    progress: row.progress,
     result: row.result,
-    fields_meta: row.fieldsMeta,
+    fields_meta: row.fieldsMeta && withBoxes(row.fieldsMeta),
     error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
     engine: row.engine,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     completed_at: row.completedAt,
   }
+}
+
+/** Jobs stored before values had boxes answer `bbox: null`, like a text document's. */
+function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, Required<JobFieldMeta>> {
+  return Object.fromEntries(Object.entries(meta).map(([key, entry]) => [key, { ...entry, bbox: entry.bbox ?? null }]))
 }
 
 /**
@@ -191,6 +197,14 @@ function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, ke
     tx.update(jobFiles).set({ expiresAt: new Date(Date.now() + keepFileMs).toISOString() }).where(eq(jobFiles.jobId, id)).run()
   else tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
   return true
+}
+
+/** Records how many pages of a running job are read, if this runner still holds it. */
+export function recordProgress(db: Db, id: string, runner: string, progress: JobProgress): void {
+  db.update(jobs)
+    .set({ progress, updatedAt: nowIso() })
+    .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+    .run()
 }
 
 /** Records the outcome, if this runner still holds the job; the file is kept only on request. */

@@ -6,13 +6,14 @@
 import type { LlmConfig } from '../../config'
 import type { Logger } from '../../lib/log'
 import { type ExtractionOutput, ExtractionError } from './engines/types'
-import { type ExtractionTask, type Extractor, UNEXPECTED } from './extractor'
+import { type ExtractionTask, type Extractor, type Progress, UNEXPECTED } from './extractor'
 
 export type ThreadMessage = { type: 'init'; llm: LlmConfig | undefined } | { type: 'task'; id: number; task: ExtractionTask }
 
 export type ThreadReply =
   | { id: number; ok: true; output: ExtractionOutput }
   | { id: number; ok: false; error: { code: string; message: string }; detail?: string }
+  | { id: number; progress: Progress }
 
 export interface ThreadPoolOptions {
   size: number
@@ -26,6 +27,7 @@ export interface ThreadPoolOptions {
 interface Pending {
   id: number
   task: ExtractionTask
+  onProgress?: (progress: Progress) => void
   resolve: (output: ExtractionOutput) => void
   reject: (error: ExtractionError) => void
 }
@@ -68,6 +70,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     const thread: Thread = { worker: new Worker(THREAD_ENTRY) }
     thread.worker.onmessage = ({ data }: MessageEvent<ThreadReply>) => {
       if (data.id !== thread.current?.id) return
+      if ('progress' in data) return thread.current.onProgress?.(data.progress)
       if (!data.ok && data.detail) log.error('extraction failed unexpectedly', { error: data.detail })
       settle(thread, (pending) =>
         data.ok ? pending.resolve(data.output) : pending.reject(new ExtractionError(data.error.code, data.error.message)),
@@ -118,10 +121,10 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     }
   }
 
-  const extract: Extractor = (task) =>
+  const extract: Extractor = (task, onProgress) =>
     new Promise<ExtractionOutput>((resolve, reject) => {
       if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
-      waiting.push({ id: nextId++, task, resolve, reject })
+      waiting.push({ id: nextId++, task, onProgress, resolve, reject })
       dispatch()
     })
 

@@ -7,8 +7,8 @@ import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
 import { ExtractionError, type FieldMeta, type FieldSpec } from './engines/types'
 import { type Extractor, UNEXPECTED } from './extractor'
-import type { MediaType } from './readers/types'
-import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, requeueInterrupted } from './service'
+import type { MediaType, ReadLimits } from './readers/types'
+import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, recordProgress, requeueInterrupted } from './service'
 
 export interface JobRunnerOptions {
   db: Db
@@ -18,15 +18,17 @@ export interface JobRunnerOptions {
   concurrency: number
   /** How long a finished job's document is kept; 0 deletes it at once. */
   keepFileMs: number
+  /** What one document may cost to read. */
+  readLimits: ReadLimits
   log: Logger
 }
 
 export type JobRunner = ReturnType<typeof createJobRunner>
 
-const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null }
+const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null, bbox: null }
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
-export function createJobRunner({ db, extract: extractFields, concurrency, keepFileMs, log }: JobRunnerOptions) {
+export function createJobRunner({ db, extract: extractFields, concurrency, keepFileMs, readLimits, log }: JobRunnerOptions) {
   const runnerId = crypto.randomUUID()
   const queue: string[] = []
   /** Jobs queued or running here, with whoever waits for each to finish. */
@@ -43,12 +45,16 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
     const started = performance.now()
     let outcome: JobOutcome
     try {
-      const output = await extractFields({
-        content,
-        mediaType: row.fileMediaType as MediaType,
-        documentType: row.documentType,
-        fields: row.fields as FieldSpec[],
-      })
+      const output = await extractFields(
+        {
+          content,
+          mediaType: row.fileMediaType as MediaType,
+          documentType: row.documentType,
+          fields: row.fields as FieldSpec[],
+          limits: readLimits,
+        },
+        (progress) => recordProgress(db, id, runnerId, progress),
+      )
       // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
       // `constructor` or `__proto__` must be read and written as own properties only.
       const own = <T>(record: Record<string, T>, key: string): T | undefined =>

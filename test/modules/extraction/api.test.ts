@@ -14,6 +14,7 @@ import {
   type FieldMeta,
 } from '../../../src/modules/extraction/engines/types'
 import { storedFileIds } from '../../../src/modules/extraction/service'
+import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
 import {
   type CallOptions,
   ISO_MS,
@@ -33,6 +34,10 @@ const ACCEPTED_TYPES = [
   'text/html',
   'text/markdown',
   'text/plain',
+  'image/jpeg',
+  'image/png',
+  'image/tiff',
+  'image/webp',
 ]
 const ALL_SLUGS = [
   'bank_statement',
@@ -52,6 +57,7 @@ const JOB_PROPERTIES = [
   'schema_id',
   'fields',
   'file',
+  'progress',
   'result',
   'fields_meta',
   'error',
@@ -95,11 +101,11 @@ function makeDocx(paragraphs: string[]): Uint8Array {
   })
 }
 
-const PNG = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
-  0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0a, 0x49, 0x44, 0x41,
-  0x54, 0x78, 0x9c, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49,
-  0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+/** A 1×1 GIF: an image format that is not read (D22). */
+const GIF = new Uint8Array([
+  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x21,
+  0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44,
+  0x01, 0x00, 0x3b,
 ])
 
 /** Deterministic bytes with NULs and every byte value: no text, no known magic number. */
@@ -141,8 +147,8 @@ function extract(t: TestApp, extractPart: unknown = INLINE, file?: FilePart | nu
   return t.call('POST', `/api/v1/extract${options.query ?? ''}`, { body: extractForm(extractPart, file), key: options.key })
 }
 
-async function extracted(t: TestApp, extractPart: unknown = INLINE, file?: FilePart | null, key?: string) {
-  const response = await extract(t, extractPart, file, { key })
+async function extracted(t: TestApp, extractPart: unknown = INLINE, file?: FilePart | null, key?: string, query?: string) {
+  const response = await extract(t, extractPart, file, { key, query })
   if (response.status !== 200 && response.status !== 202) throw new Error(`extract failed: ${response.status} ${response.text}`)
   return response.body.job
 }
@@ -238,10 +244,11 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
         { key: 'total', label: 'total', description: 'Amount due' },
       ],
       file: { name: 'rechnung.txt', size: bytes.byteLength, media_type: 'text/plain', sha256: sha256(bytes) },
+      progress: { pages_done: 1, pages_total: 1 },
       result: { invoice_number: 'INV-2024-001', total: 1234.5 },
       fields_meta: {
-        invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001' },
-        total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR' },
+        invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001', bbox: null },
+        total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR', bbox: null },
       },
       error: null,
       engine: 'fake',
@@ -276,17 +283,17 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(Object.keys(job.result).sort()).toEqual(Object.keys(fields).sort())
     // D57: an amount is a decimal string with a dot; a field the document lacks is null.
     expect(job.result).toEqual({ invoice_number: 'INV-2024-001', total: '1234.50', po_reference: null })
-    expect(job.fields_meta.po_reference).toEqual({ confidence: 0, page: null, snippet: null })
+    expect(job.fields_meta.po_reference).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
     expect(Object.keys(job.fields_meta).sort()).toEqual(Object.keys(fields).sort())
     for (const key of Object.keys(fields)) {
       const meta = job.fields_meta[key]
-      expect(Object.keys(meta).sort()).toEqual(['confidence', 'page', 'snippet'])
+      expect(Object.keys(meta).sort()).toEqual(['bbox', 'confidence', 'page', 'snippet'])
       expect(typeof meta.confidence).toBe('number')
       expect(meta.confidence).toBeGreaterThanOrEqual(0)
       expect(meta.confidence).toBeLessThanOrEqual(1)
       expect(meta.page === null || (Number.isInteger(meta.page) && meta.page >= 1)).toBe(true)
       expect(meta.snippet === null || typeof meta.snippet === 'string').toBe(true)
-      if (job.result[key] === null) expect(meta).toEqual({ confidence: 0, page: null, snippet: null })
+      if (job.result[key] === null) expect(meta).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
     }
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
   })
@@ -298,8 +305,8 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(job.status).toBe('succeeded')
     expect(job.result).toEqual({ invoice_number: 'INV-1', due_date: null })
     expect(job.fields_meta).toEqual({
-      invoice_number: metaOf('invoice_number'),
-      due_date: { confidence: 0, page: null, snippet: null },
+      invoice_number: { ...metaOf('invoice_number'), bbox: null },
+      due_date: { confidence: 0, page: null, snippet: null, bbox: null },
     })
   })
 
@@ -310,7 +317,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(job.status).toBe('succeeded')
     expect(job.error).toBeNull()
     expect(job.result).toEqual({ total: null })
-    expect(job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null } })
+    expect(job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null, bbox: null } })
   })
 
   test('keys named like Object.prototype members (constructor, toString, hasOwnProperty) are null in result and fields_meta when the engine finds nothing', async () => {
@@ -322,7 +329,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(Object.keys(job.result)).toEqual(keys)
     expect(job.result).toEqual({ constructor: null, toString: null, hasOwnProperty: null, total: null })
     expect(Object.keys(job.fields_meta)).toEqual(keys)
-    for (const key of keys) expect(job.fields_meta[key]).toEqual({ confidence: 0, page: null, snippet: null })
+    for (const key of keys) expect(job.fields_meta[key]).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
   })
 
@@ -718,7 +725,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
   })
 
   test.each([
-    ['a PNG image', PNG, 'image.png'],
+    ['a GIF image', GIF, 'image.gif'],
     ['a ZIP archive that is not a DOCX', zipSync({ 'readme.txt': strToU8('hello') }), 'archive.docx'],
     ['random binary', randomBinary(2048), 'data.pdf'],
     ['UTF-16 text', new Uint8Array([0xff, 0xfe, 0x48, 0x00, 0x69, 0x00, 0x21, 0x00]), 'utf16.txt'],
@@ -796,6 +803,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
         { key: 'total', label: 'total', description: 'Amount due' },
       ],
       file: { name: 'broken.pdf', size: bytes.byteLength, media_type: 'application/pdf', sha256: sha256(bytes) },
+      progress: null,
       result: null,
       fields_meta: null,
       error: { code: 'corrupt_document', message: expect.any(String) },
@@ -883,6 +891,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
         { key: 'total', label: 'total', description: 'Amount due' },
       ],
       file: { name: 'invoice.txt', size: utf8(INVOICE_TEXT).byteLength, media_type: 'text/plain', sha256: sha256(utf8(INVOICE_TEXT)) },
+      progress: null,
       result: null,
       fields_meta: null,
       error: null,
@@ -1141,5 +1150,74 @@ describe('authentication (D26)', () => {
     const tooBig = makeTestApp({ engine: fakeEngine(), maxUploadBytes: 10 })
     expectEnvelope(await extract(tooBig, INLINE, { content: 'x'.repeat(500_000) }, { key: null }), 401, 'invalid_api_key')
     await expectNoJobs(t)
+  })
+})
+
+describe('scans and photos (D22, D64)', () => {
+  const RECEIPT = ['HARBOUR BOOKS LTD', 'Receipt No: HB-5521', 'Date: 21/06/2024', 'TOTAL            18.50']
+  const FIELDS = { document_type: 'invoice', fields: { invoice_number: 'Receipt number', date: 'Date', total: 'Total paid' } }
+
+  test('a PNG photo is extracted: its media type, values, and each value\'s box on the page', async () => {
+    const t = makeTestApp()
+    const png = toPng(await renderPage({ lines: RECEIPT }))
+    const job = await extracted(t, FIELDS, { content: png, name: 'receipt.png' })
+    expect(job.status).toBe('succeeded')
+    expect(job.file).toMatchObject({ name: 'receipt.png', media_type: 'image/png' })
+    expect(job.progress).toEqual({ pages_done: 1, pages_total: 1 })
+    expect(job.result).toEqual({ invoice_number: 'HB-5521', date: '2024-06-21', total: '18.50' })
+    const { total, invoice_number } = job.fields_meta
+    expect(total).toMatchObject({ page: 1, snippet: 'TOTAL 18.50' })
+    // The total is printed right of and below the receipt number.
+    expect(total.bbox.left).toBeGreaterThan(invoice_number.bbox.left)
+    expect(total.bbox.top).toBeGreaterThan(invoice_number.bbox.top)
+    for (const box of [total.bbox, invoice_number.bbox])
+      for (const value of Object.values(box) as number[]) expect(value >= 0 && value <= 1).toBe(true)
+    expect(total.confidence).toBeGreaterThan(0.5)
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
+  })
+
+  test('progress shows the pages read while the job runs, then stays with the finished job', async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const engine = fakeEngine(async (input) => {
+      await released
+      return { values: Object.fromEntries(input.fields.map(({ key }) => [key, null])), meta: {} }
+    })
+    const t = makeTestApp({ engine })
+    const pdf = await imagePdf([{ text: { lines: ['Page one of three'] } }, { text: { lines: ['Page two'] } }, { text: { lines: ['Page three'] } }])
+    const queued = await extracted(t, INLINE, { content: pdf, name: 'three.pdf' }, undefined, '?async=true')
+    expect(queued.progress).toBeNull()
+    const deadline = Date.now() + 20_000
+    let running = await waitForStatus(t, queued.id, ['running'])
+    while (running.progress?.pages_done !== 3 && Date.now() < deadline) {
+      await Bun.sleep(10)
+      running = (await t.call('GET', `/api/v1/jobs/${queued.id}`)).body.job
+    }
+    expect(running).toMatchObject({ status: 'running', progress: { pages_done: 3, pages_total: 3 } })
+    release()
+    const done = await waitForStatus(t, queued.id, ['succeeded'])
+    expect(done.progress).toEqual({ pages_done: 3, pages_total: 3 })
+  })
+
+  test('a document over --max-pages ends failed with too_many_pages, and its file is not kept', async () => {
+    const t = makeTestApp({ readLimits: { maxPages: 2, maxPagePixels: 40_000_000 } })
+    const pdf = await imagePdf([{ text: { lines: ['one'] } }, { text: { lines: ['two'] } }, { text: { lines: ['three'] } }])
+    const job = await extracted(t, INLINE, { content: pdf, name: 'long.pdf' })
+    expect(job).toMatchObject({
+      status: 'failed',
+      result: null,
+      fields_meta: null,
+      error: { code: 'too_many_pages', message: 'The document has 3 pages; at most 2 are read (--max-pages).' },
+    })
+    expect(storedFileIds(t.db, [job.id])).toEqual([])
+  })
+
+  test('a page image over the pixel limit ends failed with image_too_large', async () => {
+    const t = makeTestApp({ readLimits: { maxPages: 100, maxPagePixels: 50_000 } })
+    const jpeg = toJpeg(await renderPage({ lines: RECEIPT }))
+    const job = await extracted(t, INLINE, { content: jpeg, name: 'photo.jpg' })
+    expect(job.status).toBe('failed')
+    expect(job.error.code).toBe('image_too_large')
+    expect(job.error.message).toMatch(/^A page of the document is \d+ × \d+ pixels \(\d+(\.\d)? MP\); at most 0\.1 MP are read per page \(--max-page-megapixels\)\.$/)
   })
 })

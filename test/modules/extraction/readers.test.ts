@@ -90,15 +90,13 @@ describe('detectMediaType', () => {
     expect(detectMediaType(utf8('Price #1 is 5 - cheap\f page two\twith a tab\r\n'))).toBe(MEDIA_TYPES.text)
   })
 
-  test('rejects images, archives, executables and binary data', () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
-    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0])
+  test('rejects images of other formats, archives, executables and binary data', () => {
     const gif = utf8('GIF89a\u0001\u0000\u0001\u0000')
     const zip = zipSync({ 'readme.txt': strToU8('not a word document') })
     const elf = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     const utf16 = new Uint8Array([0xff, 0xfe, 0x48, 0x00, 0x69, 0x00, 0x21, 0x00])
     const controls = utf8('abc\u0001\u0002\u0003\u0004\u0005def')
-    for (const bytes of [png, jpeg, gif, zip, elf, utf16, controls, new Uint8Array(0)]) expect(detectMediaType(bytes)).toBeUndefined()
+    for (const bytes of [gif, zip, elf, utf16, controls, new Uint8Array(0)]) expect(detectMediaType(bytes)).toBeUndefined()
   })
 
   test('rejects invalid UTF-8', () => {

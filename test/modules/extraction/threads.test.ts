@@ -1,4 +1,5 @@
 /** The extraction thread pool, run from the sources with the built-in engine. */
+import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { afterEach, expect, setDefaultTimeout, test } from 'bun:test'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import type { ExtractionTask } from '../../../src/modules/extraction/extractor'
@@ -24,6 +25,7 @@ function textTask(text: string): ExtractionTask {
     mediaType: 'text/plain',
     documentType: 'invoice',
     fields: [{ key: 'invoice_number', label: 'Invoice Number', description: 'As printed', kind: 'text' }],
+    limits: DEFAULT_READ_LIMITS,
   }
 }
 
@@ -45,7 +47,7 @@ test('extracts a document in a worker thread', async () => {
   const output = await threads.extract(textTask('ACME Ltd\nInvoice No.: T-123\nTotal: 10.00 EUR\n'))
   expect(output.values.invoice_number).toBe('T-123')
   expect(output.meta.invoice_number).toMatchObject({ page: 1, snippet: 'Invoice No.: T-123' })
-  expect(output.meta.invoice_number).toEqual({ confidence: expect.any(Number), page: 1, snippet: 'Invoice No.: T-123' })
+  expect(output.meta.invoice_number).toEqual({ confidence: expect.any(Number), page: 1, snippet: 'Invoice No.: T-123', bbox: null })
   expect(Object.keys(output.values)).toEqual(['invoice_number'])
 })
 

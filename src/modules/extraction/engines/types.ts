@@ -20,6 +20,16 @@ export interface FieldMeta {
   page: number | null
   /** The text the value was read from (a line or two), or null when there is no value. */
   snippet: string | null
+  /** Where the value is printed on its page (PDFs and images); added after the engine, by locate.ts. */
+  bbox?: BoundingBox | null
+}
+
+/** A box on a page as fractions (0–1) of the page's width and height, from its top-left corner. */
+export interface BoundingBox {
+  left: number
+  top: number
+  width: number
+  height: number
 }
 
 export interface ExtractionInput {

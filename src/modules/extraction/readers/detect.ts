@@ -13,6 +13,8 @@ const SNIFF_BYTES = 64 * 1024
 export function detectMediaType(bytes: Uint8Array): MediaType | undefined {
   if (bytes.length === 0) return undefined
   if (isPdf(bytes)) return MEDIA_TYPES.pdf
+  const image = imageType(bytes)
+  if (image) return image
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return isDocx(bytes) ? MEDIA_TYPES.docx : undefined
   const text = decodeTextSniff(bytes)
   if (text === undefined) return undefined
@@ -23,6 +25,15 @@ export function detectMediaType(bytes: Uint8Array): MediaType | undefined {
 function startsWith(bytes: Uint8Array, prefix: number[], at = 0): boolean {
   if (bytes.length < at + prefix.length) return false
   return prefix.every((byte, i) => bytes[at + i] === byte)
+}
+
+/** Images by their signatures: JPEG, PNG, TIFF (either byte order) and WebP (a RIFF container). */
+function imageType(bytes: Uint8Array): MediaType | undefined {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return MEDIA_TYPES.jpeg
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return MEDIA_TYPES.png
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return MEDIA_TYPES.tiff
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return MEDIA_TYPES.webp
+  return undefined
 }
 
 /** `%PDF-` within the first KiB: the PDF spec tolerates a little junk before the header. */

@@ -2,36 +2,54 @@
 import { ExtractionError } from '../engines/types'
 import { readDocx } from './docx'
 import { readHtml } from './html'
+import { readImage } from './image'
+import type { LaidOutPage } from './layout'
 import { readPdf } from './pdf'
 import { readMarkdown, readText } from './text'
-import { MEDIA_TYPES, type DocumentText, type MediaType } from './types'
+import { DEFAULT_READ_LIMITS, type DocumentText, MEDIA_TYPES, type MediaType, type ReadOptions } from './types'
 
 export { detectMediaType } from './detect'
 
 /**
- * The document's text, page by page. Throws ExtractionError for documents that cannot be read
- * (`corrupt_document`, `encrypted_document`, `no_text_layer`, `empty_document`).
+ * The document's text, page by page, with word positions where the format has them. Throws
+ * ExtractionError for documents that cannot be read (`corrupt_document`, `encrypted_document`,
+ * `no_text_layer`, `empty_document`, `too_many_pages`, `image_too_large`).
  */
-export async function readDocument(bytes: Uint8Array, mediaType: MediaType): Promise<DocumentText> {
-  const pages = await readPages(bytes, mediaType)
-  if (!pages.some((page) => page.trim()))
+export async function readDocument(
+  bytes: Uint8Array,
+  mediaType: MediaType,
+  options: ReadOptions = { limits: DEFAULT_READ_LIMITS },
+): Promise<DocumentText> {
+  const document = await readPages(bytes, mediaType, options)
+  // Formats read whole report their pages once, at the end; PDFs and images report each page.
+  if (!document.layout) options.onPage?.(document.pages.length, document.pages.length)
+  if (!document.pages.some((page) => page.trim()))
     throw new ExtractionError('empty_document', 'The document contains no text.')
-  return { pages }
+  return document
 }
 
-async function readPages(bytes: Uint8Array, mediaType: MediaType): Promise<string[]> {
+async function readPages(bytes: Uint8Array, mediaType: MediaType, options: ReadOptions): Promise<DocumentText> {
   switch (mediaType) {
     case MEDIA_TYPES.pdf:
-      return readPdf(bytes)
+      return laidOut(await readPdf(bytes, options))
+    case MEDIA_TYPES.jpeg:
+    case MEDIA_TYPES.png:
+    case MEDIA_TYPES.tiff:
+    case MEDIA_TYPES.webp:
+      return laidOut(await readImage(bytes, mediaType, options))
     case MEDIA_TYPES.docx:
-      return readDocx(bytes)
+      return { pages: readDocx(bytes) }
     case MEDIA_TYPES.html:
-      return readHtml(bytes)
+      return { pages: readHtml(bytes) }
     case MEDIA_TYPES.markdown:
-      return readMarkdown(bytes)
+      return { pages: readMarkdown(bytes) }
     case MEDIA_TYPES.text:
-      return readText(bytes)
+      return { pages: readText(bytes) }
     default:
       throw new ExtractionError('unsupported_media_type', `Documents of type ${String(mediaType)} cannot be read.`)
   }
+}
+
+function laidOut(pages: LaidOutPage[]): DocumentText {
+  return { pages: pages.map((page) => page.text), layout: pages.map((page) => page.layout) }
 }

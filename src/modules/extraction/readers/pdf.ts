@@ -1,18 +1,16 @@
 /**
- * PDF text layer → page texts. pdf.js gives text runs with positions; lines are rebuilt from
- * them (runs grouped by baseline, ordered by x) and laid out on a character grid, so label/value
- * columns and table columns stay apart and aligned the way they were printed.
+ * PDF → page texts. Pages with a text layer: pdf.js gives text runs with positions, laid out as
+ * printed (layout.ts). Pages without one (scans, or the scanned pages of a mixed PDF): the page's
+ * image is taken as pdf.js decodes it, with no rendering, and read by OCR.
  */
 import type { getDocumentProxy } from 'unpdf'
 import { ExtractionError } from '../engines/types'
-
-interface Run {
-  text: string
-  x: number
-  y: number
-  width: number
-  size: number
-}
+import { type LaidOutPage, layOut, type PositionedWord } from './layout'
+import { recognisePage } from './ocr'
+import { checkPages, checkPixels } from './ocr/images'
+import { type Raster, toGrey } from './ocr/raster'
+import { OcrError } from './ocr/tesseract'
+import type { ReadOptions } from './types'
 
 interface PdfTextItem {
   str?: string
@@ -22,30 +20,167 @@ interface PdfTextItem {
 }
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>
 
-/** Reads the text of every page; throws ExtractionError for corrupt, locked or image-only PDFs. */
-export async function readPdf(bytes: Uint8Array): Promise<string[]> {
+/** A page with fewer letters and digits than this in its text layer is read from its image instead. */
+const MIN_TEXT_CHARS = 16
+/** An image covering less of the page than this is a logo or a stamp, not a scanned page. */
+const MIN_SCAN_COVERAGE = 0.3
+
+/** Reads every page; throws ExtractionError for corrupt or locked PDFs, or when no page holds text or a scan. */
+export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<LaidOutPage[]> {
   const pdf = await openPdf(bytes)
   try {
-    const pages: string[] = []
+    checkPages(pdf.numPages, options.limits)
+    const pages: LaidOutPage[] = []
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number)
-      const content = await page.getTextContent()
-      pages.push(layoutPage(toRuns(content.items as PdfTextItem[])))
+      pages.push(await readPage(page, options))
       page.cleanup()
+      options.onPage?.(number, pdf.numPages)
     }
-    if (!pages.some((text) => /\p{L}|\p{N}/u.test(text)))
+    if (!pages.some((page) => /\p{L}|\p{N}/u.test(page.text)))
       throw new ExtractionError(
         'no_text_layer',
-        'The PDF has no text layer (it is probably a scan or images only); run OCR on it first or send a PDF with selectable text.',
+        'The PDF has neither a text layer nor scanned page images to read (text drawn as shapes cannot be read); send it with selectable text or as images.',
       )
     return pages
   } catch (error) {
-    if (error instanceof ExtractionError) throw error
+    if (error instanceof ExtractionError || error instanceof OcrError) throw error
     throw new ExtractionError('corrupt_document', `The PDF could not be read: ${messageOf(error)}`)
   } finally {
     await pdf.loadingTask.destroy().catch(() => {})
   }
+}
+
+async function readPage(page: PdfPage, options: ReadOptions): Promise<LaidOutPage> {
+  const [x0, y0, x1, y1] = page.view as [number, number, number, number]
+  const width = x1 - x0
+  const height = y1 - y0
+  const content = await page.getTextContent()
+  const runs = toRuns(content.items as PdfTextItem[], x0, y1)
+  const letters = runs.reduce((sum, run) => sum + (run.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0)
+  if (letters < MIN_TEXT_CHARS) {
+    const scan = await scannedImage(page, width * height, options)
+    if (scan) return layOut(await recognisedWords(scan, x0, y1), width, height)
+  }
+  return layOut(runs.map((run) => [run]), width, height)
+}
+
+/** A page image as placed on the page: pixels, and its box in page units (y downwards). */
+interface PlacedImage {
+  raster: Raster
+  box: { x0: number; y0: number; x1: number; y1: number }
+}
+
+/**
+ * The largest image painted on the page, when it covers enough of it to be the page itself. Its
+ * place comes from the transformation in force when it is painted (pdf.js's operator list).
+ */
+async function scannedImage(page: PdfPage, pageArea: number, options: ReadOptions): Promise<PlacedImage | undefined> {
+  const { getResolvedPDFJS } = await import('unpdf')
+  const { OPS } = await getResolvedPDFJS()
+  const operators = await page.getOperatorList()
+  let matrix = [1, 0, 0, 1, 0, 0]
+  const stack: number[][] = []
+  let best: { key: string; inline?: PdfImage; matrix: number[]; area: number } | undefined
+  for (let i = 0; i < operators.fnArray.length; i++) {
+    const op = operators.fnArray[i]
+    const args = operators.argsArray[i] as unknown[]
+    if (op === OPS.save) stack.push(matrix)
+    else if (op === OPS.restore) matrix = stack.pop() ?? matrix
+    else if (op === OPS.transform) matrix = multiply(matrix, args as number[])
+    else if (op === OPS.paintFormXObjectBegin) {
+      stack.push(matrix)
+      if (Array.isArray(args[0])) matrix = multiply(matrix, args[0] as number[])
+    } else if (op === OPS.paintFormXObjectEnd) matrix = stack.pop() ?? matrix
+    else if (op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject) {
+      const area = Math.abs(matrix[0]! * matrix[3]! - matrix[1]! * matrix[2]!)
+      if (!best || area > best.area) {
+        best =
+          op === OPS.paintImageXObject
+            ? { key: args[0] as string, matrix, area }
+            : { key: '', inline: args[0] as PdfImage, matrix, area }
+      }
+    }
+  }
+  if (!best || best.area < pageArea * MIN_SCAN_COVERAGE) return undefined
+  const image = best.inline ?? (await objectOf(page, best.key))
+  if (!image?.width || !image.height || !image.data) return undefined
+  checkPixels(image.width, image.height, options.limits)
+  const raster = imageRaster(image)
+  if (!raster) return undefined
+  const widthInches = Math.hypot(best.matrix[0]!, best.matrix[1]!) / 72
+  if (widthInches > 0) raster.dpi = raster.width / widthInches
+  // The image's unit square, transformed, in PDF units (y upwards).
+  const corners = [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ].map(([u, v]) => [best.matrix[0]! * u! + best.matrix[2]! * v! + best.matrix[4]!, best.matrix[1]! * u! + best.matrix[3]! * v! + best.matrix[5]!])
+  const xs = corners.map(([x]) => x!)
+  const ys = corners.map(([, y]) => y!)
+  return { raster, box: { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) } }
+}
+
+interface PdfImage {
+  width: number
+  height: number
+  data?: Uint8Array | Uint8ClampedArray
+  /** pdf.js ImageKind: 1 one bit per pixel, 2 RGB, 3 RGBA. */
+  kind?: number
+}
+
+function objectOf(page: PdfPage, key: string): Promise<PdfImage | undefined> {
+  const store = key.startsWith('g_') ? page.commonObjs : page.objs
+  return new Promise((resolve) => store.get(key, (image: PdfImage) => resolve(image)))
+}
+
+function imageRaster(image: PdfImage): Raster | undefined {
+  const { width, height, data, kind } = image
+  if (!data) return undefined
+  if (kind === 1) {
+    // One bit per pixel, rows padded to whole bytes, 1 is white.
+    const grey = new Uint8Array(width * height)
+    const rowBytes = Math.ceil(width / 8)
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) grey[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0
+    return { width, height, data: grey }
+  }
+  const channels = kind === 2 ? 3 : kind === 3 ? 4 : data.length / (width * height)
+  if (![1, 3, 4].includes(channels)) return undefined
+  return toGrey(data, width, height, channels)
+}
+
+/** OCR of a page image, its word boxes carried from the image's pixels to page units (y downwards from the page's top). */
+async function recognisedWords(scan: PlacedImage, originX: number, top: number): Promise<PositionedWord[][]> {
+  const page = await recognisePage(scan.raster)
+  const scaleX = (scan.box.x1 - scan.box.x0) / page.width
+  const scaleY = (scan.box.y1 - scan.box.y0) / page.height
+  const left = scan.box.x0 - originX
+  const upper = top - scan.box.y1
+  return page.lines.map((line) =>
+    line.map((word) => ({
+      ...word,
+      x0: left + word.x0 * scaleX,
+      x1: left + word.x1 * scaleX,
+      y0: upper + word.y0 * scaleY,
+      y1: upper + word.y1 * scaleY,
+      size: word.size * scaleY,
+    })),
+  )
+}
+
+function multiply(m: number[], n: number[]): number[] {
+  return [
+    n[0]! * m[0]! + n[1]! * m[2]!,
+    n[0]! * m[1]! + n[1]! * m[3]!,
+    n[2]! * m[0]! + n[3]! * m[2]!,
+    n[2]! * m[1]! + n[3]! * m[3]!,
+    n[4]! * m[0]! + n[5]! * m[2]! + m[4]!,
+    n[4]! * m[1]! + n[5]! * m[3]! + m[5]!,
+  ]
 }
 
 async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
@@ -69,74 +204,21 @@ function messageOf(error: unknown): string {
   return typeof message === 'string' && message ? message : 'unknown error'
 }
 
-/** Text items with a position and a size; upright text only (rotated runs keep their order). */
-function toRuns(items: PdfTextItem[]): Run[] {
-  const runs: Run[] = []
+/**
+ * Text runs with their boxes in page units, y downwards from the page's top; upright text only
+ * (rotated runs keep their order). A run reaches ~0.8 of its size above the baseline and ~0.2 below.
+ */
+function toRuns(items: PdfTextItem[], originX: number, top: number): PositionedWord[] {
+  const runs: PositionedWord[] = []
   for (const item of items) {
     if (typeof item.str !== 'string' || !item.transform) continue
     const text = item.str.replace(/\s+/g, ' ')
     if (!text.trim()) continue
     const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform
     const size = Math.max(Math.hypot(c, d), Math.hypot(a, b), 1)
-    runs.push({ text, x: e, y: f, width: Math.max(item.width ?? 0, 0), size })
+    const x0 = e - originX
+    const baseline = top - f
+    runs.push({ text, x0, x1: x0 + Math.max(item.width ?? 0, 0), y0: baseline - size * 0.8, y1: baseline + size * 0.2, size, confidence: 1 })
   }
   return runs
-}
-
-/** Groups runs into lines by baseline, top to bottom, each line ordered by x. */
-function groupLines(runs: Run[]): Run[][] {
-  const sorted = [...runs].sort((p, q) => q.y - p.y || p.x - q.x)
-  const lines: { y: number; size: number; runs: Run[] }[] = []
-  for (const run of sorted) {
-    const line = lines[lines.length - 1]
-    // Runs whose baselines differ by less than ~40% of the font size share a line (subscripts,
-    // mixed fonts and slightly offset table cells).
-    if (line && Math.abs(line.y - run.y) <= Math.min(line.size, run.size) * 0.4) {
-      line.runs.push(run)
-      line.size = Math.max(line.size, run.size)
-    } else {
-      lines.push({ y: run.y, size: run.size, runs: [run] })
-    }
-  }
-  return lines.map((line) => line.runs.sort((p, q) => p.x - q.x))
-}
-
-/**
- * Places each line's runs on a character grid (like `pdftotext -layout`): a run starts at the
- * column its x maps to, so columns line up across lines. A wide gap always gets at least two
- * spaces, the mark of a column break for the engine; a narrow gap gets one space or none.
- */
-function layoutPage(runs: Run[]): string {
-  if (!runs.length) return ''
-  const charWidth = estimateCharWidth(runs)
-  const minX = Math.min(...runs.map((run) => run.x))
-  const out: string[] = []
-  for (const line of groupLines(runs)) {
-    let text = ''
-    let end = -Infinity
-    for (const run of line) {
-      const gap = run.x - end
-      const column = Math.round((run.x - minX) / charWidth)
-      if (text) {
-        if (gap > run.size * 0.8) text += ' '.repeat(Math.max(2, column - text.length))
-        else if (gap > run.size * 0.12 && !text.endsWith(' ') && !run.text.startsWith(' ')) text += ' '
-      } else if (column > 0) {
-        text = ' '.repeat(column)
-      }
-      text += run.text
-      end = run.x + run.width
-    }
-    out.push(text.trimEnd())
-  }
-  return out.join('\n')
-}
-
-/** Median advance per character over the page's runs: the grid's column width. */
-function estimateCharWidth(runs: Run[]): number {
-  const widths = runs
-    .filter((run) => run.width > 0 && run.text.length >= 2)
-    .map((run) => run.width / run.text.length)
-    .sort((p, q) => p - q)
-  const median = widths[Math.floor(widths.length / 2)]
-  return median && median > 0.5 ? median : 5
 }

@@ -1,4 +1,5 @@
-/** Documents as the engines see them: text, page by page (D22). */
+/** Documents as the engines see them: text, page by page (D22), with where each word sits when the reader knows. */
+import type { PageLayout } from './layout'
 
 export const MEDIA_TYPES = {
   pdf: 'application/pdf',
@@ -6,6 +7,10 @@ export const MEDIA_TYPES = {
   html: 'text/html',
   markdown: 'text/markdown',
   text: 'text/plain',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
 } as const
 
 export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]
@@ -15,4 +20,22 @@ export const ACCEPTED_MEDIA_TYPES: MediaType[] = Object.values(MEDIA_TYPES)
 export interface DocumentText {
   /** Text of each page in reading order, lines separated by "\n"; one entry for unpaged formats. */
   pages: string[]
+  /** Per page, the positions of its words in the text and on the page (PDF and images only). */
+  layout?: (PageLayout | undefined)[]
+}
+
+/** What one document may cost to read (D64). */
+export interface ReadLimits {
+  maxPages: number
+  /** Largest page image, in pixels, that is decoded and recognised. */
+  maxPagePixels: number
+}
+
+/** The defaults of `--max-pages` and `--max-page-megapixels`. */
+export const DEFAULT_READ_LIMITS: ReadLimits = { maxPages: 100, maxPagePixels: 40_000_000 }
+
+export interface ReadOptions {
+  limits: ReadLimits
+  /** Called after each page is read, for the job's progress. */
+  onPage?: (pagesDone: number, pagesTotal: number) => void
 }

@@ -1,0 +1,190 @@
+/**
+ * Reading a page image: the image is prepared (small text enlarged), recognised, turned upright
+ * when it was read sideways or upside down, and read again with the page's own language when
+ * that is not English. The words keep their boxes and confidences.
+ */
+import type { PositionedWord } from '../layout'
+import { type Raster, rotate, scale } from './raster'
+import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
+
+export interface RecognisedPage {
+  /** Lines of words, boxes in pixels of the upright image, y downwards. */
+  lines: PositionedWord[][]
+  width: number
+  height: number
+  /** Mean word confidence, 0–1. */
+  confidence: number
+}
+
+/**
+ * Small print is enlarged before recognition: scans are brought to this resolution when the file
+ * gives theirs (receipts and office scans are often 150 dpi), others to this many pixels on the
+ * longest side; never more than three times, nor past a size that costs too much to read.
+ */
+const TARGET_DPI = 220
+const TARGET_LONGEST_SIDE = 2000
+const MAX_PREPARED_PIXELS = 16_000_000
+/** Below this mean confidence (0–100) a page may be turned: its orientation is checked. */
+const DOUBTFUL_CONFIDENCE = 60
+
+export async function recognisePage(page: Raster): Promise<RecognisedPage> {
+  const prepared = enlarge(page)
+  let words = await recognise(prepared, ['eng'])
+  let upright = prepared
+  // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
+  const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE
+  const turn = sure ? turnFromReadingOrder(words) : 0
+  if (turn) {
+    upright = rotate(prepared, turn)
+    words = await recognise(upright, ['eng'])
+  } else if (!sure) {
+    const orientation = await detectOrientation(prepared)
+    if (orientation && orientation.degrees !== 0) {
+      const turned = rotate(prepared, orientation.degrees)
+      const again = await recognise(turned, ['eng'])
+      if (quality(again) > quality(words)) {
+        words = again
+        upright = turned
+      }
+    }
+  }
+  const language = guessLanguage(words)
+  if (language !== 'eng') {
+    const again = await recognise(upright, [language, 'eng'])
+    if (quality(again) >= quality(words) * 0.95) words = again
+  }
+  return { lines: toLines(mendNumbers(words)), width: upright.width, height: upright.height, confidence: meanConfidence(words) / 100 }
+}
+
+function enlarge(raster: Raster): Raster {
+  const known = raster.dpi !== undefined && raster.dpi >= 50 && raster.dpi <= 1200
+  const wanted = known ? TARGET_DPI / raster.dpi! : TARGET_LONGEST_SIDE / Math.max(raster.width, raster.height)
+  const factor = Math.min(wanted, 3, Math.sqrt(MAX_PREPARED_PIXELS / (raster.width * raster.height)))
+  return factor > 1.15 ? scale(raster, factor) : raster
+}
+
+/**
+ * Tesseract reads the letters of a page turned a quarter or upside down, but then its words
+ * follow each other down, up or leftwards on the page instead of rightwards. The way most lines
+ * run tells the turn that makes the page upright (clockwise), or 0.
+ */
+function turnFromReadingOrder(words: OcrWord[]): 0 | 90 | 180 | 270 {
+  const steps = { right: 0, left: 0, down: 0, up: 0 }
+  for (let i = 1; i < words.length; i++) {
+    const [previous, word] = [words[i - 1]!, words[i]!]
+    if (previous.line !== word.line) continue
+    const dx = word.left - previous.left
+    const dy = word.top - previous.top
+    if (Math.abs(dx) >= Math.abs(dy)) steps[dx >= 0 ? 'right' : 'left']++
+    else steps[dy >= 0 ? 'down' : 'up']++
+  }
+  const [way, count] = Object.entries(steps).sort((p, q) => q[1] - p[1])[0]!
+  if (way === 'right' || count < 3 || count <= steps.right * 2) return 0
+  return way === 'left' ? 180 : way === 'down' ? 270 : 90
+}
+
+function meanConfidence(words: OcrWord[]): number {
+  if (!words.length) return 0
+  return words.reduce((sum, word) => sum + word.confidence, 0) / words.length
+}
+
+/** How much was read, and how well: confident characters. */
+function quality(words: OcrWord[]): number {
+  return words.reduce((sum, word) => sum + word.text.length * word.confidence, 0)
+}
+
+const STOPWORDS: Record<Exclude<OcrLanguage, 'eng'>, Set<string>> = {
+  deu: new Set(['der', 'die', 'das', 'und', 'rechnung', 'datum', 'betrag', 'mit', 'für', 'von', 'nicht', 'ist', 'bitte', 'summe', 'zahlung', 'gesamt', 'netto', 'brutto', 'mwst', 'ust']),
+  fra: new Set(['le', 'la', 'les', 'et', 'des', 'facture', 'montant', 'du', 'pour', 'une', 'est', 'vous', 'votre', 'sur', 'paiement', 'aux', 'total', 'tva', 'ttc', 'ht']),
+  nld: new Set(['het', 'een', 'van', 'en', 'factuur', 'totaal', 'bedrag', 'voor', 'niet', 'uw', 'wij', 'betaling', 'op', 'zijn', 'met', 'btw', 'datum', 'excl', 'incl']),
+  spa: new Set(['el', 'los', 'las', 'factura', 'fecha', 'importe', 'para', 'por', 'una', 'del', 'pago', 'con', 'su', 'que', 'iva', 'total', 'cliente', 'base']),
+}
+const ENGLISH = new Set(['the', 'and', 'of', 'to', 'invoice', 'total', 'date', 'amount', 'for', 'with', 'this', 'payment', 'due', 'tax', 'thank', 'you', 'cash', 'change'])
+
+/** The page's language when its words show one clearly; English (the default model) otherwise. */
+function guessLanguage(words: OcrWord[]): OcrLanguage {
+  const tokens = words.map((word) => word.text.toLowerCase().replace(/[^\p{L}]/gu, '')).filter(Boolean)
+  const count = (set: Set<string>) => tokens.filter((token) => set.has(token)).length
+  const english = count(ENGLISH)
+  let best: OcrLanguage = 'eng'
+  let bestCount = 0
+  for (const [language, set] of Object.entries(STOPWORDS) as [Exclude<OcrLanguage, 'eng'>, Set<string>][]) {
+    const hits = count(set)
+    if (hits > bestCount) [best, bestCount] = [language, hits]
+  }
+  return bestCount >= 3 && bestCount > english * 1.5 ? best : 'eng'
+}
+
+/** Letters OCR reads in place of digits, mended only where the word then reads as a number. */
+const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', '|': '1', i: '1', Z: '2', S: '5', s: '5', '§': '5', B: '8', g: '9' }
+/** Specks OCR reads as quotes or tildes around a number. */
+const SPECKS = /^[“”"'`‘’~^*«»]+|[“”"'`‘’~^*«»]+$/g
+const NUMBER_LIKE = /^[(+\-]?(?:RM|[$€£¥])?\d{1,3}(?:[.,' ]?\d{3})*(?:[.,]\d{1,2})?[)%]?$|^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/
+
+/**
+ * Numbers as printed, where OCR broke them: "39." and "80" a narrow gap apart are "39.80", so is
+ * "39 80" at the end of a line when the gap is narrower than a character (the point was lost),
+ * and "1O.5O" or "“§.30" with letters or specks around mostly digits are "10.50" and "5.30".
+ * Words that do not then read as a number stay as they were.
+ */
+function mendNumbers(words: OcrWord[]): OcrWord[] {
+  const mended: OcrWord[] = []
+  for (const [index, word] of words.entries()) {
+    const previous = mended[mended.length - 1]
+    const charWidth = word.width / Math.max(1, word.text.length)
+    const gap = previous ? word.left - (previous.left + previous.width) : Infinity
+    const lastOfLine = words[index + 1]?.line !== word.line
+    const pointLost = previous && /^\d{1,3}$/.test(previous.text) && /^\d{2}$/.test(word.text) && lastOfLine && gap < charWidth
+    if (
+      previous &&
+      previous.line === word.line &&
+      ((/\d[.,]$/.test(previous.text) && /^\d{1,2}\b/.test(word.text) && gap < charWidth * 1.5) || pointLost)
+    ) {
+      mended[mended.length - 1] = {
+        ...previous,
+        text: previous.text + (pointLost ? '.' : '') + word.text,
+        width: word.left + word.width - previous.left,
+        top: Math.min(previous.top, word.top),
+        height: Math.max(previous.top + previous.height, word.top + word.height) - Math.min(previous.top, word.top),
+        confidence: Math.min(previous.confidence, word.confidence),
+      }
+      continue
+    }
+    mended.push({ ...word, text: asNumber(word.text) ?? word.text })
+  }
+  return mended
+}
+
+function asNumber(text: string): string | undefined {
+  const bare = text.replace(SPECKS, '')
+  const digits = bare.replace(/\D/g, '').length
+  if (digits < 2 || digits < bare.length / 2) return undefined
+  const fixed = bare.replace(/[ODQoIl|iZSsBg§]/g, (char) => DIGIT_LOOKALIKES[char] ?? char)
+  return fixed !== text && NUMBER_LIKE.test(fixed) ? fixed : undefined
+}
+
+/**
+ * Words grouped by Tesseract's lines (which follow a skewed scan). A word's size is set from its
+ * line's character width so that a gap of two characters or more separates columns, as spaces
+ * in a monospaced receipt or a table's gaps do, while one space joins words.
+ */
+function toLines(words: OcrWord[]): PositionedWord[][] {
+  const groups = new Map<string, OcrWord[]>()
+  for (const word of words) groups.set(word.line, [...(groups.get(word.line) ?? []), word])
+  return [...groups.values()].map((line) => {
+    const chars = line.reduce((sum, word) => sum + word.text.length, 0)
+    const charWidth = line.reduce((sum, word) => sum + word.width, 0) / Math.max(1, chars)
+    return line.map((word) => ({
+      text: word.text,
+      x0: word.left,
+      y0: word.top,
+      x1: word.left + word.width,
+      y1: word.top + word.height,
+      size: charWidth * COLUMN_GAP_CHARS / 0.8,
+      confidence: word.confidence / 100,
+    }))
+  })
+}
+
+/** Gap, in characters of its line, from which two words stand in different columns. */
+const COLUMN_GAP_CHARS = 1.8

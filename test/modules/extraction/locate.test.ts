@@ -1,0 +1,81 @@
+/**
+ * Values traced to their words (D64): the box of the words that spell a value on its snippet's
+ * line, for any engine; recognised words weigh the value's confidence, and a value read from
+ * poorly recognised words is null. Layouts are written by hand here.
+ */
+import { describe, expect, test } from 'bun:test'
+import type { ExtractionOutput } from '../../../src/modules/extraction/engines/types'
+import { locateValues, MIN_OCR_CONFIDENCE } from '../../../src/modules/extraction/locate'
+import { layOut, type PositionedWord } from '../../../src/modules/extraction/readers/layout'
+import type { DocumentText } from '../../../src/modules/extraction/readers/types'
+
+/** Words on a 1000 × 1000 page, 10 units per character, one line per entry. */
+function page(lines: [text: string, confidence: number][][]): DocumentText {
+  const units: PositionedWord[][] = lines.map((words, row) => {
+    let x = 100
+    return words.map(([text, confidence]) => {
+      const word = { text, x0: x, x1: x + text.length * 10, y0: 100 + row * 40, y1: 120 + row * 40, size: 20, confidence }
+      x = word.x1 + (text.endsWith(':') ? 200 : 10)
+      return word
+    })
+  })
+  const { text, layout } = layOut(units, 1000, 1000)
+  return { pages: [text], layout: [layout] }
+}
+
+const output = (values: Record<string, unknown>, snippets: Record<string, string>, confidence = 0.9): ExtractionOutput => ({
+  values,
+  meta: Object.fromEntries(Object.entries(snippets).map(([key, snippet]) => [key, { confidence, page: 1, snippet }])),
+})
+
+describe('locateValues', () => {
+  const invoice = page([
+    [['ACME', 1], ['Trading', 1], ['Ltd', 1]],
+    [['Date:', 1], ['14.03.2024', 1]],
+    [['Total:', 1], ['EUR', 1], ['1.234,50', 1]],
+  ])
+
+  test('an amount, a date and a name get the box of the words that print them', () => {
+    const located = locateValues(
+      output(
+        { total: '1234.50', date: '2024-03-14', company_name: 'ACME Trading Ltd' },
+        { total: 'Total: EUR 1.234,50', date: 'Date: 14.03.2024', company_name: 'ACME Trading Ltd' },
+      ),
+      invoice,
+    )
+    expect(located.values).toEqual({ total: '1234.50', date: '2024-03-14', company_name: 'ACME Trading Ltd' })
+    // "1.234,50" starts after "Total:" (60) + 200 gap + "EUR" (30) + 10 = x 400, 80 wide, on the third line.
+    expect(located.meta.total).toEqual({ confidence: 0.9, page: 1, snippet: 'Total: EUR 1.234,50', bbox: { left: 0.4, top: 0.18, width: 0.08, height: 0.02 } })
+    expect(located.meta.date!.bbox).toEqual({ left: 0.35, top: 0.14, width: 0.1, height: 0.02 })
+    expect(located.meta.company_name!.bbox).toEqual({ left: 0.1, top: 0.1, width: 0.16, height: 0.02 })
+  })
+
+  test('a value not spelled on its line gets the whole line’s box', () => {
+    const located = locateValues(output({ currency: 'EUR' }, { currency: 'Date: 14.03.2024' }), invoice)
+    expect(located.meta.currency!.bbox).toEqual({ left: 0.1, top: 0.14, width: 0.35, height: 0.02 })
+  })
+
+  test('recognised words weigh the confidence; a value from poorly recognised words is null', () => {
+    const scan = page([
+      [['Total:', 0.95], ['18.50', 0.8]],
+      [['Date:', 0.9], ['O1/O3/2O24', MIN_OCR_CONFIDENCE - 0.1]],
+    ])
+    const located = locateValues(output({ total: '18.50', date: '2024-03-01' }, { total: 'Total: 18.50', date: 'Date: O1/O3/2O24' }), scan)
+    expect(located.values).toEqual({ total: '18.50', date: null })
+    expect(located.meta.total!.confidence).toBe(0.77)
+    expect(located.meta.date).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
+  })
+
+  test('documents without positions, values without a page and keys like __proto__ pass through', () => {
+    const text: DocumentText = { pages: ['Total: 5.00'] }
+    const given: ExtractionOutput = {
+      values: JSON.parse('{"__proto__": "5.00", "total": null}'),
+      meta: JSON.parse('{"__proto__": {"confidence": 0.8, "page": 1, "snippet": "Total: 5.00"}, "total": {"confidence": 0, "page": null, "snippet": null}}'),
+    }
+    const located = locateValues(given, text)
+    expect(Object.keys(located.values)).toEqual(['__proto__', 'total'])
+    expect(Object.getOwnPropertyDescriptor(located.values, '__proto__')?.value).toBe('5.00')
+    expect(Object.getOwnPropertyDescriptor(located.meta, '__proto__')?.value).toEqual({ confidence: 0.8, page: 1, snippet: 'Total: 5.00', bbox: null })
+    expect(located.meta.total).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
+  })
+})

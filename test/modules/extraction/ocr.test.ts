@@ -1,0 +1,162 @@
+/**
+ * Scans and photos (D22, D64): JPEG, PNG, TIFF and WebP images and the image pages of PDFs are
+ * read by OCR inside the process, upright even when turned, with their words' positions; the
+ * limits refuse what is too large before it is decoded. Every image is rendered by the tests.
+ */
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { PDFDocument } from 'pdf-lib'
+import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
+import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
+import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
+import { imagePdf, renderPage, renderPages, rotate, toJpeg, toPng, toTiff, toWebp } from '../../helpers/images'
+
+setDefaultTimeout(60_000)
+
+const RECEIPT = ['BLUE HARBOUR CAFE', 'Receipt No: R-2291', 'Date: 14/03/2024', 'Latte        2   9.00', 'TOTAL          RM 18.50']
+let receipt: Raster
+
+beforeAll(async () => {
+  receipt = await renderPage({ lines: RECEIPT })
+})
+
+/** Collapsed lines of a page: OCR lays columns out with runs of spaces. */
+const linesOf = (page: string) => page.split('\n').map((line) => line.replace(/\s+/g, ' ').trim())
+
+async function readError(bytes: Uint8Array, options?: ReadOptions): Promise<ExtractionError> {
+  try {
+    await readDocument(bytes, detectMediaType(bytes)!, options)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ExtractionError)
+    return error as ExtractionError
+  }
+  throw new Error('expected the document to be rejected')
+}
+
+const limits = (overrides: Partial<typeof DEFAULT_READ_LIMITS>): ReadOptions => ({ limits: { ...DEFAULT_READ_LIMITS, ...overrides } })
+
+describe('images are documents', () => {
+  test('JPEG, PNG, TIFF and WebP are recognised from their bytes', async () => {
+    expect(detectMediaType(toJpeg(receipt))).toBe(MEDIA_TYPES.jpeg)
+    expect(detectMediaType(toPng(receipt))).toBe(MEDIA_TYPES.png)
+    expect(detectMediaType(toTiff([receipt]))).toBe(MEDIA_TYPES.tiff)
+    expect(detectMediaType(await toWebp(receipt))).toBe(MEDIA_TYPES.webp)
+  })
+
+  test.each([
+    ['JPEG', () => toJpeg(receipt)],
+    ['PNG', () => toPng(receipt)],
+    ['WebP', () => toWebp(receipt)],
+  ])('a %s receipt is read line by line, with its columns kept apart', async (_, encode) => {
+    const bytes = await encode()
+    const document = await readDocument(bytes, detectMediaType(bytes)!)
+    expect(document.pages).toHaveLength(1)
+    expect(linesOf(document.pages[0]!)).toEqual(RECEIPT.map((line) => line.replace(/\s+/g, ' ')))
+    // The amount stands in its own column: two or more spaces before it.
+    expect(document.pages[0]).toMatch(/TOTAL {2,}RM 18\.50/)
+  })
+
+  test('each frame of a TIFF is a page, in order, and progress is reported per page', async () => {
+    const [first, second] = await renderPages([{ lines: ['PAGE ONE', 'Invoice No: A-52'] }, { lines: ['PAGE TWO', 'Total: 7.25'] }])
+    const progress: [number, number][] = []
+    const document = await readDocument(toTiff([first!, second!]), MEDIA_TYPES.tiff, {
+      limits: DEFAULT_READ_LIMITS,
+      onPage: (done, total) => progress.push([done, total]),
+    })
+    expect(document.pages.map(linesOf)).toEqual([
+      ['PAGE ONE', 'Invoice No: A-52'],
+      ['PAGE TWO', 'Total: 7.25'],
+    ])
+    expect(progress).toEqual([
+      [1, 2],
+      [2, 2],
+    ])
+  })
+
+  test('a page turned a quarter or upside down is read upright', async () => {
+    const page = await renderPage({ lines: ['NORTHWIND TRADERS LIMITED', 'Invoice Number: NW-4471', 'Invoice Date: 02/05/2024', 'Amount Due: 1,250.00 EUR'] })
+    for (const degrees of [90, 180] as const) {
+      const document = await readDocument(toPng(rotate(page, degrees)), MEDIA_TYPES.png)
+      const text = linesOf(document.pages[0]!).join('\n')
+      expect(text).toContain('Invoice Number: NW-4471')
+      expect(text).toContain('Amount Due: 1,250.00 EUR')
+    }
+  })
+
+  test('words keep their boxes on the page and OCR confidences below 1', async () => {
+    const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+    const words = document.layout![0]!.words
+    const lines = document.pages[0]!.split('\n')
+    const wordAt = (text: string) => words.find((word) => lines[word.line]!.slice(word.start, word.end) === text)!
+    const title = wordAt('BLUE')
+    const total = wordAt('18.50')
+    // Fractions of the page: the title near the top-left, the total lower and to the right.
+    for (const value of [...title.box, ...total.box]) expect(value).toBeGreaterThanOrEqual(0)
+    for (const value of [...title.box, ...total.box]) expect(value).toBeLessThanOrEqual(1)
+    expect(title.box[1]).toBeLessThan(total.box[1])
+    expect(title.box[0]).toBeLessThan(total.box[0])
+    expect(total.box[2]).toBeGreaterThan(total.box[0])
+    expect(title.confidence).toBeGreaterThan(0.5)
+    expect(title.confidence).toBeLessThanOrEqual(1)
+  })
+})
+
+describe('PDF pages without a text layer', () => {
+  test('an image-only PDF is read by OCR', async () => {
+    const pdf = await imagePdf([{ jpeg: toJpeg(receipt) }])
+    const document = await readDocument(pdf, MEDIA_TYPES.pdf)
+    expect(linesOf(document.pages[0]!)).toEqual(RECEIPT.map((line) => line.replace(/\s+/g, ' ')))
+  })
+
+  test('a mixed PDF: text pages keep their text layer, scanned pages are recognised', async () => {
+    const pdf = await imagePdf([{ text: { lines: ['Cover letter with a text layer'] } }, { png: toPng(receipt) }])
+    const document = await readDocument(pdf, MEDIA_TYPES.pdf)
+    expect(document.pages).toHaveLength(2)
+    expect(linesOf(document.pages[0]!)).toEqual(['Cover letter with a text layer'])
+    expect(linesOf(document.pages[1]!)).toContain('Receipt No: R-2291')
+    // Text-layer words are certain; recognised words carry their OCR confidence.
+    expect(document.layout![0]!.words.every((word) => word.confidence === 1)).toBe(true)
+    expect(document.layout![1]!.words.some((word) => word.confidence < 1)).toBe(true)
+  })
+})
+
+describe('limits (D64)', () => {
+  test('a PDF with more pages than --max-pages is refused as too_many_pages', async () => {
+    const pdf = await PDFDocument.create()
+    for (let i = 0; i < 3; i++) pdf.addPage([200, 200]).drawText(`page ${i + 1} of three`, { x: 20, y: 100, size: 12 })
+    const error = await readError(await pdf.save(), limits({ maxPages: 2 }))
+    expect(error.code).toBe('too_many_pages')
+    expect(error.message).toBe('The document has 3 pages; at most 2 are read (--max-pages).')
+  })
+
+  test('a TIFF with more frames than --max-pages is refused as too_many_pages', async () => {
+    const error = await readError(toTiff([receipt, receipt, receipt]), limits({ maxPages: 2 }))
+    expect(error.code).toBe('too_many_pages')
+  })
+
+  test('an image larger than the pixel limit is refused from its header, before decoding', async () => {
+    // A PNG header claiming 100,000 × 100,000 pixels and no image data at all.
+    const header = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 0, 0, 0, 0])
+    const error = await readError(header)
+    expect(error.code).toBe('image_too_large')
+    expect(error.message).toBe(
+      'A page of the document is 100000 × 100000 pixels (10000 MP); at most 40 MP are read per page (--max-page-megapixels).',
+    )
+  })
+
+  test('the pixel limit applies to JPEG, WebP and PDF page images too', async () => {
+    const small = limits({ maxPagePixels: 10_000 })
+    expect((await readError(toJpeg(receipt), small)).code).toBe('image_too_large')
+    expect((await readError(await toWebp(receipt), small)).code).toBe('image_too_large')
+    expect((await readError(await imagePdf([{ png: toPng(receipt) }]), small)).code).toBe('image_too_large')
+  })
+
+  test('a truncated or garbled image is corrupt_document', async () => {
+    const jpeg = toJpeg(receipt)
+    expect((await readError(jpeg.subarray(0, 200))).code).toBe('corrupt_document')
+    const png = toPng(receipt)
+    const garbled = png.slice()
+    garbled.fill(7, 40)
+    expect((await readError(garbled)).code).toBe('corrupt_document')
+  })
+})
