@@ -5,7 +5,7 @@
 import { PDFiumLibrary } from '@hyzyla/pdfium'
 import { encode as encodePngBytes } from 'fast-png'
 import jpeg from 'jpeg-js'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib'
 import UTIF from 'utif2'
 import { type Raster, rotate } from '../../src/modules/extraction/readers/ocr/raster'
 
@@ -22,13 +22,15 @@ export interface TextPage {
 export async function textPdf(pages: TextPage[]): Promise<Uint8Array> {
   const pdf = await PDFDocument.create()
   const font = await pdf.embedFont(StandardFonts.Courier)
-  for (const page of pages) {
-    const size = page.fontSize ?? 12
-    const height = page.lines.length * size * 1.8 + 60
-    const sheet = pdf.addPage([page.width ?? 300, height])
-    page.lines.forEach((text, i) => sheet.drawText(text, { x: 20, y: height - 40 - i * size * 1.8, size, font }))
-  }
+  for (const page of pages) addTextPage(pdf, font, page)
   return pdf.save()
+}
+
+function addTextPage(pdf: PDFDocument, font: PDFFont, page: TextPage): void {
+  const size = page.fontSize ?? 12
+  const height = page.lines.length * size * 1.8 + 60
+  const sheet = pdf.addPage([page.width ?? 300, height])
+  page.lines.forEach((text, i) => sheet.drawText(text, { x: 20, y: height - 40 - i * size * 1.8, size, font }))
 }
 
 /** Renders each page of a text PDF to greyscale pixels at `dpi`. */
@@ -114,10 +116,7 @@ export async function imagePdf(pages: ({ jpeg: Uint8Array } | { png: Uint8Array 
   const font = await pdf.embedFont(StandardFonts.Courier)
   for (const page of pages) {
     if ('text' in page) {
-      const size = page.text.fontSize ?? 12
-      const height = page.text.lines.length * size * 1.8 + 60
-      const sheet = pdf.addPage([page.text.width ?? 300, height])
-      page.text.lines.forEach((text, i) => sheet.drawText(text, { x: 20, y: height - 40 - i * size * 1.8, size, font }))
+      addTextPage(pdf, font, page.text)
       continue
     }
     const image = 'jpeg' in page ? await pdf.embedJpg(page.jpeg) : await pdf.embedPng(page.png)

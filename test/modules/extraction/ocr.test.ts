@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { PDFDocument } from 'pdf-lib'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
+import { mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
 import { imagePdf, renderPage, renderPages, rotate, toJpeg, toPng, toTiff, toWebp } from '../../helpers/images'
@@ -158,5 +159,22 @@ describe('limits (D64)', () => {
     const garbled = png.slice()
     garbled.fill(7, 40)
     expect((await readError(garbled)).code).toBe('corrupt_document')
+  })
+})
+
+describe('misread label words', () => {
+  test.each([
+    ['Tota!', 'Total'],
+    ['Totai:', 'Total:'],
+    ['iotal', 'total'],
+    ['AMOUNI', 'AMOUNT'],
+    ['Roundinq', 'Rounding'],
+    ['Rechnunq', 'Rechnung'],
+  ])('%s is read as %s', (read, meant) => {
+    expect(mendLabelWord(read)).toBe(meant)
+  })
+
+  test.each(['Total', 'TOTAL', 'Date', 'Dated', 'Latte', 'HARBOUR', '14/03/2024', 'R-2291'])('%s stays as it is', (word) => {
+    expect(mendLabelWord(word)).toBeUndefined()
   })
 })

@@ -5,6 +5,7 @@
  */
 import type { PositionedWord } from '../layout'
 import { type Raster, rotate, scale } from './raster'
+import { mendLabelWord } from './lexicon'
 import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
 
 export interface RecognisedPage {
@@ -150,7 +151,7 @@ function mendNumbers(words: OcrWord[]): OcrWord[] {
       }
       continue
     }
-    mended.push({ ...word, text: asNumber(word.text) ?? word.text })
+    mended.push({ ...word, text: asNumber(word.text) ?? mendLabelWord(word.text) ?? word.text })
   }
   return mended
 }
