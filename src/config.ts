@@ -286,7 +286,7 @@ export function parseCommand(argv: string[], env: Env): Command {
     case '--help':
       return { name: 'help', text: HELP.main }
     case 'help':
-      return { name: 'help', text: HELP[rest[0] as keyof typeof HELP] ?? HELP.main }
+      return { name: 'help', text: rest[0] !== undefined && Object.hasOwn(HELP, rest[0]) ? HELP[rest[0] as keyof typeof HELP] : HELP.main }
     case '-v':
     case '--version':
     case 'version':

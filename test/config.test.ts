@@ -245,6 +245,10 @@ describe('help, version and unknown commands', () => {
     expect(parseCommand(['help', 'keys'], {})).toEqual({ name: 'help', text: HELP.keys })
   })
 
+  test.each(['constructor', 'toString', '__proto__', 'nope'])('help %s gives the main help, never an object member', (word) => {
+    expect(parseCommand(['help', word], {})).toEqual({ name: 'help', text: HELP.main })
+  })
+
   test.each([['--version'], ['-v'], ['version']])('%s gives the version', (flag) => {
     expect(parseCommand([flag], {})).toEqual({ name: 'version' })
   })

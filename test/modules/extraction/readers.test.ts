@@ -179,6 +179,11 @@ describe('HTML', () => {
     const { pages } = await readDocument(utf8(html), MEDIA_TYPES.html)
     expect(pages).toEqual(['Invoice #42\nCafé & Co\nMain St. 1\nItem\tPrice\nTea\t€ 3,00'])
   })
+
+  test('names of object members are not entities: &constructor; and &toString; stay as written', async () => {
+    const { pages } = await readDocument(utf8('<p>A &constructor; B &toString; C &hasOwnProperty; &amp;</p>'), MEDIA_TYPES.html)
+    expect(pages).toEqual(['A &constructor; B &toString; C &hasOwnProperty; &'])
+  })
 })
 
 describe('text and Markdown', () => {

@@ -25,7 +25,7 @@ export function decodeEntities(text: string): string {
       if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff) return whole
       return code === 0xa0 ? ' ' : String.fromCodePoint(code)
     }
-    const value = NAMED_ENTITIES[name]
-    return value ?? whole
+    // Own properties only: "&constructor;" is not an entity.
+    return Object.hasOwn(NAMED_ENTITIES, name) ? NAMED_ENTITIES[name]! : whole
   })
 }
