@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { PDFDocument } from 'pdf-lib'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
-import { mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
+import { mendCurrencyMarks, mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
 import { imagePdf, renderPage, renderPages, rotate, toJpeg, toPng, toTiff, toWebp } from '../../helpers/images'
@@ -176,5 +176,20 @@ describe('misread label words', () => {
 
   test.each(['Total', 'TOTAL', 'Date', 'Dated', 'Latte', 'HARBOUR', '14/03/2024', 'R-2291'])('%s stays as it is', (word) => {
     expect(mendLabelWord(word)).toBeUndefined()
+  })
+})
+
+describe('misread currency marks', () => {
+  const words = (...texts: [string, string][]) => texts.map(([text, line]) => ({ text, line }))
+
+  test('a short word one letter from a mark printed elsewhere on the page, before an amount, is that mark', () => {
+    const page = words(['Visa', 'a'], ['RM', 'a'], ['86.00', 'a'], ['Total', 'b'], ['Ri', 'b'], ['86.00', 'b'], ['Gross', 'c'], ['ARM', 'c'], ['86.00', 'c'])
+    expect(mendCurrencyMarks(page).map((word) => word.text)).toEqual(['Visa', 'RM', '86.00', 'Total', 'RM', '86.00', 'Gross', 'RM', '86.00'])
+  })
+
+  test('nothing changes without a mark on the page, away from an amount, or across lines', () => {
+    expect(mendCurrencyMarks(words(['Total', 'a'], ['Ri', 'a'], ['86.00', 'a'])).map((word) => word.text)).toEqual(['Total', 'Ri', '86.00'])
+    const page = words(['EUR', 'a'], ['10.00', 'a'], ['EUD', 'b'], ['paid', 'b'], ['EUX', 'c'], ['12', 'd'])
+    expect(mendCurrencyMarks(page).map((word) => word.text)).toEqual(['EUR', '10.00', 'EUD', 'paid', 'EUX', '12'])
   })
 })

@@ -20,6 +20,9 @@ const SYMBOLS: [string, string][] = [
   ['lei', 'RON'], ['RM', 'MYR'], ['Rs.', 'INR'], ['Rs', 'INR'], ['SFr.', 'CHF'], ['Fr.', 'CHF'], ['$', 'USD'],
 ]
 
+/** Codes and abbreviations written in letters ("EUR", "RM", "Rs"): what OCR may misread before an amount. */
+export const LETTER_MARKS: ReadonlySet<string> = new Set([...CODES, ...SYMBOLS.map(([symbol]) => symbol).filter((symbol) => /^\p{L}+$/u.test(symbol))])
+
 /** Currency words in the five languages (and common others), folded to lower case. */
 const WORDS: [RegExp, string][] = [
   [/\beuros?\b/i, 'EUR'],

@@ -5,7 +5,7 @@
  */
 import type { PositionedWord } from '../layout'
 import { type Raster, rotate, scale } from './raster'
-import { mendLabelWord } from './lexicon'
+import { mendCurrencyMarks, mendLabelWord } from './lexicon'
 import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
 
 export interface RecognisedPage {
@@ -54,7 +54,7 @@ export async function recognisePage(page: Raster): Promise<RecognisedPage> {
     const again = await recognise(upright, [language, 'eng'])
     if (quality(again) >= quality(words) * 0.95) words = again
   }
-  return { lines: toLines(mendNumbers(words)), width: upright.width, height: upright.height, confidence: meanConfidence(words) / 100 }
+  return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height, confidence: meanConfidence(words) / 100 }
 }
 
 function enlarge(raster: Raster): Raster {

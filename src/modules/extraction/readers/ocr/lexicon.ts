@@ -4,6 +4,7 @@
  * words of five letters or more are mended, and only towards a single candidate.
  */
 import { CONCEPTS } from '../../engines/builtin/concepts'
+import { LETTER_MARKS } from '../../engines/builtin/currency'
 
 const MIN_LENGTH = 5
 
@@ -38,6 +39,22 @@ function withCase(original: string, word: string, lead: string, tail: string): s
   const capital = !upper && /^\p{Lu}/u.test(original)
   const cased = upper ? word.toUpperCase() : capital ? word[0]!.toUpperCase() + word.slice(1) : word
   return lead + cased + tail
+}
+
+/**
+ * A currency mark misread right before an amount ("Ri 86.00", "ARM 86.00" on a receipt whose
+ * other lines say "RM"): a short word one letter from a mark printed elsewhere on the page, and
+ * followed by a number, is that mark.
+ */
+export function mendCurrencyMarks<T extends { text: string; line: string }>(words: T[]): T[] {
+  const printed = new Set(words.map((word) => word.text).filter((text) => LETTER_MARKS.has(text)))
+  if (!printed.size) return words
+  return words.map((word, index) => {
+    const next = words[index + 1]
+    if (printed.has(word.text) || !/^\p{L}{2,3}$/u.test(word.text) || next?.line !== word.line || !/^\d/.test(next.text)) return word
+    const marks = [...printed].filter((mark) => oneEditApart(word.text.toUpperCase(), mark.toUpperCase()))
+    return marks.length === 1 ? { ...word, text: marks[0]! } : word
+  })
 }
 
 /** One substitution, insertion or deletion apart. */
