@@ -342,8 +342,11 @@ export interface components {
                 };
             } | null;
             error: {
-                /** @example corrupt_document */
-                code: string;
+                /**
+                 * @description Why the job failed (D58).
+                 * @enum {string}
+                 */
+                code: "corrupt_document" | "encrypted_document" | "no_text_layer" | "empty_document" | "too_many_pages" | "image_too_large" | "engine_timeout" | "engine_unavailable" | "engine_rejected" | "engine_refused" | "engine_invalid_answer" | "extraction_timeout" | "extraction_failed" | "file_missing";
                 message: string;
             } | null;
             /** @example builtin */

@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { createSchema, field, makeTestApp, type ApiResponse } from '../helpers/app'
+import { JOB_ERROR_CODES } from '../../src/modules/extraction/engines/types'
 import { GENERATED_TYPES, generateTypes, openApiDocument } from '../helpers/openapi'
 
 const doc = await openApiDocument()
@@ -85,6 +86,13 @@ describe('/openapi.json', () => {
     expect(fieldSchema.properties.key).toMatchObject({ maxLength: 64, pattern: '^[A-Za-z0-9_]+$' })
     expect(fieldSchema.properties.label.maxLength).toBe(100)
     expect(fieldSchema.properties.description.maxLength).toBe(300)
+  })
+
+  test('lists every job error code as a closed enum (D58), with no default', () => {
+    const job = doc.components.schemas.Job
+    const error = job.properties.error.anyOf.find((schema: { type?: string }) => schema.type === 'object')
+    expect(error.properties.code).toEqual({ type: 'string', description: 'Why the job failed (D58).', enum: [...JOB_ERROR_CODES] })
+    expect(JOB_ERROR_CODES).toEqual(expect.arrayContaining(['corrupt_document', 'no_text_layer', 'too_many_pages', 'image_too_large', 'extraction_failed', 'file_missing']))
   })
 
   test('test/generated/api.ts matches the document (run `bun run openapi:types` after changing routes)', async () => {

@@ -2,6 +2,7 @@
 import { t } from 'elysia'
 import { FIELD_KEY_PATTERN, MAX_FIELDS } from '../../http/models'
 import { Text } from '../../http/text'
+import { JOB_ERROR_CODES } from './engines/types'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 
 export const DEFAULT_JOB_PAGE = 20
@@ -97,7 +98,13 @@ export const Job = t.Object(
         }),
       ),
     ),
-    error: Nullable(t.Object({ code: t.String({ examples: ['corrupt_document'] }), message: t.String() })),
+    error: Nullable(
+      t.Object({
+        // No default: UnionEnum would otherwise name the first code as one.
+        code: t.UnionEnum(JOB_ERROR_CODES, { description: 'Why the job failed (D58).', default: undefined }),
+        message: t.String(),
+      }),
+    ),
     engine: t.String({ examples: ['builtin'] }),
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),

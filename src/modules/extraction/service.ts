@@ -11,6 +11,7 @@ import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchema } from '../schemas/service'
+import type { JobErrorCode } from './engines/types'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 
@@ -31,7 +32,7 @@ export function toWire(row: JobRow): Job {
     progress: row.progress,
     result: row.result,
     fields_meta: row.fieldsMeta && withBoxes(row.fieldsMeta),
-    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    error: row.errorCode ? { code: row.errorCode as JobErrorCode, message: row.errorMessage ?? '' } : null,
     engine: row.engine,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -176,7 +177,7 @@ export function claimJob(db: Db, id: string, runner: string): ClaimedJob | undef
 
 export type JobOutcome =
   | { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> }
-  | { error: { code: string; message: string } }
+  | { error: { code: JobErrorCode; message: string } }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 

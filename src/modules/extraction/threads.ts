@@ -5,14 +5,14 @@
  */
 import type { LlmConfig } from '../../config'
 import type { Logger } from '../../lib/log'
-import { type ExtractionOutput, ExtractionError } from './engines/types'
+import { type ExtractionOutput, ExtractionError, type JobErrorCode } from './engines/types'
 import { type ExtractionTask, type Extractor, type Progress, UNEXPECTED } from './extractor'
 
 export type ThreadMessage = { type: 'init'; llm: LlmConfig | undefined } | { type: 'task'; id: number; task: ExtractionTask }
 
 export type ThreadReply =
   | { id: number; ok: true; output: ExtractionOutput }
-  | { id: number; ok: false; error: { code: string; message: string }; detail?: string }
+  | { id: number; ok: false; error: { code: JobErrorCode; message: string }; detail?: string }
   | { id: number; progress: Progress }
 
 export interface ThreadPoolOptions {

@@ -52,11 +52,31 @@ export interface Engine {
   extract(input: ExtractionInput): Promise<ExtractionOutput>
 }
 
+/** Every code a failed job may carry (D58, D64), in one place; the OpenAPI document lists them. */
+export const JOB_ERROR_CODES = [
+  'corrupt_document',
+  'encrypted_document',
+  'no_text_layer',
+  'empty_document',
+  'too_many_pages',
+  'image_too_large',
+  'engine_timeout',
+  'engine_unavailable',
+  'engine_rejected',
+  'engine_refused',
+  'engine_invalid_answer',
+  'extraction_timeout',
+  'extraction_failed',
+  'file_missing',
+] as const
+
+export type JobErrorCode = (typeof JOB_ERROR_CODES)[number]
+
 /** A failure that ends the job as failed with this code and message (never a 5xx). */
 export class ExtractionError extends Error {
   override name = 'ExtractionError'
   constructor(
-    readonly code: string,
+    readonly code: JobErrorCode,
     message: string,
   ) {
     super(message)

@@ -46,7 +46,8 @@ async function readPages(bytes: Uint8Array, mediaType: MediaType, options: ReadO
     case MEDIA_TYPES.text:
       return { pages: readText(bytes) }
     default:
-      throw new ExtractionError('unsupported_media_type', `Documents of type ${String(mediaType)} cannot be read.`)
+      // Detection (D21) admits only the types above; anything else here is a bug, not the document's fault.
+      throw new Error(`no reader for ${String(mediaType)}`)
   }
 }
 

@@ -28,7 +28,7 @@ export async function decodeImage(bytes: Uint8Array, mediaType: string, limits: 
     if (error instanceof ExtractionError) throw error
     throw new ExtractionError('corrupt_document', `The image could not be decoded: ${(error as Error)?.message ?? 'unknown error'}`)
   }
-  throw new ExtractionError('unsupported_media_type', `Images of type ${mediaType} cannot be read.`)
+  throw new Error(`no decoder for ${mediaType}`)
 }
 
 /** Refuses a page larger than the limit, before it is decoded. */
