@@ -21,46 +21,80 @@ interface RouteCall {
 }
 
 interface ProtectedRoute {
+  /** The app's route this case covers: method and path pattern, as Elysia lists it. */
+  route: string
   name: string
-  /** Builds the request against a fresh app in which account A owns the schema `id`. */
-  call: (id: string) => RouteCall
+  /** Builds the request against a fresh app in which account A owns the schema and the job. */
+  call: (ids: FixtureIds) => RouteCall
   /** Status of the same request with a good key. */
   okStatus: number
 }
 
+interface FixtureIds {
+  schema: string
+  job: string
+}
+
+function extractForm(): FormData {
+  const form = new FormData()
+  form.append('file', new Blob(['Invoice No.: INV-7\nTotal: 10.00 EUR\n']), 'invoice.txt')
+  form.append('extract', JSON.stringify({ document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }))
+  return form
+}
+
 const PROTECTED_ROUTES: ProtectedRoute[] = [
-  { name: 'GET /api/v1/schemas', call: () => ({ method: 'GET', path: '/api/v1/schemas' }), okStatus: 200 },
+  { route: 'GET /api/v1/schemas', name: 'GET /api/v1/schemas', call: () => ({ method: 'GET', path: '/api/v1/schemas' }), okStatus: 200 },
   {
+    route: 'POST /api/v1/schemas',
     name: 'POST /api/v1/schemas',
     call: () => ({ method: 'POST', path: '/api/v1/schemas', body: { name: 'Second', fields: [field('total')] } }),
     okStatus: 201,
   },
-  { name: 'GET /api/v1/schemas/:id', call: (id) => ({ method: 'GET', path: `/api/v1/schemas/${id}` }), okStatus: 200 },
+  { route: 'GET /api/v1/schemas/:id', name: 'GET /api/v1/schemas/:id', call: (ids) => ({ method: 'GET', path: `/api/v1/schemas/${ids.schema}` }), okStatus: 200 },
   {
+    route: 'PATCH /api/v1/schemas/:id',
     name: 'PATCH /api/v1/schemas/:id',
-    call: (id) => ({ method: 'PATCH', path: `/api/v1/schemas/${id}`, body: { name: 'Renamed' } }),
+    call: (ids) => ({ method: 'PATCH', path: `/api/v1/schemas/${ids.schema}`, body: { name: 'Renamed' } }),
     okStatus: 200,
   },
-  { name: 'DELETE /api/v1/schemas/:id', call: (id) => ({ method: 'DELETE', path: `/api/v1/schemas/${id}` }), okStatus: 200 },
   {
-    name: 'POST /api/v1/schemas/:id/restore',
-    call: (id) => ({ method: 'POST', path: `/api/v1/schemas/${id}/restore` }),
+    route: 'DELETE /api/v1/schemas/:id',
+    name: 'DELETE /api/v1/schemas/:id',
+    call: (ids) => ({ method: 'DELETE', path: `/api/v1/schemas/${ids.schema}` }),
     okStatus: 200,
   },
-  { name: 'GET /api/v1/document-types', call: () => ({ method: 'GET', path: '/api/v1/document-types' }), okStatus: 200 },
-  { name: 'GET /api/v1/fields?type=invoice', call: () => ({ method: 'GET', path: '/api/v1/fields?type=invoice' }), okStatus: 200 },
+  {
+    route: 'POST /api/v1/schemas/:id/restore',
+    name: 'POST /api/v1/schemas/:id/restore',
+    call: (ids) => ({ method: 'POST', path: `/api/v1/schemas/${ids.schema}/restore` }),
+    okStatus: 200,
+  },
+  { route: 'GET /api/v1/document-types', name: 'GET /api/v1/document-types', call: () => ({ method: 'GET', path: '/api/v1/document-types' }), okStatus: 200 },
+  { route: 'GET /api/v1/fields', name: 'GET /api/v1/fields?type=invoice', call: () => ({ method: 'GET', path: '/api/v1/fields?type=invoice' }), okStatus: 200 },
+  { route: 'POST /api/v1/extract', name: 'POST /api/v1/extract', call: () => ({ method: 'POST', path: '/api/v1/extract', body: extractForm() }), okStatus: 200 },
+  { route: 'GET /api/v1/jobs', name: 'GET /api/v1/jobs', call: () => ({ method: 'GET', path: '/api/v1/jobs' }), okStatus: 200 },
+  { route: 'GET /api/v1/jobs/:id', name: 'GET /api/v1/jobs/:id', call: (ids) => ({ method: 'GET', path: `/api/v1/jobs/${ids.job}` }), okStatus: 200 },
 ]
+
+/** The routes anyone may call without a key. */
+const PUBLIC_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/swagger-ui-bundle.js', 'GET /docs/swagger-ui.css', 'GET /healthz', 'GET /readyz']
 
 interface Fixture {
   t: TestApp
   /** Account A's schema, as created. */
   schema: any
+  /** Account A's finished job, as created. */
+  job: any
+  ids: FixtureIds
 }
 
 async function fixture(): Promise<Fixture> {
   const t = makeTestApp()
   const schema = await createSchema(t, { name: 'Invoices', description: 'Of A', fields: [field('total'), field('date')] })
-  return { t, schema }
+  const extracted = await t.call('POST', '/api/v1/extract', { body: extractForm() })
+  if (extracted.status !== 200) throw new Error(`extract failed: ${extracted.status} ${extracted.text}`)
+  const job = extracted.body.job
+  return { t, schema, job, ids: { schema: schema.id, job: job.id } }
 }
 
 /** Every key this app knows; none of them may appear in any response body. */
@@ -78,14 +112,16 @@ function expectInvalidApiKey(response: ApiResponse) {
   expect(JSON.parse(response.text)).toStrictEqual(INVALID_KEY_BODY)
 }
 
-/** Account A's data is exactly as the fixture left it: the schema unchanged, the list holding only it. */
-async function expectUntouched({ t, schema }: Fixture) {
+/** Account A's data is exactly as the fixture left it: the schema unchanged, the lists holding only the schema and the job. */
+async function expectUntouched({ t, schema, job }: Fixture) {
   const read = await t.call('GET', `/api/v1/schemas/${schema.id}`)
   expect(read.status).toBe(200)
   expect(read.body.schema).toStrictEqual(schema)
   const list = await t.call('GET', '/api/v1/schemas')
   expect(list.status).toBe(200)
   expect(list.body.schemas).toStrictEqual([schema])
+  const jobs = await t.call('GET', '/api/v1/jobs')
+  expect(jobs.body).toStrictEqual({ jobs: [job], has_more: false })
 }
 
 interface BadCredential {
@@ -119,6 +155,13 @@ function headersFor(value: string | null): { key: null; headers: Record<string, 
   return { key: null, headers: value === null ? {} : { authorization: value } }
 }
 
+test('every route of the app is either public or has its case in the table below', () => {
+  const served = makeTestApp().app.routes.map((route) => `${route.method} ${route.path}`)
+  const covered = [...PUBLIC_ROUTES, ...PROTECTED_ROUTES.map((route) => route.route)]
+  expect(served.filter((route) => !covered.includes(route))).toEqual([])
+  expect(covered.filter((route) => !served.includes(route))).toEqual([])
+})
+
 test('the unknown key used below has the shape of a real key', () => {
   expect(UNKNOWN_KEY).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
   const t = makeTestApp()
@@ -129,7 +172,7 @@ test('the unknown key used below has the shape of a real key', () => {
 describe.each(PROTECTED_ROUTES)('$name', (route) => {
   test.each(BAD_CREDENTIALS)('with $name → 401 invalid_api_key, nothing changes', async (credential) => {
     const f = await fixture()
-    const { method, path, body } = route.call(f.schema.id)
+    const { method, path, body } = route.call(f.ids)
     const response = await f.t.call(method, path, { body, ...headersFor(credential.header(f)) })
     expectInvalidApiKey(response)
     expectNoKeyIn(response, knownKeys(f.t))
@@ -139,7 +182,7 @@ describe.each(PROTECTED_ROUTES)('$name', (route) => {
   test('with a revoked key → 401 at once, although the same key worked just before', async () => {
     const f = await fixture()
     const extra = createKey(f.t.db, 'account-a')
-    const { method, path, body } = route.call(f.schema.id)
+    const { method, path, body } = route.call(f.ids)
     const before = await f.t.call(method, path, { body, key: extra.key })
     expect(before.status).toBe(route.okStatus)
     expectNoKeyIn(before, knownKeys(f.t, [extra.key]))
@@ -152,7 +195,7 @@ describe.each(PROTECTED_ROUTES)('$name', (route) => {
 
   test('with `bearer` in lower case and a valid key → succeeds', async () => {
     const f = await fixture()
-    const { method, path, body } = route.call(f.schema.id)
+    const { method, path, body } = route.call(f.ids)
     const response = await f.t.call(method, path, { body, key: null, headers: { authorization: `bearer ${f.t.keyA.key}` } })
     expect(response.status).toBe(route.okStatus)
     expectNoKeyIn(response, knownKeys(f.t))
@@ -160,7 +203,7 @@ describe.each(PROTECTED_ROUTES)('$name', (route) => {
 
   test('with `BEARER` in upper case and a valid key → succeeds', async () => {
     const f = await fixture()
-    const { method, path, body } = route.call(f.schema.id)
+    const { method, path, body } = route.call(f.ids)
     const response = await f.t.call(method, path, { body, key: null, headers: { authorization: `BEARER ${f.t.keyA.key}` } })
     expect(response.status).toBe(route.okStatus)
     expectNoKeyIn(response, knownKeys(f.t))
@@ -168,7 +211,7 @@ describe.each(PROTECTED_ROUTES)('$name', (route) => {
 
   test('with a valid key → succeeds and the body does not contain the key', async () => {
     const f = await fixture()
-    const { method, path, body } = route.call(f.schema.id)
+    const { method, path, body } = route.call(f.ids)
     const response = await f.t.call(method, path, { body })
     expect(response.status).toBe(route.okStatus)
     expect(response.headers.get('content-type')).toStartWith('application/json')
@@ -289,6 +332,18 @@ describe('account isolation', () => {
     const f = await fixture()
     return { ...f, keyB: f.t.keyB.key }
   }
+
+  test("account B reading A's job → 404 not_found, identical to an unknown job's, and B's job list is empty", async () => {
+    const f = await twoAccounts()
+    const response = await f.t.call('GET', `/api/v1/jobs/${f.job.id}`, { key: f.keyB })
+    expectEnvelope(response, 404, 'not_found')
+    expect(response.text).not.toContain('INV-7')
+    const unknown = await f.t.call('GET', `/api/v1/jobs/${f.job.id.slice(0, -1)}${f.job.id.endsWith('a') ? 'b' : 'a'}`, { key: f.keyB })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toStrictEqual(response.body)
+    expect((await f.t.call('GET', '/api/v1/jobs', { key: f.keyB })).body).toStrictEqual({ jobs: [], has_more: false })
+    expect((await f.t.call('GET', `/api/v1/jobs?starting_after=${f.job.id}`, { key: f.keyB })).status).toBe(400)
+  })
 
   test("account B reading A's schema → 404 not_found", async () => {
     const f = await twoAccounts()
