@@ -325,7 +325,7 @@ function printGroup(label: string, results: DatasetResult[]): void {
     }
   console.log(
     `${label}: ${matches}/${truths} right (${pct(matches, truths)}), ${empty} empty (${pct(empty, truths)}), ` +
-      `${wrong} wrong (${pct(wrong, scored)} of ${scored} scored values)`,
+      `${wrong} wrong (${pct(wrong, scored)} of ${scored} scored values, ${pct(wrong, matches + wrong)} of ${matches + wrong} answered)`,
   )
 }
 
