@@ -29,7 +29,7 @@ export interface ServeConfig {
   keepFilesMs: number
   /** Longest one extraction may run before it is stopped and the job fails. */
   jobTimeoutMs: number
-  /** Pages per document and pixels per page image that are read (D64). */
+  /** Pages per document and pixels per page image that are read (D67). */
   readLimits: ReadLimits
 }
 

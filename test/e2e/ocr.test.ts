@@ -1,5 +1,5 @@
 /**
- * OCR inside the compiled binary (D64): the engine and its language models travel in the one
+ * OCR inside the compiled binary (D67): the engine and its language models travel in the one
  * executable, started in an empty directory with no network. A JPEG receipt is read at once; a
  * scanned PDF made of several pages runs asynchronously and shows its progress.
  */

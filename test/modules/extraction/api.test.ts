@@ -1153,7 +1153,7 @@ describe('authentication (D26)', () => {
   })
 })
 
-describe('scans and photos (D22, D64)', () => {
+describe('scans and photos (D22, D67)', () => {
   const RECEIPT = ['HARBOUR BOOKS LTD', 'Receipt No: HB-5521', 'Date: 21/06/2024', 'TOTAL            18.50']
   const FIELDS = { document_type: 'invoice', fields: { invoice_number: 'Receipt number', date: 'Date', total: 'Total paid' } }
 

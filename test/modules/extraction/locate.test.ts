@@ -1,5 +1,5 @@
 /**
- * Values traced to their words (D64): the box of the words that spell a value on its snippet's
+ * Values traced to their words (D68): the box of the words that spell a value on its snippet's
  * line, for any engine; recognised words weigh the value's confidence, and a value read from
  * poorly recognised words is null. Layouts are written by hand here.
  */

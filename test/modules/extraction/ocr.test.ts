@@ -1,5 +1,5 @@
 /**
- * Scans and photos (D22, D64): JPEG, PNG, TIFF and WebP images and the image pages of PDFs are
+ * Scans and photos (D22, D67): JPEG, PNG, TIFF and WebP images and the image pages of PDFs are
  * read by OCR inside the process, upright even when turned, with their words' positions; the
  * limits refuse what is too large before it is decoded. Every image is rendered by the tests.
  */
@@ -121,7 +121,7 @@ describe('PDF pages without a text layer', () => {
   })
 })
 
-describe('limits (D64)', () => {
+describe('limits (D67)', () => {
   test('a PDF with more pages than --max-pages is refused as too_many_pages', async () => {
     const pdf = await PDFDocument.create()
     for (let i = 0; i < 3; i++) pdf.addPage([200, 200]).drawText(`page ${i + 1} of three`, { x: 20, y: 100, size: 12 })

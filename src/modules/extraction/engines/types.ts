@@ -52,7 +52,7 @@ export interface Engine {
   extract(input: ExtractionInput): Promise<ExtractionOutput>
 }
 
-/** Every code a failed job may carry (D58, D64), in one place; the OpenAPI document lists them. */
+/** Every code a failed job may carry (D58, D67), in one place; the OpenAPI document lists them. */
 export const JOB_ERROR_CODES = [
   'corrupt_document',
   'encrypted_document',

@@ -24,7 +24,7 @@ export interface DocumentText {
   layout?: (PageLayout | undefined)[]
 }
 
-/** What one document may cost to read (D64). */
+/** What one document may cost to read (D67). */
 export interface ReadLimits {
   maxPages: number
   /** Largest page image, in pixels, that is decoded and recognised. */
