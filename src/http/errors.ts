@@ -62,7 +62,7 @@ export const errors = {
   unsupportedDocument: (accepted_types: string[]) =>
     new ApiError(
       'unsupported_media_type',
-      'Unsupported document: send a PDF with a text layer, a DOCX, HTML, Markdown or plain text file',
+      'Unsupported document: send a PDF, an image (JPEG, PNG, TIFF or WebP), a DOCX, HTML, Markdown or plain text file',
       { accepted_types },
     ),
   payloadTooLarge: (limitBytes: number) =>

@@ -95,7 +95,8 @@ export function extractionModule({ db, catalog, auth, runner, engineName, maxUpl
           operationId: 'extract',
           summary: 'Extract fields from a document',
           description:
-            'Multipart form: `file` (PDF with a text layer, DOCX, HTML, Markdown or plain text) and `extract` (JSON). ' +
+            'Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown ' +
+            'or plain text) and `extract` (JSON). Scans and photos are read by OCR. ' +
             'Fields come from `fields`, from `schema_id`, or else the document type\'s suggested fields. ' +
             'Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); ' +
             'with `?async=true` answers 202 at once.',
