@@ -170,7 +170,7 @@ export interface paths {
         };
         /**
          * List jobs
-         * @description Newest first; page with `limit` and `starting_after`.
+         * @description Newest first; page with `limit` and `starting_after`; filter by `status` and `schema_id`.
          */
         get: operations["listJobs"];
         put?: never;
@@ -965,6 +965,16 @@ export interface operations {
                 limit?: string;
                 /** @description A job ID from the previous page: list the jobs after it. */
                 starting_after?: string;
+                /**
+                 * @description Only jobs in this status: queued, running, succeeded or failed.
+                 * @example failed
+                 */
+                status?: string;
+                /**
+                 * @description Only jobs created from this schema.
+                 * @example sch_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                schema_id?: string;
             };
             header?: never;
             path?: never;

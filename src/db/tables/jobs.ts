@@ -4,7 +4,9 @@ import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const
+
+export type JobStatus = (typeof JOB_STATUSES)[number]
 
 /** A job's own copy of a field (D20), with what the engine needs to read it. */
 export interface JobField {

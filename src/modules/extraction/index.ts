@@ -2,6 +2,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Elysia } from 'elysia'
 import type { Db } from '../../db/client'
+import { JOB_STATUSES, type JobStatus } from '../../db/tables'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
 import { errorResponses } from '../../http/models'
@@ -109,13 +110,24 @@ export function extractionModule({ db, catalog, auth, runner, engineName, maxUpl
         const limit = query.limit === undefined ? DEFAULT_JOB_PAGE : Number(query.limit)
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_JOB_PAGE)
           throw errors.validation([{ path: 'query:/limit', message: `Expected a whole number from 1 to ${MAX_JOB_PAGE}` }])
-        return listJobs(db, principal.accountId, limit, query.starting_after)
+        if (query.status !== undefined && !(JOB_STATUSES as readonly string[]).includes(query.status))
+          throw errors.validation([{ path: 'query:/status', message: `Expected one of ${JOB_STATUSES.join(', ')}` }])
+        return listJobs(db, principal.accountId, {
+          limit,
+          startingAfter: query.starting_after,
+          status: query.status as JobStatus | undefined,
+          schemaId: query.schema_id,
+        })
       },
       {
         auth: true,
         query: JobsQuery,
         response: { 200: JobList, ...errorResponses(400, 401) },
-        detail: { operationId: 'listJobs', summary: 'List jobs', description: 'Newest first; page with `limit` and `starting_after`.' },
+        detail: {
+          operationId: 'listJobs',
+          summary: 'List jobs',
+          description: 'Newest first; page with `limit` and `starting_after`; filter by `status` and `schema_id`.',
+        },
       },
     )
     .get('/jobs/:id', ({ principal, params }) => ({ job: getJob(db, principal.accountId, params.id) }), {

@@ -50,6 +50,8 @@ export const JobsQuery = t.Object(
   {
     limit: t.Optional(t.String({ pattern: '^[0-9]+$', description: '1–100, default 20.', examples: ['20'] })),
     starting_after: t.Optional(t.String({ description: 'A job ID from the previous page: list the jobs after it.' })),
+    status: t.Optional(t.String({ description: 'Only jobs in this status: queued, running, succeeded or failed.', examples: ['failed'] })),
+    schema_id: t.Optional(t.String({ description: 'Only jobs created from this schema.', examples: ['sch_01m7zvb9bb611cmatkr3ef5dhzw8cw'] })),
   },
   { additionalProperties: true },
 )

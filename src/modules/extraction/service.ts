@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { type JobField, type JobFieldMeta, type JobProgress, jobFiles, jobs } from '../../db/tables'
+import { type JobField, type JobFieldMeta, type JobProgress, type JobStatus, jobFiles, jobs } from '../../db/tables'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
@@ -128,9 +128,18 @@ export function getJob(db: Db, accountId: string, id: string): Job {
   return toWire(row)
 }
 
-/** Newest first, with a cursor (D21). */
-export function listJobs(db: Db, accountId: string, limit: number, startingAfter?: string): { jobs: Job[]; has_more: boolean } {
+export interface JobFilter {
+  limit: number
+  startingAfter?: string
+  status?: JobStatus
+  schemaId?: string
+}
+
+/** Newest first, with a cursor (D21), optionally only one status or one schema's jobs (D70). */
+export function listJobs(db: Db, accountId: string, { limit, startingAfter, status, schemaId }: JobFilter): { jobs: Job[]; has_more: boolean } {
   let where = owned(accountId)
+  if (status !== undefined) where = and(where, eq(jobs.status, status))!
+  if (schemaId !== undefined) where = and(where, eq(jobs.schemaId, schemaId))!
   if (startingAfter !== undefined) {
     const cursor = isIdOf('job', startingAfter)
       ? db.select({ createdAt: jobs.createdAt, id: jobs.id }).from(jobs).where(owned(accountId, startingAfter)).get()

@@ -22,6 +22,7 @@ import {
   createSchema,
   expectEnvelope,
   expectValidation,
+  field,
   makeTestApp,
 } from '../../helpers/app'
 
@@ -1015,6 +1016,40 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
     const one = await t.call('GET', '/api/v1/jobs?limit=1')
     expect(one.body.jobs.map((job: { id: string }) => job.id)).toEqual([ids[0]])
     expect(one.body.has_more).toBe(true)
+  })
+
+  test('status and schema_id filter the list, each alone, together and with paging (D70)', async () => {
+    const engine = fakeEngine((input) => {
+      if (input.document.pages[0]!.includes('FAIL')) throw new ExtractionError('corrupt_document', 'broken')
+      return { values: {}, meta: {} }
+    })
+    const t = makeTestApp({ engine })
+    const schema = await createSchema(t, { name: 'S', fields: [field('total')] })
+    const ok1 = await extracted(t, { document_type: 'invoice', schema_id: schema.id }, { content: 'fine one' })
+    const failed1 = await extracted(t, { document_type: 'invoice', schema_id: schema.id }, { content: 'FAIL one' })
+    const ok2 = await extracted(t, INLINE, { content: 'fine two' })
+    const failed2 = await extracted(t, INLINE, { content: 'FAIL two' })
+    const ids = async (query: string, key?: string) => {
+      const response = await t.call('GET', `/api/v1/jobs${query}`, { key })
+      expect(response.status).toBe(200)
+      return { ids: response.body.jobs.map((job: { id: string }) => job.id), has_more: response.body.has_more }
+    }
+    expect(await ids('?status=failed')).toEqual({ ids: [failed2.id, failed1.id], has_more: false })
+    expect(await ids('?status=succeeded')).toEqual({ ids: [ok2.id, ok1.id], has_more: false })
+    expect(await ids('?status=queued')).toEqual({ ids: [], has_more: false })
+    expect(await ids(`?schema_id=${schema.id}`)).toEqual({ ids: [failed1.id, ok1.id], has_more: false })
+    expect(await ids(`?schema_id=${schema.id}&status=succeeded`)).toEqual({ ids: [ok1.id], has_more: false })
+    expect(await ids('?status=failed&limit=1')).toEqual({ ids: [failed2.id], has_more: true })
+    expect(await ids(`?status=failed&limit=1&starting_after=${failed2.id}`)).toEqual({ ids: [failed1.id], has_more: false })
+    // Another account's schema ID, or one that does not exist, matches none of the caller's jobs.
+    expect(await ids(`?schema_id=${schema.id}`, t.keyB.key)).toEqual({ ids: [], has_more: false })
+    expect(await ids('?schema_id=sch_nope')).toEqual({ ids: [], has_more: false })
+  })
+
+  test.each(['done', 'FAILED', '', 'queued,failed'])('status=%p → 400 validation_failed naming status', async (status) => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await t.call('GET', `/api/v1/jobs?status=${encodeURIComponent(status)}`)
+    expectValidation(response, ['query:/status'])
   })
 
   test.each(['0', '101', 'abc', '1.5', '-1', '', '1e1', ' 5'])('limit=%p → 400 validation_failed naming limit', async (limit) => {
