@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   unknown_document_type: 404,
   method_not_allowed: 405,
+  job_finished: 409,
+  job_not_finished: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   schema_limit_reached: 429,
@@ -71,6 +73,9 @@ export const errors = {
     new ApiError('method_not_allowed', `Method ${method} is not allowed on this path`, {}, {
       Allow: allowed.join(', '),
     }),
+  jobFinished: (status: string) => new ApiError('job_finished', `The job has already ended (${status}); only queued or running jobs can be canceled`),
+  jobNotFinished: (status: string) =>
+    new ApiError('job_not_finished', `The job is ${status}; cancel it first, or wait until it ends, to delete it`),
   internal: () => new ApiError('internal_error', 'Internal server error'),
 }
 

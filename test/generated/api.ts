@@ -192,6 +192,30 @@ export interface paths {
         get: operations["getJob"];
         put?: never;
         post?: never;
+        /**
+         * Delete a job
+         * @description Deletes an ended job with its result and any kept document; a queued or running job is 409 `job_not_finished`.
+         */
+        delete: operations["deleteJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job
+         * @description A queued or running job ends `canceled` at once and its extraction is stopped; an ended job is 409 `job_finished`.
+         */
+        post: operations["cancelJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -298,7 +322,8 @@ export interface components {
         Job: {
             /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
             id: string;
-            status: "queued" | "running" | "succeeded" | "failed";
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
             /** @example invoice */
             document_type: string;
             schema_id: string | null;
@@ -966,7 +991,7 @@ export interface operations {
                 /** @description A job ID from the previous page: list the jobs after it. */
                 starting_after?: string;
                 /**
-                 * @description Only jobs in this status: queued, running, succeeded or failed.
+                 * @description Only jobs in this status: queued, running, succeeded, failed, canceled.
                  * @example failed
                  */
                 status?: string;
@@ -1048,6 +1073,111 @@ export interface operations {
             };
             /** @description Not found, or owned by another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

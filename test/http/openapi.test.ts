@@ -35,6 +35,8 @@ describe('/openapi.json', () => {
         'GET /api/v1/document-types',
         'GET /api/v1/jobs',
         'GET /api/v1/jobs/{id}',
+        'DELETE /api/v1/jobs/{id}',
+        'POST /api/v1/jobs/{id}/cancel',
         'POST /api/v1/extract',
         'GET /api/v1/fields',
         'GET /api/v1/schemas',
@@ -186,6 +188,17 @@ describe('real responses conform to the document', () => {
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${extracted.body.job.id}`))
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', '/api/v1/jobs/job_nope'))
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${extracted.body.job.id}`, { key: null }))
+    const paused = makeTestApp({ paused: true })
+    const queued = await paused.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }, 'Invoice No.: 7') })
+    conforms('post', '/api/v1/jobs/{id}/cancel', await paused.call('POST', `/api/v1/jobs/${queued.body.job.id}/cancel`))
+    conforms('post', '/api/v1/jobs/{id}/cancel', await paused.call('POST', `/api/v1/jobs/${queued.body.job.id}/cancel`))
+    conforms('post', '/api/v1/jobs/{id}/cancel', await paused.call('POST', '/api/v1/jobs/job_nope/cancel'))
+    conforms('post', '/api/v1/jobs/{id}/cancel', await paused.call('POST', '/api/v1/jobs/job_nope/cancel', { key: null }))
+    const queuedAgain = await paused.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }, 'Invoice No.: 8') })
+    conforms('delete', '/api/v1/jobs/{id}', await paused.call('DELETE', `/api/v1/jobs/${queuedAgain.body.job.id}`))
+    conforms('delete', '/api/v1/jobs/{id}', await paused.call('DELETE', `/api/v1/jobs/${queued.body.job.id}`))
+    conforms('delete', '/api/v1/jobs/{id}', await paused.call('DELETE', `/api/v1/jobs/${queued.body.job.id}`))
+    conforms('delete', '/api/v1/jobs/{id}', await paused.call('DELETE', `/api/v1/jobs/${queued.body.job.id}`, { key: null }))
 
     // Every documented status of every operation was produced and checked, except 503 of /readyz.
     const documented = operations.flatMap(({ path, method, op }) => Object.keys(op.responses).map((s) => `${method} ${path} ${s}`))

@@ -74,6 +74,18 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
   { route: 'POST /api/v1/extract', name: 'POST /api/v1/extract', call: () => ({ method: 'POST', path: '/api/v1/extract', body: extractForm() }), okStatus: 200 },
   { route: 'GET /api/v1/jobs', name: 'GET /api/v1/jobs', call: () => ({ method: 'GET', path: '/api/v1/jobs' }), okStatus: 200 },
   { route: 'GET /api/v1/jobs/:id', name: 'GET /api/v1/jobs/:id', call: (ids) => ({ method: 'GET', path: `/api/v1/jobs/${ids.job}` }), okStatus: 200 },
+  {
+    route: 'DELETE /api/v1/jobs/:id',
+    name: 'DELETE /api/v1/jobs/:id',
+    call: (ids) => ({ method: 'DELETE', path: `/api/v1/jobs/${ids.job}` }),
+    okStatus: 200,
+  },
+  {
+    route: 'POST /api/v1/jobs/:id/cancel',
+    name: 'POST /api/v1/jobs/:id/cancel (an ended job: 409)',
+    call: (ids) => ({ method: 'POST', path: `/api/v1/jobs/${ids.job}/cancel` }),
+    okStatus: 409,
+  },
 ]
 
 /** The routes anyone may call without a key. */

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'
 
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const
 
 export type JobStatus = (typeof JOB_STATUSES)[number]
 

@@ -21,14 +21,21 @@ export interface Progress {
   pages_total: number
 }
 
-/** Resolves with the output, or rejects with an ExtractionError the job fails with; reports each page read. */
-export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void) => Promise<ExtractionOutput>
+/**
+ * Resolves with the output, or rejects with an ExtractionError the job fails with; reports each
+ * page read. An aborted signal (a canceled job) stops the work as soon as it can.
+ */
+export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<ExtractionOutput>
 
 export function inProcessExtractor(engine: Engine): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits }, onProgress) => {
-    const onPage = onProgress && ((done: number, total: number) => onProgress({ pages_done: done, pages_total: total }))
+  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal) => {
+    const onPage = (done: number, total: number) => {
+      signal?.throwIfAborted()
+      onProgress?.({ pages_done: done, pages_total: total })
+    }
     const document = await readDocument(content, mediaType, { limits, onPage })
-    return locateValues(await engine.extract({ document, documentType, fields }), document)
+    signal?.throwIfAborted()
+    return locateValues(await engine.extract({ document, documentType, fields, signal }), document)
   }
 }
 

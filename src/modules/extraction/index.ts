@@ -13,6 +13,7 @@ import {
   ExtractForm,
   ExtractQuery,
   ExtractRequest,
+  JobDeleted,
   JobEnvelope,
   JobList,
   JobParams,
@@ -21,7 +22,7 @@ import {
 } from './model'
 import { detectMediaType } from './readers'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
-import { createJob, getJob, listJobs, resolveFields } from './service'
+import { cancelJob, createJob, deleteJob, getJob, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'
 
 export interface ExtractionDeps {
@@ -136,4 +137,39 @@ export function extractionModule({ db, catalog, auth, runner, engineName, maxUpl
       response: { 200: JobEnvelope, ...errorResponses(401, 404) },
       detail: { operationId: 'getJob', summary: 'Read a job' },
     })
+    .post(
+      '/jobs/:id/cancel',
+      ({ principal, params }) => {
+        const { wasRunning } = cancelJob(db, principal.accountId, params.id, runner.keepFileMs)
+        if (wasRunning) runner.cancel(params.id)
+        return { job: getJob(db, principal.accountId, params.id) }
+      },
+      {
+        auth: true,
+        params: JobParams,
+        response: { 200: JobEnvelope, ...errorResponses(401, 404, 409) },
+        detail: {
+          operationId: 'cancelJob',
+          summary: 'Cancel a job',
+          description: 'A queued or running job ends `canceled` at once and its extraction is stopped; an ended job is 409 `job_finished`.',
+        },
+      },
+    )
+    .delete(
+      '/jobs/:id',
+      ({ principal, params }) => {
+        deleteJob(db, principal.accountId, params.id)
+        return { ok: true as const }
+      },
+      {
+        auth: true,
+        params: JobParams,
+        response: { 200: JobDeleted, ...errorResponses(401, 404, 409) },
+        detail: {
+          operationId: 'deleteJob',
+          summary: 'Delete a job',
+          description: 'Deletes an ended job with its result and any kept document; a queued or running job is 409 `job_not_finished`.',
+        },
+      },
+    )
 }

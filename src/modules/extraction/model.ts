@@ -2,6 +2,7 @@
 import { t } from 'elysia'
 import { FIELD_KEY_PATTERN, MAX_FIELDS } from '../../http/models'
 import { Text } from '../../http/text'
+import { JOB_STATUSES } from '../../db/tables'
 import { JOB_ERROR_CODES } from './engines/types'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 
@@ -50,7 +51,7 @@ export const JobsQuery = t.Object(
   {
     limit: t.Optional(t.String({ pattern: '^[0-9]+$', description: '1–100, default 20.', examples: ['20'] })),
     starting_after: t.Optional(t.String({ description: 'A job ID from the previous page: list the jobs after it.' })),
-    status: t.Optional(t.String({ description: 'Only jobs in this status: queued, running, succeeded or failed.', examples: ['failed'] })),
+    status: t.Optional(t.String({ description: `Only jobs in this status: ${JOB_STATUSES.join(', ')}.`, examples: ['failed'] })),
     schema_id: t.Optional(t.String({ description: 'Only jobs created from this schema.', examples: ['sch_01m7zvb9bb611cmatkr3ef5dhzw8cw'] })),
   },
   { additionalProperties: true },
@@ -62,7 +63,7 @@ const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) =>
 export const Job = t.Object(
   {
     id: t.String({ examples: ['job_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
-    status: t.Union([t.Literal('queued'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed')]),
+    status: t.UnionEnum(JOB_STATUSES, { default: undefined }),
     document_type: t.String({ examples: ['invoice'] }),
     schema_id: Nullable(t.String()),
     fields: t.Array(JobField, { description: "The job's own copy of its fields." }),
@@ -116,6 +117,7 @@ export const Job = t.Object(
 )
 
 export const JobEnvelope = t.Object({ job: Job })
+export const JobDeleted = t.Object({ ok: t.Literal(true) })
 export const JobList = t.Object({ jobs: t.Array(Job), has_more: t.Boolean() })
 
 export type Job = typeof Job.static

@@ -190,6 +190,48 @@ export type JobOutcome =
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
+/** A finished job's document is kept for the retention time, or deleted at once (D60). */
+function releaseFile(tx: Tx | Db, id: string, keepFileMs: number): void {
+  if (keepFileMs > 0)
+    tx.update(jobFiles).set({ expiresAt: new Date(Date.now() + keepFileMs).toISOString() }).where(eq(jobFiles.jobId, id)).run()
+  else tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
+}
+
+const FINISHED: JobStatus[] = ['succeeded', 'failed', 'canceled']
+
+/**
+ * Cancels a queued or running job of the account (D71): it ends `canceled` at once, whoever runs
+ * it. Returns whether it was running, so the caller stops the extraction; 409 when it had ended.
+ */
+export function cancelJob(db: Db, accountId: string, id: string, keepFileMs: number): { wasRunning: boolean } {
+  return db.transaction(
+    (tx) => {
+      const row = isIdOf('job', id) ? tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get() : undefined
+      if (!row) throw errors.notFound('Job')
+      if (FINISHED.includes(row.status)) throw errors.jobFinished(row.status)
+      const now = nowIso()
+      tx.update(jobs).set({ status: 'canceled', runner: null, updatedAt: now, completedAt: now }).where(eq(jobs.id, id)).run()
+      releaseFile(tx, id, keepFileMs)
+      return { wasRunning: row.status === 'running' }
+    },
+    { behavior: 'immediate' },
+  )
+}
+
+/** Deletes a finished job of the account with its result and any kept document (D71); 409 while it is not finished. */
+export function deleteJob(db: Db, accountId: string, id: string): void {
+  db.transaction(
+    (tx) => {
+      const row = isIdOf('job', id) ? tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get() : undefined
+      if (!row) throw errors.notFound('Job')
+      if (!FINISHED.includes(row.status)) throw errors.jobNotFinished(row.status)
+      tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
+      tx.delete(jobs).where(eq(jobs.id, id)).run()
+    },
+    { behavior: 'immediate' },
+  )
+}
+
 function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, keepFileMs: number): boolean {
   const now = nowIso()
   const done = tx
@@ -203,9 +245,7 @@ function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, ke
     .returning({ id: jobs.id })
     .get()
   if (!done) return false
-  if (keepFileMs > 0)
-    tx.update(jobFiles).set({ expiresAt: new Date(Date.now() + keepFileMs).toISOString() }).where(eq(jobFiles.jobId, id)).run()
-  else tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
+  releaseFile(tx, id, keepFileMs)
   return true
 }
 

@@ -46,6 +46,9 @@ const THREAD_ENTRY = import.meta.url.includes('/$bunfs/')
   ? './modules/extraction/extract-thread.ts'
   : new URL('./extract-thread.ts', import.meta.url).href
 
+/** The rejection of a canceled task; its job is already marked canceled, so nothing stores it. */
+const CANCELED = () => new ExtractionError(UNEXPECTED.code, 'The extraction was canceled')
+
 export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }: ThreadPoolOptions) {
   const threads = new Set<Thread>()
   const waiting: Pending[] = []
@@ -121,10 +124,24 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     }
   }
 
-  const extract: Extractor = (task, onProgress) =>
+  /** Stops a task: taken out of the queue, or its thread terminated (a new one takes the next task). */
+  function cancel(id: number): void {
+    const queued = waiting.findIndex((pending) => pending.id === id)
+    if (queued !== -1) return waiting.splice(queued, 1)[0]!.reject(CANCELED())
+    const thread = [...threads].find((candidate) => candidate.current?.id === id)
+    if (!thread) return
+    settle(thread, (running) => running.reject(CANCELED()))
+    retire(thread)
+    dispatch()
+  }
+
+  const extract: Extractor = (task, onProgress, signal) =>
     new Promise<ExtractionOutput>((resolve, reject) => {
       if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
-      waiting.push({ id: nextId++, task, onProgress, resolve, reject })
+      if (signal?.aborted) return reject(CANCELED())
+      const id = nextId++
+      signal?.addEventListener('abort', () => cancel(id), { once: true })
+      waiting.push({ id, task, onProgress, resolve, reject })
       dispatch()
     })
 

@@ -33,6 +33,8 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
   const queue: string[] = []
   /** Jobs queued or running here, with whoever waits for each to finish. */
   const waiting = new Map<string, (() => void)[]>()
+  /** Extractions running here, to stop when their job is canceled. */
+  const running = new Map<string, AbortController>()
   let active = 0
   let stopping = false
   let drained: (() => void) | undefined
@@ -43,6 +45,8 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
     if (!claimed) return
     const { row, content } = claimed
     const started = performance.now()
+    const controller = new AbortController()
+    running.set(id, controller)
     let outcome: JobOutcome
     try {
       const output = await extractFields(
@@ -54,6 +58,7 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
           limits: readLimits,
         },
         (progress) => recordProgress(db, id, runnerId, progress),
+        controller.signal,
       )
       // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
       // `constructor` or `__proto__` must be read and written as own properties only.
@@ -68,6 +73,10 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
         fieldsMeta: Object.fromEntries(entries.map(([key, , meta]) => [key, { ...meta }])),
       }
     } catch (error) {
+      if (controller.signal.aborted) {
+        log.info('job canceled while running', { job_id: id })
+        return
+      }
       if (error instanceof ExtractionError) outcome = { error: { code: error.code, message: error.message } }
       else {
         log.error('extraction failed unexpectedly', { job_id: id, error: error instanceof Error ? error.stack : String(error) })
@@ -101,6 +110,7 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
       extract(id)
         .catch((error) => log.error('job runner error', { job_id: id, error: String(error) }))
         .finally(() => {
+          running.delete(id)
           active--
           settle(id)
           if (active === 0 && stopping) drained?.()
@@ -132,6 +142,14 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
         pump()
       }
       return done
+    },
+
+    /** How long a finished job's document is kept (D60); canceled jobs follow it too. */
+    keepFileMs,
+
+    /** Stops the extraction of a job that was canceled, if it runs here (D71). */
+    cancel(id: string): void {
+      running.get(id)?.abort()
     },
 
     /** Takes no more jobs and waits up to `graceMs` for running ones; the rest resume at the next start. */

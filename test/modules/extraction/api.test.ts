@@ -1256,3 +1256,91 @@ describe('scans and photos (D22, D67)', () => {
     expect(job.error.message).toMatch(/^A page of the document is \d+ × \d+ pixels \(\d+(\.\d)? MP\); at most 0\.1 MP are read per page \(--max-page-megapixels\)\.$/)
   })
 })
+
+describe('job lifecycle: cancel and delete (D71)', () => {
+  /** An engine that holds every extraction until released, and says when one has started. */
+  function heldEngine() {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let started!: () => void
+    const running = new Promise<void>((resolve) => (started = resolve))
+    const engine = fakeEngine(async (input) => {
+      started()
+      await Promise.race([released, new Promise((_, reject) => input.signal?.addEventListener('abort', () => reject(input.signal!.reason)))])
+      return { values: Object.fromEntries(input.fields.map(({ key }) => [key, 'late'])), meta: {} }
+    })
+    return { engine, release, running }
+  }
+
+  test('a queued job is canceled at once: 200 {job} canceled, never run, its file deleted', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine, paused: true })
+    const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
+    const response = await t.call('POST', `/api/v1/jobs/${queued.id}/cancel`)
+    expect(response.status).toBe(200)
+    expect(response.body.job).toMatchObject({ id: queued.id, status: 'canceled', result: null, fields_meta: null, error: null })
+    expect(response.body.job.completed_at).toMatch(ISO_MS)
+    expect((await t.call('GET', `/api/v1/jobs/${queued.id}`)).body).toEqual(response.body)
+    expect(storedFileIds(t.db, [queued.id])).toEqual([])
+    expect(engine.calls).toHaveLength(0)
+  })
+
+  test('a running job is stopped: it ends canceled and the engine\'s late answer is never stored', async () => {
+    const { engine, release, running } = heldEngine()
+    const t = makeTestApp({ engine })
+    const job = await extracted(t, INLINE, undefined, undefined, '?async=true')
+    await running
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.status).toBe('running')
+    const response = await t.call('POST', `/api/v1/jobs/${job.id}/cancel`)
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('canceled')
+    release()
+    await Bun.sleep(20)
+    const stored = (await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job
+    expect(stored).toMatchObject({ status: 'canceled', result: null, error: null })
+    expect((await t.call('GET', '/api/v1/jobs?status=canceled')).body.jobs.map((j: { id: string }) => j.id)).toEqual([job.id])
+  })
+
+  test('canceling an ended job → 409 job_finished, and the job is unchanged', async () => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const job = await extracted(t)
+    const response = await t.call('POST', `/api/v1/jobs/${job.id}/cancel`)
+    expectEnvelope(response, 409, 'job_finished')
+    expect(response.body.error).toBe('The job has already ended (succeeded); only queued or running jobs can be canceled')
+    expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job).toEqual(job)
+  })
+
+  test('deleting an ended job → 200 {ok: true}; then it is 404 and gone from the list, with its kept file', async () => {
+    const t = makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
+    const job = await extracted(t)
+    const other = await extracted(t)
+    expect(storedFileIds(t.db, [job.id])).toEqual([job.id])
+    const response = await t.call('DELETE', `/api/v1/jobs/${job.id}`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ ok: true })
+    expectEnvelope(await t.call('GET', `/api/v1/jobs/${job.id}`), 404, 'not_found')
+    expectEnvelope(await t.call('DELETE', `/api/v1/jobs/${job.id}`), 404, 'not_found')
+    expect((await t.call('GET', '/api/v1/jobs')).body.jobs.map((j: { id: string }) => j.id)).toEqual([other.id])
+    expect(storedFileIds(t.db, [job.id])).toEqual([])
+  })
+
+  test('deleting a queued job → 409 job_not_finished; after cancel it can be deleted', async () => {
+    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
+    const refused = await t.call('DELETE', `/api/v1/jobs/${queued.id}`)
+    expectEnvelope(refused, 409, 'job_not_finished')
+    expect(refused.body.error).toBe('The job is queued; cancel it first, or wait until it ends, to delete it')
+    expect(storedFileIds(t.db, [queued.id])).toEqual([queued.id])
+    expect((await t.call('POST', `/api/v1/jobs/${queued.id}/cancel`)).status).toBe(200)
+    expect((await t.call('DELETE', `/api/v1/jobs/${queued.id}`)).status).toBe(200)
+  })
+
+  test("another account's job cannot be canceled or deleted: 404 each, and it is unchanged", async () => {
+    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
+    expectEnvelope(await t.call('POST', `/api/v1/jobs/${queued.id}/cancel`, { key: t.keyB.key }), 404, 'not_found')
+    expectEnvelope(await t.call('DELETE', `/api/v1/jobs/${queued.id}`, { key: t.keyB.key }), 404, 'not_found')
+    expectEnvelope(await t.call('POST', '/api/v1/jobs/job_nope/cancel'), 404, 'not_found')
+    expect((await t.call('GET', `/api/v1/jobs/${queued.id}`)).body.job.status).toBe('queued')
+  })
+})

@@ -67,6 +67,23 @@ test('leaves the caller\'s event loop free while it works', async () => {
   expect(order).toEqual(['timer', 'extraction'])
 })
 
+test('a canceled task is stopped: waiting, it never starts; running, its thread is terminated and a new one takes the next task', async () => {
+  const threads = pool({ size: 1 })
+  const running = new AbortController()
+  const waiting = new AbortController()
+  const first = failure(threads.extract(textTask(LONG_DOCUMENT), undefined, running.signal))
+  const second = failure(threads.extract(textTask(LONG_DOCUMENT), undefined, waiting.signal))
+  await Bun.sleep(20)
+  waiting.abort()
+  expect((await second).message).toBe('The extraction was canceled')
+  running.abort()
+  expect((await first).message).toBe('The extraction was canceled')
+  expect(threads.size).toBe(0)
+  const output = await threads.extract(textTask('Invoice No.: T-9\n'))
+  expect(output.values.invoice_number).toBe('T-9')
+  expect(threads.size).toBe(1)
+})
+
 test('stops a task that runs past its time limit, and a new thread takes the next task', async () => {
   const threads = pool({ size: 1, timeoutMs: 5 })
   const error = await failure(threads.extract(textTask(LONG_DOCUMENT)))
