@@ -74,9 +74,11 @@ export function normalize(raw: Json): Json {
         let schema = response.content?.['application/json']?.schema ?? Object.values<Json>(response.content ?? {})[0]?.schema
         // The plugin moves a response schema's title onto the response; give it back to the schema.
         if (schema && typeof response.title === 'string') schema = { title: response.title, ...schema }
+        // A file download is documented as bytes of any type, not JSON.
+        const type = hasBinary(schema) ? 'application/octet-stream' : 'application/json'
         responses[status] = {
           description: response.description ?? STATUS_DESCRIPTIONS[status] ?? 'Response',
-          ...(schema ? { content: { 'application/json': { schema } } } : {}),
+          ...(schema ? { content: { [type]: { schema } } } : {}),
         }
       }
       op.responses = responses

@@ -37,6 +37,7 @@ describe('/openapi.json', () => {
         'GET /api/v1/jobs/{id}',
         'DELETE /api/v1/jobs/{id}',
         'POST /api/v1/jobs/{id}/cancel',
+        'GET /api/v1/jobs/{id}/file',
         'POST /api/v1/extract',
         'GET /api/v1/fields',
         'GET /api/v1/schemas',
@@ -57,7 +58,8 @@ describe('/openapi.json', () => {
     expect(Object.keys(op.responses).length).toBeGreaterThan(0)
     for (const [status, response] of Object.entries<any>(op.responses)) {
       expect(response.description.length).toBeGreaterThan(0)
-      expect(Object.keys(response.content)).toEqual(['application/json'])
+      const download = op.operationId === 'getJobFile' && status === '200'
+      expect(Object.keys(response.content)).toEqual([download ? 'application/octet-stream' : 'application/json'])
       if (Number(status) >= 400 && path.startsWith('/api/')) expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
     }
     if (op.requestBody)
@@ -189,6 +191,13 @@ describe('real responses conform to the document', () => {
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', '/api/v1/jobs/job_nope'))
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${extracted.body.job.id}`, { key: null }))
     const paused = makeTestApp({ paused: true })
+    const held = await paused.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }, 'Invoice No.: 6') })
+    const download = await paused.call('GET', `/api/v1/jobs/${held.body.job.id}/file`)
+    expect(download.status).toBe(200)
+    expect(download.text).toBe('Invoice No.: 6')
+    seen.add('get /api/v1/jobs/{id}/file 200')
+    conforms('get', '/api/v1/jobs/{id}/file', await paused.call('GET', `/api/v1/jobs/${extracted.body.job.id}/file`))
+    conforms('get', '/api/v1/jobs/{id}/file', await paused.call('GET', `/api/v1/jobs/${held.body.job.id}/file`, { key: null }))
     const queued = await paused.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }, 'Invoice No.: 7') })
     conforms('post', '/api/v1/jobs/{id}/cancel', await paused.call('POST', `/api/v1/jobs/${queued.body.job.id}/cancel`))
     conforms('post', '/api/v1/jobs/{id}/cancel', await paused.call('POST', `/api/v1/jobs/${queued.body.job.id}/cancel`))

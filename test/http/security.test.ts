@@ -75,6 +75,12 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
   { route: 'GET /api/v1/jobs', name: 'GET /api/v1/jobs', call: () => ({ method: 'GET', path: '/api/v1/jobs' }), okStatus: 200 },
   { route: 'GET /api/v1/jobs/:id', name: 'GET /api/v1/jobs/:id', call: (ids) => ({ method: 'GET', path: `/api/v1/jobs/${ids.job}` }), okStatus: 200 },
   {
+    route: 'GET /api/v1/jobs/:id/file',
+    name: 'GET /api/v1/jobs/:id/file (not kept: 404)',
+    call: (ids) => ({ method: 'GET', path: `/api/v1/jobs/${ids.job}/file` }),
+    okStatus: 404,
+  },
+  {
     route: 'DELETE /api/v1/jobs/:id',
     name: 'DELETE /api/v1/jobs/:id',
     call: (ids) => ({ method: 'DELETE', path: `/api/v1/jobs/${ids.job}` }),

@@ -1,6 +1,6 @@
 /** Routes of extraction: POST /api/v1/extract and the account's jobs. */
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { Db } from '../../db/client'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
 import type { AuthPlugin } from '../../http/auth'
@@ -22,7 +22,7 @@ import {
 } from './model'
 import { detectMediaType } from './readers'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
-import { cancelJob, createJob, deleteJob, getJob, listJobs, resolveFields } from './service'
+import { cancelJob, createJob, deleteJob, getJob, getJobFile, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'
 
 export interface ExtractionDeps {
@@ -55,6 +55,13 @@ function parseExtract(text: string): ExtractRequest {
     if (!details.some((detail) => detail.path === path)) details.push({ path, message })
   }
   throw errors.validation(details)
+}
+
+/** Content-Disposition for a download under its original name (RFC 6266: an ASCII fallback and the UTF-8 name). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`
 }
 
 export function extractionModule({ db, catalog, auth, runner, engineName, maxUploadBytes }: ExtractionDeps) {
@@ -137,6 +144,25 @@ export function extractionModule({ db, catalog, auth, runner, engineName, maxUpl
       response: { 200: JobEnvelope, ...errorResponses(401, 404) },
       detail: { operationId: 'getJob', summary: 'Read a job' },
     })
+    .get(
+      '/jobs/:id/file',
+      ({ principal, params }) => {
+        const file = getJobFile(db, principal.accountId, params.id)
+        return new Response(file.content, {
+          headers: { 'content-type': file.mediaType, 'content-disposition': attachment(file.name) },
+        })
+      },
+      {
+        auth: true,
+        params: JobParams,
+        response: { 200: t.File({ description: 'The document as uploaded, with its detected media type and original name.' }), ...errorResponses(401, 404) },
+        detail: {
+          operationId: 'getJobFile',
+          summary: "Download a job's document",
+          description: 'While the job runs, and after it for as long as the server keeps documents (`--keep-files`); else 404.',
+        },
+      },
+    )
     .post(
       '/jobs/:id/cancel',
       ({ principal, params }) => {

@@ -218,6 +218,21 @@ export function cancelJob(db: Db, accountId: string, id: string, keepFileMs: num
   )
 }
 
+/** A job's stored document, as uploaded (D72); 404 when the job is unknown or its document is no longer kept. */
+export function getJobFile(db: Db, accountId: string, id: string): { name: string; mediaType: string; content: Uint8Array } {
+  const row = isIdOf('job', id)
+    ? db
+        .select({ name: jobs.fileName, mediaType: jobs.fileMediaType, content: jobFiles.content })
+        .from(jobs)
+        .leftJoin(jobFiles, eq(jobFiles.jobId, jobs.id))
+        .where(owned(accountId, id))
+        .get()
+    : undefined
+  if (!row) throw errors.notFound('Job')
+  if (!row.content) throw errors.notFound('Stored document of the job')
+  return { name: row.name, mediaType: row.mediaType, content: row.content }
+}
+
 /** Deletes a finished job of the account with its result and any kept document (D71); 409 while it is not finished. */
 export function deleteJob(db: Db, accountId: string, id: string): void {
   db.transaction(

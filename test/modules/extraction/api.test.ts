@@ -1344,3 +1344,43 @@ describe('job lifecycle: cancel and delete (D71)', () => {
     expect((await t.call('GET', `/api/v1/jobs/${queued.id}`)).body.job.status).toBe('queued')
   })
 })
+
+describe('GET /api/v1/jobs/:id/file (D72)', () => {
+  test('a kept document downloads as uploaded, with its detected media type and original name', async () => {
+    const t = makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
+    const pdf = await makePdf(['Invoice No.: INV-9'])
+    const job = await extracted(t, INLINE, { content: pdf, name: 'Rechnung März (final).pdf' })
+    const response = await t.call('GET', `/api/v1/jobs/${job.id}/file`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/pdf')
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Rechnung M_rz (final).pdf"; filename*=UTF-8''Rechnung%20M%C3%A4rz%20%28final%29.pdf`,
+    )
+    const bytes = new Uint8Array(await (await t.app.handle(new Request(`http://localhost/api/v1/jobs/${job.id}/file`, { headers: { authorization: `Bearer ${t.keyA.key}` } }))).arrayBuffer())
+    expect(sha256(bytes)).toBe(job.file.sha256)
+  })
+
+  test('a document is there while its job waits, and gone (404) once the job ended without retention', async () => {
+    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
+    const waiting = await t.call('GET', `/api/v1/jobs/${queued.id}/file`)
+    expect(waiting.status).toBe(200)
+    expect(waiting.text).toBe(INVOICE_TEXT)
+    expect(waiting.headers.get('content-type')).toBe('text/plain')
+    const done = makeTestApp({ engine: fakeEngine() })
+    const finished = await extracted(done)
+    const gone = await done.call('GET', `/api/v1/jobs/${finished.id}/file`)
+    expectEnvelope(gone, 404, 'not_found')
+    expect(gone.body.error).toBe('Stored document of the job not found')
+  })
+
+  test("another account's job, or an unknown one → 404 Job not found", async () => {
+    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
+    const other = await t.call('GET', `/api/v1/jobs/${queued.id}/file`, { key: t.keyB.key })
+    expectEnvelope(other, 404, 'not_found')
+    expect(other.body.error).toBe('Job not found')
+    expect(other.text).not.toContain('Invoice')
+    expectEnvelope(await t.call('GET', '/api/v1/jobs/job_nope/file'), 404, 'not_found')
+  })
+})
