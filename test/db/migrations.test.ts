@@ -1,4 +1,4 @@
-import { Database } from 'bun:sqlite'
+import type { Database } from 'bun:sqlite'
 import { afterAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'

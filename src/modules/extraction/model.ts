@@ -1,6 +1,6 @@
 /** Extraction requests and jobs on the wire (interface.md 4.8, D19–D22). */
 import { t } from 'elysia'
-import { FIELD_KEY_PATTERN, MAX_FIELDS } from '../../http/models'
+import { MAX_FIELDS } from '../../http/models'
 import { Text } from '../../http/text'
 import { JOB_STATUSES } from '../../db/tables'
 import { JOB_ERROR_CODES } from './engines/types'

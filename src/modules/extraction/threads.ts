@@ -127,7 +127,10 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
   /** Stops a task: taken out of the queue, or its thread terminated (a new one takes the next task). */
   function cancel(id: number): void {
     const queued = waiting.findIndex((pending) => pending.id === id)
-    if (queued !== -1) return waiting.splice(queued, 1)[0]!.reject(CANCELED())
+    if (queued !== -1) {
+      waiting.splice(queued, 1)[0]!.reject(CANCELED())
+      return
+    }
     const thread = [...threads].find((candidate) => candidate.current?.id === id)
     if (!thread) return
     settle(thread, (running) => running.reject(CANCELED()))

@@ -222,7 +222,7 @@ function gatedEngine() {
 
 describe('POST /api/v1/extract: the job resource (D21)', () => {
   test('sync extraction answers 200 {job} succeeded with every D21 property, and stores exactly that job', async () => {
-    const engine = fakeEngine((input) => ({
+    const engine = fakeEngine(() => ({
       values: { invoice_number: 'INV-2024-001', total: 1234.5, not_requested: 'x' },
       meta: { invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001' }, total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR' } },
     }))

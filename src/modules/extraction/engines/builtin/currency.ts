@@ -70,7 +70,7 @@ const FIRST_CODE = new RegExp(CODE_PATTERN.source)
  */
 const SYMBOL_MATCHERS = SYMBOLS.map(([symbol, code]) => {
   const mark = symbol.length === 1 || /[^A-Za-z.]/.test(symbol)
-  const word = new RegExp(`(?<![A-Za-z])${escape(symbol)}(?![A-Za-z])`)
+  const word = new RegExp(`(?<![A-Za-z])${escapeRegex(symbol)}(?![A-Za-z])`)
   return { symbol, code, mark, found: (text: string) => (mark ? text.includes(symbol) : word.test(text)) }
 })
 
@@ -83,7 +83,7 @@ export function findCurrency(text: string): string | undefined {
   return undefined
 }
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
