@@ -9,7 +9,7 @@ import type { Engine } from '../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
-import { silentLogger } from '../../src/lib/log'
+import { type Logger, silentLogger } from '../../src/lib/log'
 
 export const BASE = 'http://localhost'
 
@@ -39,6 +39,8 @@ export interface TestAppOptions {
   workers?: number
   /** Leave the job runner stopped, so jobs stay queued. */
   paused?: boolean
+  /** Where the app logs; silent by default. */
+  log?: Logger
 }
 
 export function makeTestApp(options: TestAppOptions = {}) {
@@ -57,6 +59,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     db,
     catalog,
     maxJsonBytes: options.maxJsonBytes,
+    log: options.log,
     extraction: { runner, engineName: engine.name, maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024 },
   })
   const keyA = createKey(db, 'account-a')
