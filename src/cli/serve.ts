@@ -67,7 +67,13 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
 
   // Before listening: what a stopped process left behind is queued again before any new job is claimed.
   runner.start()
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN })
+  // Elysia asks Bun for development mode unless NODE_ENV is "production"; a served binary is not that.
+  app.listen({
+    hostname: config.host,
+    port: config.port,
+    maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN,
+    development: false,
+  })
   const server = app.server!
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`

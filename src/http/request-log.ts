@@ -22,15 +22,15 @@ export function requestLog({ log, accountOf }: { log: Logger; accountOf: (reques
       const given = request.headers.get(REQUEST_ID)
       requests.set(request, { id: given && CLIENT_ID.test(given) ? given : crypto.randomUUID(), startedAt: performance.now() })
     })
-    .mapResponse({ as: 'global' }, ({ request, responseValue, set }) => {
+    .onAfterHandle({ as: 'global' }, ({ request, responseValue, set }) => {
       const id = requests.get(request)!.id
-      // A Response the handler built carries the header itself: had it been put in `set`, Elysia
+      // A Response the route built carries the header itself: had it been put in `set`, Elysia
       // would copy that Response into a new one to add it.
       if (responseValue instanceof Response) responseValue.headers.set(REQUEST_ID, id)
       else set.headers[REQUEST_ID] = id
     })
     .onError({ as: 'global' }, ({ request, set }) => {
-      // Errors are answered by the error handler, which runs after this and answers through `set`.
+      // The error handler, which runs next, answers through `set`.
       const info = requests.get(request)
       if (info) set.headers[REQUEST_ID] = info.id
     })
