@@ -38,9 +38,32 @@ const wireColumns = {
 
 type WireRow = { [K in keyof typeof wireColumns]: K extends 'fields' ? string : SchemaRow[K] }
 
+type NewSchema = {
+  id: string
+  accountId: string
+  name: string
+  description: string
+  fields: StoredField[]
+  now: string
+}
+
 const statements = preparedFor((db) => {
   const accountId = sql.placeholder('accountId')
   const id = sql.placeholder('id')
+  const activeCount = db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).prepare()
+  const insert = db
+    .insert(schemas)
+    .values({
+      id,
+      accountId,
+      name: sql.placeholder('name'),
+      description: sql.placeholder('description'),
+      fields: sql.placeholder('fields'),
+      createdAt: sql.placeholder('now'),
+      updatedAt: sql.placeholder('now'),
+    })
+    .returning(wireColumns)
+    .prepare()
   return {
     list: db
       .select(wireColumns)
@@ -51,20 +74,12 @@ const statements = preparedFor((db) => {
     find: db.select().from(schemas).where(owned(accountId, id)).prepare(),
     findActive: db.select().from(schemas).where(owned(accountId, id, true)).prepare(),
     findWire: db.select(wireColumns).from(schemas).where(owned(accountId, id)).prepare(),
-    activeCount: db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).prepare(),
-    insert: db
-      .insert(schemas)
-      .values({
-        id,
-        accountId,
-        name: sql.placeholder('name'),
-        description: sql.placeholder('description'),
-        fields: sql.placeholder('fields'),
-        createdAt: sql.placeholder('now'),
-        updatedAt: sql.placeholder('now'),
-      })
-      .returning(wireColumns)
-      .prepare(),
+    activeCount,
+    /** D10: the count and the insert in one immediate transaction, made once rather than per request. */
+    insertWithinLimit: db.$client.transaction((values: NewSchema) => {
+      if ((activeCount.get(values)?.n ?? 0) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
+      return insert.get(values)!
+    }).immediate,
   }
 })
 
@@ -128,7 +143,7 @@ export function listSchemasJson(db: Db, accountId: string): string {
 /** The new schema as JSON text. */
 export function createSchema(db: Db, accountId: string, input: CreateSchemaBody): string {
   assertUniqueKeys(input.fields)
-  const values = {
+  const values: NewSchema = {
     id: newId('sch'), // the table's default would be computed once, when the statement is prepared
     accountId,
     name: input.name,
@@ -136,13 +151,7 @@ export function createSchema(db: Db, accountId: string, input: CreateSchemaBody)
     fields: toStoredFields(input.fields ?? []),
     now: nowIso(), // one instant: a new schema's updated_at equals its created_at
   }
-  return db.transaction(
-    () => {
-      if (activeCount(db, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
-      return toWireJson(statements(db).insert.get(values)!)
-    },
-    { behavior: 'immediate' },
-  )
+  return toWireJson(statements(db).insertWithinLimit(values))
 }
 
 /** D11: soft-deleted schemas stay readable by ID. The schema as JSON text. */
