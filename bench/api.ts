@@ -155,6 +155,13 @@ async function stop(proc: ReturnType<typeof Bun.spawn>) {
   running = undefined
 }
 
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+}
+const CLOCK_TICKS = Number(Bun.spawnSync(['getconf', 'CLK_TCK']).stdout.toString().trim() || 100)
+
 function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 }
@@ -171,7 +178,7 @@ function wrk(endpoint: Endpoint, seconds: number, keyOffset: number) {
   const expectedNon2xx = endpoint.status >= 400 ? result.requests! : 0
   if (result.errors! > 0 || result.non2xx !== expectedNon2xx)
     fail(`${endpoint.name}: ${result.errors} socket errors, ${result.non2xx} of ${result.requests} answers not ${endpoint.status}`)
-  return result as { rps: number; p50_ms: number; p99_ms: number; next_key: number }
+  return result as { rps: number; p50_ms: number; p99_ms: number; requests: number; next_key: number }
 }
 
 async function smoke(endpoint: Endpoint) {
@@ -187,7 +194,8 @@ async function smoke(endpoint: Endpoint) {
   if (response.status !== endpoint.status) fail(`${endpoint.name}: answered ${response.status}, expected ${endpoint.status}`)
 }
 
-type Sample = { rps: number; p50: number; p99: number }
+/** cpu: the server's CPU time per answer, in µs, which other load on the machine changes far less than req/s. */
+type Sample = { rps: number; p50: number; p99: number; cpu: number }
 const results = new Map<string, { startup: number[]; idle: number[]; runs: Map<string, Sample[]> }>()
 for (const server of servers) results.set(server.label, { startup: [], idle: [], runs: new Map() })
 
@@ -209,11 +217,13 @@ for (let round = 1; round <= ROUNDS; round++) {
     for (const endpoint of endpoints) {
       await smoke(endpoint)
       const warm = wrk(endpoint, WARMUP, 0)
+      const cpuBefore = cpuSeconds(proc!.pid)
       const measured = wrk(endpoint, DURATION, warm.next_key)
+      const cpu = ((cpuSeconds(proc!.pid) - cpuBefore) * 1e6) / measured.requests
       const samples = mine.runs.get(endpoint.name) ?? []
-      samples.push({ rps: measured.rps, p50: measured.p50_ms, p99: measured.p99_ms })
+      samples.push({ rps: measured.rps, p50: measured.p50_ms, p99: measured.p99_ms, cpu })
       mine.runs.set(endpoint.name, samples)
-      line.push(`${endpoint.name} ${Math.round(measured.rps)}/s p99 ${measured.p99_ms.toFixed(2)}ms`)
+      line.push(`${endpoint.name} ${Math.round(measured.rps)}/s p99 ${measured.p99_ms.toFixed(2)}ms ${cpu.toFixed(0)}µs`)
     }
     await stop(proc!)
     console.log(`round ${round} ${server.label.padEnd(8)} start ${mine.startup.at(-1)!.toFixed(1)} ms, idle ${mine.idle.at(-1)!.toFixed(1)} MiB | ${line.join(' | ')}`)
@@ -230,7 +240,8 @@ const others = servers.filter((server) => server.label !== 'baseline').map((serv
 rows.push(`| endpoint | metric | baseline | ${others.join(' | ')} | ${others.map((label) => `${label}/baseline per round`).join(' | ')} |`)
 rows.push(`|---|---|---|${others.map(() => '---|').join('')}${others.map(() => '---|').join('')}`)
 for (const endpoint of endpoints) {
-  for (const [metric, pick] of [['req/s', (s: Sample) => s.rps], ['p99 ms', (s: Sample) => s.p99]] as const) {
+  const metrics = [['req/s', (s: Sample) => s.rps], ['p99 ms', (s: Sample) => s.p99], ['server CPU µs per answer', (s: Sample) => s.cpu]] as const
+  for (const [metric, pick] of metrics) {
     const of = (label: string) => results.get(label)!.runs.get(endpoint.name)!.map(pick)
     rows.push(`| ${endpoint.what} | ${metric} | ${spread(of('baseline'))} | ${others.map((label) => spread(of(label))).join(' | ')} | ${others.map((label) => spread(ratios(of(label), of('baseline')))).join(' | ')} |`)
   }
