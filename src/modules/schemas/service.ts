@@ -97,10 +97,11 @@ function toWire(row: SchemaRow): Schema {
 
 /**
  * The Schema object as JSON text, in the property order of the model. The fields are the stored
- * JSON text, written by JSON.stringify from validated input, so they are spliced in unparsed.
+ * JSON text, written by JSON.stringify from validated input, so they are spliced in unparsed; IDs
+ * (D43) and timestamps (D5) hold no character JSON escapes, so they are quoted as they are.
  */
-export function toWireJson(row: WireRow): string {
-  return `{"id":${JSON.stringify(row.id)},"name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${row.fields},"is_active":${row.isActive},"created_at":${JSON.stringify(row.createdAt)},"updated_at":${JSON.stringify(row.updatedAt)}}`
+function toWireJson(row: WireRow): string {
+  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${row.fields},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
 }
 
 function toStoredFields(fields: FieldInput[]): StoredField[] {
