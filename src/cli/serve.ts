@@ -67,7 +67,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
 
   // Before listening: what a stopped process left behind is queued again before any new job is claimed.
   runner.start()
-  // Elysia asks Bun for development mode unless NODE_ENV is "production"; a served binary is not that.
+  // Elysia turns on Bun's development mode unless NODE_ENV is "production"; a server never wants it.
   app.listen({
     hostname: config.host,
     port: config.port,

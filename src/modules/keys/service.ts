@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
+import { preparedFor } from '../../db/prepared'
 import { accounts, apiKeys } from '../../db/tables'
 import { nowIso } from '../../lib/time'
 
@@ -95,7 +96,7 @@ export function revokeKey(db: Db, keyId: string): RevokeOutcome {
   if (row.revokedAt) return 'already_revoked'
   db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, keyId)).run()
   // Commits of this connection do not move its data_version: forget the cached keys here.
-  activeKeysByDb.get(db)?.forget()
+  activeKeysOf(db).forget()
   return 'revoked'
 }
 
@@ -139,12 +140,9 @@ function createActiveKeys(db: Db) {
   }
 }
 
-const activeKeysByDb = new WeakMap<Db, ReturnType<typeof createActiveKeys>>()
+const activeKeysOf = preparedFor(createActiveKeys)
 
 /** The account behind an active key, or undefined for a malformed, unknown or revoked key. */
 export function authenticateKey(db: Db, key: string): Principal | undefined {
-  if (!KEY_SHAPE.test(key)) return undefined
-  let activeKeys = activeKeysByDb.get(db)
-  if (!activeKeys) activeKeysByDb.set(db, (activeKeys = createActiveKeys(db)))
-  return activeKeys.find(hashKey(key))
+  return KEY_SHAPE.test(key) ? activeKeysOf(db).find(hashKey(key)) : undefined
 }
