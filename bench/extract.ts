@@ -1,10 +1,14 @@
 /**
- * Accuracy and speed of the built-in engine on the labelled development set
- * (../shared/eval/dev, scored as its README says), plus a throughput check on a generated
- * 10-page PDF. Run with `bun run bench:extract`; `--details` lists every wrong and empty value.
+ * Accuracy and speed of the built-in engine on the labelled development sets (../shared/eval/dev,
+ * and ../shared/eval/dev-scans read through OCR; scored as their README says; `--set=` one of
+ * them), a throughput check on a generated 10-page PDF,
+ * and documents per second through the HTTP API with `--workers 1` and `2` (every document of the
+ * set, sent by as many clients as twice the workers). Run with `bun run bench:extract`;
+ * `--details` lists every wrong and empty value, `--http-only` runs only the HTTP part.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
@@ -14,12 +18,15 @@ import { detectMediaType, readDocument } from '../src/modules/extraction/readers
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 
 const EVAL_ROOT = resolve(import.meta.dir, '../../shared/eval')
+/** The text documents, also sent through the HTTP API for throughput. */
+const DEV_DIR = join(EVAL_ROOT, 'dev')
 /** Text documents, and the same kinds as scans and photos (read through OCR). */
 const EVAL_SETS = ['dev', 'dev-scans'] as const
 const SET = process.argv.find((arg) => arg.startsWith('--set='))?.slice('--set='.length)
 const extract = inProcessExtractor(builtinEngine)
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
+const HTTP_ONLY = process.argv.includes('--http-only')
 
 /** Truth keys that are compared with a differently named catalog field. */
 const FIELD_FOR_TRUTH: Record<string, string> = { jurisdiction: 'governing_law' }
@@ -370,10 +377,105 @@ async function throughput(): Promise<void> {
   )
 }
 
+// ---------------------------------------------------------------- throughput through the HTTP API
+
+interface DevDocument {
+  name: string
+  documentType: string
+  bytes: Uint8Array
+}
+
+function devDocuments(): DevDocument[] {
+  return readdirSync(DEV_DIR)
+    .filter((name) => existsSync(join(DEV_DIR, name, 'manifest.json')))
+    .sort()
+    .flatMap((name) => {
+      const dir = join(DEV_DIR, name)
+      const { document_type } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { document_type: string }
+      return readdirSync(dir)
+        .filter((file) => !file.endsWith('.json'))
+        .sort()
+        .map((file) => ({ name: `${name}/${file}`, documentType: document_type, bytes: new Uint8Array(readFileSync(join(dir, file))) }))
+    })
+}
+
+/** `extractd serve` from the sources on a new database; resolves with its URL and first key. */
+async function startServer(workers: number, dir: string) {
+  const port = freePort()
+  const proc = Bun.spawn(
+    [process.execPath, resolve(import.meta.dir, '../src/main.ts'), 'serve', '--host', '127.0.0.1', '--port', String(port), '--workers', String(workers), '--log-level', 'warn'],
+    { cwd: dir, env: { ...process.env, EXTRACTD_DB: join(dir, 'extractd.sqlite') }, stdout: 'pipe', stderr: 'inherit' },
+  )
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+  let text = ''
+  while (!/^exd_[A-Za-z0-9_-]{43}$/m.test(text)) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`the server stopped during start:\n${text}`)
+    text += new TextDecoder().decode(value)
+  }
+  const key = /^exd_[A-Za-z0-9_-]{43}$/m.exec(text)![0]
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break
+    } catch {
+      await Bun.sleep(5) // not listening yet
+    }
+  }
+  return { proc, key, url: `http://127.0.0.1:${port}` }
+}
+
+/** A port no one listens on now. */
+function freePort(): number {
+  const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() })
+  const { port } = probe
+  probe.stop(true)
+  return port!
+}
+
+async function httpThroughput(): Promise<void> {
+  const documents = devDocuments()
+  console.log(`\nThrough the HTTP API (POST /api/v1/extract, waiting for each result), ${documents.length} documents of ${basename(DEV_DIR)}:`)
+  for (const workers of [1, 2]) {
+    const dir = mkdtempSync(join(tmpdir(), 'extractd-bench-extract-'))
+    const server = await startServer(workers, dir)
+    try {
+      const send = async (document: DevDocument) => {
+        const form = new FormData()
+        form.set('file', new File([document.bytes], basename(document.name)))
+        form.set('extract', JSON.stringify({ document_type: document.documentType }))
+        const response = await fetch(`${server.url}/api/v1/extract`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.key}` },
+          body: form,
+        })
+        const body = (await response.json()) as { job?: { status: string } }
+        return response.status === 200 && body.job?.status === 'succeeded'
+      }
+      await send(documents[0]!) // starts the extraction threads
+      let next = 0
+      let failed = 0
+      const started = performance.now()
+      const client = async () => {
+        while (next < documents.length) if (!(await send(documents[next++]!))) failed++
+      }
+      await Promise.all(Array.from({ length: workers * 2 }, client))
+      const seconds = (performance.now() - started) / 1000
+      console.log(
+        `  --workers ${workers}: ${(documents.length / seconds).toFixed(1)} documents/s ` +
+          `(${documents.length} in ${seconds.toFixed(1)} s, ${failed} not succeeded, ${navigator.hardwareConcurrency} cores)`,
+      )
+    } finally {
+      server.proc.kill('SIGTERM')
+      await server.proc.exited
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 const results: DatasetResult[] = []
-for (const set of EVAL_SETS.filter((name) => !SET || name === SET)) {
+for (const set of EVAL_SETS.filter((name) => !HTTP_ONLY && (!SET || name === SET))) {
   const root = join(EVAL_ROOT, set)
   if (!existsSync(root)) {
     console.log(`No evaluation set at ${root}: skipping it.`)
@@ -405,4 +507,5 @@ for (const set of EVAL_SETS.filter((name) => !SET || name === SET)) {
     console.log(`${set}: ${pages} pages read in ${seconds.toFixed(1)} s, ${(seconds / pages).toFixed(2)} s per page (one thread)`)
   }
 }
-await throughput()
+if (!HTTP_ONLY) await throughput()
+if (existsSync(DEV_DIR)) await httpThroughput()

@@ -3,7 +3,7 @@ import { createApp } from '../app'
 import type { ServeConfig } from '../config'
 import { openDb } from '../db/client'
 import { migrate } from '../db/migrate'
-import { createLogger } from '../lib/log'
+import { batchedLines, createLogger } from '../lib/log'
 import { loadCatalog } from '../modules/catalog/service'
 import { engineName } from '../modules/extraction/engines/names'
 import { createThreadPool } from '../modules/extraction/threads'
@@ -19,7 +19,7 @@ const SERVER_BODY_MARGIN = 4 * 1024 * 1024
 const JOB_GRACE_MS = 10_000
 
 export async function serve(config: ServeConfig, io: Output): Promise<void> {
-  const log = createLogger(config.logLevel, io.out)
+  const log = createLogger(config.logLevel, batchedLines(io.out))
   const catalog = loadCatalog({ extraDir: config.catalogDir })
   const { db, sqlite } = openDb(config.dbPath)
   migrate(db)
@@ -67,7 +67,13 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
 
   // Before listening: what a stopped process left behind is queued again before any new job is claimed.
   runner.start()
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN })
+  // Elysia turns on Bun's development mode unless NODE_ENV is "production"; a server never wants it.
+  app.listen({
+    hostname: config.host,
+    port: config.port,
+    maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN,
+    development: false,
+  })
   const server = app.server!
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${server.port}`

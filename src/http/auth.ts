@@ -10,6 +10,12 @@ import { errors } from './errors'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
+/** Whether the path of an absolute URL starts with /api/, found without parsing the whole URL. */
+function isApiPath(url: string): boolean {
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2)
+  return pathStart !== -1 && url.startsWith('/api/', pathStart)
+}
+
 export function createAuth(db: Db) {
   const principals = new WeakMap<Request, Principal>()
 
@@ -25,7 +31,7 @@ export function createAuth(db: Db) {
 
   const plugin = new Elysia({ name: 'auth' })
     .onRequest(({ request }) => {
-      if (new URL(request.url).pathname.startsWith('/api/')) authenticate(request)
+      if (isApiPath(request.url)) authenticate(request)
     })
     .macro({
       auth: {

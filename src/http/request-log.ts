@@ -7,6 +7,7 @@ import { Elysia } from 'elysia'
 import type { Logger } from '../lib/log'
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
+const REQUEST_ID = 'x-request-id'
 
 interface RequestInfo {
   id: string
@@ -17,11 +18,21 @@ export function requestLog({ log, accountOf }: { log: Logger; accountOf: (reques
   const requests = new WeakMap<Request, RequestInfo>()
 
   return new Elysia({ name: 'request-log' })
-    .onRequest(({ request, set }) => {
-      const given = request.headers.get('x-request-id')
-      const id = given && CLIENT_ID.test(given) ? given : crypto.randomUUID()
-      requests.set(request, { id, startedAt: performance.now() })
-      set.headers['x-request-id'] = id
+    .onRequest(({ request }) => {
+      const given = request.headers.get(REQUEST_ID)
+      requests.set(request, { id: given && CLIENT_ID.test(given) ? given : crypto.randomUUID(), startedAt: performance.now() })
+    })
+    .onAfterHandle({ as: 'global' }, ({ request, responseValue, set }) => {
+      const id = requests.get(request)!.id
+      // A Response the route built carries the header itself: had it been put in `set`, Elysia
+      // would copy that Response into a new one to add it.
+      if (responseValue instanceof Response) responseValue.headers.set(REQUEST_ID, id)
+      else set.headers[REQUEST_ID] = id
+    })
+    .onError({ as: 'global' }, ({ request, set }) => {
+      // The error handler, which runs next, answers through `set`.
+      const info = requests.get(request)
+      if (info) set.headers[REQUEST_ID] = info.id
     })
     .onAfterResponse({ as: 'global' }, ({ request, path, route, set, responseValue }) => {
       const info = requests.get(request)

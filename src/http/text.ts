@@ -22,10 +22,21 @@ export interface TText extends TSchema, TextOptions {
 /** Pattern for strings that must contain a non-whitespace character (D4). */
 export const NOT_BLANK = '\\S'
 
-export function codePointLength(value: string): number {
+function codePointLength(value: string): number {
   let count = 0
   for (const _ of value) count++
   return count
+}
+
+/**
+ * The length in code points when it decides a limit, else the length in UTF-16 units: those are
+ * never fewer than the code points and at most twice as many, so most strings need no count.
+ */
+function lengthForLimits(value: string, schema: TText): number {
+  const units = value.length
+  const maxUndecided = schema.maxLength !== undefined && units > schema.maxLength
+  const minUndecided = schema.minLength !== undefined && units >= schema.minLength && units < 2 * schema.minLength
+  return maxUndecided || minUndecided ? codePointLength(value) : units
 }
 
 const patterns = new Map<string, RegExp>()
@@ -39,7 +50,7 @@ function matches(pattern: string, value: string): boolean {
 function textProblem(schema: TText, value: unknown): string | undefined {
   if (typeof value !== 'string') return 'Expected string'
   if (!value.isWellFormed()) return 'Expected well-formed Unicode text (no lone surrogates)'
-  const length = codePointLength(value)
+  const length = lengthForLimits(value, schema)
   if (schema.minLength !== undefined && length < schema.minLength)
     return `Expected string length greater or equal to ${schema.minLength}`
   if (schema.maxLength !== undefined && length > schema.maxLength)

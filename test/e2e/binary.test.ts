@@ -46,6 +46,26 @@ describe('the compiled binary', () => {
     expect(started.docs).toBe(`http://127.0.0.1:${server.port}/docs`)
   })
 
+  test('logs each request as one JSON line on stdout with its ID, status and account', async () => {
+    const response = await api('/api/v1/fields?type=invoice', server.firstKey, { headers: { 'x-request-id': 'e2e-log-1' } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-request-id')).toBe('e2e-log-1')
+    // The line is written a moment after the answer (D66): ask until it is there.
+    let line: string | undefined
+    while (!(line = server.lines.find((l) => l.includes('"e2e-log-1"')))) await (await fetch(`${server.url}/healthz`)).text()
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'request',
+      request_id: 'e2e-log-1',
+      method: 'GET',
+      route: '/api/v1/fields',
+      path: '/api/v1/fields',
+      status: 200,
+      duration_ms: expect.any(Number),
+      account_id: expect.stringMatching(/^acc_/),
+    })
+    expect(line).not.toContain(server.firstKey!)
+  })
+
   test('serves /healthz and /readyz without a key', async () => {
     const health = await fetch(`${server.url}/healthz`)
     expect(health.status).toBe(200)

@@ -10,7 +10,7 @@ import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/modules/extraction/readers/types'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
-import { silentLogger } from '../../src/lib/log'
+import { type Logger, silentLogger } from '../../src/lib/log'
 
 export const BASE = 'http://localhost'
 
@@ -41,6 +41,8 @@ export interface TestAppOptions {
   readLimits?: ReadLimits
   /** Leave the job runner stopped, so jobs stay queued. */
   paused?: boolean
+  /** Where the app logs; silent by default. */
+  log?: Logger
 }
 
 export function makeTestApp(options: TestAppOptions = {}) {
@@ -60,6 +62,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     db,
     catalog,
     maxJsonBytes: options.maxJsonBytes,
+    log: options.log,
     extraction: { runner, engineName: engine.name, maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024 },
   })
   const keyA = createKey(db, 'account-a')

@@ -73,6 +73,20 @@ describe('POST /api/v1/schemas', () => {
     expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema })
   })
 
+  test('strings that JSON must escape come back exactly as sent from create, list, read, update and restore (D65)', async () => {
+    const t = makeTestApp()
+    const tricky = 'quote " backslash \\ slash / tab \t newline \n nul \u0000 del \u007f line sep \u2028 emoji 🧾 </script>'
+    const body = { name: tricky, description: tricky, fields: [field('a', { label: tricky, description: tricky, required: true })] }
+    const created = await t.call('POST', '/api/v1/schemas', { body })
+    expect(created.status).toBe(201)
+    const schema = created.body.schema
+    expect(schema).toEqual(expectedSchema(body))
+    expect((await t.call('GET', '/api/v1/schemas')).body).toEqual({ schemas: [schema] })
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema })
+    expect((await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: {} })).body).toEqual(schema)
+    expect((await t.call('POST', `/api/v1/schemas/${schema.id}/restore`)).body).toEqual({ schema })
+  })
+
   const fifty = Array.from({ length: 50 }, (_, i) => field(`f${i}`))
 
   /** Each limit of interface.md 8 and D4: the value at the limit is stored, one more is a 400 stating the limit. */

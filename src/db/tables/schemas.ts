@@ -23,5 +23,6 @@ export const schemas = sqliteTable(
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
   },
-  (table) => [index('schemas_account_active_idx').on(table.accountId, table.isActive, table.createdAt)],
+  // Covers the list's order too (created_at, then id), so listing needs no sort of whole rows.
+  (table) => [index('schemas_account_active_idx').on(table.accountId, table.isActive, table.createdAt, table.id)],
 )

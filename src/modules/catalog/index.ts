@@ -2,14 +2,19 @@
 import { Elysia } from 'elysia'
 import type { AuthPlugin } from '../../http/auth'
 import { errors } from '../../http/errors'
+import { jsonResponse } from '../../http/json'
 import { errorResponses } from '../../http/models'
 import { DocumentTypeList, FieldsQuery, SuggestedFields } from './model'
 import { type Catalog, toDocumentType, toSuggestedFields, unknownDocumentType } from './service'
 
 export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthPlugin }) {
+  // The catalog does not change while the server runs, so its answers are serialised once (D65).
+  const documentTypes = JSON.stringify({ document_types: catalog.list().map(toDocumentType) })
+  const suggestedFields = new Map(catalog.list().map((entry) => [entry.slug, JSON.stringify(toSuggestedFields(entry))]))
+
   return new Elysia({ tags: ['Catalog'] })
     .use(auth)
-    .get('/document-types', () => ({ document_types: catalog.list().map(toDocumentType) }), {
+    .get('/document-types', () => jsonResponse(documentTypes), {
       auth: true,
       response: { 200: DocumentTypeList, ...errorResponses(401) },
       detail: { operationId: 'listDocumentTypes', summary: 'List document types' },
@@ -19,9 +24,9 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
       ({ query }) => {
         const slug = query.type
         if (slug === undefined || slug === '') throw errors.missingParameter('type')
-        const entry = catalog.get(slug)
-        if (!entry) throw unknownDocumentType(catalog, slug)
-        return toSuggestedFields(entry)
+        const answer = suggestedFields.get(slug)
+        if (answer === undefined) throw unknownDocumentType(catalog, slug)
+        return jsonResponse(answer)
       },
       {
         auth: true,

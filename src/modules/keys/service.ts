@@ -1,9 +1,12 @@
 /**
  * Accounts and API keys (D24): keys carry 256 random bits, are shown once, and only their
  * SHA-256 is stored, so authenticating is a hash lookup that leaks no timing about the key.
+ * Active keys are cached per process and the cache is emptied whenever the database may have
+ * changed under it (D64), so a revocation from any process counts from the next request.
  */
-import { and, asc, eq, isNull } from 'drizzle-orm'
+import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
+import { preparedFor } from '../../db/prepared'
 import { accounts, apiKeys } from '../../db/tables'
 import { nowIso } from '../../lib/time'
 
@@ -33,7 +36,7 @@ export interface KeySummary {
 }
 
 function hashKey(key: string): string {
-  return new Bun.CryptoHasher('sha256').update(key).digest('hex')
+  return Bun.CryptoHasher.hash('sha256', key, 'hex')
 }
 
 function generateKey(): string {
@@ -92,15 +95,54 @@ export function revokeKey(db: Db, keyId: string): RevokeOutcome {
   if (!row) return 'not_found'
   if (row.revokedAt) return 'already_revoked'
   db.update(apiKeys).set({ revokedAt: nowIso() }).where(eq(apiKeys.id, keyId)).run()
+  // Commits of this connection do not move its data_version: forget the cached keys here.
+  activeKeysOf(db).forget()
   return 'revoked'
 }
 
-/** The account behind an active key, or undefined for a malformed, unknown or revoked key. */
-export function authenticateKey(db: Db, key: string): Principal | undefined {
-  if (!KEY_SHAPE.test(key)) return undefined
-  return db
+/** Enough for every key of a busy server; past it the oldest entry makes room. */
+const MAX_CACHED_KEYS = 10_000
+
+/**
+ * Active keys by hash, in front of the lookup. SQLite's `data_version` changes whenever another
+ * connection (another process, `extractd keys revoke`) commits, so the cache is emptied then;
+ * a revocation through this connection empties it directly (`revokeKey`). New keys need no
+ * signal: a key the cache does not hold is looked up.
+ */
+function createActiveKeys(db: Db) {
+  const lookup = db
     .select({ accountId: apiKeys.accountId, keyId: apiKeys.id })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashKey(key)), isNull(apiKeys.revokedAt)))
-    .get()
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+    .prepare()
+  const dataVersion = db.$client.prepare<{ data_version: number }, []>('PRAGMA data_version')
+  const cached = new Map<string, Principal>()
+  let seenVersion = dataVersion.get()!.data_version
+
+  return {
+    find(hash: string): Principal | undefined {
+      const version = dataVersion.get()!.data_version
+      if (version !== seenVersion) {
+        cached.clear()
+        seenVersion = version
+      }
+      const known = cached.get(hash)
+      if (known) return known
+      const principal = lookup.get({ hash })
+      if (!principal) return undefined
+      if (cached.size >= MAX_CACHED_KEYS) cached.delete(cached.keys().next().value!)
+      cached.set(hash, principal)
+      return principal
+    },
+    forget() {
+      cached.clear()
+    },
+  }
+}
+
+const activeKeysOf = preparedFor(createActiveKeys)
+
+/** The account behind an active key, or undefined for a malformed, unknown or revoked key. */
+export function authenticateKey(db: Db, key: string): Principal | undefined {
+  return KEY_SHAPE.test(key) ? activeKeysOf(db).find(hashKey(key)) : undefined
 }

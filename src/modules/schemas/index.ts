@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { Db } from '../../db/client'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
+import { jsonResponse } from '../../http/json'
 import { errorResponses } from '../../http/models'
 import {
   CreateSchemaBody,
@@ -25,7 +26,7 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
   const parse = jsonBody(maxJsonBytes)
   return new Elysia({ prefix: '/schemas', tags: ['Schemas'] })
     .use(auth)
-    .get('', ({ principal }) => ({ schemas: service.listSchemas(db, principal.accountId) }), {
+    .get('', ({ principal }) => jsonResponse(service.listSchemasJson(db, principal.accountId)), {
       auth: true,
       response: { 200: SchemaList, ...errorResponses(401) },
       detail: { operationId: 'listSchemas',
@@ -33,11 +34,7 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
     })
     .post(
       '',
-      ({ principal, body, set }) => {
-        const schema = service.createSchema(db, principal.accountId, body)
-        set.status = 201
-        return { schema }
-      },
+      ({ principal, body }) => jsonResponse(`{"schema":${service.createSchema(db, principal.accountId, body)}}`, 201),
       {
         auth: true,
         parse,
@@ -50,7 +47,7 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
         },
       },
     )
-    .get('/:id', ({ principal, params }) => ({ schema: service.getSchema(db, principal.accountId, params.id) }), {
+    .get('/:id', ({ principal, params }) => jsonResponse(`{"schema":${service.getSchemaJson(db, principal.accountId, params.id)}}`), {
       auth: true,
       params: SchemaParams,
       response: { 200: SchemaEnvelope, ...errorResponses(401, 404) },

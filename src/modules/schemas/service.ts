@@ -2,24 +2,86 @@
  * Saved extraction schemas of one account (D8–D15). Every query goes through `owned()`, which
  * applies the account filter; the limit of active schemas is checked and applied in one
  * immediate transaction, so it holds across concurrent requests and processes (D10).
+ * The queries are prepared once per database; answers are JSON text with the stored fields
+ * spliced in as they are (D65).
  */
-import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
+import { preparedFor } from '../../db/prepared'
 import { schemas, type StoredField } from '../../db/tables'
 import { ApiError, errors } from '../../http/errors'
 import { duplicateKeyDetails, type FieldInput } from '../../http/models'
-import { isIdOf } from '../../lib/ids'
+import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type UpdateSchemaBody } from './model'
 
 type SchemaRow = typeof schemas.$inferSelect
+type Value = string | Placeholder
 
-function owned(accountId: string, id?: string, activeOnly = false): SQL {
+function owned(accountId: Value, id?: Value, activeOnly = false): SQL {
   const conditions = [eq(schemas.accountId, accountId)]
   if (id !== undefined) conditions.push(eq(schemas.id, id))
   if (activeOnly) conditions.push(eq(schemas.isActive, true))
   return and(...conditions)!
 }
+
+/** The columns of the wire form, with `fields` as the JSON text SQLite stores. */
+const wireColumns = {
+  id: schemas.id,
+  name: schemas.name,
+  description: schemas.description,
+  fields: sql<string>`${schemas.fields}`,
+  isActive: schemas.isActive,
+  createdAt: schemas.createdAt,
+  updatedAt: schemas.updatedAt,
+}
+
+type WireRow = { [K in keyof typeof wireColumns]: K extends 'fields' ? string : SchemaRow[K] }
+
+type NewSchema = {
+  id: string
+  accountId: string
+  name: string
+  description: string
+  fields: StoredField[]
+  now: string
+}
+
+const statements = preparedFor((db) => {
+  const accountId = sql.placeholder('accountId')
+  const id = sql.placeholder('id')
+  const activeCount = db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).prepare()
+  const insert = db
+    .insert(schemas)
+    .values({
+      id,
+      accountId,
+      name: sql.placeholder('name'),
+      description: sql.placeholder('description'),
+      fields: sql.placeholder('fields'),
+      createdAt: sql.placeholder('now'),
+      updatedAt: sql.placeholder('now'),
+    })
+    .returning(wireColumns)
+    .prepare()
+  return {
+    list: db
+      .select(wireColumns)
+      .from(schemas)
+      .where(owned(accountId, undefined, true))
+      .orderBy(desc(schemas.createdAt), desc(schemas.id))
+      .prepare(),
+    find: db.select().from(schemas).where(owned(accountId, id)).prepare(),
+    findActive: db.select().from(schemas).where(owned(accountId, id, true)).prepare(),
+    findWire: db.select(wireColumns).from(schemas).where(owned(accountId, id)).prepare(),
+    activeCount,
+    /** D10: the count and the insert in one immediate transaction, made once rather than per request. */
+    insertWithinLimit: db.$client.transaction((values: NewSchema) => {
+      if ((activeCount.get(values)?.n ?? 0) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
+      return insert.get(values)!
+    }).immediate,
+  }
+})
 
 function toWire(row: SchemaRow): Schema {
   return {
@@ -31,6 +93,15 @@ function toWire(row: SchemaRow): Schema {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   }
+}
+
+/**
+ * The Schema object as JSON text, in the property order of the model. The fields are the stored
+ * JSON text, written by JSON.stringify from validated input, so they are spliced in unparsed; IDs
+ * (D43) and timestamps (D5) hold no character JSON escapes, so they are quoted as they are.
+ */
+function toWireJson(row: WireRow): string {
+  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${row.fields},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
 }
 
 function toStoredFields(fields: FieldInput[]): StoredField[] {
@@ -54,53 +125,41 @@ function limitReached(): ApiError {
   )
 }
 
-function activeCount(db: Pick<Db, 'select'>, accountId: string): number {
-  return db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).get()?.n ?? 0
+function activeCount(db: Db, accountId: string): number {
+  return statements(db).activeCount.get({ accountId })?.n ?? 0
 }
 
-function findRow(db: Pick<Db, 'select'>, accountId: string, id: string, activeOnly = false): SchemaRow {
-  const row = isIdOf('sch', id) ? db.select().from(schemas).where(owned(accountId, id, activeOnly)).get() : undefined
+function findRow(db: Db, accountId: string, id: string, activeOnly = false): SchemaRow {
+  const { find, findActive } = statements(db)
+  const row = isIdOf('sch', id) ? (activeOnly ? findActive : find).get({ accountId, id }) : undefined
   if (!row) throw errors.notFound('Schema')
   return row
 }
 
-export function listSchemas(db: Db, accountId: string): Schema[] {
-  return db
-    .select()
-    .from(schemas)
-    .where(owned(accountId, undefined, true))
-    .orderBy(desc(schemas.createdAt), desc(schemas.id))
-    .all()
-    .map(toWire)
+/** `{"schemas": [...]}`: the account's active schemas, newest first (D14), as JSON text. */
+export function listSchemasJson(db: Db, accountId: string): string {
+  return `{"schemas":[${statements(db).list.all({ accountId }).map(toWireJson).join(',')}]}`
 }
 
-export function createSchema(db: Db, accountId: string, input: CreateSchemaBody): Schema {
+/** The new schema as JSON text. */
+export function createSchema(db: Db, accountId: string, input: CreateSchemaBody): string {
   assertUniqueKeys(input.fields)
-  return db.transaction(
-    (tx) => {
-      if (activeCount(tx, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
-      const now = nowIso() // one instant: a new schema's updated_at equals its created_at
-      const row = tx
-        .insert(schemas)
-        .values({
-          createdAt: now,
-          updatedAt: now,
-          accountId,
-          name: input.name,
-          description: input.description ?? '',
-          fields: toStoredFields(input.fields ?? []),
-        })
-        .returning()
-        .get()
-      return toWire(row)
-    },
-    { behavior: 'immediate' },
-  )
+  const values: NewSchema = {
+    id: newId('sch'), // the table's default would be computed once, when the statement is prepared
+    accountId,
+    name: input.name,
+    description: input.description ?? '',
+    fields: toStoredFields(input.fields ?? []),
+    now: nowIso(), // one instant: a new schema's updated_at equals its created_at
+  }
+  return toWireJson(statements(db).insertWithinLimit(values))
 }
 
-/** D11: soft-deleted schemas stay readable by ID. */
-export function getSchema(db: Db, accountId: string, id: string): Schema {
-  return toWire(findRow(db, accountId, id))
+/** D11: soft-deleted schemas stay readable by ID. The schema as JSON text. */
+export function getSchemaJson(db: Db, accountId: string, id: string): string {
+  const row = isIdOf('sch', id) ? statements(db).findWire.get({ accountId, id }) : undefined
+  if (!row) throw errors.notFound('Schema')
+  return toWireJson(row)
 }
 
 /** An active schema of the account, for use by other modules (extraction). */
@@ -112,7 +171,7 @@ export function updateSchema(db: Db, accountId: string, id: string, patch: Updat
   assertUniqueKeys(patch.fields)
   return db.transaction(
     (tx) => {
-      const row = findRow(tx, accountId, id, true)
+      const row = findRow(db, accountId, id, true)
       const changes: Partial<Pick<SchemaRow, 'name' | 'description' | 'fields'>> = {}
       if (patch.name !== undefined && patch.name !== row.name) changes.name = patch.name
       if (patch.description !== undefined && patch.description !== row.description) changes.description = patch.description
@@ -137,7 +196,7 @@ export function updateSchema(db: Db, accountId: string, id: string, patch: Updat
 export function deleteSchema(db: Db, accountId: string, id: string): void {
   db.transaction(
     (tx) => {
-      const row = findRow(tx, accountId, id)
+      const row = findRow(db, accountId, id)
       if (!row.isActive) return
       tx.update(schemas).set({ isActive: false, updatedAt: nowIso() }).where(owned(accountId, id)).run()
     },
@@ -149,9 +208,9 @@ export function deleteSchema(db: Db, accountId: string, id: string): void {
 export function restoreSchema(db: Db, accountId: string, id: string): Schema {
   return db.transaction(
     (tx) => {
-      const row = findRow(tx, accountId, id)
+      const row = findRow(db, accountId, id)
       if (row.isActive) return toWire(row)
-      if (activeCount(tx, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
+      if (activeCount(db, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
       const restored = tx
         .update(schemas)
         .set({ isActive: true, updatedAt: nowIso() })
