@@ -4,8 +4,8 @@
  */
 import { builtinEngine } from './engines/builtin'
 import { createOpenAiEngine } from './engines/openai'
-import { type Engine, ExtractionError } from './engines/types'
-import { inProcessExtractor, UNEXPECTED } from './extractor'
+import { type Engine, ExtractionError, UNEXPECTED } from './engines/types'
+import { inProcessExtractor } from './extractor'
 import type { ThreadMessage, ThreadReply } from './threads'
 
 declare const self: Worker

@@ -38,6 +38,3 @@ export function inProcessExtractor(engine: Engine): Extractor {
     return locateValues(await engine.extract({ document, documentType, fields, signal }), document)
   }
 }
-
-/** How a job fails on anything but an ExtractionError; the error's own text goes to the log only. */
-export const UNEXPECTED = { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } as const

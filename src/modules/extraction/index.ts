@@ -20,7 +20,8 @@ import {
   JobsQuery,
   MAX_JOB_PAGE,
 } from './model'
-import { detectMediaType } from './readers'
+// Detection only: the readers themselves (PDF.js, OCR) load in the extraction threads.
+import { detectMediaType } from './readers/detect'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 import { cancelJob, createJob, deleteJob, getJob, getJobFile, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'

@@ -5,8 +5,8 @@
  */
 import type { LlmConfig } from '../../config'
 import type { Logger } from '../../lib/log'
-import { type ExtractionOutput, ExtractionError, type JobErrorCode } from './engines/types'
-import { type ExtractionTask, type Extractor, type Progress, UNEXPECTED } from './extractor'
+import { type ExtractionOutput, ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
+import type { ExtractionTask, Extractor, Progress } from './extractor'
 
 export type ThreadMessage = { type: 'init'; llm: LlmConfig | undefined } | { type: 'task'; id: number; task: ExtractionTask }
 

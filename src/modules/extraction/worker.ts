@@ -5,8 +5,8 @@
  */
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
-import { ExtractionError, type FieldMeta, type FieldSpec } from './engines/types'
-import { type Extractor, UNEXPECTED } from './extractor'
+import { ExtractionError, type FieldMeta, type FieldSpec, UNEXPECTED } from './engines/types'
+import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
 import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, recordProgress, requeueInterrupted } from './service'
 

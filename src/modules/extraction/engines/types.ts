@@ -72,6 +72,12 @@ export const JOB_ERROR_CODES = [
 
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number]
 
+/** How a job fails on anything but an ExtractionError; the error's own text goes to the log only. */
+export const UNEXPECTED = { code: 'extraction_failed', message: 'The extraction failed unexpectedly' } as const satisfies {
+  code: JobErrorCode
+  message: string
+}
+
 /** A failure that ends the job as failed with this code and message (never a 5xx). */
 export class ExtractionError extends Error {
   override name = 'ExtractionError'
