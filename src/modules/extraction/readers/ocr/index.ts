@@ -51,7 +51,8 @@ export async function recognisePage(page: Raster): Promise<RecognisedPage> {
   }
   const language = guessLanguage(words)
   if (language !== 'eng') {
-    const again = await recognise(upright, [language, 'eng'])
+    // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
+    const again = await recognise(upright, [language])
     if (quality(again) >= quality(words) * 0.95) words = again
   }
   return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height, confidence: meanConfidence(words) / 100 }
