@@ -4,6 +4,7 @@
  * on the page, and for recognised (OCR) text weighs the value's confidence by how well those words
  * were read: a value read from poorly recognised words is dropped rather than guessed.
  */
+import { collapse, words } from './engines/builtin/text'
 import type { ExtractionOutput, FieldMeta } from './engines/types'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
@@ -70,8 +71,8 @@ function matcherOf(value: unknown): Matcher {
     const parts = new Set([year, year.slice(2), month, String(Number(month)), day, String(Number(day))])
     return (word) => (word.match(/\d+/g) ?? []).some((group) => parts.has(group))
   }
-  const words = new Set(fold(text).split(' ').filter(Boolean))
-  return (word) => fold(word).split(' ').some((piece) => words.has(piece))
+  const wanted = new Set(words(text))
+  return (word) => words(word).some((piece) => wanted.has(piece))
 }
 
 function boxOf(words: PlacedWord[]): FieldMeta['bbox'] {
@@ -80,19 +81,6 @@ function boxOf(words: PlacedWord[]): FieldMeta['bbox'] {
   const right = Math.max(...words.map((word) => word.box[2]))
   const bottom = Math.max(...words.map((word) => word.box[3]))
   return { left, top, width: round4(right - left), height: round4(bottom - top) }
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
-}
-
-function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
 }
 
 function round(value: number): number {

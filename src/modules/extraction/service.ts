@@ -199,6 +199,13 @@ function releaseFile(tx: Tx | Db, id: string, keepFileMs: number): void {
 
 const FINISHED: JobStatus[] = ['succeeded', 'failed', 'canceled']
 
+/** The status of one of the account's jobs, read inside a transaction; 404 when it is not theirs. */
+function ownedStatus(tx: Tx, accountId: string, id: string): JobStatus {
+  const row = isIdOf('job', id) ? tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get() : undefined
+  if (!row) throw errors.notFound('Job')
+  return row.status
+}
+
 /**
  * Cancels a queued or running job of the account (D71): it ends `canceled` at once, whoever runs
  * it. Returns whether it was running, so the caller stops the extraction; 409 when it had ended.
@@ -206,13 +213,12 @@ const FINISHED: JobStatus[] = ['succeeded', 'failed', 'canceled']
 export function cancelJob(db: Db, accountId: string, id: string, keepFileMs: number): { wasRunning: boolean } {
   return db.transaction(
     (tx) => {
-      const row = isIdOf('job', id) ? tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get() : undefined
-      if (!row) throw errors.notFound('Job')
-      if (FINISHED.includes(row.status)) throw errors.jobFinished(row.status)
+      const status = ownedStatus(tx, accountId, id)
+      if (FINISHED.includes(status)) throw errors.jobFinished(status)
       const now = nowIso()
       tx.update(jobs).set({ status: 'canceled', runner: null, updatedAt: now, completedAt: now }).where(eq(jobs.id, id)).run()
       releaseFile(tx, id, keepFileMs)
-      return { wasRunning: row.status === 'running' }
+      return { wasRunning: status === 'running' }
     },
     { behavior: 'immediate' },
   )
@@ -237,9 +243,8 @@ export function getJobFile(db: Db, accountId: string, id: string): { name: strin
 export function deleteJob(db: Db, accountId: string, id: string): void {
   db.transaction(
     (tx) => {
-      const row = isIdOf('job', id) ? tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get() : undefined
-      if (!row) throw errors.notFound('Job')
-      if (!FINISHED.includes(row.status)) throw errors.jobNotFinished(row.status)
+      const status = ownedStatus(tx, accountId, id)
+      if (!FINISHED.includes(status)) throw errors.jobNotFinished(status)
       tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
       tx.delete(jobs).where(eq(jobs.id, id)).run()
     },

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { PDFDocument } from 'pdf-lib'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
+import { orient } from '../../../src/modules/extraction/readers/ocr/images'
 import { mendCurrencyMarks, mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
@@ -191,5 +192,25 @@ describe('misread currency marks', () => {
     expect(mendCurrencyMarks(words(['Total', 'a'], ['Ri', 'a'], ['86.00', 'a'])).map((word) => word.text)).toEqual(['Total', 'Ri', '86.00'])
     const page = words(['EUR', 'a'], ['10.00', 'a'], ['EUD', 'b'], ['paid', 'b'], ['EUX', 'c'], ['12', 'd'])
     expect(mendCurrencyMarks(page).map((word) => word.text)).toEqual(['EUR', '10.00', 'EUD', 'paid', 'EUX', '12'])
+  })
+})
+
+describe('EXIF orientation', () => {
+  // A 3 × 2 image:  1 2 3
+  //                 4 5 6
+  const image: Raster = { width: 3, height: 2, data: Uint8Array.from([1, 2, 3, 4, 5, 6]) }
+  test.each([
+    [1, 3, [1, 2, 3, 4, 5, 6]],
+    [2, 3, [3, 2, 1, 6, 5, 4]],
+    [3, 3, [6, 5, 4, 3, 2, 1]],
+    [4, 3, [4, 5, 6, 1, 2, 3]],
+    [5, 2, [1, 4, 2, 5, 3, 6]],
+    [6, 2, [4, 1, 5, 2, 6, 3]],
+    [7, 2, [6, 3, 5, 2, 4, 1]],
+    [8, 2, [3, 6, 2, 5, 1, 4]],
+  ])('orientation %i is shown upright', (orientation, width, pixels) => {
+    const shown = orient(image, orientation)
+    expect(shown.width).toBe(width)
+    expect([...shown.data]).toEqual(pixels)
   })
 })

@@ -6,12 +6,13 @@ import type { ReadOptions } from './types'
 
 export async function readImage(bytes: Uint8Array, mediaType: string, options: ReadOptions): Promise<LaidOutPage[]> {
   const rasters = await decodeImage(bytes, mediaType, options.limits)
+  const total = rasters.length
   const pages: LaidOutPage[] = []
-  for (const [index, raster] of rasters.entries()) {
+  // Taken off the list one by one, so a page's pixels can go once it is read.
+  for (let raster = rasters.shift(); raster; raster = rasters.shift()) {
     const page = await recognisePage(raster)
-    rasters[index] = undefined as never // a page's pixels are not needed once it is read
     pages.push(layOut(page.lines, page.width, page.height))
-    options.onPage?.(index + 1, rasters.length)
+    options.onPage?.(pages.length, total)
   }
   return pages
 }

@@ -67,7 +67,7 @@ function splitCells(raw: string): Cell[] {
   return cells
 }
 
-type Language = 'en' | 'de' | 'fr' | 'nl' | 'es' | 'other'
+export type Language = 'en' | 'de' | 'fr' | 'nl' | 'es' | 'other'
 
 const STOPWORDS: Record<Exclude<Language, 'other'>, string[]> = {
   en: ['the', 'and', 'of', 'to', 'invoice', 'total', 'date', 'amount', 'for', 'with', 'this', 'shall', 'agreement', 'payment', 'due', 'tax'],
@@ -83,8 +83,8 @@ const FOLDED_STOPWORDS = Object.entries(STOPWORDS).map(([language, list]) => [la
   string[],
 ][]
 
-/** The language with the most of its common words in the text. */
-function detectLanguage(text: string): Language {
+/** The language with the most of its common words in the text (OCR uses it to pick a model too). */
+export function detectLanguage(text: string): Language {
   const counts = new Map<string, number>()
   for (const word of fold(text.slice(0, 20000)).split(/[^\p{L}]+/u)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1)
   let best: Language = 'other'

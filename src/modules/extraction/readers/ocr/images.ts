@@ -8,7 +8,7 @@ import jpeg from 'jpeg-js'
 import UTIF from 'utif2'
 import { ExtractionError } from '../../engines/types'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
-import { type Raster, toGrey } from './raster'
+import { mirror, type Raster, rotate, toGrey } from './raster'
 import { decodeWebp } from './webp'
 
 /** Decodes every page of an image document, in order. */
@@ -124,32 +124,14 @@ function exifOrientation(bytes: Uint8Array): number {
   return 1
 }
 
+/** Clockwise turn of each EXIF orientation (tag 0x0112); 2, 4, 5 and 7 are mirrored first. */
+const EXIF_TURNS: Record<number, 0 | 90 | 180 | 270> = { 2: 0, 3: 180, 4: 180, 5: 270, 6: 90, 7: 90, 8: 270 }
+
 /** Applies an EXIF orientation (the four turns and flips that cameras use). */
-function orient(raster: Raster, orientation: number): Raster {
-  if (orientation <= 1 || orientation > 8) return raster
-  const { width: w, height: h, data: src } = raster
-  const swap = orientation >= 5
-  const width = swap ? h : w
-  const height = swap ? w : h
-  const data = new Uint8Array(w * h)
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      // Source coordinates of each displayed pixel (EXIF 2.32, tag 0x0112).
-      let sx: number
-      let sy: number
-      switch (orientation) {
-        case 2: [sx, sy] = [w - 1 - x, y]; break
-        case 3: [sx, sy] = [w - 1 - x, h - 1 - y]; break
-        case 4: [sx, sy] = [x, h - 1 - y]; break
-        case 5: [sx, sy] = [y, x]; break
-        case 6: [sx, sy] = [y, h - 1 - x]; break
-        case 7: [sx, sy] = [w - 1 - y, h - 1 - x]; break
-        default: [sx, sy] = [w - 1 - y, x]
-      }
-      data[y * width + x] = src[sy * w + sx]!
-    }
-  }
-  return { width, height, data }
+export function orient(raster: Raster, orientation: number): Raster {
+  const turn = EXIF_TURNS[orientation]
+  if (turn === undefined) return raster
+  return rotate([2, 4, 5, 7].includes(orientation) ? mirror(raster) : raster, turn)
 }
 
 function decodePngPage(bytes: Uint8Array, limits: ReadLimits): Raster {

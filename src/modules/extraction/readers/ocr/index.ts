@@ -3,6 +3,7 @@
  * when it was read sideways or upside down, and read again with the page's own language when
  * that is not English. The words keep their boxes and confidences.
  */
+import { detectLanguage, type Language } from '../../engines/builtin/document'
 import type { PositionedWord } from '../layout'
 import { type Raster, rotate, scale } from './raster'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
@@ -95,26 +96,12 @@ function quality(words: OcrWord[]): number {
   return words.reduce((sum, word) => sum + word.text.length * word.confidence, 0)
 }
 
-const STOPWORDS: Record<Exclude<OcrLanguage, 'eng'>, Set<string>> = {
-  deu: new Set(['der', 'die', 'das', 'und', 'rechnung', 'datum', 'betrag', 'mit', 'für', 'von', 'nicht', 'ist', 'bitte', 'summe', 'zahlung', 'gesamt', 'netto', 'brutto', 'mwst', 'ust']),
-  fra: new Set(['le', 'la', 'les', 'et', 'des', 'facture', 'montant', 'du', 'pour', 'une', 'est', 'vous', 'votre', 'sur', 'paiement', 'aux', 'total', 'tva', 'ttc', 'ht']),
-  nld: new Set(['het', 'een', 'van', 'en', 'factuur', 'totaal', 'bedrag', 'voor', 'niet', 'uw', 'wij', 'betaling', 'op', 'zijn', 'met', 'btw', 'datum', 'excl', 'incl']),
-  spa: new Set(['el', 'los', 'las', 'factura', 'fecha', 'importe', 'para', 'por', 'una', 'del', 'pago', 'con', 'su', 'que', 'iva', 'total', 'cliente', 'base']),
-}
-const ENGLISH = new Set(['the', 'and', 'of', 'to', 'invoice', 'total', 'date', 'amount', 'for', 'with', 'this', 'payment', 'due', 'tax', 'thank', 'you', 'cash', 'change'])
+/** Tesseract's model for each language the engine recognises in a text. */
+const MODEL_OF: Record<Language, OcrLanguage> = { en: 'eng', de: 'deu', fr: 'fra', nl: 'nld', es: 'spa', other: 'eng' }
 
-/** The page's language when its words show one clearly; English (the default model) otherwise. */
+/** The page's language, from the words read so far; English (the default model) when unclear. */
 function guessLanguage(words: OcrWord[]): OcrLanguage {
-  const tokens = words.map((word) => word.text.toLowerCase().replace(/[^\p{L}]/gu, '')).filter(Boolean)
-  const count = (set: Set<string>) => tokens.filter((token) => set.has(token)).length
-  const english = count(ENGLISH)
-  let best: OcrLanguage = 'eng'
-  let bestCount = 0
-  for (const [language, set] of Object.entries(STOPWORDS) as [Exclude<OcrLanguage, 'eng'>, Set<string>][]) {
-    const hits = count(set)
-    if (hits > bestCount) [best, bestCount] = [language, hits]
-  }
-  return bestCount >= 3 && bestCount > english * 1.5 ? best : 'eng'
+  return MODEL_OF[detectLanguage(words.map((word) => word.text).join(' '))]
 }
 
 /** Letters OCR reads in place of digits, mended only where the word then reads as a number. */

@@ -74,6 +74,14 @@ export function rotate(raster: Raster, degrees: 0 | 90 | 180 | 270): Raster {
   return { width, height, data }
 }
 
+/** Mirrors the image left to right. */
+export function mirror(raster: Raster): Raster {
+  const { width, height, data: src } = raster
+  const data = new Uint8Array(width * height)
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = src[y * width + width - 1 - x]!
+  return { width, height, data }
+}
+
 /** The raster as a binary PGM (P5), a format Leptonica reads without a codec. */
 export function toPgm(raster: Raster): Uint8Array {
   const header = new TextEncoder().encode(`P5\n${raster.width} ${raster.height}\n255\n`)
