@@ -3,6 +3,7 @@ import { type AnyElysia, Elysia, t } from 'elysia'
 import type { Db } from './db/client'
 import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
+import { createIdempotency } from './http/idempotency'
 import { openApiPlugin } from './http/openapi'
 import { requestLog } from './http/request-log'
 import { silentLogger, type Logger } from './lib/log'
@@ -44,6 +45,7 @@ const TAGS = [
 export function createApp(options: AppOptions) {
   const { db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady, extraction } = options
   const { plugin: auth, accountOf } = createAuth(db)
+  const idempotency = createIdempotency(db)
   let routes: RouteInfo[] = []
   const app = new Elysia({ normalize: false })
     .use(options.openApiGenerator ?? new Elysia({ name: 'no-openapi-generator' }))
@@ -73,9 +75,9 @@ export function createApp(options: AppOptions) {
     )
     .group('/api/v1', (api) =>
       api
-        .use(schemasModule({ db, auth, maxJsonBytes }))
+        .use(schemasModule({ db, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
-        .use(extractionModule({ db, catalog, auth, ...extraction })),
+        .use(extractionModule({ db, catalog, auth, idempotency, ...extraction })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
   return app

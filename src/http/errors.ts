@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   job_finished: 409,
   job_not_finished: 409,
+  idempotency_key_reused: 409,
+  idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   schema_limit_reached: 429,
@@ -76,6 +78,15 @@ export const errors = {
   jobFinished: (status: string) => new ApiError('job_finished', `The job has already ended (${status}); only queued or running jobs can be canceled`),
   jobNotFinished: (status: string) =>
     new ApiError('job_not_finished', `The job is ${status}; cancel it first, or wait until it ends, to delete it`),
+  idempotencyKeyReused: () =>
+    new ApiError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request; use a new key for a new request',
+    ),
+  idempotencyKeyInUse: () =>
+    new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry after it ends', {}, {
+      'Retry-After': '1',
+    }),
   internal: () => new ApiError('internal_error', 'Internal server error'),
 }
 

@@ -26,7 +26,16 @@ test('migrates an empty database to the latest version, with drizzle bookkeeping
   const { db, sqlite } = openDb(join(dir.path, 'empty.sqlite'))
   migrate(db)
   expect(tableNames(sqlite)).toEqual(expect.arrayContaining(['__drizzle_migrations', 'accounts', 'api_keys', 'schemas']))
-  expect(tableNames(sqlite)).toEqual(['__drizzle_migrations', 'accounts', 'api_keys', 'job_files', 'jobs', 'schemas'])
+  expect(tableNames(sqlite)).toEqual([
+    '__drizzle_migrations',
+    'accounts',
+    'api_keys',
+    'idempotency_keys',
+    'job_files',
+    'jobs',
+    'schema_versions',
+    'schemas',
+  ])
   const applied = sqlite.query<{ hash: string }, []>('select hash from __drizzle_migrations order by created_at').all()
   expect(applied.map((row) => row.hash)).toEqual(migrations.map((m) => m.hash))
   sqlite.close()
@@ -77,7 +86,15 @@ test('a database made by the first version keeps every row when the latest binar
   )
   expect(response.status).toBe(200)
   expect(await response.json()).toEqual({
-    schema: { id: schemaId, name: 'Old', description: 'kept', fields, is_active: true, created_at: now, updated_at: now },
+    schema: { id: schemaId, name: 'Old', description: 'kept', fields, version: 1, is_active: true, created_at: now, updated_at: now },
+  })
+  // Its history starts with what it held when versions came in.
+  const versions = await app.handle(
+    new Request(`http://localhost/api/v1/schemas/${schemaId}/versions`, { headers: { authorization: `Bearer ${key}` } }),
+  )
+  expect(await versions.json()).toEqual({
+    versions: [{ schema_id: schemaId, version: 1, name: 'Old', description: 'kept', fields, created_at: now }],
+    has_more: false,
   })
   latest.sqlite.close()
 })

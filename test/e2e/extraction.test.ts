@@ -70,6 +70,7 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
       status: 'succeeded',
       document_type: 'invoice',
       schema_id: null,
+      schema_version: null,
       fields: [
         { key: 'invoice_number', label: 'invoice_number', description: 'Invoice number' },
         { key: 'date', label: 'date', description: 'Invoice date' },

@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Create a schema
-         * @description At most 50 active schemas per account; the 51st is refused with 429.
+         * @description At most 50 active schemas per account; the 51st is refused with 429. With `Idempotency-Key`, a retry gets the first answer again instead of a second schema; 409 when the key was used for another request or its first request is still running.
          */
         post: operations["createSchema"];
         delete?: never;
@@ -96,8 +96,48 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore a soft-deleted schema */
+        /**
+         * Restore a soft-deleted schema
+         * @description Takes `Idempotency-Key` like schema creation.
+         */
         post: operations["restoreSchema"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schemas/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a schema's versions
+         * @description Newest first, the current version included; page with `limit` and `starting_after`. Deleted schemas keep their history.
+         */
+        get: operations["listSchemaVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schemas/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one version of a schema */
+        get: operations["getSchemaVersion"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -152,7 +192,7 @@ export interface paths {
         put?: never;
         /**
          * Extract fields from a document
-         * @description Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown or plain text) and `extract` (JSON). Scans and photos are read by OCR. Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); with `?async=true` answers 202 at once.
+         * @description Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown or plain text) and `extract` (JSON). Scans and photos are read by OCR. Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); with `?async=true` answers 202 at once. With `Idempotency-Key`, a retry (the same `extract` part and the same file) gets the first answer again instead of a second job.
          */
         post: operations["extract"];
         delete?: never;
@@ -264,6 +304,11 @@ export interface components {
                 description: string;
                 required: boolean;
             }[];
+            /**
+             * @description 1 at creation, one more on each change of name, description or fields.
+             * @example 3
+             */
+            version: string | number;
             /** @description false after soft delete. */
             is_active: boolean;
             /**
@@ -347,6 +392,7 @@ export interface components {
             /** @example invoice */
             document_type: string;
             schema_id: string | null;
+            schema_version: (string | number) | null;
             /** @description The job's own copy of its fields. */
             fields: {
                 key: string;
@@ -503,7 +549,13 @@ export interface operations {
     createSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
+                 * @example order-4711-upload
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -554,6 +606,15 @@ export interface operations {
             };
             /** @description Invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -771,7 +832,13 @@ export interface operations {
     restoreSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
+                 * @example order-4711-upload
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
                 id: string;
@@ -789,6 +856,15 @@ export interface operations {
                     "application/json": {
                         schema: components["schemas"]["Schema"];
                     };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Invalid API key */
@@ -809,8 +885,180 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Schema limit reached */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSchemaVersions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1–100, default 20.
+                 * @example 20
+                 */
+                limit?: string;
+                /**
+                 * @description A version number from the previous page: list the older versions.
+                 * @example 21
+                 */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        versions: {
+                            /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                            schema_id: string;
+                            /** @example 3 */
+                            version: string | number;
+                            name: string;
+                            description: string;
+                            fields: {
+                                /**
+                                 * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                                 * @example invoice_number
+                                 */
+                                key: string;
+                                /** @example Invoice Number */
+                                label: string;
+                                /** @example Identifier of the invoice as printed. */
+                                description: string;
+                                required: boolean;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When this version was made.
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSchemaVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+                /** @example 2 */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * SchemaVersion
+                         * @description What a schema held from one change to the next.
+                         */
+                        version: {
+                            /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                            schema_id: string;
+                            /** @example 3 */
+                            version: string | number;
+                            name: string;
+                            description: string;
+                            fields: {
+                                /**
+                                 * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                                 * @example invoice_number
+                                 */
+                                key: string;
+                                /** @example Invoice Number */
+                                label: string;
+                                /** @example Identifier of the invoice as printed. */
+                                description: string;
+                                required: boolean;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When this version was made.
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -910,7 +1158,13 @@ export interface operations {
                 /** @description `true`: answer 202 at once. */
                 async?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
+                 * @example order-4711-upload
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -923,7 +1177,7 @@ export interface operations {
                      */
                     file: string;
                     /**
-                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…"}`.
+                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…", "schema_version"?: 2}`.
                      * @example {"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}
                      */
                     extract: string;
@@ -973,6 +1227,15 @@ export interface operations {
             };
             /** @description Not found, or owned by another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

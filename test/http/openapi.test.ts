@@ -42,6 +42,8 @@ describe('/openapi.json', () => {
         'GET /api/v1/fields',
         'GET /api/v1/schemas',
         'GET /api/v1/schemas/{id}',
+        'GET /api/v1/schemas/{id}/versions',
+        'GET /api/v1/schemas/{id}/versions/{version}',
         'GET /healthz',
         'GET /readyz',
         'PATCH /api/v1/schemas/{id}',
@@ -158,6 +160,18 @@ describe('real responses conform to the document', () => {
     conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`))
     conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', '/api/v1/schemas/sch_nope/restore'))
     conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { key: null }))
+    const again = { 'idempotency-key': 'conformance' }
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { headers: again }))
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { headers: again }))
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { headers: { 'idempotency-key': '' } }))
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'replayed' }, headers: again }))
+    conforms('get', '/api/v1/schemas/{id}/versions', await t.call('GET', `/api/v1/schemas/${schema.id}/versions`))
+    conforms('get', '/api/v1/schemas/{id}/versions', await t.call('GET', `/api/v1/schemas/${schema.id}/versions?limit=0`))
+    conforms('get', '/api/v1/schemas/{id}/versions', await t.call('GET', '/api/v1/schemas/sch_nope/versions'))
+    conforms('get', '/api/v1/schemas/{id}/versions', await t.call('GET', `/api/v1/schemas/${schema.id}/versions`, { key: null }))
+    conforms('get', '/api/v1/schemas/{id}/versions/{version}', await t.call('GET', `/api/v1/schemas/${schema.id}/versions/1`))
+    conforms('get', '/api/v1/schemas/{id}/versions/{version}', await t.call('GET', `/api/v1/schemas/${schema.id}/versions/9`))
+    conforms('get', '/api/v1/schemas/{id}/versions/{version}', await t.call('GET', `/api/v1/schemas/${schema.id}/versions/1`, { key: null }))
 
     for (let i = 0; i < 47; i++) await createSchema(t, { name: `s${i}` })
     const extra = await createSchema(t, { name: 'last' })
@@ -175,6 +189,11 @@ describe('real responses conform to the document', () => {
     const extracted = await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }) })
     conforms('post', '/api/v1/extract', extracted)
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }) }))
+    const keyed = { 'idempotency-key': 'conformance-extract' }
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }), headers: keyed }))
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }), headers: keyed }))
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'receipt' }), headers: keyed }))
+    conforms('post', '/api/v1/schemas/{id}/restore', await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { headers: keyed }))
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload('{') }))
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'nope' }) }))
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }), key: null }))

@@ -12,6 +12,7 @@ function expectedSchema(body: SchemaBody) {
     name: body.name,
     description: body.description ?? '',
     fields: (body.fields ?? []).map((sent) => ({ description: '', ...sent })),
+    version: 1,
     is_active: true,
     created_at: expect.stringMatching(ISO_MS),
     updated_at: expect.stringMatching(ISO_MS),
@@ -40,6 +41,7 @@ describe('POST /api/v1/schemas', () => {
       name: 'Invoices',
       description: '',
       fields: [{ key: 'total', label: 'Total', description: '', required: true }],
+      version: 1,
       is_active: true,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: schema.created_at,
@@ -268,6 +270,7 @@ describe('PATCH /api/v1/schemas/:id', () => {
     expect(response.body).toEqual({
       ...schema,
       name: 'new',
+      version: 2,
       updated_at: expect.stringMatching(ISO_MS),
     })
     expect(response.body.updated_at > schema.updated_at).toBe(true)
@@ -285,6 +288,7 @@ describe('PATCH /api/v1/schemas/:id', () => {
     expect(response.body).toEqual({
       ...schema,
       fields: [{ key: 'c', label: 'C', description: '', required: true }],
+      version: 2,
       updated_at: expect.stringMatching(ISO_MS),
     })
     expect(response.body.fields).toEqual([{ key: 'c', label: 'C', description: '', required: true }])

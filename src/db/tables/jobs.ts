@@ -40,6 +40,8 @@ export const jobs = sqliteTable(
     documentType: text('document_type').notNull(),
     /** The schema the fields were copied from; no foreign key, the copy stands alone. */
     schemaId: text('schema_id'),
+    /** The version of that schema the fields were copied from. */
+    schemaVersion: integer('schema_version'),
     fields: text('fields', { mode: 'json' }).$type<JobField[]>().notNull(),
     fileName: text('file_name').notNull(),
     fileSize: integer('file_size').notNull(),

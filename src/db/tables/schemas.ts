@@ -1,5 +1,5 @@
 /** Saved extraction schemas: only the schemas module reads or writes this table. */
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'
@@ -19,10 +19,26 @@ export const schemas = sqliteTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     fields: text('fields', { mode: 'json' }).$type<StoredField[]>().notNull(),
+    /** 1 at creation, one more on each effective change of name, description or fields. */
+    version: integer('version').notNull().default(1),
     isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
   },
   // Covers the list's order too (created_at, then id), so listing needs no sort of whole rows.
   (table) => [index('schemas_account_active_idx').on(table.accountId, table.isActive, table.createdAt, table.id)],
+)
+
+/** Every version a schema has had, the current one included; kept when the schema is deleted. */
+export const schemaVersions = sqliteTable(
+  'schema_versions',
+  {
+    schemaId: text('schema_id').notNull().references(() => schemas.id),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    fields: text('fields', { mode: 'json' }).$type<StoredField[]>().notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.schemaId, table.version] })],
 )

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
+import { type Idempotency, IdempotencyHeaders } from '../../http/idempotency'
 import { errorResponses } from '../../http/models'
 import { multipartBody } from '../../http/body'
 import type { Catalog } from '../catalog/service'
@@ -30,6 +31,7 @@ export interface ExtractionDeps {
   db: Db
   catalog: Catalog
   auth: AuthPlugin
+  idempotency: Idempotency
   runner: JobRunner
   engineName: string
   maxUploadBytes: number
@@ -65,42 +67,45 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`
 }
 
-export function extractionModule({ db, catalog, auth, runner, engineName, maxUploadBytes }: ExtractionDeps) {
+export function extractionModule({ db, catalog, auth, idempotency, runner, engineName, maxUploadBytes }: ExtractionDeps) {
   return new Elysia({ tags: ['Extraction'] })
     .use(auth)
     .post(
       '/extract',
-      async ({ principal, body, query, set }) => {
-        const request = parseExtract(body.extract)
+      async ({ principal, body, query, request }) => {
+        const wanted = parseExtract(body.extract)
         const { file } = body
         if (!file.name) throw errors.validation([{ path: '/file', message: 'The file part needs a file name' }])
         if (file.size === 0) throw errors.validation([{ path: '/file', message: 'The file is empty' }])
-        const resolved = resolveFields(db, catalog, principal.accountId, request)
-        if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
+        // The form is already in memory, bounded by the parser's limit.
         const content = new Uint8Array(await file.arrayBuffer())
-        const mediaType = detectMediaType(content)
-        if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
+        const sha256 = new Bun.CryptoHasher('sha256').update(content).digest('hex')
+        // D75: a retry is the same `extract` part with the same file.
+        return idempotency.run(request, principal.accountId, `${body.extract}\n${sha256}`, async () => {
+          const resolved = resolveFields(db, catalog, principal.accountId, wanted)
+          if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
+          const mediaType = detectMediaType(content)
+          if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
 
-        const job = createJob(db, {
-          accountId: principal.accountId,
-          ...resolved,
-          engine: engineName,
-          file: { name: file.name, mediaType, content },
+          const job = createJob(db, {
+            accountId: principal.accountId,
+            ...resolved,
+            engine: engineName,
+            file: { name: file.name, mediaType, content, sha256 },
+          })
+          const finished = runner.submit(job.id)
+          if (query.async === 'true') return { status: 202, body: JSON.stringify({ job }) }
+          await finished
+          return { status: 200, body: JSON.stringify({ job: getJob(db, principal.accountId, job.id) }) }
         })
-        const finished = runner.submit(job.id)
-        if (query.async === 'true') {
-          set.status = 202
-          return { job }
-        }
-        await finished
-        return { job: getJob(db, principal.accountId, job.id) }
       },
       {
         auth: true,
         parse: multipartBody(maxUploadBytes),
         body: ExtractForm,
         query: ExtractQuery,
-        response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 413, 415) },
+        headers: IdempotencyHeaders,
+        response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415) },
         detail: {
           operationId: 'extract',
           summary: 'Extract fields from a document',
@@ -109,7 +114,8 @@ export function extractionModule({ db, catalog, auth, runner, engineName, maxUpl
             'or plain text) and `extract` (JSON). Scans and photos are read by OCR. ' +
             'Fields come from `fields`, from `schema_id`, or else the document type\'s suggested fields. ' +
             'Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); ' +
-            'with `?async=true` answers 202 at once.',
+            'with `?async=true` answers 202 at once. With `Idempotency-Key`, a retry (the same `extract` part and the same file) ' +
+            'gets the first answer again instead of a second job.',
         },
       },
     )

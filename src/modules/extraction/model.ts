@@ -1,4 +1,5 @@
 /** Extraction requests and jobs on the wire (interface.md 4.8, D19–D22). */
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { MAX_FIELDS } from '../../http/models'
 import { Text } from '../../http/text'
@@ -14,7 +15,7 @@ export const ExtractForm = t.Object(
   {
     file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
     extract: t.String({
-      description: 'JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…"}`.',
+      description: 'JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…", "schema_version"?: 2}`.',
       examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
     }),
   },
@@ -34,6 +35,10 @@ export const ExtractRequest = t.Object(
       }),
     ),
     schema_id: t.Optional(t.String({ description: 'An active schema of the caller, instead of `fields`.' })),
+    // TypeBox's own Integer: Elysia's would also take the string "1".
+    schema_version: t.Optional(
+      Type.Integer({ minimum: 1, description: 'With `schema_id`: the version of the schema to use; its current version when left out.' }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -66,6 +71,7 @@ export const Job = t.Object(
     status: t.UnionEnum(JOB_STATUSES, { default: undefined }),
     document_type: t.String({ examples: ['invoice'] }),
     schema_id: Nullable(t.String()),
+    schema_version: Nullable(t.Integer({ minimum: 1, description: 'The version of the schema the fields were copied from.' })),
     fields: t.Array(JobField, { description: "The job's own copy of its fields." }),
     file: t.Object({
       name: t.String({ examples: ['invoice.pdf'] }),

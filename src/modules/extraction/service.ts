@@ -10,7 +10,7 @@ import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
-import { getActiveSchema } from '../schemas/service'
+import { getActiveSchemaVersion } from '../schemas/service'
 import type { JobErrorCode } from './engines/types'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
@@ -27,6 +27,7 @@ export function toWire(row: JobRow): Job {
     status: row.status,
     document_type: row.documentType,
     schema_id: row.schemaId,
+    schema_version: row.schemaVersion,
     fields: row.fields.map(({ key, label, description }) => ({ key, label, description })),
     file: { name: row.fileName, size: row.fileSize, media_type: row.fileMediaType, sha256: row.fileSha256 },
     progress: row.progress,
@@ -54,9 +55,11 @@ export function resolveFields(
   catalog: Catalog,
   accountId: string,
   request: ExtractRequest,
-): { documentType: string; schemaId: string | null; fields: JobField[] } {
+): ResolvedFields {
   if (request.fields !== undefined && request.schema_id !== undefined)
     throw errors.validation([{ path: '/extract/schema_id', message: 'Give either fields or schema_id, not both' }])
+  if (request.schema_version !== undefined && request.schema_id === undefined)
+    throw errors.validation([{ path: '/extract/schema_version', message: 'schema_version needs schema_id' }])
   const type = catalog.get(request.document_type)
   if (!type) throw unknownDocumentType(catalog, request.document_type)
   const known = new Map(type.fields.map((field) => [field.key, field]))
@@ -71,32 +74,35 @@ export function resolveFields(
 
   if (request.fields !== undefined) {
     const fields = Object.entries(request.fields).map(([key, description]) => withCatalog({ key, label: key, description }))
-    return { documentType: type.slug, schemaId: null, fields }
+    return { documentType: type.slug, schemaId: null, schemaVersion: null, fields }
   }
   if (request.schema_id !== undefined) {
-    const schema = getActiveSchema(db, accountId, request.schema_id)
+    const schema = getActiveSchemaVersion(db, accountId, request.schema_id, request.schema_version)
     if (schema.fields.length === 0)
       throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
     const fields = schema.fields.map(({ key, label, description }) => withCatalog({ key, label, description }))
-    return { documentType: type.slug, schemaId: schema.id, fields }
+    return { documentType: type.slug, schemaId: schema.schema_id, schemaVersion: schema.version, fields }
   }
   const fields = type.fields
     .filter((field) => type.suggestedKeys.includes(field.key))
     .map(({ key, label, description }) => withCatalog({ key, label, description }))
-  return { documentType: type.slug, schemaId: null, fields }
+  return { documentType: type.slug, schemaId: null, schemaVersion: null, fields }
 }
 
-export interface NewJob {
-  accountId: string
+export interface ResolvedFields {
   documentType: string
   schemaId: string | null
+  schemaVersion: number | null
   fields: JobField[]
+}
+
+export interface NewJob extends ResolvedFields {
+  accountId: string
   engine: string
-  file: { name: string; mediaType: MediaType; content: Uint8Array }
+  file: { name: string; mediaType: MediaType; content: Uint8Array; sha256: string }
 }
 
 export function createJob(db: Db, input: NewJob): Job {
-  const sha256 = new Bun.CryptoHasher('sha256').update(input.file.content).digest('hex')
   const now = nowIso() // one instant: a new job's updated_at equals its created_at
   return db.transaction((tx) => {
     const row = tx
@@ -107,11 +113,12 @@ export function createJob(db: Db, input: NewJob): Job {
         accountId: input.accountId,
         documentType: input.documentType,
         schemaId: input.schemaId,
+        schemaVersion: input.schemaVersion,
         fields: input.fields,
         fileName: input.file.name,
         fileSize: input.file.content.byteLength,
         fileMediaType: input.file.mediaType,
-        fileSha256: sha256,
+        fileSha256: input.file.sha256,
         engine: input.engine,
       })
       .returning()

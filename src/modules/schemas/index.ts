@@ -4,25 +4,39 @@ import type { Db } from '../../db/client'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { jsonResponse } from '../../http/json'
+import { errors } from '../../http/errors'
+import { type Idempotency, IdempotencyHeaders } from '../../http/idempotency'
 import { errorResponses } from '../../http/models'
 import {
   CreateSchemaBody,
+  DEFAULT_VERSION_PAGE,
   DeleteResult,
+  MAX_VERSION_PAGE,
   Schema,
   SchemaEnvelope,
   SchemaList,
   SchemaParams,
+  SchemaVersionEnvelope,
+  SchemaVersionList,
   UpdateSchemaBody,
+  VersionParams,
+  VersionsQuery,
 } from './model'
 import * as service from './service'
 
 export interface SchemasDeps {
   db: Db
   auth: AuthPlugin
+  idempotency: Idempotency
   maxJsonBytes: number
 }
 
-export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
+/** A version number as written in a path or query, or undefined when it cannot be one. */
+function versionNumber(text: string): number | undefined {
+  return /^[1-9][0-9]{0,8}$/.test(text) ? Number(text) : undefined
+}
+
+export function schemasModule({ db, auth, idempotency, maxJsonBytes }: SchemasDeps) {
   const parse = jsonBody(maxJsonBytes)
   return new Elysia({ prefix: '/schemas', tags: ['Schemas'] })
     .use(auth)
@@ -34,16 +48,26 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
     })
     .post(
       '',
-      ({ principal, body }) => jsonResponse(`{"schema":${service.createSchema(db, principal.accountId, body)}}`, 201),
+      // async, so that Elysia awaits the answer and a refusal reaches the error handler
+      async ({ principal, body, headers, request }) =>
+        headers['idempotency-key'] === undefined
+          ? jsonResponse(`{"schema":${service.createSchema(db, principal.accountId, body)}}`, 201)
+          : idempotency.run(request, principal.accountId, JSON.stringify(body), () => ({
+              status: 201,
+              body: `{"schema":${service.createSchema(db, principal.accountId, body)}}`,
+            })),
       {
         auth: true,
         parse,
         body: CreateSchemaBody,
-        response: { 201: SchemaEnvelope, ...errorResponses(400, 401, 413, 415, 429) },
+        headers: IdempotencyHeaders,
+        response: { 201: SchemaEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429) },
         detail: {
           operationId: 'createSchema',
           summary: 'Create a schema',
-          description: 'At most 50 active schemas per account; the 51st is refused with 429.',
+          description:
+            'At most 50 active schemas per account; the 51st is refused with 429. With `Idempotency-Key`, a retry gets the first answer ' +
+            'again instead of a second schema; 409 when the key was used for another request or its first request is still running.',
         },
       },
     )
@@ -82,13 +106,61 @@ export function schemasModule({ db, auth, maxJsonBytes }: SchemasDeps) {
     )
     .post(
       '/:id/restore',
-      ({ principal, params }) => ({ schema: service.restoreSchema(db, principal.accountId, params.id) }),
+      async ({ principal, params, request }) =>
+        idempotency.run(request, principal.accountId, '', () => ({
+          status: 200,
+          body: JSON.stringify({ schema: service.restoreSchema(db, principal.accountId, params.id) }),
+        })),
       {
         auth: true,
         params: SchemaParams,
-        response: { 200: SchemaEnvelope, ...errorResponses(401, 404, 429) },
-        detail: { operationId: 'restoreSchema',
-          summary: 'Restore a soft-deleted schema' },
+        headers: IdempotencyHeaders,
+        response: { 200: SchemaEnvelope, ...errorResponses(400, 401, 404, 409, 429) },
+        detail: {
+          operationId: 'restoreSchema',
+          summary: 'Restore a soft-deleted schema',
+          description: 'Takes `Idempotency-Key` like schema creation.',
+        },
+      },
+    )
+    .get(
+      '/:id/versions',
+      ({ principal, params, query }) => {
+        const limit = query.limit === undefined ? DEFAULT_VERSION_PAGE : Number(query.limit)
+        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_VERSION_PAGE)
+          throw errors.validation([{ path: 'query:/limit', message: `Expected a whole number from 1 to ${MAX_VERSION_PAGE}` }])
+        const startingAfter = query.starting_after === undefined ? undefined : versionNumber(query.starting_after)
+        if (query.starting_after !== undefined && startingAfter === undefined)
+          throw errors.validation([{ path: 'query:/starting_after', message: 'Expected a version number' }])
+        return service.listSchemaVersions(db, principal.accountId, params.id, { limit, startingAfter })
+      },
+      {
+        auth: true,
+        params: SchemaParams,
+        query: VersionsQuery,
+        response: { 200: SchemaVersionList, ...errorResponses(400, 401, 404) },
+        detail: {
+          operationId: 'listSchemaVersions',
+          summary: "List a schema's versions",
+          description: 'Newest first, the current version included; page with `limit` and `starting_after`. Deleted schemas keep their history.',
+        },
+      },
+    )
+    .get(
+      '/:id/versions/:version',
+      ({ principal, params }) => {
+        const version = versionNumber(params.version)
+        if (version === undefined) {
+          service.getSchemaJson(db, principal.accountId, params.id) // an unknown schema is named as such
+          throw errors.notFound('Schema version')
+        }
+        return { version: service.getSchemaVersion(db, principal.accountId, params.id, version) }
+      },
+      {
+        auth: true,
+        params: VersionParams,
+        response: { 200: SchemaVersionEnvelope, ...errorResponses(401, 404) },
+        detail: { operationId: 'getSchemaVersion', summary: 'Read one version of a schema' },
       },
     )
 }

@@ -30,6 +30,7 @@ export const Schema = t.Object(
     name: t.String(),
     description: t.String(),
     fields: t.Array(Field),
+    version: t.Integer({ minimum: 1, description: '1 at creation, one more on each change of name, description or fields.', examples: [3] }),
     is_active: t.Boolean({ description: 'false after soft delete.' }),
     created_at: t.String({ format: 'date-time', examples: ['2026-11-21T19:08:00.000Z'] }),
     updated_at: t.String({ format: 'date-time', examples: ['2026-11-21T19:08:00.000Z'] }),
@@ -37,6 +38,38 @@ export const Schema = t.Object(
   { title: 'Schema' },
 )
 
+export const SchemaVersion = t.Object(
+  {
+    schema_id: t.String({ examples: ['sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p'] }),
+    version: t.Integer({ minimum: 1, examples: [3] }),
+    name: t.String(),
+    description: t.String(),
+    fields: t.Array(Field),
+    created_at: t.String({ format: 'date-time', description: 'When this version was made.', examples: ['2026-11-21T19:08:00.000Z'] }),
+  },
+  { title: 'SchemaVersion', description: 'What a schema held from one change to the next.' },
+)
+
+export const DEFAULT_VERSION_PAGE = 20
+export const MAX_VERSION_PAGE = 100
+
+export const VersionParams = t.Object({
+  id: t.String({ examples: ['sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p'] }),
+  version: t.String({ examples: ['2'] }),
+})
+
+export const VersionsQuery = t.Object(
+  {
+    limit: t.Optional(t.String({ pattern: '^[0-9]+$', description: `1–${MAX_VERSION_PAGE}, default ${DEFAULT_VERSION_PAGE}.`, examples: ['20'] })),
+    starting_after: t.Optional(
+      t.String({ pattern: '^[0-9]+$', description: 'A version number from the previous page: list the older versions.', examples: ['21'] }),
+    ),
+  },
+  { additionalProperties: true },
+)
+
+export const SchemaVersionEnvelope = t.Object({ version: SchemaVersion })
+export const SchemaVersionList = t.Object({ versions: t.Array(SchemaVersion), has_more: t.Boolean() })
 export const SchemaEnvelope = t.Object({ schema: Schema })
 export const SchemaList = t.Object({ schemas: t.Array(Schema) })
 export const DeleteResult = t.Object({ ok: t.Literal(true) })
@@ -44,3 +77,4 @@ export const DeleteResult = t.Object({ ok: t.Literal(true) })
 export type CreateSchemaBody = typeof CreateSchemaBody.static
 export type UpdateSchemaBody = typeof UpdateSchemaBody.static
 export type Schema = typeof Schema.static
+export type SchemaVersion = typeof SchemaVersion.static

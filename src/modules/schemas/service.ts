@@ -5,17 +5,18 @@
  * The queries are prepared once per database; answers are JSON text with the stored fields
  * spliced in as they are (D65).
  */
-import { and, count, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, lt, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { preparedFor } from '../../db/prepared'
-import { schemas, type StoredField } from '../../db/tables'
+import { schemaVersions, schemas, type StoredField } from '../../db/tables'
 import { ApiError, errors } from '../../http/errors'
 import { duplicateKeyDetails, type FieldInput } from '../../http/models'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type UpdateSchemaBody } from './model'
+import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type SchemaVersion, type UpdateSchemaBody } from './model'
 
 type SchemaRow = typeof schemas.$inferSelect
+type SchemaVersionRow = typeof schemaVersions.$inferSelect
 type Value = string | Placeholder
 
 function owned(accountId: Value, id?: Value, activeOnly = false): SQL {
@@ -31,6 +32,7 @@ const wireColumns = {
   name: schemas.name,
   description: schemas.description,
   fields: sql<string>`${schemas.fields}`,
+  version: schemas.version,
   isActive: schemas.isActive,
   createdAt: schemas.createdAt,
   updatedAt: schemas.updatedAt,
@@ -51,6 +53,17 @@ const statements = preparedFor((db) => {
   const accountId = sql.placeholder('accountId')
   const id = sql.placeholder('id')
   const activeCount = db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).prepare()
+  const insertVersion = db
+    .insert(schemaVersions)
+    .values({
+      schemaId: id,
+      version: sql.placeholder('version'),
+      name: sql.placeholder('name'),
+      description: sql.placeholder('description'),
+      fields: sql.placeholder('fields'),
+      createdAt: sql.placeholder('now'),
+    })
+    .prepare()
   const insert = db
     .insert(schemas)
     .values({
@@ -78,8 +91,22 @@ const statements = preparedFor((db) => {
     /** D10: the count and the insert in one immediate transaction, made once rather than per request. */
     insertWithinLimit: db.$client.transaction((values: NewSchema) => {
       if ((activeCount.get(values)?.n ?? 0) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
-      return insert.get(values)!
+      const row = insert.get(values)!
+      insertVersion.run({ ...values, version: 1 })
+      return row
     }).immediate,
+    versions: db
+      .select()
+      .from(schemaVersions)
+      .where(and(eq(schemaVersions.schemaId, id), lt(schemaVersions.version, sql.placeholder('before'))))
+      .orderBy(desc(schemaVersions.version))
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+    version: db
+      .select()
+      .from(schemaVersions)
+      .where(and(eq(schemaVersions.schemaId, id), eq(schemaVersions.version, sql.placeholder('version'))))
+      .prepare(),
   }
 })
 
@@ -89,6 +116,7 @@ function toWire(row: SchemaRow): Schema {
     name: row.name,
     description: row.description,
     fields: row.fields,
+    version: row.version,
     is_active: row.isActive,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -101,7 +129,7 @@ function toWire(row: SchemaRow): Schema {
  * (D43) and timestamps (D5) hold no character JSON escapes, so they are quoted as they are.
  */
 function toWireJson(row: WireRow): string {
-  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${row.fields},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
+  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${row.fields},"version":${row.version},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
 }
 
 function toStoredFields(fields: FieldInput[]): StoredField[] {
@@ -162,9 +190,45 @@ export function getSchemaJson(db: Db, accountId: string, id: string): string {
   return toWireJson(row)
 }
 
-/** An active schema of the account, for use by other modules (extraction). */
-export function getActiveSchema(db: Db, accountId: string, id: string): Schema {
-  return toWire(findRow(db, accountId, id, true))
+/**
+ * The fields of an active schema of the account, for use by other modules (extraction): its
+ * current version, or the version asked for.
+ */
+export function getActiveSchemaVersion(db: Db, accountId: string, id: string, version?: number): SchemaVersion {
+  const row = findRow(db, accountId, id, true)
+  const stored = statements(db).version.get({ id: row.id, version: version ?? row.version })
+  if (!stored) throw errors.notFound('Schema version')
+  return toVersionWire(stored)
+}
+
+function toVersionWire(row: SchemaVersionRow): SchemaVersion {
+  return {
+    schema_id: row.schemaId,
+    version: row.version,
+    name: row.name,
+    description: row.description,
+    fields: row.fields,
+    created_at: row.createdAt,
+  }
+}
+
+/** A schema's versions, newest first, a page at a time; a deleted schema keeps its history (D11). */
+export function listSchemaVersions(
+  db: Db,
+  accountId: string,
+  id: string,
+  { limit, startingAfter }: { limit: number; startingAfter?: number },
+): { versions: SchemaVersion[]; has_more: boolean } {
+  const row = findRow(db, accountId, id)
+  const rows = statements(db).versions.all({ id: row.id, before: startingAfter ?? row.version + 1, limit: limit + 1 })
+  return { versions: rows.slice(0, limit).map(toVersionWire), has_more: rows.length > limit }
+}
+
+export function getSchemaVersion(db: Db, accountId: string, id: string, version: number): SchemaVersion {
+  const row = findRow(db, accountId, id)
+  const stored = statements(db).version.get({ id: row.id, version })
+  if (!stored) throw errors.notFound('Schema version')
+  return toVersionWire(stored)
 }
 
 export function updateSchema(db: Db, accountId: string, id: string, patch: UpdateSchemaBody): Schema {
@@ -180,13 +244,16 @@ export function updateSchema(db: Db, accountId: string, id: string, patch: Updat
         if (JSON.stringify(fields) !== JSON.stringify(row.fields)) changes.fields = fields
       }
       if (Object.keys(changes).length === 0) return toWire(row) // D13: nothing changed
+      const now = nowIso()
       const updated = tx
         .update(schemas)
-        .set({ ...changes, updatedAt: nowIso() })
+        .set({ ...changes, version: row.version + 1, updatedAt: now })
         .where(owned(accountId, id))
         .returning()
-        .get()
-      return toWire(updated!)
+        .get()!
+      const { name, description, fields, version } = updated
+      tx.insert(schemaVersions).values({ schemaId: id, version, name, description, fields, createdAt: now }).run()
+      return toWire(updated)
     },
     { behavior: 'immediate' },
   )

@@ -56,6 +56,7 @@ const JOB_PROPERTIES = [
   'status',
   'document_type',
   'schema_id',
+  'schema_version',
   'fields',
   'file',
   'progress',
@@ -240,6 +241,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       status: 'succeeded',
       document_type: 'invoice',
       schema_id: null,
+      schema_version: null,
       fields: [
         { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
         { key: 'total', label: 'total', description: 'Amount due' },
@@ -799,6 +801,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
       status: 'failed',
       document_type: 'invoice',
       schema_id: null,
+      schema_version: null,
       fields: [
         { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
         { key: 'total', label: 'total', description: 'Amount due' },
@@ -887,6 +890,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
       status: 'queued',
       document_type: 'invoice',
       schema_id: null,
+      schema_version: null,
       fields: [
         { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
         { key: 'total', label: 'total', description: 'Amount due' },

@@ -1,0 +1,28 @@
+CREATE TABLE `schema_versions` (
+	`schema_id` text NOT NULL,
+	`version` integer NOT NULL,
+	`name` text NOT NULL,
+	`description` text NOT NULL,
+	`fields` text NOT NULL,
+	`created_at` text NOT NULL,
+	PRIMARY KEY(`schema_id`, `version`),
+	FOREIGN KEY (`schema_id`) REFERENCES `schemas`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `idempotency_keys` (
+	`account_id` text NOT NULL,
+	`key` text NOT NULL,
+	`request_hash` text NOT NULL,
+	`response_status` integer,
+	`response_body` text,
+	`created_at` text NOT NULL,
+	PRIMARY KEY(`account_id`, `key`),
+	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `idempotency_keys_created_idx` ON `idempotency_keys` (`created_at`);--> statement-breakpoint
+ALTER TABLE `schemas` ADD `version` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE `jobs` ADD `schema_version` integer;--> statement-breakpoint
+-- Schemas made before versions existed start their history with what they hold now.
+INSERT INTO `schema_versions` (`schema_id`, `version`, `name`, `description`, `fields`, `created_at`)
+SELECT `id`, 1, `name`, `description`, `fields`, `updated_at` FROM `schemas`;

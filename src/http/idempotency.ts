@@ -1,0 +1,144 @@
+/**
+ * Idempotency keys (D75). A request that creates something may carry `Idempotency-Key`; its
+ * first successful answer is stored for 24 hours per account, and a retry of the same request
+ * with the same key gets that answer again, with `Idempotent-Replayed: true`, instead of a second
+ * schema or job. Only src/http/idempotency.ts reads or writes the idempotency_keys table.
+ */
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { t } from 'elysia'
+import type { Db } from '../db/client'
+import { preparedFor } from '../db/prepared'
+import { idempotencyKeys } from '../db/tables'
+import { errors } from './errors'
+
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
+/**
+ * A first request still unanswered after this long is taken for lost (its process ended
+ * mid-request), so its key can be used again.
+ */
+export const IN_FLIGHT_TIMEOUT_MS = 60 * 60 * 1000
+const PURGE_EVERY_MS = 60 * 1000
+
+/** The header as route schemas declare it, so it is validated and in the OpenAPI document. */
+export const IdempotencyHeaders = t.Object(
+  {
+    'idempotency-key': t.Optional(
+      t.String({
+        pattern: '^[\\x20-\\x7E]{1,255}$',
+        description:
+          'A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets ' +
+          'the first answer again, with `Idempotent-Replayed: true`, for 24 hours.',
+        examples: ['order-4711-upload'],
+      }),
+    ),
+  },
+  { additionalProperties: true },
+)
+
+/** What a handler answers: its status and its JSON text. */
+export interface Answer {
+  status: number
+  body: string
+}
+
+function sha256(text: string): string {
+  return new Bun.CryptoHasher('sha256').update(text).digest('hex')
+}
+
+function toResponse(answer: Answer, replayed = false): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8' }
+  if (replayed) headers['idempotent-replayed'] = 'true'
+  return new Response(answer.body, { status: answer.status, headers })
+}
+
+const statements = preparedFor((db) => {
+  const accountId = sql.placeholder('accountId')
+  const key = sql.placeholder('key')
+  const mine = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!
+  const claim = db
+    .insert(idempotencyKeys)
+    .values({ accountId, key, requestHash: sql.placeholder('requestHash'), createdAt: sql.placeholder('now') })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key })
+    .prepare()
+  const find = db.select().from(idempotencyKeys).where(mine).prepare()
+  // An expired answer, or a first request that was lost, leaves the key free again.
+  const release = db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        mine,
+        or(
+          lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore')),
+          and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, sql.placeholder('lostBefore'))),
+        ),
+      ),
+    )
+    .prepare()
+  return {
+    /** The row of the key, after claiming it for this request if it was free. */
+    claim: db.$client.transaction((values: { accountId: string; key: string; requestHash: string; now: string; expiredBefore: string; lostBefore: string }) => {
+      release.run(values)
+      const claimed = claim.get(values) !== undefined
+      return { claimed, row: claimed ? undefined : find.get(values) }
+    }).immediate,
+    store: db
+      .update(idempotencyKeys)
+      .set({ responseStatus: sql`${sql.placeholder('status')}`, responseBody: sql`${sql.placeholder('body')}` })
+      .where(mine)
+      .prepare(),
+    forget: db.delete(idempotencyKeys).where(mine).prepare(),
+    purge: db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore'))).prepare(),
+  }
+})
+
+export interface Idempotency {
+  /**
+   * Answers `handle()`'s answer, at most once per key: `fingerprint` names the request's body
+   * (method, path and query are added here). Without a key, simply runs the handler.
+   */
+  run(request: Request, accountId: string, fingerprint: string, handle: () => Answer | Promise<Answer>): Promise<Response>
+}
+
+export function createIdempotency(db: Db, now: () => number = Date.now): Idempotency {
+  let lastPurge = 0
+  return {
+    async run(request, accountId, fingerprint, handle) {
+      const key = request.headers.get('idempotency-key')
+      if (key === null) return toResponse(await handle())
+      const url = new URL(request.url)
+      const requestHash = sha256(`${request.method} ${url.pathname}${url.search}\n${fingerprint}`)
+      const at = now()
+      const { claim, store, forget, purge } = statements(db)
+      const expiredBefore = new Date(at - IDEMPOTENCY_KEY_TTL_MS).toISOString()
+      if (at - lastPurge > PURGE_EVERY_MS) {
+        lastPurge = at
+        purge.run({ expiredBefore })
+      }
+      const { claimed, row } = claim({
+        accountId,
+        key,
+        requestHash,
+        now: new Date(at).toISOString(),
+        expiredBefore,
+        lostBefore: new Date(at - IN_FLIGHT_TIMEOUT_MS).toISOString(),
+      })
+      if (!claimed) {
+        if (!row || row.requestHash !== requestHash) throw errors.idempotencyKeyReused()
+        if (row.responseStatus === null || row.responseBody === null) throw errors.idempotencyKeyInUse()
+        return toResponse({ status: row.responseStatus, body: row.responseBody }, true)
+      }
+      let answer: Answer
+      try {
+        answer = await handle()
+      } catch (error) {
+        // Only success is remembered: a refused request created nothing, so it may be tried again.
+        forget.run({ accountId, key })
+        throw error
+      }
+      if (answer.status >= 200 && answer.status < 300) store.run({ accountId, key, status: answer.status, body: answer.body })
+      else forget.run({ accountId, key })
+      return toResponse(answer)
+    },
+  }
+}
