@@ -1,13 +1,15 @@
 /**
  * The API description and its explorer (D28). @elysiajs/swagger generates the document from the
  * route schemas; `normalize` then states what the plugin cannot know (every body and answer is
- * JSON except uploads, responses need a description, shared schemas become components). The
+ * JSON except uploads, responses need a description, shared schemas become components, operations
+ * marked `x-idempotent` take the Idempotency-Key header). The
  * explorer is Swagger UI served from assets embedded in the binary: the plugin's own page loads
  * them from a CDN and stays blank on a server without internet.
  */
 import { type AnyElysia, Elysia } from 'elysia'
 import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 import swaggerCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
+import { IDEMPOTENCY_KEY_PARAMETER } from './idempotency'
 import type { Tag } from './openapi-generator'
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
@@ -61,8 +63,10 @@ export function normalize(raw: Json): Json {
   for (const [path, operations] of Object.entries<Json>(raw.paths ?? {})) {
     paths[path] = {}
     for (const [method, operation] of Object.entries<Json>(operations)) {
-      const op: Json = { ...operation }
+      const { 'x-idempotent': idempotent, ...rest } = operation
+      const op: Json = rest
       if (op.parameters) op.parameters = op.parameters.map(fixParameter)
+      if (idempotent) op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER]
       if (op.requestBody) {
         const content = op.requestBody.content as Json
         const schema = content['application/json']?.schema ?? Object.values<Json>(content)[0]?.schema

@@ -554,7 +554,7 @@ export interface operations {
                  * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
                  * @example order-4711-upload
                  */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -837,7 +837,7 @@ export interface operations {
                  * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
                  * @example order-4711-upload
                  */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
@@ -1163,7 +1163,7 @@ export interface operations {
                  * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
                  * @example order-4711-upload
                  */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;

@@ -22,7 +22,7 @@ CREATE TABLE `idempotency_keys` (
 --> statement-breakpoint
 CREATE INDEX `idempotency_keys_created_idx` ON `idempotency_keys` (`created_at`);--> statement-breakpoint
 ALTER TABLE `schemas` ADD `version` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE `schemas` ADD `version_created_at` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `schema_version` integer;--> statement-breakpoint
--- Schemas made before versions existed start their history with what they hold now.
-INSERT INTO `schema_versions` (`schema_id`, `version`, `name`, `description`, `fields`, `created_at`)
-SELECT `id`, 1, `name`, `description`, `fields`, `updated_at` FROM `schemas`;
+-- Schemas made before versions existed are at version 1, made when they last changed.
+UPDATE `schemas` SET `version_created_at` = `updated_at`;

@@ -21,6 +21,8 @@ export const schemas = sqliteTable(
     fields: text('fields', { mode: 'json' }).$type<StoredField[]>().notNull(),
     /** 1 at creation, one more on each effective change of name, description or fields. */
     version: integer('version').notNull().default(1),
+    /** When the current version was made; earlier versions are in schema_versions. */
+    versionCreatedAt: text('version_created_at').notNull().default(''),
     isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
@@ -29,7 +31,7 @@ export const schemas = sqliteTable(
   (table) => [index('schemas_account_active_idx').on(table.accountId, table.isActive, table.createdAt, table.id)],
 )
 
-/** Every version a schema has had, the current one included; kept when the schema is deleted. */
+/** The versions a schema had before its current one; kept when the schema is deleted. */
 export const schemaVersions = sqliteTable(
   'schema_versions',
   {

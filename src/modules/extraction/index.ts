@@ -5,7 +5,7 @@ import type { Db } from '../../db/client'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
-import { type Idempotency, IdempotencyHeaders } from '../../http/idempotency'
+import type { Idempotency } from '../../http/idempotency'
 import { errorResponses } from '../../http/models'
 import { multipartBody } from '../../http/body'
 import type { Catalog } from '../catalog/service'
@@ -81,7 +81,7 @@ export function extractionModule({ db, catalog, auth, idempotency, runner, engin
         const content = new Uint8Array(await file.arrayBuffer())
         const sha256 = new Bun.CryptoHasher('sha256').update(content).digest('hex')
         // D75: a retry is the same `extract` part with the same file.
-        return idempotency.run(request, principal.accountId, `${body.extract}\n${sha256}`, async () => {
+        return idempotency.run(request, principal.accountId, () => `${body.extract}\n${sha256}`, async () => {
           const resolved = resolveFields(db, catalog, principal.accountId, wanted)
           if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
           const mediaType = detectMediaType(content)
@@ -104,10 +104,10 @@ export function extractionModule({ db, catalog, auth, idempotency, runner, engin
         parse: multipartBody(maxUploadBytes),
         body: ExtractForm,
         query: ExtractQuery,
-        headers: IdempotencyHeaders,
         response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415) },
         detail: {
           operationId: 'extract',
+          'x-idempotent': true,
           summary: 'Extract fields from a document',
           description:
             'Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown ' +

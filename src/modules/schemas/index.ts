@@ -5,7 +5,7 @@ import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { jsonResponse } from '../../http/json'
 import { errors } from '../../http/errors'
-import { type Idempotency, IdempotencyHeaders } from '../../http/idempotency'
+import type { Idempotency } from '../../http/idempotency'
 import { errorResponses } from '../../http/models'
 import {
   CreateSchemaBody,
@@ -49,21 +49,19 @@ export function schemasModule({ db, auth, idempotency, maxJsonBytes }: SchemasDe
     .post(
       '',
       // async, so that Elysia awaits the answer and a refusal reaches the error handler
-      async ({ principal, body, headers, request }) =>
-        headers['idempotency-key'] === undefined
-          ? jsonResponse(`{"schema":${service.createSchema(db, principal.accountId, body)}}`, 201)
-          : idempotency.run(request, principal.accountId, JSON.stringify(body), () => ({
-              status: 201,
-              body: `{"schema":${service.createSchema(db, principal.accountId, body)}}`,
-            })),
+      async ({ principal, body, request }) =>
+        idempotency.run(request, principal.accountId, () => JSON.stringify(body), () => ({
+          status: 201,
+          body: `{"schema":${service.createSchema(db, principal.accountId, body)}}`,
+        })),
       {
         auth: true,
         parse,
         body: CreateSchemaBody,
-        headers: IdempotencyHeaders,
         response: { 201: SchemaEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429) },
         detail: {
           operationId: 'createSchema',
+          'x-idempotent': true,
           summary: 'Create a schema',
           description:
             'At most 50 active schemas per account; the 51st is refused with 429. With `Idempotency-Key`, a retry gets the first answer ' +
@@ -107,17 +105,17 @@ export function schemasModule({ db, auth, idempotency, maxJsonBytes }: SchemasDe
     .post(
       '/:id/restore',
       async ({ principal, params, request }) =>
-        idempotency.run(request, principal.accountId, '', () => ({
+        idempotency.run(request, principal.accountId, () => '', () => ({
           status: 200,
           body: JSON.stringify({ schema: service.restoreSchema(db, principal.accountId, params.id) }),
         })),
       {
         auth: true,
         params: SchemaParams,
-        headers: IdempotencyHeaders,
         response: { 200: SchemaEnvelope, ...errorResponses(400, 401, 404, 409, 429) },
         detail: {
           operationId: 'restoreSchema',
+          'x-idempotent': true,
           summary: 'Restore a soft-deleted schema',
           description: 'Takes `Idempotency-Key` like schema creation.',
         },

@@ -53,17 +53,6 @@ const statements = preparedFor((db) => {
   const accountId = sql.placeholder('accountId')
   const id = sql.placeholder('id')
   const activeCount = db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).prepare()
-  const insertVersion = db
-    .insert(schemaVersions)
-    .values({
-      schemaId: id,
-      version: sql.placeholder('version'),
-      name: sql.placeholder('name'),
-      description: sql.placeholder('description'),
-      fields: sql.placeholder('fields'),
-      createdAt: sql.placeholder('now'),
-    })
-    .prepare()
   const insert = db
     .insert(schemas)
     .values({
@@ -74,6 +63,7 @@ const statements = preparedFor((db) => {
       fields: sql.placeholder('fields'),
       createdAt: sql.placeholder('now'),
       updatedAt: sql.placeholder('now'),
+      versionCreatedAt: sql.placeholder('now'),
     })
     .returning(wireColumns)
     .prepare()
@@ -91,9 +81,7 @@ const statements = preparedFor((db) => {
     /** D10: the count and the insert in one immediate transaction, made once rather than per request. */
     insertWithinLimit: db.$client.transaction((values: NewSchema) => {
       if ((activeCount.get(values)?.n ?? 0) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
-      const row = insert.get(values)!
-      insertVersion.run({ ...values, version: 1 })
-      return row
+      return insert.get(values)!
     }).immediate,
     versions: db
       .select()
@@ -190,15 +178,25 @@ export function getSchemaJson(db: Db, accountId: string, id: string): string {
   return toWireJson(row)
 }
 
+/** The current version of a schema, as the history shows it. */
+function versionOf(row: SchemaRow): SchemaVersionRow {
+  const { id, version, name, description, fields, versionCreatedAt } = row
+  return { schemaId: id, version, name, description, fields, createdAt: versionCreatedAt }
+}
+
+function findVersion(db: Db, row: SchemaRow, version: number): SchemaVersion {
+  const stored = version === row.version ? versionOf(row) : statements(db).version.get({ id: row.id, version })
+  if (!stored) throw errors.notFound('Schema version')
+  return toVersionWire(stored)
+}
+
 /**
- * The fields of an active schema of the account, for use by other modules (extraction): its
- * current version, or the version asked for.
+ * A version of an active schema of the account (its current one unless one is asked for), for
+ * use by other modules (extraction).
  */
 export function getActiveSchemaVersion(db: Db, accountId: string, id: string, version?: number): SchemaVersion {
   const row = findRow(db, accountId, id, true)
-  const stored = statements(db).version.get({ id: row.id, version: version ?? row.version })
-  if (!stored) throw errors.notFound('Schema version')
-  return toVersionWire(stored)
+  return findVersion(db, row, version ?? row.version)
 }
 
 function toVersionWire(row: SchemaVersionRow): SchemaVersion {
@@ -212,7 +210,7 @@ function toVersionWire(row: SchemaVersionRow): SchemaVersion {
   }
 }
 
-/** A schema's versions, newest first, a page at a time; a deleted schema keeps its history (D11). */
+/** A schema's versions, newest first, a page at a time; a deleted schema keeps its history (D11, D74). */
 export function listSchemaVersions(
   db: Db,
   accountId: string,
@@ -220,15 +218,15 @@ export function listSchemaVersions(
   { limit, startingAfter }: { limit: number; startingAfter?: number },
 ): { versions: SchemaVersion[]; has_more: boolean } {
   const row = findRow(db, accountId, id)
-  const rows = statements(db).versions.all({ id: row.id, before: startingAfter ?? row.version + 1, limit: limit + 1 })
+  const before = Math.min(startingAfter ?? Number.POSITIVE_INFINITY, row.version + 1)
+  const current = before > row.version ? [versionOf(row)] : []
+  const earlier = statements(db).versions.all({ id: row.id, before, limit: limit + 1 - current.length })
+  const rows = [...current, ...earlier]
   return { versions: rows.slice(0, limit).map(toVersionWire), has_more: rows.length > limit }
 }
 
 export function getSchemaVersion(db: Db, accountId: string, id: string, version: number): SchemaVersion {
-  const row = findRow(db, accountId, id)
-  const stored = statements(db).version.get({ id: row.id, version })
-  if (!stored) throw errors.notFound('Schema version')
-  return toVersionWire(stored)
+  return findVersion(db, findRow(db, accountId, id), version)
 }
 
 export function updateSchema(db: Db, accountId: string, id: string, patch: UpdateSchemaBody): Schema {
@@ -244,15 +242,15 @@ export function updateSchema(db: Db, accountId: string, id: string, patch: Updat
         if (JSON.stringify(fields) !== JSON.stringify(row.fields)) changes.fields = fields
       }
       if (Object.keys(changes).length === 0) return toWire(row) // D13: nothing changed
+      // D74: the version being replaced joins the history; the row holds the new one.
+      tx.insert(schemaVersions).values(versionOf(row)).run()
       const now = nowIso()
       const updated = tx
         .update(schemas)
-        .set({ ...changes, version: row.version + 1, updatedAt: now })
+        .set({ ...changes, version: row.version + 1, versionCreatedAt: now, updatedAt: now })
         .where(owned(accountId, id))
         .returning()
         .get()!
-      const { name, description, fields, version } = updated
-      tx.insert(schemaVersions).values({ schemaId: id, version, name, description, fields, createdAt: now }).run()
       return toWire(updated)
     },
     { behavior: 'immediate' },
