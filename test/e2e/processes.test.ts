@@ -52,3 +52,35 @@ test('two processes starting on a new database at once both start, and only one 
     }
   }
 })
+
+test('one Idempotency-Key sent to two server processes at once makes exactly one schema (D75)', async () => {
+  const db = join(dir.path, 'idempotent.sqlite')
+  const [a, b] = await Promise.all([
+    startServer(FROM_SOURCE, ['--db', db], dir.path),
+    startServer(FROM_SOURCE, ['--db', db], dir.path),
+  ])
+  try {
+    const created = await runCli(FROM_SOURCE, ['keys', 'create', '--account', 'retrier', '--db', db], dir.path)
+    const key = lastLine(created.stdout)
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const response = await fetch(`${(i % 2 === 0 ? a : b).url}/api/v1/schemas`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'once' },
+          body: JSON.stringify({ name: 'only one' }),
+        })
+        return { status: response.status, body: (await response.json()) as { schema?: { id: string }; code?: string } }
+      }),
+    )
+    const created201 = answers.filter((answer) => answer.status === 201)
+    const busy = answers.filter((answer) => answer.status === 409)
+    expect(created201.length + busy.length).toBe(20)
+    expect(created201.length).toBeGreaterThanOrEqual(1)
+    for (const answer of busy) expect(answer.body.code).toBe('idempotency_key_in_use')
+    expect(new Set(created201.map((answer) => answer.body.schema!.id)).size).toBe(1)
+    const list = await fetch(`${a.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${key}` } })
+    expect(((await list.json()) as { schemas: unknown[] }).schemas).toHaveLength(1)
+  } finally {
+    await Promise.all([a.stop(), b.stop()])
+  }
+})
