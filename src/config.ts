@@ -29,6 +29,8 @@ export interface ServeConfig {
   keepFilesMs: number
   /** Longest one extraction may run before it is stopped and the job fails. */
   jobTimeoutMs: number
+  /** How long a job stays claimed by a server that stopped renewing it (D77). */
+  jobLeaseMs: number
   /** Pages per document and pixels per page image that are read (D67). */
   readLimits: ReadLimits
 }
@@ -58,6 +60,7 @@ export const DEFAULTS = {
   maxUploadMb: 20,
   llmTimeoutMs: 60_000,
   jobTimeout: '5m',
+  jobLease: '30s',
   maxPages: DEFAULT_READ_LIMITS.maxPages,
   maxPageMegapixels: DEFAULT_READ_LIMITS.maxPagePixels / 1_000_000,
 }
@@ -106,6 +109,7 @@ Extraction:
   --max-upload-mb N     largest document, in MiB    env EXTRACTD_MAX_UPLOAD_MB default ${DEFAULTS.maxUploadMb}
   --keep-files DURATION keep documents after their job, e.g. 7d  env EXTRACTD_KEEP_FILES  default 0 (delete)
   --job-timeout DURATION longest one extraction may run          env EXTRACTD_JOB_TIMEOUT default ${DEFAULTS.jobTimeout}
+  --job-lease DURATION  how soon another server takes over the jobs of one that died  env EXTRACTD_JOB_LEASE default ${DEFAULTS.jobLease}
   --max-pages N         pages read per document     env EXTRACTD_MAX_PAGES     default ${DEFAULTS.maxPages}
   --max-page-megapixels N  largest page image read  env EXTRACTD_MAX_PAGE_MEGAPIXELS default ${DEFAULTS.maxPageMegapixels}
   --llm-url URL         OpenAI-compatible base URL, e.g. http://localhost:11434/v1   env EXTRACTD_LLM_URL
@@ -183,6 +187,7 @@ function parseServe(args: string[], env: Env): Command {
     'max-upload-mb': { type: 'string' },
     'keep-files': { type: 'string' },
     'job-timeout': { type: 'string' },
+    'job-lease': { type: 'string' },
     'max-pages': { type: 'string' },
     'max-page-megapixels': { type: 'string' },
     'llm-url': { type: 'string' },
@@ -209,6 +214,8 @@ function parseServe(args: string[], env: Env): Command {
   const keepFiles = pick(values['keep-files'], env.EXTRACTD_KEEP_FILES)
   const jobTimeoutMs = duration('--job-timeout', pick(values['job-timeout'], env.EXTRACTD_JOB_TIMEOUT) ?? DEFAULTS.jobTimeout)
   if (jobTimeoutMs === 0) throw new UsageError('invalid --job-timeout "0": extractions need some time')
+  const jobLeaseMs = duration('--job-lease', pick(values['job-lease'], env.EXTRACTD_JOB_LEASE) ?? DEFAULTS.jobLease)
+  if (jobLeaseMs === 0) throw new UsageError('invalid --job-lease "0": a running job needs a lease')
   const maxPages = pick(values['max-pages'], env.EXTRACTD_MAX_PAGES)
   const maxPageMegapixels = pick(values['max-page-megapixels'], env.EXTRACTD_MAX_PAGE_MEGAPIXELS)
   return {
@@ -233,6 +240,7 @@ function parseServe(args: string[], env: Env): Command {
       maxUploadBytes: (maxUpload === undefined ? DEFAULTS.maxUploadMb : integerIn('--max-upload-mb', maxUpload, 1, 1024)) * 1024 * 1024,
       keepFilesMs: keepFiles === undefined ? 0 : duration('--keep-files', keepFiles),
       jobTimeoutMs,
+      jobLeaseMs,
       readLimits: {
         maxPages: maxPages === undefined ? DEFAULTS.maxPages : integerIn('--max-pages', maxPages, 1, 100_000),
         maxPagePixels:

@@ -21,6 +21,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   maxUploadBytes: 20 * 1024 * 1024,
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
+  jobLeaseMs: 30_000,
   readLimits: { maxPages: 100, maxPagePixels: 40_000_000 },
 }
 
@@ -60,6 +61,13 @@ describe('serve: extraction options', () => {
     expect(serveConfig(['--job-timeout', '90s']).jobTimeoutMs).toBe(90_000)
     expect(serveConfig([], { EXTRACTD_JOB_TIMEOUT: '1h' }).jobTimeoutMs).toBe(3_600_000)
     expect(usageError(() => parseCommand(['serve', '--job-timeout', '0'], {})).message).toContain('--job-timeout')
+  })
+
+  test('leases running jobs for 30 seconds unless --job-lease says otherwise (D77)', () => {
+    expect(serveConfig(['--job-lease', '5s']).jobLeaseMs).toBe(5_000)
+    expect(serveConfig([], { EXTRACTD_JOB_LEASE: '2m' }).jobLeaseMs).toBe(120_000)
+    expect(usageError(() => parseCommand(['serve', '--job-lease', '0'], {})).message).toContain('--job-lease')
+    expect(usageError(() => parseCommand(['serve', '--job-lease', 'soon'], {})).message).toContain('--job-lease')
   })
 
   test('reads workers, upload limit and file retention from the environment', () => {

@@ -40,7 +40,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   }
   const engine = engineName(config.llm)
   const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, log })
-  const runner = createJobRunner({ db, extract: threads.extract, concurrency: config.workers, keepFileMs: config.keepFilesMs, readLimits: config.readLimits, log })
+  const runner = createJobRunner({ db, extract: threads.extract, concurrency: config.workers, keepFileMs: config.keepFilesMs, readLimits: config.readLimits, leaseMs: config.jobLeaseMs, log })
   const app = createApp({
     db,
     catalog,

@@ -112,7 +112,7 @@ test('jobs queued or running when the process is killed finish after the next st
   })
   const home = join(dir.path, 'recovery')
   await Bun.$`mkdir -p ${home}`
-  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.port}/v1`, '--llm-model', 'stub', '--workers', '1']
+  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.port}/v1`, '--llm-model', 'stub', '--workers', '1', '--job-lease', '2s']
   try {
     const first = await startServer([binary], flags, home)
     const key = first.firstKey!
@@ -149,6 +149,58 @@ test('jobs queued or running when the process is killed finish after the next st
       ['succeeded', 'R-3', 'openai:stub'],
     ])
     expect(second.lines.some((line) => line.includes('"resuming jobs"'))).toBe(true)
+    await second.stop()
+  } finally {
+    llm.stop(true)
+  }
+})
+
+test('two servers on one database: when the one running a job is killed, the other finishes it, once (D77)', async () => {
+  let requests = 0
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const llm = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(request) {
+      const attempt = ++requests
+      const body = (await request.json()) as { messages: { content: string }[] }
+      if (attempt === 1) await released // the first server's call hangs until it is dead
+      const number = /Invoice No\.: (\S+)/.exec(body.messages.map((m) => m.content).join('\n'))?.[1] ?? null
+      const content = JSON.stringify({ values: { invoice_number: `${number} (attempt ${attempt})` }, pages: { invoice_number: 1 } })
+      return Response.json({ choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] })
+    },
+  })
+  const home = join(dir.path, 'takeover')
+  await Bun.$`mkdir -p ${home}`
+  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
+  try {
+    const first = await startServer([binary], flags, home)
+    const second = await startServer([binary], flags, home)
+    second.firstKey = first.firstKey
+    const { status, body } = await api(first, '/api/v1/extract?async=true', {
+      method: 'POST',
+      body: upload('Invoice No.: T-1\nTotal: 10.00 EUR\n', 't1.txt', { document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
+    })
+    expect(status).toBe(202)
+    const id = body.job.id
+    while (requests === 0) await Bun.sleep(10)
+    expect((await api(second, `/api/v1/jobs/${id}`)).body.job.status).toBe('running')
+    first.proc.kill('SIGKILL')
+    await first.proc.exited
+    release()
+
+    const deadline = Date.now() + 20_000
+    let job: any
+    while (Date.now() < deadline) {
+      job = (await api(second, `/api/v1/jobs/${id}`)).body.job
+      if (job.status !== 'running' && job.status !== 'queued') break
+      await Bun.sleep(50)
+    }
+    expect(job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'T-1 (attempt 2)' } })
+    expect(requests).toBe(2)
+    await Bun.sleep(500)
+    expect((await api(second, `/api/v1/jobs/${id}`)).body.job).toEqual(job) // completed once, and left alone after
     await second.stop()
   } finally {
     llm.stop(true)

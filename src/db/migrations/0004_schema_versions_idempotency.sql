@@ -24,5 +24,6 @@ CREATE INDEX `idempotency_keys_created_idx` ON `idempotency_keys` (`created_at`)
 ALTER TABLE `schemas` ADD `version` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE `schemas` ADD `version_created_at` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `schema_version` integer;--> statement-breakpoint
+ALTER TABLE `jobs` ADD `lease_expires_at` text;--> statement-breakpoint
 -- Schemas made before versions existed are at version 1, made when they last changed.
 UPDATE `schemas` SET `version_created_at` = `updated_at`;

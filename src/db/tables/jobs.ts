@@ -55,6 +55,8 @@ export const jobs = sqliteTable(
     engine: text('engine').notNull(),
     /** The process run that claimed the job; only it may complete it. */
     runner: text('runner'),
+    /** Until when the runner holds a running job; it renews this while it runs, and after it any runner may take the job over. */
+    leaseExpiresAt: text('lease_expires_at'),
     attempts: integer('attempts').notNull().default(0),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),

@@ -169,14 +169,29 @@ export interface ClaimedJob {
   content: Uint8Array
 }
 
-/** Moves a queued job to running for this runner; undefined when another runner has it. */
-export function claimJob(db: Db, id: string, runner: string): ClaimedJob | undefined {
+/** A running job's lease ends this long from now. */
+function leaseUntil(leaseMs: number): string {
+  return new Date(Date.now() + leaseMs).toISOString()
+}
+
+/** Jobs no runner holds: queued, or running under a lease its runner stopped renewing. */
+function claimable(now: string): SQL {
+  return or(eq(jobs.status, 'queued'), and(eq(jobs.status, 'running'), lt(jobs.leaseExpiresAt, now)))!
+}
+
+/**
+ * Claims a job for this runner with a lease (D77): a queued job, or a running one whose runner
+ * stopped renewing its lease (its process died). Undefined when another runner holds it or it
+ * has ended.
+ */
+export function claimJob(db: Db, id: string, runner: string, leaseMs: number): ClaimedJob | undefined {
   return db.transaction(
     (tx) => {
+      const now = nowIso()
       const row = tx
         .update(jobs)
-        .set({ status: 'running', runner, attempts: sql`${jobs.attempts} + 1`, updatedAt: nowIso() })
-        .where(and(eq(jobs.id, id), eq(jobs.status, 'queued')))
+        .set({ status: 'running', runner, leaseExpiresAt: leaseUntil(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+        .where(and(eq(jobs.id, id), claimable(now)))
         .returning()
         .get()
       if (!row) return undefined
@@ -189,6 +204,48 @@ export function claimJob(db: Db, id: string, runner: string): ClaimedJob | undef
     },
     { behavior: 'immediate' },
   )
+}
+
+/** Extends the leases of the jobs this runner still holds; returns those it no longer holds (canceled, or taken over). */
+export function renewLeases(db: Db, runner: string, ids: string[], leaseMs: number): string[] {
+  if (ids.length === 0) return []
+  const renewed = db
+    .update(jobs)
+    .set({ leaseExpiresAt: leaseUntil(leaseMs) })
+    .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+    .returning({ id: jobs.id })
+    .all()
+  const held = new Set(renewed.map((row) => row.id))
+  return ids.filter((id) => !held.has(id))
+}
+
+/** Gives this runner's running jobs back to the queue, for a stop that cannot wait for them. */
+export function releaseJobs(db: Db, runner: string, ids: string[]): number {
+  if (ids.length === 0) return 0
+  return db
+    .update(jobs)
+    .set({ status: 'queued', runner: null, leaseExpiresAt: null, updatedAt: nowIso() })
+    .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+    .returning({ id: jobs.id })
+    .all().length
+}
+
+/** Up to `limit` jobs that a runner may claim, oldest first, with whether each was left running by a runner that stopped. */
+export function claimableJobs(db: Db, limit: number): { id: string; interrupted: boolean }[] {
+  return db
+    .select({ id: jobs.id, status: jobs.status })
+    .from(jobs)
+    .where(claimable(nowIso()))
+    .orderBy(jobs.createdAt, jobs.id)
+    .limit(limit)
+    .all()
+    .map((row) => ({ id: row.id, interrupted: row.status === 'running' }))
+}
+
+/** Whether a job has ended (or is gone), for a runner waiting on a job another runner holds. */
+export function jobEnded(db: Db, id: string): boolean {
+  const row = db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id)).get()
+  return !row || FINISHED.includes(row.status)
 }
 
 export type JobOutcome =
@@ -223,7 +280,7 @@ export function cancelJob(db: Db, accountId: string, id: string, keepFileMs: num
       const status = ownedStatus(tx, accountId, id)
       if (FINISHED.includes(status)) throw errors.jobFinished(status)
       const now = nowIso()
-      tx.update(jobs).set({ status: 'canceled', runner: null, updatedAt: now, completedAt: now }).where(eq(jobs.id, id)).run()
+      tx.update(jobs).set({ status: 'canceled', runner: null, leaseExpiresAt: null, updatedAt: now, completedAt: now }).where(eq(jobs.id, id)).run()
       releaseFile(tx, id, keepFileMs)
       return { wasRunning: status === 'running' }
     },
@@ -265,8 +322,8 @@ function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, ke
     .update(jobs)
     .set(
       'result' in outcome
-        ? { status: 'succeeded', result: outcome.result, fieldsMeta: outcome.fieldsMeta, updatedAt: now, completedAt: now }
-        : { status: 'failed', errorCode: outcome.error.code, errorMessage: outcome.error.message, updatedAt: now, completedAt: now },
+        ? { status: 'succeeded', result: outcome.result, fieldsMeta: outcome.fieldsMeta, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+        : { status: 'failed', errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now },
     )
     .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
     .returning({ id: jobs.id })
@@ -287,20 +344,6 @@ export function recordProgress(db: Db, id: string, runner: string, progress: Job
 /** Records the outcome, if this runner still holds the job; the file is kept only on request. */
 export function completeJob(db: Db, id: string, runner: string, outcome: JobOutcome, keepFileMs: number): boolean {
   return db.transaction((tx) => finish(tx, id, runner, outcome, keepFileMs), { behavior: 'immediate' })
-}
-
-/** At start: jobs left running by a stopped process go back to the queue (D21: none is lost). */
-export function requeueInterrupted(db: Db): number {
-  return db
-    .update(jobs)
-    .set({ status: 'queued', runner: null, updatedAt: nowIso() })
-    .where(eq(jobs.status, 'running'))
-    .returning({ id: jobs.id })
-    .all().length
-}
-
-export function queuedJobIds(db: Db): string[] {
-  return db.select({ id: jobs.id }).from(jobs).where(eq(jobs.status, 'queued')).orderBy(jobs.createdAt, jobs.id).all().map((row) => row.id)
 }
 
 /** Deletes kept files whose retention has passed; returns how many. */

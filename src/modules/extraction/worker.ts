@@ -1,14 +1,25 @@
 /**
  * A bounded pool of in-process workers (D21). Jobs live in the database: a job is claimed by
- * one runner, read and extracted, and completed by that runner only. At start, jobs that a
- * stopped process left queued or running are queued again, so none is lost.
+ * one runner under a lease that it renews while the job runs, and completed by that runner
+ * only (D77). Runners look for jobs no one holds (queued, or left running by a process that
+ * died and stopped renewing) every few seconds, so any server on the database takes them up.
  */
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
 import { ExtractionError, type FieldMeta, type FieldSpec, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
-import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, recordProgress, requeueInterrupted } from './service'
+import {
+  claimableJobs,
+  claimJob,
+  completeJob,
+  type JobOutcome,
+  jobEnded,
+  purgeExpiredFiles,
+  recordProgress,
+  releaseJobs,
+  renewLeases,
+} from './service'
 
 export interface JobRunnerOptions {
   db: Db
@@ -21,14 +32,32 @@ export interface JobRunnerOptions {
   /** What one document may cost to read. */
   readLimits: ReadLimits
   log: Logger
+  /** How long a claimed job stays claimed without renewal; renewed every third of it. */
+  leaseMs?: number
+  /** How often a started runner looks for jobs no runner holds. */
+  pollMs?: number
 }
+
+export const DEFAULT_LEASE_MS = 30_000
+const DEFAULT_POLL_MS = 2_000
+/** How often a runner checks whether a job another runner holds has ended, for whoever waits on it here. */
+const WATCH_MS = 250
 
 export type JobRunner = ReturnType<typeof createJobRunner>
 
 const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null, bbox: null }
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
-export function createJobRunner({ db, extract: extractFields, concurrency, keepFileMs, readLimits, log }: JobRunnerOptions) {
+export function createJobRunner({
+  db,
+  extract: extractFields,
+  concurrency,
+  keepFileMs,
+  readLimits,
+  log,
+  leaseMs = DEFAULT_LEASE_MS,
+  pollMs = DEFAULT_POLL_MS,
+}: JobRunnerOptions) {
   const runnerId = crypto.randomUUID()
   const queue: string[] = []
   /** Jobs queued or running here, with whoever waits for each to finish. */
@@ -39,10 +68,12 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
   let stopping = false
   let drained: (() => void) | undefined
   let purgeTimer: ReturnType<typeof setInterval> | undefined
+  let pollTimer: ReturnType<typeof setInterval> | undefined
 
-  async function extract(id: string): Promise<void> {
-    const claimed = claimJob(db, id, runnerId)
-    if (!claimed) return
+  /** Runs a claimed job to its end; false when it could not be claimed (another runner holds it, or it ended). */
+  async function extract(id: string): Promise<boolean> {
+    const claimed = claimJob(db, id, runnerId, leaseMs)
+    if (!claimed) return false
     const { row, content } = claimed
     const started = performance.now()
     const controller = new AbortController()
@@ -74,8 +105,8 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
       }
     } catch (error) {
       if (controller.signal.aborted) {
-        log.info('job canceled while running', { job_id: id })
-        return
+        log.info('job stopped while running: canceled, or taken over by another runner', { job_id: id })
+        return true
       }
       if (error instanceof ExtractionError) outcome = { error: { code: error.code, message: error.message } }
       else {
@@ -96,6 +127,40 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
       status: 'error' in outcome ? 'failed' : 'succeeded',
       duration_ms: Math.round(performance.now() - started),
     })
+    return true
+  }
+
+  /** Settles the waiters of a job another runner holds once it has ended. */
+  async function watch(id: string): Promise<void> {
+    while (!stopping && !jobEnded(db, id)) await Bun.sleep(WATCH_MS)
+    settle(id)
+  }
+
+  /** Keeps the leases of the jobs running here, and stops those this runner no longer holds. */
+  const renewTimer = setInterval(() => {
+    for (const lost of renewLeases(db, runnerId, [...running.keys()], leaseMs)) running.get(lost)?.abort()
+  }, leaseMs / 3)
+  renewTimer.unref()
+
+  /** Takes up jobs no runner holds, as far as there is room here; logged at start and whenever an interrupted job is resumed. */
+  function poll(atStart = false): void {
+    const room = concurrency - active - queue.length
+    if (stopping || room <= 0) return
+    const found = claimableJobs(db, room + waiting.size).filter((job) => !waiting.has(job.id)).slice(0, room)
+    const interrupted = found.filter((job) => job.interrupted).length
+    if (found.length > 0 && (atStart || interrupted > 0)) log.info('resuming jobs', { queued: found.length - interrupted, interrupted })
+    for (const job of found) void submit(job.id)
+  }
+
+  /** Queues a job; the promise resolves when it has ended, here or elsewhere (or this runner stops). */
+  function submit(id: string): Promise<void> {
+    const isNew = !waiting.has(id)
+    const done = new Promise<void>((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]))
+    if (isNew) {
+      queue.push(id)
+      pump()
+    }
+    return done
   }
 
   function settle(id: string): void {
@@ -107,12 +172,15 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
     while (!stopping && active < concurrency && queue.length > 0) {
       const id = queue.shift()!
       active++
+      let ranHere = true
       extract(id)
+        .then((ran) => (ranHere = ran))
         .catch((error) => log.error('job runner error', { job_id: id, error: String(error) }))
         .finally(() => {
           running.delete(id)
           active--
-          settle(id)
+          if (ranHere) settle(id)
+          else void watch(id)
           if (active === 0 && stopping) drained?.()
           pump()
         })
@@ -120,12 +188,11 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
   }
 
   return {
-    /** Queues again what a stopped process left behind and starts working. */
+    /** Takes up the jobs no runner holds, now and every few seconds, and purges expired documents. */
     start(): void {
-      const requeued = requeueInterrupted(db)
-      const ids = queuedJobIds(db)
-      if (ids.length > 0) log.info('resuming jobs', { queued: ids.length, interrupted: requeued })
-      for (const id of ids) this.submit(id)
+      poll(true)
+      pollTimer = setInterval(poll, pollMs)
+      pollTimer.unref()
       if (keepFileMs > 0) {
         purgeExpiredFiles(db)
         purgeTimer = setInterval(() => purgeExpiredFiles(db), Math.min(keepFileMs, PURGE_EVERY_MS))
@@ -133,16 +200,7 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
       }
     },
 
-    /** Queues a job; the promise resolves when this process has finished it (or could not claim it). */
-    submit(id: string): Promise<void> {
-      const isNew = !waiting.has(id)
-      const done = new Promise<void>((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]))
-      if (isNew) {
-        queue.push(id)
-        pump()
-      }
-      return done
-    },
+    submit,
 
     /** How long a finished job's document is kept (D60); canceled jobs follow it too. */
     keepFileMs,
@@ -152,12 +210,18 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
       running.get(id)?.abort()
     },
 
-    /** Takes no more jobs and waits up to `graceMs` for running ones; the rest resume at the next start. */
+    /**
+     * Takes no more jobs and waits up to `graceMs` for running ones; those still running then go
+     * back to the queue, for another server or the next start.
+     */
     async stop(graceMs: number): Promise<void> {
       stopping = true
-      if (purgeTimer) clearInterval(purgeTimer)
-      if (active === 0) return
-      await Promise.race([new Promise<void>((resolve) => (drained = resolve)), Bun.sleep(graceMs)])
+      clearInterval(purgeTimer)
+      clearInterval(pollTimer)
+      if (active > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), Bun.sleep(graceMs)])
+      clearInterval(renewTimer)
+      const released = releaseJobs(db, runnerId, [...running.keys()])
+      if (released > 0) log.info('jobs given back to the queue', { jobs: released })
     },
 
   }
