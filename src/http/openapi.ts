@@ -19,6 +19,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '400': 'Invalid request: validation_failed, invalid_json or missing_parameter',
   '401': 'Invalid API key',
   '404': 'Not found, or owned by another account',
+  '409': 'Conflict with the state of the job or of the Idempotency-Key: see `code`',
   '413': 'Payload too large',
   '415': 'Unsupported media type',
   '429': 'Schema limit reached',

@@ -613,7 +613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Response */
+            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -885,7 +885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Response */
+            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1234,7 +1234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Response */
+            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,7 +1407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Response */
+            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1500,7 +1500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Response */
+            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
