@@ -4,6 +4,7 @@
  * answered as a bare 500 that leaks nothing.
  */
 import { Elysia, ValidationError } from 'elysia'
+import { isDatabaseUnavailable } from '../db/errors'
 import type { Logger } from '../lib/log'
 import { ApiError, type ErrorDetail, errors } from './errors'
 import { duplicateKeyDetails } from './models'
@@ -92,6 +93,10 @@ export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: 
       const allowed = allowedMethods(path)
       if (allowed.length > 0) return answer(errors.methodNotAllowed(request.method, allowed))
       return answer(errors.notFound(`Route ${request.method} ${path}`))
+    }
+    if (isDatabaseUnavailable(error)) {
+      log.warn('database unavailable', { error: error instanceof Error ? error.message : String(error) })
+      return answer(errors.serviceUnavailable())
     }
     log.error('unhandled error', {
       error_code: String(code),

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   schema_limit_reached: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -88,6 +89,8 @@ export const errors = {
       'Retry-After': '1',
     }),
   internal: () => new ApiError('internal_error', 'Internal server error'),
+  serviceUnavailable: () =>
+    new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),
 }
 
 function describeDetails(details: ErrorDetail[]): string {

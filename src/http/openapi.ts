@@ -28,6 +28,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
 
 type Json = Record<string, any>
 
+const UNAVAILABLE = 'The database is not available right now (service_unavailable, with Retry-After): retry shortly'
+
 /** Schemas that appear in many operations become named components (by their `title`). */
 const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job'])
 
@@ -86,6 +88,9 @@ export function normalize(raw: Json): Json {
           ...(schema ? { content: { [type]: { schema } } } : {}),
         }
       }
+      // Any operation that reads or writes the database may find it unavailable: the error envelope, as its 401.
+      if (path.startsWith('/api/') && responses['401'])
+        responses['503'] = { description: UNAVAILABLE, content: { 'application/json': { schema: responses['401'].content['application/json'].schema } } }
       op.responses = responses
       paths[path][method] = extractComponents(op, components)
     }

@@ -544,6 +544,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createSchema: {
@@ -649,6 +658,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSchema: {
@@ -685,6 +703,15 @@ export interface operations {
             };
             /** @description Not found, or owned by another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -729,6 +756,15 @@ export interface operations {
             };
             /** @description Not found, or owned by another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -827,6 +863,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restoreSchema: {
@@ -896,6 +941,15 @@ export interface operations {
             };
             /** @description Schema limit reached */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -992,6 +1046,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSchemaVersion: {
@@ -1066,6 +1129,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDocumentTypes: {
@@ -1090,6 +1162,15 @@ export interface operations {
             };
             /** @description Invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1143,6 +1224,15 @@ export interface operations {
             };
             /** @description Not found, or owned by another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1261,6 +1351,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listJobs: {
@@ -1320,6 +1419,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJob: {
@@ -1356,6 +1464,15 @@ export interface operations {
             };
             /** @description Not found, or owned by another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1416,6 +1533,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJobFile: {
@@ -1450,6 +1576,15 @@ export interface operations {
             };
             /** @description Not found, or owned by another account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1502,6 +1637,15 @@ export interface operations {
             };
             /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

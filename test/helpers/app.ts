@@ -43,10 +43,12 @@ export interface TestAppOptions {
   paused?: boolean
   /** Where the app logs; silent by default. */
   log?: Logger
+  /** A database file instead of an in-memory database. */
+  dbPath?: string
 }
 
 export function makeTestApp(options: TestAppOptions = {}) {
-  const { db, sqlite } = openDb(':memory:')
+  const { db, sqlite } = openDb(options.dbPath ?? ':memory:')
   migrate(db)
   const catalog = options.catalog ?? (sharedCatalog ??= loadCatalog())
   const engine = options.engine ?? builtinEngine
