@@ -130,15 +130,26 @@ export function createJobRunner({
     return true
   }
 
+  /** Runs a piece of the runner's own upkeep; a database that cannot answer now is logged, not thrown into a timer. */
+  function upkeep<T>(what: string, work: () => T): T | undefined {
+    try {
+      return work()
+    } catch (error) {
+      log.error(`job runner: ${what} failed`, { error: error instanceof Error ? error.message : String(error) })
+      return undefined
+    }
+  }
+
   /** Settles the waiters of a job another runner holds once it has ended. */
   async function watch(id: string): Promise<void> {
-    while (!stopping && !jobEnded(db, id)) await Bun.sleep(WATCH_MS)
+    while (!stopping && upkeep('watching a job', () => jobEnded(db, id)) !== true) await Bun.sleep(WATCH_MS)
     settle(id)
   }
 
   /** Keeps the leases of the jobs running here, and stops those this runner no longer holds. */
   const renewTimer = setInterval(() => {
-    for (const lost of renewLeases(db, runnerId, [...running.keys()], leaseMs)) running.get(lost)?.abort()
+    const lost = upkeep('renewing leases', () => renewLeases(db, runnerId, [...running.keys()], leaseMs)) ?? []
+    for (const id of lost) running.get(id)?.abort()
   }, leaseMs / 3)
   renewTimer.unref()
 
@@ -146,7 +157,8 @@ export function createJobRunner({
   function poll(atStart = false): void {
     const room = concurrency - active - queue.length
     if (stopping || room <= 0) return
-    const found = claimableJobs(db, room + waiting.size).filter((job) => !waiting.has(job.id)).slice(0, room)
+    const claimable = upkeep('looking for jobs', () => claimableJobs(db, room + waiting.size)) ?? []
+    const found = claimable.filter((job) => !waiting.has(job.id)).slice(0, room)
     const interrupted = found.filter((job) => job.interrupted).length
     if (found.length > 0 && (atStart || interrupted > 0)) log.info('resuming jobs', { queued: found.length - interrupted, interrupted })
     for (const job of found) void submit(job.id)
@@ -220,7 +232,7 @@ export function createJobRunner({
       clearInterval(pollTimer)
       if (active > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), Bun.sleep(graceMs)])
       clearInterval(renewTimer)
-      const released = releaseJobs(db, runnerId, [...running.keys()])
+      const released = upkeep('giving jobs back', () => releaseJobs(db, runnerId, [...running.keys()])) ?? 0
       if (released > 0) log.info('jobs given back to the queue', { jobs: released })
     },
 

@@ -3,18 +3,24 @@
  * runs under one runner's lease at a time, a dead runner's jobs are taken over once its lease
  * has run out, and every job completes exactly once.
  */
-import { afterEach, describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import { openDb } from '../../../src/db/client'
 import { migrate } from '../../../src/db/migrate'
-import { silentLogger } from '../../../src/lib/log'
+import { type Logger, silentLogger } from '../../../src/lib/log'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
 import { createKey } from '../../../src/modules/keys/service'
+import { tempDir } from '../../helpers/process'
 
 const LEASE_MS = 300
 const POLL_MS = 20
+
+const dir = tempDir('extractd-leases-')
+afterAll(() => dir.remove())
 
 const runners: JobRunner[] = []
 afterEach(async () => {
@@ -40,8 +46,8 @@ function gatedExtractor(name: string) {
   return { extract, release, state }
 }
 
-function setup() {
-  const { db } = openDb(':memory:')
+function setup(path = ':memory:', log: Logger = silentLogger) {
+  const { db } = openDb(path)
   migrate(db)
   const { accountId } = createKey(db, 'leases')
   const runner = (extract: Extractor, options: { concurrency?: number; leaseMs?: number } = {}) => {
@@ -51,7 +57,7 @@ function setup() {
       concurrency: options.concurrency ?? 1,
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,
-      log: silentLogger,
+      log,
       leaseMs: options.leaseMs ?? LEASE_MS,
       pollMs: POLL_MS,
     })
@@ -179,5 +185,25 @@ describe('job leases', () => {
     await waited
     expect(job(id).status).toBe('succeeded')
     expect(bystander.state.calls).toBe(0)
+  })
+
+  test('a database locked past the busy timeout while a job runs is logged, not thrown: the runner goes on', async () => {
+    const path = join(dir.path, 'locked.sqlite')
+    const errors: string[] = []
+    const log = { ...silentLogger, error: (message: string) => errors.push(message) }
+    const { db, runner, newJob, job } = setup(path, log)
+    db.$client.run('PRAGMA busy_timeout = 5')
+    const id = newJob()
+    const slow = gatedExtractor('slow')
+    const done = runner(slow.extract, { leaseMs: 60 }).submit(id)
+    await until(() => slow.state.calls === 1)
+    const holder = new Database(path)
+    holder.run('BEGIN EXCLUSIVE')
+    await until(() => errors.includes('job runner: renewing leases failed'))
+    holder.run('ROLLBACK')
+    holder.close()
+    slow.release()
+    await done
+    expect(job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
   })
 })
