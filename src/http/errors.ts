@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   job_finished: 409,
   job_not_finished: 409,
+  webhook_limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   schema_limit_reached: 429,

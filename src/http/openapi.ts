@@ -18,6 +18,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '401': 'Invalid API key',
   '404': 'Not found, or owned by another account',
   '413': 'Payload too large',
+  '409': 'Conflict with the state of the resource',
   '415': 'Unsupported media type',
   '429': 'Schema limit reached',
   '503': 'Not ready',
@@ -26,7 +27,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
 type Json = Record<string, any>
 
 /** Schemas that appear in many operations become named components (by their `title`). */
-const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job'])
+const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job', 'Webhook', 'CreatedWebhook', 'WebhookDelivery'])
 
 function hasBinary(schema: unknown): boolean {
   if (!schema || typeof schema !== 'object') return false

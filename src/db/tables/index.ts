@@ -1,3 +1,4 @@
 export * from './accounts'
 export * from './schemas'
 export * from './jobs'
+export * from './webhooks'
