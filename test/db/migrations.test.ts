@@ -26,7 +26,7 @@ test('migrates an empty database to the latest version, with drizzle bookkeeping
   const { db, sqlite } = openDb(join(dir.path, 'empty.sqlite'))
   migrate(db)
   expect(tableNames(sqlite)).toEqual(expect.arrayContaining(['__drizzle_migrations', 'accounts', 'api_keys', 'schemas']))
-  expect(tableNames(sqlite)).toEqual(['__drizzle_migrations', 'accounts', 'api_keys', 'job_files', 'jobs', 'schemas'])
+  expect(tableNames(sqlite)).toEqual(['__drizzle_migrations', 'accounts', 'api_keys', 'job_files', 'jobs', 'schemas', 'webhook_attempts', 'webhook_endpoints', 'webhook_messages'])
   const applied = sqlite.query<{ hash: string }, []>('select hash from __drizzle_migrations order by created_at').all()
   expect(applied.map((row) => row.hash)).toEqual(migrations.map((m) => m.hash))
   sqlite.close()
