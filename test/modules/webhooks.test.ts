@@ -8,7 +8,7 @@ import { ExtractionError, type Engine } from '../../src/modules/extraction/engin
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { checkDeliveryHost, isPrivateAddress } from '../../src/modules/webhooks/addresses'
 import { createDeliveryWorker, retryDelay } from '../../src/modules/webhooks/delivery'
-import { claimDueMessages, createWebhook as createWebhookDirectly, messagesOfJob, sign } from '../../src/modules/webhooks/service'
+import { claimDueMessages, createWebhook as createWebhookDirectly, messagesOfJob, purgeFinishedMessages, sign } from '../../src/modules/webhooks/service'
 import { silentLogger } from '../../src/lib/log'
 import { ISO_MS, type TestApp, type TestAppOptions, expectEnvelope, expectValidation, makeTestApp } from '../helpers/app'
 import { ROOT } from '../helpers/process'
@@ -531,6 +531,21 @@ describe('deliveries', () => {
     expect(claimDueMessages(t.db, 'two', 60_000, 10)).toHaveLength(0)
     t.sqlite.run("update webhook_messages set lease_expires_at = '2000-01-01T00:00:00.000Z'")
     expect(claimDueMessages(t.db, 'two', 60_000, 10)).toHaveLength(1)
+  })
+
+  test('finished messages older than the history window are purged with their attempts; pending ones stay', async () => {
+    const r = receiver()
+    const t = deliveringApp()
+    const webhook = await createWebhook(t, { url: r.url, events: BOTH })
+    const delivered = await extract(t)
+    await eventually(() => messagesOfJob(t.db, delivered.id)[0]?.status === 'delivered')
+    await t.deliveries!.stop(0)
+    const pending = await extract(t, 'Invoice No.: P-1')
+    expect(purgeFinishedMessages(t.db, new Date(Date.now() - 60_000).toISOString())).toBe(0)
+    expect(purgeFinishedMessages(t.db, new Date(Date.now() + 60_000).toISOString())).toBe(1)
+    expect(messagesOfJob(t.db, delivered.id)).toEqual([])
+    expect(messagesOfJob(t.db, pending.id)).toHaveLength(1)
+    expect((await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries).toEqual([])
   })
 
   test('retries back off exponentially from the first delay, up to an hour', () => {

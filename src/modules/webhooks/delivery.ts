@@ -8,11 +8,23 @@ import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
 import { VERSION } from '../../version'
 import { checkDeliveryHost } from './addresses'
-import { type AttemptOutcome, type ClaimedMessage, claimDueMessages, onMessagesQueued, recordAttempt, releaseLeases, sign } from './service'
+import {
+  type AttemptOutcome,
+  type ClaimedMessage,
+  claimDueMessages,
+  onMessagesQueued,
+  purgeFinishedMessages,
+  recordAttempt,
+  releaseLeases,
+  sign,
+} from './service'
 
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000
 export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000
+/** How long the attempts of a finished message stay listed (D85). */
+export const DELIVERY_HISTORY_MS = 30 * 24 * 60 * 60 * 1000
+const PURGE_EVERY_MS = 60 * 60 * 1000
 
 export interface DeliveryWorkerOptions {
   db: Db
@@ -61,6 +73,7 @@ export function createDeliveryWorker({
   const inFlight = new Set<Promise<void>>()
   const timers = new Set<ReturnType<typeof setTimeout>>()
   let pollTimer: ReturnType<typeof setInterval> | undefined
+  let purgeTimer: ReturnType<typeof setInterval> | undefined
   let unsubscribe: (() => void) | undefined
   let stopping = false
 
@@ -144,6 +157,16 @@ export function createDeliveryWorker({
       unsubscribe = onMessagesQueued(() => poll())
       pollTimer = setInterval(poll, pollMs)
       pollTimer.unref?.()
+      const purge = () => {
+        try {
+          purgeFinishedMessages(db, new Date(Date.now() - DELIVERY_HISTORY_MS).toISOString())
+        } catch (error) {
+          log.error('webhook history purge failed', { error: error instanceof Error ? error.message : String(error) })
+        }
+      }
+      purge()
+      purgeTimer = setInterval(purge, PURGE_EVERY_MS)
+      purgeTimer.unref?.()
       poll()
     },
 
@@ -157,6 +180,7 @@ export function createDeliveryWorker({
       stopping = true
       unsubscribe?.()
       if (pollTimer) clearInterval(pollTimer)
+      if (purgeTimer) clearInterval(purgeTimer)
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
       if (inFlight.size > 0) await Promise.race([Promise.allSettled([...inFlight]), Bun.sleep(graceMs)])

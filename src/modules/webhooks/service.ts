@@ -351,6 +351,15 @@ export function releaseLeases(db: Db, owner: string): void {
     .run()
 }
 
+/** Deletes delivered and failed messages last touched before `before`, with their attempts (D85); returns how many. */
+export function purgeFinishedMessages(db: Db, before: string): number {
+  return db
+    .delete(webhookMessages)
+    .where(and(inArray(webhookMessages.status, ['delivered', 'failed']), lt(webhookMessages.updatedAt, before)))
+    .returning({ id: webhookMessages.id })
+    .all().length
+}
+
 /** The messages of a job, for tests and operators' checks: status and attempts per endpoint. */
 export function messagesOfJob(db: Db, jobId: string): { endpointId: string; event: WebhookEvent; status: string; attempts: number }[] {
   return db
