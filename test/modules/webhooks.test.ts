@@ -159,6 +159,55 @@ describe('registering endpoints', () => {
   })
 })
 
+describe('whatever a client sends gets a clear 4xx, never a 5xx (D86)', () => {
+  const hostile: [string, string][] = [
+    ['a JSON array', '[]'],
+    ['JSON null', 'null'],
+    ['a JSON number', '42'],
+    ['a JSON string', '"https://example.com"'],
+    ['deeply nested JSON', `{"url":${'['.repeat(100)}${']'.repeat(100)},"events":["job.failed"]}`],
+    ['a URL with spaces in the host', '{"url":"https://exa mple.com/","events":["job.failed"]}'],
+    ['an unclosed IPv6 host', '{"url":"http://[::1/","events":["job.failed"]}'],
+    ['an IPv6 zone', '{"url":"http://[fe80::1%25eth0]/","events":["job.failed"]}'],
+    ['a port out of range', '{"url":"http://example.com:99999/","events":["job.failed"]}'],
+    ['only whitespace', '{"url":"   ","events":["job.failed"]}'],
+    ['an event of the wrong type', '{"url":"https://example.com/","events":[1, null, {}]}'],
+    ['a huge list of events', `{"url":"https://example.com/","events":[${'"job.failed",'.repeat(10_000)}"job.failed"]}`],
+  ]
+
+  test.each(hostile)('%s → 4xx in the D1 envelope, nothing stored', async (_name, body) => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/webhooks', { body, headers: { 'content-type': 'application/json' } })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(response.status).toBeLessThan(500)
+    expect(typeof response.body.code).toBe('string')
+    expect((await t.call('GET', '/api/v1/webhooks')).body).toEqual({ webhooks: [] })
+  })
+
+  test('an international domain name is accepted in its ASCII form', async () => {
+    const t = makeTestApp()
+    expect((await createWebhook(t, { url: 'https://bücher.example/hook', events: BOTH })).url).toBe('https://xn--bcher-kva.example/hook')
+  })
+
+  test('odd deliveries queries and paths are 4xx', async () => {
+    const t = makeTestApp()
+    const webhook = await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
+    for (const path of [
+      `/api/v1/webhooks/${webhook.id}/deliveries?limit=-1`,
+      `/api/v1/webhooks/${webhook.id}/deliveries?limit=1e2`,
+      `/api/v1/webhooks/${webhook.id}/deliveries?limit=99999999999999999999`,
+      `/api/v1/webhooks/${webhook.id}/deliveries?starting_after=${webhook.id}`,
+      '/api/v1/webhooks/%00/deliveries',
+    ]) {
+      const response = await t.call('GET', path)
+      expect([path, response.status]).toEqual([path, path.includes('%00') ? 404 : 400])
+    }
+    const wrongMethod = await t.call('PATCH', `/api/v1/webhooks/${webhook.id}`, { body: { url: 'https://example.com/b' } })
+    expectEnvelope(wrongMethod, 405, 'method_not_allowed')
+    expect(wrongMethod.headers.get('allow')).toContain('DELETE')
+  })
+})
+
 describe('private addresses (D83)', () => {
   const refused = [
     'http://localhost/hook',
