@@ -12,6 +12,7 @@ import type { Catalog } from './modules/catalog/service'
 import { extractionModule } from './modules/extraction'
 import type { JobRunner } from './modules/extraction/worker'
 import { schemasModule } from './modules/schemas'
+import { webhooksModule } from './modules/webhooks'
 
 export interface AppOptions {
   db: Db
@@ -27,6 +28,10 @@ export interface AppOptions {
     engineName: string
     maxUploadBytes: number
   }
+  webhooks?: {
+    /** Whether endpoints may point at private and loopback addresses (D83); refused by default. */
+    allowPrivate: boolean
+  }
   /** A plugin to include, for the copy of the app that generates the OpenAPI document. */
   openApiGenerator?: AnyElysia
 }
@@ -39,11 +44,12 @@ const TAGS = [
   { name: 'Schemas', description: "The account's saved sets of extraction fields." },
   { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
   { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
+  { name: 'Webhooks', description: 'Endpoints that are told when jobs end, signed per Standard Webhooks, and their delivery attempts.' },
   { name: 'Operations', description: 'Liveness and readiness, without a key.' },
 ]
 
 export function createApp(options: AppOptions) {
-  const { db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady, extraction } = options
+  const { db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady, extraction, webhooks } = options
   const { plugin: auth, accountOf } = createAuth(db)
   const idempotency = createIdempotency(db)
   let routes: RouteInfo[] = []
@@ -77,7 +83,8 @@ export function createApp(options: AppOptions) {
       api
         .use(schemasModule({ db, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
-        .use(extractionModule({ db, catalog, auth, idempotency, ...extraction })),
+        .use(extractionModule({ db, catalog, auth, idempotency, ...extraction }))
+        .use(webhooksModule({ db, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
   return app

@@ -33,6 +33,14 @@ export interface ServeConfig {
   jobLeaseMs: number
   /** Pages per document and pixels per page image that are read (D67). */
   readLimits: ReadLimits
+  webhooks: WebhookConfig
+}
+
+export interface WebhookConfig {
+  /** Whether webhook endpoints may point at private and loopback addresses (D83). */
+  allowPrivate: boolean
+  /** Delay before a failed delivery's first retry; each further one doubles (D84). */
+  retryDelayMs: number
 }
 
 export type Command =
@@ -63,12 +71,13 @@ export const DEFAULTS = {
   jobLease: '30s',
   maxPages: DEFAULT_READ_LIMITS.maxPages,
   maxPageMegapixels: DEFAULT_READ_LIMITS.maxPagePixels / 1_000_000,
+  webhookRetryDelay: '5s',
 }
 
-const DURATION_UNITS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
 
 function duration(name: string, raw: string): number {
-  const match = /^(\d+)([smhd])$/.exec(raw)
+  const match = /^(\d+)(ms|[smhd])$/.exec(raw)
   if (raw === '0') return 0
   if (!match) throw new UsageError(`invalid ${name} "${raw}": expected a duration such as 30m, 12h or 7d (or 0)`)
   return Number(match[1]) * DURATION_UNITS[match[2] as keyof typeof DURATION_UNITS]
@@ -116,6 +125,10 @@ Extraction:
   --llm-model NAME      model name                  env EXTRACTD_LLM_MODEL
   --llm-timeout-ms N    per extraction              env EXTRACTD_LLM_TIMEOUT_MS default ${DEFAULTS.llmTimeoutMs}
                         The endpoint's key is read from env EXTRACTD_LLM_API_KEY only (never a flag).
+
+Webhooks:
+  --webhooks-allow-private  let endpoints reach private and loopback addresses  env EXTRACTD_WEBHOOKS_ALLOW_PRIVATE=1  default refused
+  --webhook-retry-delay DURATION  first retry of a failed delivery, then doubling  env EXTRACTD_WEBHOOK_RETRY_DELAY  default ${DEFAULTS.webhookRetryDelay}
   -h, --help            Show this help`,
   healthcheck: `Usage: extractd healthcheck [--port N]
 
@@ -167,6 +180,13 @@ function pick(flag: unknown, envValue: string | undefined): string | undefined {
   return envValue === '' ? undefined : envValue
 }
 
+/** An on/off environment variable: 1 or true, 0 or false (or unset). */
+function flagFromEnv(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false
+  if (raw === '1' || raw.toLowerCase() === 'true') return true
+  throw new UsageError(`invalid ${name} "${raw}": expected 1 or 0`)
+}
+
 function noPositionals(command: string, positionals: string[]): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument for '${command}': ${positionals[0]}`)
 }
@@ -193,6 +213,8 @@ function parseServe(args: string[], env: Env): Command {
     'llm-url': { type: 'string' },
     'llm-model': { type: 'string' },
     'llm-timeout-ms': { type: 'string' },
+    'webhooks-allow-private': { type: 'boolean' },
+    'webhook-retry-delay': { type: 'string' },
   })
   if (values.help) return { name: 'help', text: HELP.serve }
   noPositionals('serve', positionals)
@@ -218,6 +240,9 @@ function parseServe(args: string[], env: Env): Command {
   if (jobLeaseMs === 0) throw new UsageError('invalid --job-lease "0": a running job needs a lease')
   const maxPages = pick(values['max-pages'], env.EXTRACTD_MAX_PAGES)
   const maxPageMegapixels = pick(values['max-page-megapixels'], env.EXTRACTD_MAX_PAGE_MEGAPIXELS)
+  const allowPrivate = values['webhooks-allow-private'] === true || flagFromEnv('EXTRACTD_WEBHOOKS_ALLOW_PRIVATE', env.EXTRACTD_WEBHOOKS_ALLOW_PRIVATE)
+  const retryDelayMs = duration('--webhook-retry-delay', pick(values['webhook-retry-delay'], env.EXTRACTD_WEBHOOK_RETRY_DELAY) ?? DEFAULTS.webhookRetryDelay)
+  if (retryDelayMs === 0) throw new UsageError('invalid --webhook-retry-delay "0": retries need some delay')
   return {
     name: 'serve',
     config: {
@@ -247,6 +272,7 @@ function parseServe(args: string[], env: Env): Command {
           (maxPageMegapixels === undefined ? DEFAULTS.maxPageMegapixels : integerIn('--max-page-megapixels', maxPageMegapixels, 1, 1000)) *
           1_000_000,
       },
+      webhooks: { allowPrivate, retryDelayMs },
     },
   }
 }

@@ -23,6 +23,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   jobTimeoutMs: 5 * 60_000,
   jobLeaseMs: 30_000,
   readLimits: { maxPages: 100, maxPagePixels: 40_000_000 },
+  webhooks: { allowPrivate: false, retryDelayMs: 5000 },
 }
 
 /** Runs `parse` and returns the UsageError it throws; fails if it throws nothing or something else. */
@@ -38,6 +39,36 @@ function usageError(parse: () => unknown): UsageError {
   }
   throw new Error('expected a UsageError')
 }
+
+describe('serve: webhook options (D83, D84)', () => {
+  test('refuses private addresses and retries after 5 s unless told otherwise', () => {
+    expect(serveConfig([]).webhooks).toEqual({ allowPrivate: false, retryDelayMs: 5000 })
+  })
+
+  test('--webhooks-allow-private or EXTRACTD_WEBHOOKS_ALLOW_PRIVATE=1 allows private addresses', () => {
+    expect(serveConfig(['--webhooks-allow-private']).webhooks.allowPrivate).toBe(true)
+    expect(serveConfig([], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: '1' }).webhooks.allowPrivate).toBe(true)
+    expect(serveConfig([], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true)
+    expect(serveConfig([], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: '0' }).webhooks.allowPrivate).toBe(false)
+    expect(serveConfig([], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: '' }).webhooks.allowPrivate).toBe(false)
+    expect(usageError(() => parseCommand(['serve'], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: 'yes please' })).message).toContain(
+      'EXTRACTD_WEBHOOKS_ALLOW_PRIVATE',
+    )
+  })
+
+  test('--webhook-retry-delay takes a duration, milliseconds included, but not 0', () => {
+    expect(serveConfig(['--webhook-retry-delay', '200ms']).webhooks.retryDelayMs).toBe(200)
+    expect(serveConfig([], { EXTRACTD_WEBHOOK_RETRY_DELAY: '1m' }).webhooks.retryDelayMs).toBe(60_000)
+    expect(usageError(() => parseCommand(['serve', '--webhook-retry-delay', '0'], {})).message).toContain('--webhook-retry-delay')
+    expect(usageError(() => parseCommand(['serve', '--webhook-retry-delay', 'soon'], {})).message).toContain('--webhook-retry-delay')
+  })
+
+  test('the serve help names both settings', () => {
+    expect(HELP.serve).toContain('--webhooks-allow-private')
+    expect(HELP.serve).toContain('EXTRACTD_WEBHOOKS_ALLOW_PRIVATE')
+    expect(HELP.serve).toContain('--webhook-retry-delay')
+  })
+})
 
 describe('serve: extraction options', () => {
   test('defaults to the built-in engine, 2 workers, 20 MiB uploads and no kept files', () => {

@@ -9,6 +9,7 @@ import { engineName } from '../modules/extraction/engines/names'
 import { createThreadPool } from '../modules/extraction/threads'
 import { createJobRunner } from '../modules/extraction/worker'
 import { createFirstKey } from '../modules/keys/service'
+import { createDeliveryWorker } from '../modules/webhooks/delivery'
 import { VERSION } from '../version'
 import type { Output } from './keys'
 
@@ -17,6 +18,8 @@ const FIRST_ACCOUNT = 'default'
 const SERVER_BODY_MARGIN = 4 * 1024 * 1024
 /** How long a stopping server lets running jobs finish; the rest resume at the next start. */
 const JOB_GRACE_MS = 10_000
+/** How long a stopping server lets webhook attempts under way finish; the rest are sent after the next start. */
+const DELIVERY_GRACE_MS = 5_000
 
 export async function serve(config: ServeConfig, io: Output): Promise<void> {
   const log = createLogger(config.logLevel, batchedLines(io.out))
@@ -41,12 +44,14 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   const engine = engineName(config.llm)
   const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, log })
   const runner = createJobRunner({ db, extract: threads.extract, concurrency: config.workers, keepFileMs: config.keepFilesMs, readLimits: config.readLimits, leaseMs: config.jobLeaseMs, log })
+  const deliveries = createDeliveryWorker({ db, log, ...config.webhooks })
   const app = createApp({
     db,
     catalog,
     log,
     isReady,
     extraction: { runner, engineName: engine, maxUploadBytes: config.maxUploadBytes },
+    webhooks: { allowPrivate: config.webhooks.allowPrivate },
   })
 
   // Installed before listening, so a signal that arrives during start-up still stops cleanly.
@@ -57,6 +62,8 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     log.info('stopping', { signal })
     await app.server?.stop()
     await runner.stop(JOB_GRACE_MS)
+    // After the jobs: events of jobs that ended during the grace are in the queue for the next start.
+    await deliveries.stop(DELIVERY_GRACE_MS)
     threads.close()
     sqlite.close()
     log.info('stopped')
@@ -67,6 +74,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
 
   // Before listening: what a stopped process left behind is queued again before any new job is claimed.
   runner.start()
+  deliveries.start()
   // Elysia turns on Bun's development mode unless NODE_ENV is "production"; a server never wants it.
   app.listen({
     hostname: config.host,

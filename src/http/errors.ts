@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   job_not_finished: 409,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
+  webhook_limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   schema_limit_reached: 429,

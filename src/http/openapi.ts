@@ -19,7 +19,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '400': 'Invalid request: validation_failed, invalid_json or missing_parameter',
   '401': 'Invalid API key',
   '404': 'Not found, or owned by another account',
-  '409': 'Conflict with the state of the job or of the Idempotency-Key: see `code`',
+  '409': 'Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code`',
   '413': 'Payload too large',
   '415': 'Unsupported media type',
   '429': 'Schema limit reached',
@@ -31,7 +31,7 @@ type Json = Record<string, any>
 const UNAVAILABLE = 'The database is not available right now (service_unavailable, with Retry-After): retry shortly'
 
 /** Schemas that appear in many operations become named components (by their `title`). */
-const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job'])
+const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job', 'Webhook', 'CreatedWebhook', 'WebhookDelivery'])
 
 function hasBinary(schema: unknown): boolean {
   if (!schema || typeof schema !== 'object') return false

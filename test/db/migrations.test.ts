@@ -35,6 +35,9 @@ test('migrates an empty database to the latest version, with drizzle bookkeeping
     'jobs',
     'schema_versions',
     'schemas',
+    'webhook_attempts',
+    'webhook_endpoints',
+    'webhook_messages',
   ])
   const applied = sqlite.query<{ hash: string }, []>('select hash from __drizzle_migrations order by created_at').all()
   expect(applied.map((row) => row.hash)).toEqual(migrations.map((m) => m.hash))

@@ -282,6 +282,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Newest first, without their secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events are POSTed to `url`, signed with the `secret` of this answer (Standard Webhooks). The secret is shown only here. At most 20 endpoints per account (409 `webhook_limit_reached`).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description Without its secret.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its pending deliveries stop and its delivery history goes with it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's delivery attempts
+         * @description Every attempt, newest first: status code (null without an answer), duration and error (null when accepted). Page with `limit` and `starting_after`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -447,6 +515,69 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
+        };
+        /** CreatedWebhook */
+        CreatedWebhook: {
+            /** @example whk_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+            id: string;
+            /** @example https://example.com/hooks/extractd */
+            url: string;
+            events: ("job.succeeded" | "job.failed")[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Signing secret (Standard Webhooks form). Shown only in this answer; store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /** Webhook */
+        Webhook: {
+            /** @example whk_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+            id: string;
+            /** @example https://example.com/hooks/extractd */
+            url: string;
+            events: ("job.succeeded" | "job.failed")[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            created_at: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /**
+             * @description ID of this attempt.
+             * @example att_01m7zvb9bb611cmatkr3ef5dhzw8cw
+             */
+            id: string;
+            /**
+             * @description The event for this endpoint; sent as `webhook-id` and the same on every attempt.
+             * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+             */
+            message_id: string;
+            /** @enum {string} */
+            event: "job.succeeded" | "job.failed";
+            /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+            job_id: string;
+            /** @description 1 for the first attempt of the message. */
+            attempt: string | number;
+            /** @description The receiver's HTTP status; null when it did not answer. */
+            status_code: (string | number) | null;
+            duration_ms: string | number;
+            /**
+             * @description Why the attempt failed (`timeout`, `connection refused`, `HTTP 500`, `redirect not followed`, …); null when accepted.
+             * @example HTTP 500
+             */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            created_at: string;
         };
     };
     responses: never;
@@ -622,7 +753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -930,7 +1061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1324,7 +1455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1524,7 +1655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1635,8 +1766,317 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the state of the job or of the Idempotency-Key: see `code` */
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description An http(s) URL without credentials. Private and loopback addresses only when the operator allows them.
+                     * @example https://example.com/hooks/extractd
+                     */
+                    url: string;
+                    /**
+                     * @description The events to receive, each once: job.succeeded, job.failed.
+                     * @example [
+                     *       "job.succeeded",
+                     *       "job.failed"
+                     *     ]
+                     */
+                    events: ("job.succeeded" | "job.failed")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["CreatedWebhook"];
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whk_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example whk_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1–100, default 20.
+                 * @example 20
+                 */
+                limit?: string;
+                /** @description An attempt ID from the previous page: list the attempts after it. */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                /** @example whk_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/modules/extraction/readers/types'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
+import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/delivery'
 import { type Logger, silentLogger } from '../../src/lib/log'
 
 export const BASE = 'http://localhost'
@@ -45,6 +46,11 @@ export interface TestAppOptions {
   log?: Logger
   /** A database file instead of an in-memory database. */
   dbPath?: string
+  /**
+   * Webhook settings; with them a delivery worker runs (stop it with `t.deliveries.stop(0)`).
+   * Without them private addresses are refused and nothing is delivered.
+   */
+  webhooks?: Partial<Omit<DeliveryWorkerOptions, 'db' | 'log'>>
 }
 
 export function makeTestApp(options: TestAppOptions = {}) {
@@ -66,7 +72,12 @@ export function makeTestApp(options: TestAppOptions = {}) {
     maxJsonBytes: options.maxJsonBytes,
     log: options.log,
     extraction: { runner, engineName: engine.name, maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024 },
+    webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false },
   })
+  const deliveries = options.webhooks
+    ? createDeliveryWorker({ db, log: silentLogger, allowPrivate: false, retryDelayMs: 5000, pollMs: 50, ...options.webhooks })
+    : undefined
+  deliveries?.start()
   const keyA = createKey(db, 'account-a')
   const keyB = createKey(db, 'account-b')
 
@@ -88,7 +99,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     return { status: response.status, headers: response.headers, body: parsed as T, text }
   }
 
-  return { app, db, sqlite, catalog, keyA, keyB, call, runner }
+  return { app, db, sqlite, catalog, keyA, keyB, call, runner, deliveries }
 }
 
 export type TestApp = ReturnType<typeof makeTestApp>

@@ -8,6 +8,7 @@ import { createSchema, field, makeTestApp, type ApiResponse } from '../helpers/a
 import { JOB_ERROR_CODES } from '../../src/modules/extraction/engines/types'
 import { GENERATED_TYPES, generateTypes, openApiDocument } from '../helpers/openapi'
 import { tempDir } from '../helpers/process'
+import { startReceiver } from '../helpers/webhooks'
 
 const doc = await openApiDocument()
 
@@ -52,6 +53,11 @@ describe('/openapi.json', () => {
         'PATCH /api/v1/schemas/{id}',
         'POST /api/v1/schemas',
         'POST /api/v1/schemas/{id}/restore',
+        'POST /api/v1/webhooks',
+        'GET /api/v1/webhooks',
+        'GET /api/v1/webhooks/{id}',
+        'DELETE /api/v1/webhooks/{id}',
+        'GET /api/v1/webhooks/{id}/deliveries',
       ].sort(),
     )
   })
@@ -81,7 +87,9 @@ describe('/openapi.json', () => {
 
   test('declares the bearer security scheme and the shared schemas as components', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Error', 'Schema', 'SuggestedFields', 'DocumentType', 'Job']))
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Error', 'Schema', 'SuggestedFields', 'DocumentType', 'Job', 'Webhook', 'CreatedWebhook', 'WebhookDelivery']),
+    )
   })
 
   test('states the limits of the contract in the request schemas', () => {
@@ -249,6 +257,46 @@ describe('real responses conform to the document', () => {
 
     // Every documented status of every operation was produced and checked, except 503 of /readyz and the
     // 503 every API operation may give (one of them is checked above).
+    // Webhooks, with real deliveries to a local receiver (one refused, then one accepted).
+    const receiver = startReceiver((n) => new Response(null, { status: n === 1 ? 500 : 200 }))
+    const hooks = makeTestApp({ webhooks: { allowPrivate: true, retryDelayMs: 10 } })
+    try {
+      const created = await hooks.call('POST', '/api/v1/webhooks', { body: { url: receiver.url, events: ['job.succeeded', 'job.failed'] } })
+      conforms('post', '/api/v1/webhooks', created)
+      const webhookId = created.body.webhook.id
+      conforms('post', '/api/v1/webhooks', await hooks.call('POST', '/api/v1/webhooks', { body: { url: 'ftp://x', events: [] } }))
+      conforms('post', '/api/v1/webhooks', await hooks.call('POST', '/api/v1/webhooks', { body: '{', headers: { 'content-type': 'application/json' } }))
+      conforms('post', '/api/v1/webhooks', await hooks.call('POST', '/api/v1/webhooks', { body: 'x', headers: { 'content-type': 'text/plain' } }))
+      conforms('post', '/api/v1/webhooks', await hooks.call('POST', '/api/v1/webhooks', { body: { url: 'x'.repeat(2 * 1024 * 1024) } }))
+      conforms('post', '/api/v1/webhooks', await hooks.call('POST', '/api/v1/webhooks', { body: {}, key: null }))
+      for (let i = 1; i < 20; i++) await hooks.call('POST', '/api/v1/webhooks', { body: { url: `https://example.com/${i}`, events: ['job.failed'] } })
+      conforms('post', '/api/v1/webhooks', await hooks.call('POST', '/api/v1/webhooks', { body: { url: 'https://example.com/21', events: ['job.failed'] } }))
+      conforms('get', '/api/v1/webhooks', await hooks.call('GET', '/api/v1/webhooks'))
+      conforms('get', '/api/v1/webhooks', await hooks.call('GET', '/api/v1/webhooks', { key: null }))
+      conforms('get', '/api/v1/webhooks/{id}', await hooks.call('GET', `/api/v1/webhooks/${webhookId}`))
+      conforms('get', '/api/v1/webhooks/{id}', await hooks.call('GET', '/api/v1/webhooks/whk_nope'))
+      conforms('get', '/api/v1/webhooks/{id}', await hooks.call('GET', `/api/v1/webhooks/${webhookId}`, { key: null }))
+      expect((await hooks.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }) })).status).toBe(200)
+      const deadline = Date.now() + 5000
+      let deliveries = await hooks.call('GET', `/api/v1/webhooks/${webhookId}/deliveries`)
+      while (deliveries.body.deliveries.length < 2 && Date.now() < deadline) {
+        await Bun.sleep(10)
+        deliveries = await hooks.call('GET', `/api/v1/webhooks/${webhookId}/deliveries`)
+      }
+      expect(deliveries.body.deliveries.map((d: { status_code: number }) => d.status_code)).toEqual([200, 500])
+      conforms('get', '/api/v1/webhooks/{id}/deliveries', deliveries)
+      conforms('get', '/api/v1/webhooks/{id}/deliveries', await hooks.call('GET', `/api/v1/webhooks/${webhookId}/deliveries?limit=0`))
+      conforms('get', '/api/v1/webhooks/{id}/deliveries', await hooks.call('GET', '/api/v1/webhooks/whk_nope/deliveries'))
+      conforms('get', '/api/v1/webhooks/{id}/deliveries', await hooks.call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { key: null }))
+      conforms('delete', '/api/v1/webhooks/{id}', await hooks.call('DELETE', `/api/v1/webhooks/${webhookId}`))
+      conforms('delete', '/api/v1/webhooks/{id}', await hooks.call('DELETE', `/api/v1/webhooks/${webhookId}`))
+      conforms('delete', '/api/v1/webhooks/{id}', await hooks.call('DELETE', `/api/v1/webhooks/${webhookId}`, { key: null }))
+    } finally {
+      await hooks.deliveries?.stop(0)
+      receiver.stop()
+    }
+
+    // Every documented status of every operation was produced and checked, except 503 of /readyz.
     const documented = operations.flatMap(({ path, method, op }) => Object.keys(op.responses).map((s) => `${method} ${path} ${s}`))
     expect(documented.filter((entry) => !seen.has(entry) && !/^\w+ \/api\/.* 503$/.test(entry))).toEqual(['get /readyz 503'])
     const apiOperations = operations.filter(({ path }) => path.startsWith('/api/'))

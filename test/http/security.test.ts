@@ -33,6 +33,7 @@ interface ProtectedRoute {
 interface FixtureIds {
   schema: string
   job: string
+  webhook: string
 }
 
 function extractForm(): FormData {
@@ -104,6 +105,31 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     call: (ids) => ({ method: 'POST', path: `/api/v1/jobs/${ids.job}/cancel` }),
     okStatus: 409,
   },
+  {
+    route: 'POST /api/v1/webhooks',
+    name: 'POST /api/v1/webhooks',
+    call: () => ({ method: 'POST', path: '/api/v1/webhooks', body: { url: 'https://example.com/second', events: ['job.failed'] } }),
+    okStatus: 201,
+  },
+  { route: 'GET /api/v1/webhooks', name: 'GET /api/v1/webhooks', call: () => ({ method: 'GET', path: '/api/v1/webhooks' }), okStatus: 200 },
+  {
+    route: 'GET /api/v1/webhooks/:id',
+    name: 'GET /api/v1/webhooks/:id',
+    call: (ids) => ({ method: 'GET', path: `/api/v1/webhooks/${ids.webhook}` }),
+    okStatus: 200,
+  },
+  {
+    route: 'DELETE /api/v1/webhooks/:id',
+    name: 'DELETE /api/v1/webhooks/:id',
+    call: (ids) => ({ method: 'DELETE', path: `/api/v1/webhooks/${ids.webhook}` }),
+    okStatus: 200,
+  },
+  {
+    route: 'GET /api/v1/webhooks/:id/deliveries',
+    name: 'GET /api/v1/webhooks/:id/deliveries',
+    call: (ids) => ({ method: 'GET', path: `/api/v1/webhooks/${ids.webhook}/deliveries` }),
+    okStatus: 200,
+  },
 ]
 
 /** The routes anyone may call without a key. */
@@ -115,6 +141,8 @@ interface Fixture {
   schema: any
   /** Account A's finished job, as created. */
   job: any
+  /** Account A's webhook endpoint, as listed (no secret). */
+  webhook: any
   ids: FixtureIds
 }
 
@@ -124,7 +152,10 @@ async function fixture(): Promise<Fixture> {
   const extracted = await t.call('POST', '/api/v1/extract', { body: extractForm() })
   if (extracted.status !== 200) throw new Error(`extract failed: ${extracted.status} ${extracted.text}`)
   const job = extracted.body.job
-  return { t, schema, job, ids: { schema: schema.id, job: job.id } }
+  const registered = await t.call('POST', '/api/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['job.succeeded'] } })
+  if (registered.status !== 201) throw new Error(`webhook failed: ${registered.status} ${registered.text}`)
+  const { secret: _secret, ...webhook } = registered.body.webhook
+  return { t, schema, job, webhook, ids: { schema: schema.id, job: job.id, webhook: webhook.id } }
 }
 
 /** Every key this app knows; none of them may appear in any response body. */
@@ -142,8 +173,8 @@ function expectInvalidApiKey(response: ApiResponse) {
   expect(JSON.parse(response.text)).toStrictEqual(INVALID_KEY_BODY)
 }
 
-/** Account A's data is exactly as the fixture left it: the schema unchanged, the lists holding only the schema and the job. */
-async function expectUntouched({ t, schema, job }: Fixture) {
+/** Account A's data is exactly as the fixture left it: the schema unchanged, the lists holding only the schema, the job and the webhook. */
+async function expectUntouched({ t, schema, job, webhook }: Fixture) {
   const read = await t.call('GET', `/api/v1/schemas/${schema.id}`)
   expect(read.status).toBe(200)
   expect(read.body.schema).toStrictEqual(schema)
@@ -152,6 +183,8 @@ async function expectUntouched({ t, schema, job }: Fixture) {
   expect(list.body.schemas).toStrictEqual([schema])
   const jobs = await t.call('GET', '/api/v1/jobs')
   expect(jobs.body).toStrictEqual({ jobs: [job], has_more: false })
+  const webhooks = await t.call('GET', '/api/v1/webhooks')
+  expect(webhooks.body).toStrictEqual({ webhooks: [webhook] })
 }
 
 interface BadCredential {
@@ -331,6 +364,14 @@ describe('authentication runs before validation (D26)', () => {
     {
       name: 'GET /api/v1/schemas/:id with an ID of the wrong shape',
       build: () => ({ method: 'GET', path: "/api/v1/schemas/'%3B%20drop%20table%20schemas%3B%20--" }),
+    },
+    {
+      name: 'POST /api/v1/webhooks with an invalid body and a private URL',
+      build: () => ({ method: 'POST', path: '/api/v1/webhooks', body: { url: 'http://169.254.169.254/', events: ['job.deleted'], extra: 1 } }),
+    },
+    {
+      name: 'GET /api/v1/webhooks/:id/deliveries with a bad limit',
+      build: (f) => ({ method: 'GET', path: `/api/v1/webhooks/${f.webhook.id}/deliveries?limit=0` }),
     },
     {
       name: 'GET /api/v1/fields without the type parameter',

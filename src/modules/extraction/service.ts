@@ -11,6 +11,7 @@ import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
+import { enqueueJobEvent } from '../webhooks/service'
 import type { JobErrorCode } from './engines/types'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
@@ -326,10 +327,12 @@ function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, ke
         : { status: 'failed', errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now },
     )
     .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
-    .returning({ id: jobs.id })
+    .returning()
     .get()
   if (!done) return false
   releaseFile(tx, id, keepFileMs)
+  // D81: the job's webhook events are queued in the transaction that ends it.
+  enqueueJobEvent(tx, done.accountId, toWire(done))
   return true
 }
 

@@ -1,0 +1,194 @@
+/**
+ * The delivery worker (D84): runs in the serving process, takes due messages from the database
+ * with a lease, POSTs each signed (Standard Webhooks), records the attempt, and schedules the
+ * next one with exponential backoff for 24 hours. The queue lives in the database, so deliveries
+ * survive restarts; a nudge from `enqueueJobEvent` sends new events at once.
+ */
+import type { Db } from '../../db/client'
+import type { Logger } from '../../lib/log'
+import { VERSION } from '../../version'
+import { checkDeliveryHost } from './addresses'
+import {
+  type AttemptOutcome,
+  type ClaimedMessage,
+  claimDueMessages,
+  onMessagesQueued,
+  purgeFinishedMessages,
+  recordAttempt,
+  releaseLeases,
+  sign,
+} from './service'
+
+export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000
+export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000
+/** How long the attempts of a finished message stay listed (D85). */
+export const DELIVERY_HISTORY_MS = 30 * 24 * 60 * 60 * 1000
+const PURGE_EVERY_MS = 60 * 60 * 1000
+
+export interface DeliveryWorkerOptions {
+  db: Db
+  log: Logger
+  /** Whether private and loopback addresses may be reached (D83). */
+  allowPrivate: boolean
+  /** Delay before the first retry; each further one doubles, up to an hour. */
+  retryDelayMs: number
+  /** How long one attempt may wait for the receiver's answer. */
+  timeoutMs?: number
+  /** How often the database is asked for due messages (other processes', retries). */
+  pollMs?: number
+  /** Messages delivered at the same time. */
+  concurrency?: number
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>
+
+/** Exponential backoff: `first`, 2×, 4×… capped at an hour (D84). */
+export function retryDelay(firstDelayMs: number, attempt: number): number {
+  return Math.min(firstDelayMs * 2 ** Math.max(0, attempt - 1), MAX_RETRY_DELAY_MS)
+}
+
+/** A short, stable text for what went wrong with a request that got no answer. */
+function describeFailure(error: unknown): string {
+  const { name, code } = (error ?? {}) as { name?: string; code?: string }
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timeout'
+  if (code === 'ConnectionRefused' || code === 'ECONNREFUSED') return 'connection refused'
+  if (code === 'ConnectionClosed' || code === 'ECONNRESET') return 'connection closed'
+  if (typeof code === 'string' && /CERT|TLS|SSL|SELF_SIGNED|VERIFY/i.test(code)) return 'tls error'
+  return 'connection failed'
+}
+
+export function createDeliveryWorker({
+  db,
+  log,
+  allowPrivate,
+  retryDelayMs,
+  timeoutMs = DEFAULT_DELIVERY_TIMEOUT_MS,
+  pollMs = 1000,
+  concurrency = 4,
+}: DeliveryWorkerOptions) {
+  const owner = crypto.randomUUID()
+  // A lease outlives the longest attempt (DNS, connect, the timeout) by a good margin.
+  const leaseMs = timeoutMs + 30_000
+  const inFlight = new Set<Promise<void>>()
+  const timers = new Set<ReturnType<typeof setTimeout>>()
+  let pollTimer: ReturnType<typeof setInterval> | undefined
+  let purgeTimer: ReturnType<typeof setInterval> | undefined
+  let unsubscribe: (() => void) | undefined
+  let stopping = false
+
+  async function attempt(message: ClaimedMessage): Promise<AttemptOutcome> {
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    const url = new URL(message.url)
+    if (!allowPrivate) {
+      const host = await checkDeliveryHost(url.hostname)
+      if (!host.ok) return { statusCode: null, durationMs: elapsed(), error: host.error, retry: host.retry }
+    }
+    const timestamp = Math.floor(Date.now() / 1000)
+    try {
+      const response = await fetch(message.url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': `extractd/${VERSION}`,
+          'webhook-id': message.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': sign(message.secret, message.id, timestamp, message.payload),
+        },
+        body: message.payload,
+      })
+      await response.body?.cancel().catch(() => {}) // the answer's body is not read
+      const status = response.status
+      const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? 'redirect not followed' : `HTTP ${status}`
+      return { statusCode: status, durationMs: elapsed(), error, retry: true }
+    } catch (error) {
+      return { statusCode: null, durationMs: elapsed(), error: describeFailure(error), retry: true }
+    }
+  }
+
+  function wakeIn(ms: number): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      poll()
+    }, Math.max(0, ms))
+    timer.unref?.()
+    timers.add(timer)
+  }
+
+  async function deliver(message: ClaimedMessage): Promise<void> {
+    const outcome = await attempt(message)
+    const next = recordAttempt(db, message, owner, outcome, {
+      delayMs: (n) => retryDelay(retryDelayMs, n),
+      retryWindowMs: RETRY_WINDOW_MS,
+    })
+    const fields = { message_id: message.id, event: message.event, attempt: message.attempts + 1, status_code: outcome.statusCode, duration_ms: outcome.durationMs }
+    if (outcome.error === null) log.debug('webhook delivered', fields)
+    else log.info('webhook attempt failed', { ...fields, error: outcome.error, next_attempt_at: next?.nextAttemptAt ?? null })
+    if (next) wakeIn(Date.parse(next.nextAttemptAt) - Date.now())
+  }
+
+  function poll(): void {
+    if (stopping) return
+    let claimed: ClaimedMessage[]
+    try {
+      claimed = claimDueMessages(db, owner, leaseMs, concurrency - inFlight.size)
+    } catch (error) {
+      log.error('webhook queue unreadable', { error: error instanceof Error ? error.message : String(error) })
+      return
+    }
+    for (const message of claimed) {
+      const running: Promise<void> = deliver(message)
+        .catch((error) => log.error('webhook delivery error', { message_id: message.id, error: String(error) }))
+        .finally(() => {
+          inFlight.delete(running)
+          poll() // room for one more, and more may be due
+        })
+      inFlight.add(running)
+    }
+  }
+
+  return {
+    /** Starts polling; messages left by a stopped process are due again (their leases run out). */
+    start(): void {
+      stopping = false
+      unsubscribe = onMessagesQueued(() => poll())
+      pollTimer = setInterval(poll, pollMs)
+      pollTimer.unref?.()
+      const purge = () => {
+        try {
+          purgeFinishedMessages(db, new Date(Date.now() - DELIVERY_HISTORY_MS).toISOString())
+        } catch (error) {
+          log.error('webhook history purge failed', { error: error instanceof Error ? error.message : String(error) })
+        }
+      }
+      purge()
+      purgeTimer = setInterval(purge, PURGE_EVERY_MS)
+      purgeTimer.unref?.()
+      poll()
+    },
+
+    /** Asks the database now, instead of at the next poll. */
+    nudge(): void {
+      poll()
+    },
+
+    /** Takes no more messages, waits up to `graceMs` for attempts under way, and gives back the rest. */
+    async stop(graceMs: number): Promise<void> {
+      stopping = true
+      unsubscribe?.()
+      if (pollTimer) clearInterval(pollTimer)
+      if (purgeTimer) clearInterval(purgeTimer)
+      for (const timer of timers) clearTimeout(timer)
+      timers.clear()
+      if (inFlight.size > 0) await Promise.race([Promise.allSettled([...inFlight]), Bun.sleep(graceMs)])
+      try {
+        releaseLeases(db, owner)
+      } catch {
+        // The database may already be closing; the leases then simply run out.
+      }
+    },
+  }
+}
