@@ -3,8 +3,16 @@
  * private, link-local (cloud metadata), shared (CGNAT), unspecified, multicast and reserved ranges,
  * in IPv4, in IPv6, and IPv4 inside IPv6 (mapped, compatible, NAT64).
  */
-import { lookup } from 'node:dns/promises'
-import { isIPv4, isIPv6 } from 'node:net'
+
+/** A dotted-quad IPv4 address, as the URL parser and DNS write them. */
+function isIPv4(text: string): boolean {
+  return /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(text)
+}
+
+/** An IPv6 address (node:net would say the same, but loading it costs the idle server several MiB). */
+function isIPv6(text: string): boolean {
+  return text.includes(':') && v6Groups(text) !== undefined
+}
 
 /** [first octets as a 32-bit prefix, prefix length] */
 const PRIVATE_V4: [string, number][] = [
@@ -106,6 +114,8 @@ export async function checkDeliveryHost(hostname: string): Promise<Resolution> {
   if (isIPv4(host) || isIPv6(host)) return { ok: true }
   let addresses: { address: string }[]
   try {
+    // Loaded at the first delivery to a name, not when the server starts.
+    const { lookup } = await import('node:dns/promises')
     addresses = await lookup(host, { all: true })
   } catch {
     return { ok: false, error: 'dns lookup failed', retry: true }

@@ -4,7 +4,6 @@
  * attempt, fenced by that lease. The extraction module's one way in is `enqueueJobEvent`, called
  * in the transaction that ends a job.
  */
-import { createHmac } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { type WebhookEvent, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/tables'
@@ -48,7 +47,7 @@ export function newSecret(): string {
  */
 export function sign(secret: string, messageId: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64')
-  return `v1,${createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`
+  return `v1,${new Bun.CryptoHasher('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`
 }
 
 /** D82: http(s), no credentials, and (unless allowed) no private or loopback host. 400 at `/url` otherwise. */
