@@ -263,6 +263,45 @@ export interface components {
                 /** @example Identifier of the invoice as printed. */
                 description: string;
                 required: boolean;
+                /**
+                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                 * @enum {string}
+                 */
+                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                /**
+                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                 * @example [
+                 *       "paid",
+                 *       "open",
+                 *       "overdue"
+                 *     ]
+                 */
+                values?: string[];
+                columns?: {
+                    /**
+                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                     * @example invoice_number
+                     */
+                    key: string;
+                    /** @example Invoice Number */
+                    label: string;
+                    /** @example Identifier of the invoice as printed. */
+                    description: string;
+                    /**
+                     * @description Type of the column: any field type but `table`.
+                     * @enum {string}
+                     */
+                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                    /**
+                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                     * @example [
+                     *       "paid",
+                     *       "open",
+                     *       "overdue"
+                     *     ]
+                     */
+                    values?: string[];
+                }[];
             }[];
             /** @description false after soft delete. */
             is_active: boolean;
@@ -324,6 +363,45 @@ export interface components {
                 /** @example Identifier of the invoice as printed. */
                 description: string;
                 required: boolean;
+                /**
+                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                 * @enum {string}
+                 */
+                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                /**
+                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                 * @example [
+                 *       "paid",
+                 *       "open",
+                 *       "overdue"
+                 *     ]
+                 */
+                values?: string[];
+                columns?: {
+                    /**
+                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                     * @example invoice_number
+                     */
+                    key: string;
+                    /** @example Invoice Number */
+                    label: string;
+                    /** @example Identifier of the invoice as printed. */
+                    description: string;
+                    /**
+                     * @description Type of the column: any field type but `table`.
+                     * @enum {string}
+                     */
+                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                    /**
+                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                     * @example [
+                     *       "paid",
+                     *       "open",
+                     *       "overdue"
+                     *     ]
+                     */
+                    values?: string[];
+                }[];
             }[];
             /**
              * @description Keys of exactly the fields whose `required` is true, in field order: a default selection.
@@ -347,11 +425,50 @@ export interface components {
             /** @example invoice */
             document_type: string;
             schema_id: string | null;
-            /** @description The job's own copy of its fields. */
+            /** @description The job's own copy of its fields, each with the type it was read as (never `auto`). */
             fields: {
                 key: string;
                 label: string;
                 description: string;
+                /**
+                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                 * @enum {string}
+                 */
+                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                /**
+                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                 * @example [
+                 *       "paid",
+                 *       "open",
+                 *       "overdue"
+                 *     ]
+                 */
+                values?: string[];
+                columns?: {
+                    /**
+                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                     * @example invoice_number
+                     */
+                    key: string;
+                    /** @example Invoice Number */
+                    label: string;
+                    /** @example Identifier of the invoice as printed. */
+                    description: string;
+                    /**
+                     * @description Type of the column: any field type but `table`.
+                     * @enum {string}
+                     */
+                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                    /**
+                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                     * @example [
+                     *       "paid",
+                     *       "open",
+                     *       "overdue"
+                     *     ]
+                     */
+                    values?: string[];
+                }[];
             }[];
             file: {
                 /** @example invoice.pdf */
@@ -527,6 +644,46 @@ export interface operations {
                         description?: string;
                         /** @description Hint only: whether such documents typically carry the field. */
                         required: boolean;
+                        /**
+                         * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                         * @enum {string}
+                         */
+                        type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                        /**
+                         * @description Only with `type: "enum"`: the allowed answers, distinct.
+                         * @example [
+                         *       "paid",
+                         *       "open",
+                         *       "overdue"
+                         *     ]
+                         */
+                        values?: string[];
+                        /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
+                        columns?: {
+                            /**
+                             * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                             * @example invoice_number
+                             */
+                            key: string;
+                            /** @example Invoice Number */
+                            label?: string;
+                            /** @example Identifier of the invoice as printed. */
+                            description?: string;
+                            /**
+                             * @description Type of the column: any field type but `table`.
+                             * @enum {string}
+                             */
+                            type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                            /**
+                             * @description Only with `type: "enum"`: the allowed answers, distinct.
+                             * @example [
+                             *       "paid",
+                             *       "open",
+                             *       "overdue"
+                             *     ]
+                             */
+                            values?: string[];
+                        }[];
                     }[];
                 };
             };
@@ -707,6 +864,46 @@ export interface operations {
                         description?: string;
                         /** @description Hint only: whether such documents typically carry the field. */
                         required: boolean;
+                        /**
+                         * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                         * @enum {string}
+                         */
+                        type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                        /**
+                         * @description Only with `type: "enum"`: the allowed answers, distinct.
+                         * @example [
+                         *       "paid",
+                         *       "open",
+                         *       "overdue"
+                         *     ]
+                         */
+                        values?: string[];
+                        /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
+                        columns?: {
+                            /**
+                             * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                             * @example invoice_number
+                             */
+                            key: string;
+                            /** @example Invoice Number */
+                            label?: string;
+                            /** @example Identifier of the invoice as printed. */
+                            description?: string;
+                            /**
+                             * @description Type of the column: any field type but `table`.
+                             * @enum {string}
+                             */
+                            type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                            /**
+                             * @description Only with `type: "enum"`: the allowed answers, distinct.
+                             * @example [
+                             *       "paid",
+                             *       "open",
+                             *       "overdue"
+                             *     ]
+                             */
+                            values?: string[];
+                        }[];
                     }[];
                 };
             };
@@ -923,7 +1120,7 @@ export interface operations {
                      */
                     file: string;
                     /**
-                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…"}`.
+                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…"}`.
                      * @example {"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}
                      */
                     extract: string;

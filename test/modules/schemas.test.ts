@@ -11,7 +11,7 @@ function expectedSchema(body: SchemaBody) {
     id: expect.stringMatching(SCHEMA_ID),
     name: body.name,
     description: body.description ?? '',
-    fields: (body.fields ?? []).map((sent) => ({ description: '', ...sent })),
+    fields: (body.fields ?? []).map((sent) => ({ description: '', type: 'auto', ...sent })),
     is_active: true,
     created_at: expect.stringMatching(ISO_MS),
     updated_at: expect.stringMatching(ISO_MS),
@@ -32,6 +32,7 @@ describe('POST /api/v1/schemas', () => {
       body: { name: 'Invoices', fields: [{ key: 'total', label: 'Total', required: true }] },
     })
     expect(response.status).toBe(201)
+    // A field sent without type is `auto` (D87).
     expect(response.headers.get('content-type')).toContain('application/json')
     const { schema } = response.body
     expect(Object.keys(response.body)).toEqual(['schema'])
@@ -39,7 +40,7 @@ describe('POST /api/v1/schemas', () => {
       id: expect.stringMatching(SCHEMA_ID),
       name: 'Invoices',
       description: '',
-      fields: [{ key: 'total', label: 'Total', description: '', required: true }],
+      fields: [{ key: 'total', label: 'Total', description: '', required: true, type: 'auto' }],
       is_active: true,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: schema.created_at,
@@ -284,10 +285,10 @@ describe('PATCH /api/v1/schemas/:id', () => {
     expect(response.status).toBe(200)
     expect(response.body).toEqual({
       ...schema,
-      fields: [{ key: 'c', label: 'C', description: '', required: true }],
+      fields: [{ key: 'c', label: 'C', description: '', required: true, type: 'auto' }],
       updated_at: expect.stringMatching(ISO_MS),
     })
-    expect(response.body.fields).toEqual([{ key: 'c', label: 'C', description: '', required: true }])
+    expect(response.body.fields).toEqual([{ key: 'c', label: 'C', description: '', required: true, type: 'auto' }])
     expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema: response.body })
   })
 

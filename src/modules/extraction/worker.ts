@@ -5,10 +5,10 @@
  */
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
-import { ExtractionError, type FieldMeta, type FieldSpec, UNEXPECTED } from './engines/types'
+import { ExtractionError, type FieldMeta, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
-import { claimJob, completeJob, type JobOutcome, purgeExpiredFiles, queuedJobIds, recordProgress, requeueInterrupted } from './service'
+import { claimJob, completeJob, fieldSpecOf, type JobOutcome, purgeExpiredFiles, queuedJobIds, recordProgress, requeueInterrupted } from './service'
 
 export interface JobRunnerOptions {
   db: Db
@@ -54,7 +54,7 @@ export function createJobRunner({ db, extract: extractFields, concurrency, keepF
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
-          fields: row.fields as FieldSpec[],
+          fields: row.fields.map(fieldSpecOf),
           limits: readLimits,
         },
         (progress) => recordProgress(db, id, runnerId, progress),

@@ -10,7 +10,8 @@ import type { Db } from '../../db/client'
 import { preparedFor } from '../../db/prepared'
 import { schemas, type StoredField } from '../../db/tables'
 import { ApiError, errors } from '../../http/errors'
-import { duplicateKeyDetails, type FieldInput } from '../../http/models'
+import { type Field, type FieldInput, fieldListDetails } from '../../http/models'
+import { typePart } from '../../lib/field-types'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type UpdateSchemaBody } from './model'
@@ -88,7 +89,7 @@ function toWire(row: SchemaRow): Schema {
     id: row.id,
     name: row.name,
     description: row.description,
-    fields: row.fields,
+    fields: withTypes(row.fields),
     is_active: row.isActive,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -101,7 +102,7 @@ function toWire(row: SchemaRow): Schema {
  * (D43) and timestamps (D5) hold no character JSON escapes, so they are quoted as they are.
  */
 function toWireJson(row: WireRow): string {
-  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${row.fields},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
+  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${typedFieldsJson(row.fields)},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
 }
 
 function toStoredFields(fields: FieldInput[]): StoredField[] {
@@ -110,11 +111,28 @@ function toStoredFields(fields: FieldInput[]): StoredField[] {
     label: field.label,
     description: field.description ?? '',
     required: field.required,
+    ...typePart(field),
   }))
 }
 
-function assertUniqueKeys(fields: readonly FieldInput[] | undefined): void {
-  const details = fields ? duplicateKeyDetails(fields) : []
+/** D89: fields stored before typed fields carry no `type`; they answer `auto`, the type they had. */
+function withTypes(fields: StoredField[]): Field[] {
+  return fields.map((field) => (field.type === undefined ? { ...field, type: 'auto' } : (field as Field)))
+}
+
+/**
+ * A stored field without a type is one whose `"required"` is not followed by `"type"` (the order
+ * toStoredFields writes); a quote inside a string is escaped, so no key or label can fake it.
+ */
+const UNTYPED_FIELD = /"required":(?:true|false)(?!,"type")/
+
+/** The stored fields' JSON text, spliced as is unless a field predates typed fields (D65, D89). */
+function typedFieldsJson(text: string): string {
+  return UNTYPED_FIELD.test(text) ? JSON.stringify(withTypes(JSON.parse(text) as StoredField[])) : text
+}
+
+function assertValidFields(fields: readonly FieldInput[] | undefined): void {
+  const details = fields ? fieldListDetails(fields) : []
   if (details.length > 0) throw errors.validation(details)
 }
 
@@ -143,7 +161,7 @@ export function listSchemasJson(db: Db, accountId: string): string {
 
 /** The new schema as JSON text. */
 export function createSchema(db: Db, accountId: string, input: CreateSchemaBody): string {
-  assertUniqueKeys(input.fields)
+  assertValidFields(input.fields)
   const values: NewSchema = {
     id: newId('sch'), // the table's default would be computed once, when the statement is prepared
     accountId,
@@ -168,7 +186,7 @@ export function getActiveSchema(db: Db, accountId: string, id: string): Schema {
 }
 
 export function updateSchema(db: Db, accountId: string, id: string, patch: UpdateSchemaBody): Schema {
-  assertUniqueKeys(patch.fields)
+  assertValidFields(patch.fields)
   return db.transaction(
     (tx) => {
       const row = findRow(db, accountId, id, true)
@@ -177,7 +195,7 @@ export function updateSchema(db: Db, accountId: string, id: string, patch: Updat
       if (patch.description !== undefined && patch.description !== row.description) changes.description = patch.description
       if (patch.fields !== undefined) {
         const fields = toStoredFields(patch.fields)
-        if (JSON.stringify(fields) !== JSON.stringify(row.fields)) changes.fields = fields
+        if (JSON.stringify(fields) !== JSON.stringify(withTypes(row.fields))) changes.fields = fields // D36 on stored forms
       }
       if (Object.keys(changes).length === 0) return toWire(row) // D13: nothing changed
       const updated = tx

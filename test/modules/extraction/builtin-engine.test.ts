@@ -5,21 +5,27 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import type { FieldKind } from '../../../src/modules/catalog/model'
+import type { ResolvedType } from '../../../src/lib/field-types'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
+import { inferType } from '../../../src/modules/extraction/engines/builtin/concepts'
 import type { ExtractionOutput, FieldSpec } from '../../../src/modules/extraction/engines/types'
 import { readDocument } from '../../../src/modules/extraction/readers'
 
-/** An inline field as a caller sends it: label = key, a description, no catalog kind. */
-const inline = (key: string, description = key, kind?: FieldKind): FieldSpec => ({ key, label: key, description, kind })
+/** An inline field as a caller sends it: label = key, a description, its type declared or inferred as at job creation. */
+const inline = (key: string, description = key, type?: ResolvedType): FieldSpec => ({
+  key,
+  label: key,
+  description,
+  type: type ?? inferType(key, key, description),
+})
 
 const catalog = loadCatalog()
 const catalogFields = (type: string, keys?: string[]): FieldSpec[] =>
   catalog
     .get(type)!
     .fields.filter((field) => !keys || keys.includes(field.key))
-    .map(({ key, label, description, kind, aliases }) => ({ key, label, description, kind, aliases }))
+    .map(({ key, label, description, type, aliases }) => ({ key, label, description, type: type === 'auto' || !type ? inferType(key, label, description) : type, aliases }))
 
 async function extract(pages: string | string[], fields: FieldSpec[], documentType = 'invoice'): Promise<ExtractionOutput> {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }

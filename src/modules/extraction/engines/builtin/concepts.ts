@@ -7,7 +7,7 @@
  * Labels of every concept also serve as competitors: "Due Date" is a longer label than "Date",
  * so a line "Due Date: …" is never read as the invoice date even when only `date` is asked for.
  */
-import type { FieldKind } from '../../../catalog/model'
+import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
 import { words } from './text'
 
 export type Role =
@@ -78,7 +78,11 @@ export const CONCEPTS: Concept[] = [
       'Fälligkeit', 'Zahlbar bis', 'Zahlungsziel', 'Zahlbar bis zum', 'Date d\'échéance', 'Échéance', 'Date limite de paiement',
       'A payer avant le', 'Vervaldatum', 'Uiterste betaaldatum', 'Te betalen voor', 'Fecha de vencimiento', 'Vencimiento',
     ],
-    means: (w) => has(w, 'due', 'faellig', 'falligkeit', 'echeance', 'vencimiento', 'vervaldatum') && has(w, 'date', 'datum', 'by', 'fecha', 'due'),
+    // "Amount due" is an amount, not the due date.
+    means: (w) =>
+      has(w, 'due', 'faellig', 'falligkeit', 'echeance', 'vencimiento', 'vervaldatum') &&
+      has(w, 'date', 'datum', 'by', 'fecha', 'due') &&
+      !has(w, 'amount', 'total', 'balance', 'sum', 'betrag', 'montant', 'importe', 'bedrag'),
   },
   {
     id: 'other_date',
@@ -289,4 +293,12 @@ export function inferKind(key: string, label: string, description: string): Fiel
   if (has(head, 'parties', 'names', 'list', 'signatories', 'tags', 'emails')) return 'list'
   if (has(head, 'count', 'quantity', 'qty', 'age', 'pages', 'percentage', 'percent', 'rate') || has(all, 'integer')) return 'number'
   return 'text'
+}
+
+/**
+ * The type of a field declared `auto` (D91), as the engine has always read it: its concept's
+ * kind, else inferred from its key, label and description. Used when a job is created.
+ */
+export function inferType(key: string, label: string, description: string): FieldKind {
+  return conceptOf(key, label)?.kind ?? inferKind(key, label, description)
 }

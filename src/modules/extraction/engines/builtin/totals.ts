@@ -5,7 +5,7 @@
  * kind of total label ("Grand total", "Total payable", "Total incl. VAT" over a plain "Total",
  * which beats "Total 0% supplies"); subtotal and tax are preferably the pair that adds up to it.
  */
-import { findAmounts, moneyAmounts, type FoundAmount } from './amounts'
+import { findAmounts, moneyAmounts, type FoundAmount } from '../../normalise/amounts'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
 import { isShortLabel } from './generic'

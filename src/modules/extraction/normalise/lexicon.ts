@@ -1,0 +1,26 @@
+/**
+ * Language knowledge as data (D95): the lexicons of data/lexicon/, compiled into the binary,
+ * merged for the readers and the normalisation layer. Adding a language is adding a file.
+ */
+import { embeddedLexicons } from './embed-lexicon' with { type: 'macro' }
+import type { Lexicon } from './lexicon-file'
+
+export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
+
+/** Every language's words of one list, in file order (languages by code). */
+export function lexiconWords(list: 'yes' | 'no'): string[] {
+  return [...new Set(LEXICONS.flatMap((lexicon) => lexicon[list]))]
+}
+
+/** Month names and abbreviations of every language, each with its month (1–12). */
+export function monthNames(): [name: string, month: number][] {
+  return LEXICONS.flatMap((lexicon) => lexicon.months.flatMap((names, index) => names.map((name): [string, number] => [name, index + 1])))
+}
+
+/** Currency names of every language, by ISO 4217 code. */
+export function currencyNames(): Map<string, string[]> {
+  const byCode = new Map<string, string[]>()
+  for (const lexicon of LEXICONS)
+    for (const [code, names] of Object.entries(lexicon.currencies)) byCode.set(code, [...(byCode.get(code) ?? []), ...names])
+  return byCode
+}
