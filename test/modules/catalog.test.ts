@@ -341,6 +341,20 @@ describe('loadCatalog', () => {
     expect(other.body.label).toBe('Invoice')
   })
 
+  test.each([
+    [{ type: 'text', values: ['a'] }, '/fields/0/values: values are only allowed with type "enum"'],
+    [{ type: 'enum' }, '/fields/0/values: A field of type "enum" needs its allowed values'],
+    [{ type: 'table', columns: [{ key: 'a' }, { key: 'a' }] }, '/fields/0/columns/1/key'],
+    [{ type: 'text', kind: 'text' }, '/fields/0/kind: give type only'],
+    [{ type: 'colour' }, '/fields/0/type'],
+  ])('a catalog field with %j stops the start, naming %p (D88)', (extra, message) => {
+    const file = typeFile('receipt', { fields: [{ key: 'a', label: 'A', description: '', required: true, ...extra }] })
+    const dir = dirWith({ 'receipt.json': file })
+    const error = catalogError(() => loadCatalog({ extraDir: dir }))
+    expect(error.message).toContain(join(dir, 'receipt.json'))
+    expect(error.message).toContain(message)
+  })
+
   test('an empty operator directory leaves the built-in catalog as it is', () => {
     const catalog = loadCatalog({ extraDir: tempDir() })
     expect(catalog.slugs()).toEqual(SLUGS)

@@ -479,3 +479,95 @@ describe('the limit of 50 active schemas (D10)', () => {
     expect(new Set(list.map((s: { id: string }) => s.id))).toEqual(new Set(created.map((s: { id: string }) => s.id)))
   })
 })
+
+describe('typed fields in schemas (D87–D89)', () => {
+  const typed = [
+    { key: 'total', label: 'Total', required: true, type: 'amount' },
+    { key: 'status', label: 'Status', required: false, type: 'enum', values: ['open', 'paid'] },
+    { key: 'lines', label: 'Lines', required: false, type: 'table', columns: [{ key: 'item' }, { key: 'price', label: 'Price', type: 'amount' }] },
+    { key: 'note', label: 'Note', required: false, type: 'auto' },
+  ]
+
+  test('stores and answers type, values and columns; a column answers every property', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'Typed', fields: typed })
+    const expected = [
+      { key: 'total', label: 'Total', description: '', required: true, type: 'amount' },
+      { key: 'status', label: 'Status', description: '', required: false, type: 'enum', values: ['open', 'paid'] },
+      {
+        key: 'lines',
+        label: 'Lines',
+        description: '',
+        required: false,
+        type: 'table',
+        columns: [
+          { key: 'item', label: 'item', description: '', type: 'auto' },
+          { key: 'price', label: 'Price', description: '', type: 'amount' },
+        ],
+      },
+      { key: 'note', label: 'Note', description: '', required: false, type: 'auto' },
+    ]
+    expect(schema.fields).toEqual(expected)
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema.fields).toEqual(expected)
+    expect((await listed(t))[0].fields).toEqual(expected)
+  })
+
+  test.each([
+    [{ type: 'colour' }, ['/fields/0/type']],
+    [{ type: 'text', values: ['a'] }, ['/fields/0/values']],
+    [{ values: ['a'] }, ['/fields/0/values']],
+    [{ type: 'enum' }, ['/fields/0/values']],
+    [{ type: 'enum', values: [] }, ['/fields/0/values']],
+    [{ type: 'enum', values: ['a', 'b', 'a'] }, ['/fields/0/values/2']],
+    [{ type: 'table', columns: [] }, ['/fields/0/columns']],
+    [{ type: 'table', columns: [{ key: 'a' }, { key: 'a' }] }, ['/fields/0/columns/1/key']],
+    [{ type: 'table', columns: [{ key: 'a', type: 'table' }] }, ['/fields/0/columns/0/type']],
+    [{ type: 'table', columns: [{ key: 'a', kind: 'text' }] }, ['/fields/0/columns/0/kind']],
+    [{ type: 'table', columns: [{ key: 'a', type: 'text', values: ['x'] }] }, ['/fields/0/columns/0/values']],
+    [{ type: 'list', columns: [{ key: 'a' }] }, ['/fields/0/columns']],
+    [{ type: null }, ['/fields/0/type']],
+  ])('a field with %j is 400 naming %j, and nothing is stored (D3, D88)', async (extra, paths) => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', extra)] } })
+    expectValidation(response, paths)
+    expect(await listed(t)).toEqual([])
+  })
+
+  test('PATCH with a bad type rule is 400 and leaves the schema as it was', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: typed })
+    const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'number', values: ['1'] })] } })
+    expectValidation(response, ['/fields/0/values'])
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema })
+  })
+
+  test('D36: resending the fields without type (auto) is no change; changing only a type is one', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: [field('a'), field('b', { type: 'auto' })] })
+    await Bun.sleep(3)
+    const same = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'auto' }), field('b')] } })
+    expect(same.status).toBe(200)
+    expect(same.body).toEqual(schema)
+    const retyped = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'date' }), field('b')] } })
+    expect(retyped.body.fields[0].type).toBe('date')
+    expect(retyped.body.updated_at > schema.updated_at).toBe(true)
+  })
+
+  test('D89: a schema stored before typed fields answers type auto, and resending its fields is still no change', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'old', fields: [field('a'), field('b', { required: true })] })
+    const untyped = [
+      { key: 'a', label: 'Label of a', description: 'What a is', required: false },
+      { key: 'b', label: 'Label of b', description: 'What b is', required: true },
+    ]
+    t.db.$client.query('UPDATE schemas SET fields = ? WHERE id = ?').run(JSON.stringify(untyped), schema.id)
+    const read = await t.call('GET', `/api/v1/schemas/${schema.id}`)
+    expect(read.body).toEqual({ schema })
+    expect((await listed(t))[0]).toEqual(schema)
+
+    const resent = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a'), field('b', { required: true })] } })
+    expect(resent.body).toEqual(schema)
+    const stored = t.db.$client.query('SELECT fields FROM schemas WHERE id = ?').get(schema.id) as { fields: string }
+    expect(JSON.parse(stored.fields)).toEqual(untyped)
+  })
+})

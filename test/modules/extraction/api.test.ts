@@ -16,6 +16,7 @@ import {
   type FieldMeta,
   type FieldSpec,
 } from '../../../src/modules/extraction/engines/types'
+import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { storedFileIds } from '../../../src/modules/extraction/service'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
 import {
@@ -432,6 +433,53 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     const job = await extracted(t, INLINE, { content: INVOICE_TEXT, name: 'Rechnung März 2024 (1).txt' })
     expect(job.file.name).toBe('Rechnung März 2024 (1).txt')
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.file.name).toBe('Rechnung März 2024 (1).txt')
+  })
+})
+
+describe('typed fields through the API: one pipeline for both engines (D90, D91)', () => {
+  const GERMAN = 'ACME GmbH\nRechnung Nr. 2026-17\nDatum: 3. März 2026\nBezahlt: ja\nStatus: offen\nGesamt: 1.234,50 €\nAmount due: EUR 1,234.50\n'
+
+  test('a stand-in OpenAI-compatible server answering raw strings gives the typed result of the built-in engine', async () => {
+    const server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: () =>
+        Response.json({
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'stop',
+              message: { role: 'assistant', content: JSON.stringify({ total: '1.234,50 €', date: '3. März 2026', amount_due: 'EUR 1,234.50' }) },
+            },
+          ],
+        }),
+    })
+    try {
+      const engine = createOpenAiEngine({ baseUrl: `http://127.0.0.1:${server.port}/v1`, model: 'stand-in', timeoutMs: 5000 })
+      const request = { document_type: 'invoice', fields: { total: 'Total', date: 'Invoice date', amount_due: 'Amount due' } }
+      const file = { content: utf8(GERMAN), name: 'rechnung.txt' }
+      const viaModel = await extracted(makeTestApp({ engine }), request, file)
+      expect(viaModel.status).toBe('succeeded')
+      expect(viaModel.fields.map((field: { type: string }) => field.type)).toEqual(['amount', 'date', 'amount'])
+      expect(viaModel.result).toEqual({ total: '1234.50', date: '2026-03-03', amount_due: '1234.50' })
+      expect(viaModel.fields_meta.total).toEqual({ confidence: 0.8, page: 1, snippet: 'Gesamt: 1.234,50 €', bbox: null })
+
+      const builtin = await extracted(makeTestApp(), request, file)
+      expect(builtin.result).toEqual(viaModel.result)
+    } finally {
+      server.stop(true)
+    }
+  })
+
+  test('the built-in engine reads declared booleans and enums in the document\'s language', async () => {
+    const fields = {
+      paid: { label: 'Bezahlt', type: 'boolean' },
+      status: { label: 'Status', type: 'enum', values: ['bezahlt', 'offen'] },
+      invoice_no: { label: 'Rechnung Nr.', type: 'text' },
+    }
+    const job = await extracted(makeTestApp(), { document_type: 'invoice', fields }, { content: utf8(GERMAN), name: 'rechnung.txt' })
+    expect(job.result).toEqual({ paid: true, status: 'offen', invoice_no: '2026-17' })
+    expect(job.fields_meta.paid.snippet).toBe('Bezahlt: ja')
   })
 })
 
