@@ -265,7 +265,7 @@ describe('normaliseOutput', () => {
     expect(output.meta.total).toEqual(meta)
     expect(output.meta.date).toEqual({ confidence: 0, page: null, snippet: null })
     expect(output.meta.paid).toEqual(meta)
-    expect(output.meta.__proto__).toEqual({ confidence: 0, page: null, snippet: null })
+    expect(Object.getOwnPropertyDescriptor(output.meta, '__proto__')?.value).toEqual({ confidence: 0, page: null, snippet: null })
   })
 })
 
