@@ -73,7 +73,7 @@ export function createApp(options: AppOptions) {
     )
     .group('/api/v1', (api) =>
       api
-        .use(schemasModule({ db, auth, maxJsonBytes }))
+        .use(schemasModule({ db, catalog, auth, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
         .use(extractionModule({ db, catalog, auth, ...extraction })),
     )

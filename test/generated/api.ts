@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Create a schema
-         * @description At most 50 active schemas per account; the 51st is refused with 429.
+         * @description At most 50 active schemas per account; the 51st is refused with 429. Fields come from `fields` or, from a JSON Schema written for another tool, `json_schema` (D97); both at once is 400.
          */
         post: operations["createSchema"];
         delete?: never;
@@ -85,6 +85,26 @@ export interface paths {
          * @description Partial update of an active schema. Answers the schema itself, not wrapped.
          */
         patch: operations["updateSchema"];
+        trace?: never;
+    };
+    "/api/v1/schemas/{id}/json-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Schema of a job's result
+         * @description A JSON Schema (2020-12) of the `result` object of a job with this schema: one property per field, typed as the job answers it, null allowed (not found), every key required (D96).
+         */
+        get: operations["getSchemaJsonSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/schemas/{id}/restore": {
@@ -133,6 +153,26 @@ export interface paths {
          * @description `suggested_keys` are the keys of the fields marked `required`: a ready-made default selection.
          */
         get: operations["getSuggestedFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fields/json-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Schema of a document type's results
+         * @description A JSON Schema (2020-12) of the `result` of a job of this type: every field of the type a property, typed as the job answers it, null allowed; the suggested keys required (a job without `fields` answers exactly those), others optional (D96).
+         */
+        get: operations["getDocumentTypeJsonSchema"];
         put?: never;
         post?: never;
         delete?: never;
@@ -685,6 +725,28 @@ export interface operations {
                             values?: string[];
                         }[];
                     }[];
+                    /**
+                     * @description Instead of `fields`: a JSON Schema of an object whose properties become the fields (string, `format: "date"`, number, integer, boolean, enum, arrays of strings, arrays of objects; `title` → label, `required` → required). Anything else is 400 naming its path.
+                     * @example {
+                     *       "type": "object",
+                     *       "properties": {
+                     *         "total": {
+                     *           "type": "number",
+                     *           "title": "Total"
+                     *         },
+                     *         "issued": {
+                     *           "type": "string",
+                     *           "format": "date"
+                     *         }
+                     *       },
+                     *       "required": [
+                     *         "total"
+                     *       ]
+                     *     }
+                     */
+                    json_schema?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -965,6 +1027,55 @@ export interface operations {
             };
         };
     };
+    getSchemaJsonSchema: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Type `auto` fields as a job of this document type would (the catalog type of the same key).
+                 * @example invoice
+                 */
+                document_type?: string;
+            };
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Schema (2020-12) that every `result` of a succeeded job with these fields validates against. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     restoreSchema: {
         parameters: {
             query?: never;
@@ -1070,6 +1181,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuggestedFields"];
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocumentTypeJsonSchema: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A document type slug from GET /api/v1/document-types.
+                 * @example invoice
+                 */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Schema (2020-12) that the `result` of a succeeded job validates against. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Invalid request: validation_failed, invalid_json or missing_parameter */

@@ -71,3 +71,9 @@ export const SuggestedFields = t.Object(
 
 export type DocumentType = typeof DocumentType.static
 export type SuggestedFields = typeof SuggestedFields.static
+
+/** A JSON Schema document (2020-12) of a job's `result` (D96). */
+export const ResultJsonSchema = t.Record(t.String(), t.Unknown(), {
+  title: 'ResultJsonSchema',
+  description: 'A JSON Schema (2020-12) that the `result` of a succeeded job validates against.',
+})

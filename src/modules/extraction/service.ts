@@ -10,12 +10,12 @@ import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { typeRuleDetails } from '../../http/models'
-import { type ColumnInput, type FieldType, isFieldType, type ResolvedColumn, toColumn } from '../../lib/field-types'
-import type { CatalogField } from '../catalog/model'
+import { isFieldType } from '../../lib/field-types'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchema } from '../schemas/service'
 import { inferType } from './engines/builtin/concepts'
 import type { FieldSpec, JobErrorCode } from './engines/types'
+import { type FieldSource, resolveType } from './fields'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 
@@ -50,33 +50,6 @@ export function toWire(row: JobRow): Job {
 /** Jobs stored before values had boxes answer `bbox: null`, like a text document's. */
 function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, Required<JobFieldMeta>> {
   return Object.fromEntries(Object.entries(meta).map(([key, entry]) => [key, { ...entry, bbox: entry.bbox ?? null }]))
-}
-
-type TypedInput = { type?: FieldType; values?: string[]; columns?: ColumnInput[] }
-type FieldSource = { key: string; label: string; description: string } & TypedInput
-
-/** A column in the job's form: `auto` resolved by inference, never to a nested table (D91). */
-function resolveColumn(column: ColumnInput): ResolvedColumn {
-  const { key, label, description, type, values } = toColumn(column)
-  const inferred = type === 'auto' ? inferType(key, label, description) : type
-  const resolved = inferred === 'table' ? 'list' : inferred
-  return { key, label, description, type: resolved, ...(resolved === 'enum' && values ? { values } : {}) }
-}
-
-/**
- * A field's type as the job keeps it (D91): declared; else, for `auto`, the catalog's type of the
- * same key; else inferred from key, label and description as the built-in engine reads them.
- */
-function resolveType(field: FieldSource, catalogField: CatalogField | undefined): Pick<JobField, 'type' | 'values' | 'columns'> {
-  let typed: TypedInput = field
-  if ((field.type ?? 'auto') === 'auto' && catalogField?.type && catalogField.type !== 'auto') typed = catalogField
-  const type = typed.type ?? 'auto'
-  const resolved = type === 'auto' ? inferType(field.key, field.label, field.description) : type
-  return {
-    type: resolved,
-    ...(resolved === 'enum' && typed.values ? { values: typed.values } : {}),
-    ...(resolved === 'table' && typed.columns ? { columns: typed.columns.map(resolveColumn) } : {}),
-  }
 }
 
 /** A job's stored field as the engine takes it; jobs stored before D91 are typed now, as they were read then. */

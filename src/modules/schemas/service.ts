@@ -14,6 +14,7 @@ import { type Field, type FieldInput, fieldListDetails } from '../../http/models
 import { typePart } from '../../lib/field-types'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
+import { fieldsFromJsonSchema } from './json-schema-input'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type UpdateSchemaBody } from './model'
 
 type SchemaRow = typeof schemas.$inferSelect
@@ -159,8 +160,18 @@ export function listSchemasJson(db: Db, accountId: string): string {
   return `{"schemas":[${statements(db).list.all({ accountId }).map(toWireJson).join(',')}]}`
 }
 
+/** D97: the fields of a create body, from `fields` or from `json_schema` (not both). */
+function fieldsOf(input: CreateSchemaBody): FieldInput[] | undefined {
+  if (input.json_schema === undefined) return input.fields
+  if (input.fields !== undefined) throw errors.validation([{ path: '/json_schema', message: 'Give either fields or json_schema, not both' }])
+  const converted = fieldsFromJsonSchema(input.json_schema)
+  if ('details' in converted) throw errors.validation(converted.details)
+  return converted.fields as FieldInput[]
+}
+
 /** The new schema as JSON text. */
-export function createSchema(db: Db, accountId: string, input: CreateSchemaBody): string {
+export function createSchema(db: Db, accountId: string, body: CreateSchemaBody): string {
+  const input = { ...body, fields: fieldsOf(body) }
   assertValidFields(input.fields)
   const values: NewSchema = {
     id: newId('sch'), // the table's default would be computed once, when the statement is prepared
@@ -178,6 +189,11 @@ export function getSchemaJson(db: Db, accountId: string, id: string): string {
   const row = isIdOf('sch', id) ? statements(db).findWire.get({ accountId, id }) : undefined
   if (!row) throw errors.notFound('Schema')
   return toWireJson(row)
+}
+
+/** A schema of the account, soft-deleted ones too (D11). */
+export function getSchema(db: Db, accountId: string, id: string): Schema {
+  return toWire(findRow(db, accountId, id))
 }
 
 /** An active schema of the account, for use by other modules (extraction). */
