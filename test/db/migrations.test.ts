@@ -77,7 +77,8 @@ test('a database made by the first version keeps every row when the latest binar
   )
   expect(response.status).toBe(200)
   expect(await response.json()).toEqual({
-    schema: { id: schemaId, name: 'Old', description: 'kept', fields, is_active: true, created_at: now, updated_at: now },
+    // Stored before typed fields: answered as `auto` (D89).
+    schema: { id: schemaId, name: 'Old', description: 'kept', fields: [{ ...fields[0], type: 'auto' }], is_active: true, created_at: now, updated_at: now },
   })
   latest.sqlite.close()
 })
