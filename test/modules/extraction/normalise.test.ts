@@ -4,7 +4,8 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { normaliseOutput, normaliseValue, parseEnum, type TypedSpec } from '../../../src/modules/extraction/normalise'
-import { LEXICONS } from '../../../src/modules/extraction/normalise/lexicon'
+import { LEXICONS, legalFormsSource } from '../../../src/modules/extraction/normalise/lexicon'
+import { LexiconError, parseLexiconFile } from '../../../src/modules/extraction/normalise/lexicon-file'
 
 const as = (type: TypedSpec['type'], extra: Partial<TypedSpec> = {}) => (value: unknown) => normaliseValue({ type, ...extra }, value)
 
@@ -270,13 +271,43 @@ describe('normaliseOutput', () => {
 })
 
 describe('lexicons (D95)', () => {
-  test('five languages, each with twelve months, yes and no words and currency names', () => {
-    expect(LEXICONS.map((lexicon) => lexicon.language)).toEqual(['de', 'en', 'es', 'fr', 'nl'])
+  test('six languages, each with twelve months, yes and no words, currency names, legal forms and final totals', () => {
+    expect(LEXICONS.map((lexicon) => lexicon.language)).toEqual(['de', 'en', 'es', 'fr', 'nl', 'pl'])
     for (const lexicon of LEXICONS) {
       expect(lexicon.months).toHaveLength(12)
-      expect(lexicon.yes.length).toBeGreaterThan(0)
-      expect(lexicon.no.length).toBeGreaterThan(0)
-      expect(Object.keys(lexicon.currencies)).toContain('EUR')
+      for (const list of [lexicon.yes, lexicon.no, lexicon.legal_forms, lexicon.final_totals]) expect(list.length).toBeGreaterThan(0)
+      expect(Object.keys(lexicon.currencies).length).toBeGreaterThan(0)
     }
+  })
+
+  test('Polish, added as one file, reads its dates, yes/no and currency names', () => {
+    expect(as('date')('3 marca 2026')).toBe('2026-03-03')
+    expect(as('date')('15 października 2026')).toBe('2026-10-15')
+    expect(as('boolean')('Tak')).toBe(true)
+    expect(as('boolean')('nie')).toBe(false)
+    expect(as('currency')('złotych')).toBe('PLN')
+  })
+
+  test('legal forms: one pattern from every lexicon, dots and spaces optional, longest first', () => {
+    // A final dot is the one after the form, as the readers allow it.
+    const pattern = new RegExp(`^(?:${legalFormsSource()})\\.?$`, 'i')
+    for (const form of ['GmbH', 'S.A.R.L.', 'SARL', 's. a. r. l', 'Sdn. Bhd.', 'Sdn Bhd', 'B.V.', 'BV', 'Sp. z o.o.', 'Co.', 'e.K.'])
+      expect(pattern.test(form)).toBe(true)
+    for (const word of ['GmbHx', 'Bank', 'Total', 'Sdn Bhd Ltd']) expect(pattern.test(word)).toBe(false)
+  })
+
+  test.each([
+    [{ language: 'it', name: 'Italiano' }, 'data/lexicon/it.json', '/months: expected 12 lists'],
+    [{ language: 'IT' }, 'data/lexicon/IT.json', '/language'],
+    [{ colour: 'x' }, 'data/lexicon/de.json', '/colour: unknown property'],
+    [{ yes: [] }, 'data/lexicon/de.json', '/yes: expected a non-empty array'],
+    [{ currencies: { euro: ['euro'] } }, 'data/lexicon/de.json', '/currencies/euro'],
+    [{}, 'data/lexicon/fr.json', 'the file must be named de.json'],
+  ])('a lexicon file with %j fails the build, naming the file and the path', (change, file, message) => {
+    const valid = LEXICONS.find((lexicon) => lexicon.language === 'de')!
+    const data: Record<string, unknown> = { ...valid, ...change }
+    if (change.language === 'it') data.months = []
+    expect(() => parseLexiconFile({ file, text: JSON.stringify(data) })).toThrow(LexiconError)
+    expect(() => parseLexiconFile({ file, text: JSON.stringify(data) })).toThrow(message)
   })
 })

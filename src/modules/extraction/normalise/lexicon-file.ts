@@ -15,13 +15,17 @@ export interface Lexicon {
   no: string[]
   /** ISO 4217 code → names of the currency in this language. */
   currencies: Record<string, string[]>
+  /** Legal forms of companies as printed ("GmbH", "S.A.R.L.", "Sdn. Bhd."): dots and spaces are optional when matching. */
+  legal_forms: string[]
+  /** Labels of the final amount to pay ("Grand total", "Zu zahlen"): they win over other totals. */
+  final_totals: string[]
 }
 
 export class LexiconError extends Error {
   override name = 'LexiconError'
 }
 
-const KEYS = ['language', 'name', 'months', 'yes', 'no', 'currencies']
+const KEYS = ['language', 'name', 'months', 'yes', 'no', 'currencies', 'legal_forms', 'final_totals']
 
 function words(value: unknown, path: string, file: string): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new LexiconError(`${file}: ${path}: expected a non-empty array of words`)
@@ -54,6 +58,8 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
   months.forEach((names, index) => words(names, `/months/${index}`, file))
   words(record.yes, '/yes', file)
   words(record.no, '/no', file)
+  words(record.legal_forms, '/legal_forms', file)
+  words(record.final_totals, '/final_totals', file)
   if (typeof currencies !== 'object' || currencies === null || Array.isArray(currencies))
     throw new LexiconError(`${file}: /currencies: expected an object of ISO 4217 code → names`)
   for (const [code, names] of Object.entries(currencies)) {

@@ -8,7 +8,7 @@ import type { Lexicon } from './lexicon-file'
 export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
 
 /** Every language's words of one list, in file order (languages by code). */
-export function lexiconWords(list: 'yes' | 'no'): string[] {
+export function lexiconWords(list: 'yes' | 'no' | 'final_totals'): string[] {
   return [...new Set(LEXICONS.flatMap((lexicon) => lexicon[list]))]
 }
 
@@ -23,4 +23,19 @@ export function currencyNames(): Map<string, string[]> {
   for (const lexicon of LEXICONS)
     for (const [code, names] of Object.entries(lexicon.currencies)) byCode.set(code, [...(byCode.get(code) ?? []), ...names])
   return byCode
+}
+
+/**
+ * One pattern source for the legal forms of every lexicon, longest first: each form's letters
+ * with optional dots and spaces between its parts ("S.A.R.L." also matches "SARL", "s. a. r. l"),
+ * a single-part form written with a final dot ("Co.") needing that dot.
+ */
+export function legalFormsSource(): string {
+  const forms = new Set(LEXICONS.flatMap((lexicon) => lexicon.legal_forms))
+  const patterns = [...forms].map((form) => {
+    const parts = form.toLowerCase().match(/[^\s.]+/g) ?? []
+    const body = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\.?\\s*')
+    return parts.length === 1 && form.endsWith('.') ? `${body}\\.` : body
+  })
+  return [...new Set(patterns)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).join('|')
 }
