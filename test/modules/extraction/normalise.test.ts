@@ -306,7 +306,7 @@ describe('lexicons (D95)', () => {
   ])('a lexicon file with %j fails the build, naming the file and the path', (change, file, message) => {
     const valid = LEXICONS.find((lexicon) => lexicon.language === 'de')!
     const data: Record<string, unknown> = { ...valid, ...change }
-    if (change.language === 'it') data.months = []
+    if (data.language === 'it') data.months = []
     expect(() => parseLexiconFile({ file, text: JSON.stringify(data) })).toThrow(LexiconError)
     expect(() => parseLexiconFile({ file, text: JSON.stringify(data) })).toThrow(message)
   })
