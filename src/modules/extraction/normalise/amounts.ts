@@ -4,7 +4,7 @@
  * read from the number itself: the last of two different marks, or a single mark followed by one
  * or two digits; a single mark followed by three digits groups thousands.
  */
-import { currencyAt } from './currency'
+import { currencyAt, LETTER_MARKS } from './currency'
 
 export interface FoundAmount {
   /** Normalised decimal string, sign kept. */
@@ -20,7 +20,15 @@ export interface FoundAmount {
 
 // A number with optional grouping (comma, dot, apostrophe, narrow or plain space before exactly
 // three digits) and an optional decimal part; not glued to letters, except a currency ("RM4.00").
-const NUMBER = /(?:(?<![\p{L}\d.,/:-])|(?<=(?<!\p{L})(?:RM|EUR|USD|GBP|CHF|INR|MYR|SGD|PLN|CAD|AUD|Rs\.?)))([-−–]\s?)?(\()?(\d{1,3}(?:(?:[.,'’\u202f\u00a0]|(?<=\d) (?=\d{3}(?:,\d{1,2})?(?![\d.])))\d{3})+|\d+)(?:([.,])(\d{1,4}))?(\))?(-)?(?![\d%]|[.,]\d|\s?%|[.,/:-]\d)/gu
+/** Currency codes and letter marks a number may be glued to ("RM4.00", "EUR12"): the currency module's, listed once there. */
+const GLUED_MARKS = [...LETTER_MARKS, 'Rs.']
+  .sort((a, b) => b.length - a.length)
+  .map((mark) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|')
+const NUMBER = new RegExp(
+  String.raw`(?:(?<![\p{L}\d.,/:-])|(?<=(?<!\p{L})(?:${GLUED_MARKS})))([-−–]\s?)?(\()?(\d{1,3}(?:(?:[.,'’\u202f\u00a0]|(?<=\d) (?=\d{3}(?:,\d{1,2})?(?![\d.])))\d{3})+|\d+)(?:([.,])(\d{1,4}))?(\))?(-)?(?![\d%]|[.,]\d|\s?%|[.,/:-]\d)`,
+  'gu',
+)
 
 /** Marks that group thousands: comma, dot, apostrophes, narrow and no-break spaces, a plain space. */
 const GROUP_MARK = /[.,'’\u202f\u00a0 ]/
