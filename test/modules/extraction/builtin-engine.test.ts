@@ -452,3 +452,13 @@ describe('through the readers', () => {
     expect(out.meta.total!.page).toBe(2)
   })
 })
+
+describe('declared types the built-in engine reads (D90, D95)', () => {
+  test('a count written out, a yes/no and an enum, in the document language', async () => {
+    const fields = [inline('seats', 'Number of seats', 'number'), inline('signed', 'Signed', 'boolean'), { ...inline('status', 'Status', 'enum'), values: ['aktiv', 'gekündigt'] }]
+    const found = await values('Vertrag\nSeats: zwölf\nSigned: Ja\nStatus: Aktiv\n', fields, 'contract')
+    expect(found).toEqual({ seats: 12, signed: true, status: 'aktiv' })
+    const none = await values('Vertrag\nSeats: viele\nSigned: vielleicht\nStatus: offen\n', fields, 'contract')
+    expect(none).toEqual({ seats: null, signed: null, status: null })
+  })
+})

@@ -105,6 +105,15 @@ describe('number → JSON number', () => {
     ['1,234', 1234],
     ['12 pages', 12],
     ['approximately twelve', null],
+    // number words of every lexicon, as the first word of a text without digits
+    ['twelve months', 12],
+    ['Zwölf Monate', 12],
+    ['null Tage', 0],
+    ['null', null],
+    ['douze', 12],
+    ['drie jaar', 3],
+    ['dos años', 2],
+    ['dwanaście miesięcy', 12],
     [Number.POSITIVE_INFINITY, null],
     [false, null],
   ])('%p → %p', (given, expected) => {
@@ -276,6 +285,7 @@ describe('lexicons (D95)', () => {
     for (const lexicon of LEXICONS) {
       expect(lexicon.months).toHaveLength(12)
       for (const list of [lexicon.yes, lexicon.no, lexicon.legal_forms, lexicon.final_totals]) expect(list.length).toBeGreaterThan(0)
+      expect(lexicon.numbers.length).toBeGreaterThanOrEqual(11)
       expect(Object.keys(lexicon.currencies).length).toBeGreaterThan(0)
     }
   })

@@ -5,6 +5,8 @@
  * or two digits; a single mark followed by three digits groups thousands.
  */
 import { currencyAt, LETTER_MARKS } from './currency'
+import { numberWords } from './lexicon'
+import { fold } from './text'
 
 export interface FoundAmount {
   /** Normalised decimal string, sign kept. */
@@ -114,6 +116,16 @@ export function parseAmount(value: unknown): string | null {
   return null
 }
 
+const NUMBER_WORDS = numberWords()
+
+/** A count written out as the first word of a text without digits ("twelve months", "zwölf") → its value; else null. */
+export function numberWord(text: string): number | null {
+  const words = fold(text.trim()).split(/[^\p{L}]+/u)
+  // "null" alone is how a JSON null is often written as text, not German zero.
+  if (words.length === 1 && words[0] === 'null') return null
+  return NUMBER_WORDS.get(words[0] ?? '') ?? null
+}
+
 /** A count or measure → JSON number, from a number or the first number of a short text; else null. */
 export function parseNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null
@@ -121,7 +133,8 @@ export function parseNumber(value: unknown): number | null {
   const text = value.trim()
   if (/^-?\d+(?:\.\d+)?$/.test(text)) return Number(text)
   const m = /-?\d+(?:[.,'\s]\d{3})*(?:[.,]\d+)?/.exec(text)
-  if (!m || m.index > 8) return null
+  if (!m) return numberWord(text)
+  if (m.index > 8) return null
   const amount = findAmounts(m[0])[0]
   const number = amount ? amount.number : Number(m[0].replace(',', '.'))
   return Number.isFinite(number) ? number : null

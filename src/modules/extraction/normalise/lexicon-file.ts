@@ -19,13 +19,15 @@ export interface Lexicon {
   legal_forms: string[]
   /** Labels of the final amount to pay ("Grand total", "Zu zahlen"): they win over other totals. */
   final_totals: string[]
+  /** Number words from zero up, in order ("zero", "one", … ): a count written out. */
+  numbers: string[]
 }
 
 export class LexiconError extends Error {
   override name = 'LexiconError'
 }
 
-const KEYS = ['language', 'name', 'months', 'yes', 'no', 'currencies', 'legal_forms', 'final_totals']
+const KEYS = ['language', 'name', 'months', 'yes', 'no', 'currencies', 'legal_forms', 'final_totals', 'numbers']
 
 function words(value: unknown, path: string, file: string): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new LexiconError(`${file}: ${path}: expected a non-empty array of words`)
@@ -60,6 +62,7 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
   words(record.no, '/no', file)
   words(record.legal_forms, '/legal_forms', file)
   words(record.final_totals, '/final_totals', file)
+  words(record.numbers, '/numbers', file)
   if (typeof currencies !== 'object' || currencies === null || Array.isArray(currencies))
     throw new LexiconError(`${file}: /currencies: expected an object of ISO 4217 code → names`)
   for (const [code, names] of Object.entries(currencies)) {

@@ -4,6 +4,7 @@
  */
 import { embeddedLexicons } from './embed-lexicon' with { type: 'macro' }
 import type { Lexicon } from './lexicon-file'
+import { fold } from './text'
 
 export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
 
@@ -38,4 +39,15 @@ export function legalFormsSource(): string {
     return parts.length === 1 && form.endsWith('.') ? `${body}\\.` : body
   })
   return [...new Set(patterns)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).join('|')
+}
+
+/** Number words of every lexicon, folded, with their values ("zwölf" → 12). */
+export function numberWords(): Map<string, number> {
+  const words = new Map<string, number>()
+  for (const lexicon of LEXICONS)
+    lexicon.numbers.forEach((word, value) => {
+      const folded = fold(word)
+      if (!words.has(folded)) words.set(folded, value)
+    })
+  return words
 }

@@ -4,7 +4,7 @@
  * never gets an amount, an amount field never gets a percentage or a date.
  */
 import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
-import { findAmounts, type FoundAmount } from '../../normalise/amounts'
+import { findAmounts, type FoundAmount, numberWord } from '../../normalise/amounts'
 import { findCurrency } from '../../normalise/currency'
 import { parseBoolean, parseEnum } from '../../normalise'
 import type { FieldSpec } from '../types'
@@ -85,7 +85,10 @@ function readCurrency(text: string): ReadValue | undefined {
 /** A count or measure: the first number, with either decimal mark. */
 function readNumber(text: string): ReadValue | undefined {
   const m = /-?\d+(?:[.,'\s]\d{3})*(?:[.,]\d+)?/.exec(text)
-  if (!m) return undefined
+  if (!m) {
+    const word = numberWord(text)
+    return word === null ? undefined : { value: word, quality: 0.8 }
+  }
   const amount = findAmounts(m[0])[0]
   const number = amount ? amount.number : Number(m[0].replace(',', '.'))
   if (!Number.isFinite(number)) return undefined
