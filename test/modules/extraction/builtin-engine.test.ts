@@ -462,3 +462,18 @@ describe('declared types the built-in engine reads (D90, D95)', () => {
     expect(none).toEqual({ seats: null, signed: null, status: null })
   })
 })
+
+describe('labels from the lexicons (D95)', () => {
+  test('every concept a lexicon labels is one the engine knows, and every concept has labels', async () => {
+    const { CONCEPTS } = await import('../../../src/modules/extraction/engines/builtin/concepts')
+    const { labelledConcepts } = await import('../../../src/modules/extraction/normalise/lexicon')
+    const known = CONCEPTS.map((concept) => concept.id)
+    expect(labelledConcepts().filter((id) => !known.includes(id))).toEqual([])
+    for (const concept of CONCEPTS) expect(concept.labels.length).toBeGreaterThan(0)
+  })
+
+  test('a label only the Polish lexicon holds finds its field', async () => {
+    const found = await values('ACME Sp. z o.o.\nFaktura nr FV/2026/03/17\nData wystawienia: 3 marca 2026\n', [inline('invoice_number'), inline('date')])
+    expect(found).toEqual({ invoice_number: 'FV/2026/03/17', date: '2026-03-03' })
+  })
+})

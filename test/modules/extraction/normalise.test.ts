@@ -312,6 +312,8 @@ describe('lexicons (D95)', () => {
     [{ colour: 'x' }, 'data/lexicon/de.json', '/colour: unknown property'],
     [{ yes: [] }, 'data/lexicon/de.json', '/yes: expected a non-empty array'],
     [{ currencies: { euro: ['euro'] } }, 'data/lexicon/de.json', '/currencies/euro'],
+    [{ labels: { total: [] } }, 'data/lexicon/de.json', '/labels/total: expected a non-empty array'],
+    [{ labels: ['Total'] }, 'data/lexicon/de.json', '/labels: expected an object'],
     [{}, 'data/lexicon/fr.json', 'the file must be named de.json'],
   ])('a lexicon file with %j fails the build, naming the file and the path', (change, file, message) => {
     const valid = LEXICONS.find((lexicon) => lexicon.language === 'de')!

@@ -21,13 +21,15 @@ export interface Lexicon {
   final_totals: string[]
   /** Number words from zero up, in order ("zero", "one", … ): a count written out. */
   numbers: string[]
+  /** Printed labels of the fields the built-in engine knows (its concepts, by id) in this language. */
+  labels: Record<string, string[]>
 }
 
 export class LexiconError extends Error {
   override name = 'LexiconError'
 }
 
-const KEYS = ['language', 'name', 'months', 'yes', 'no', 'currencies', 'legal_forms', 'final_totals', 'numbers']
+const KEYS = ['language', 'name', 'months', 'yes', 'no', 'currencies', 'legal_forms', 'final_totals', 'numbers', 'labels']
 
 function words(value: unknown, path: string, file: string): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new LexiconError(`${file}: ${path}: expected a non-empty array of words`)
@@ -63,6 +65,13 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
   words(record.legal_forms, '/legal_forms', file)
   words(record.final_totals, '/final_totals', file)
   words(record.numbers, '/numbers', file)
+  const { labels } = record
+  if (typeof labels !== 'object' || labels === null || Array.isArray(labels))
+    throw new LexiconError(`${file}: /labels: expected an object of concept → labels`)
+  for (const [concept, names] of Object.entries(labels)) {
+    if (!/^[a-z_]+$/.test(concept)) throw new LexiconError(`${file}: /labels/${concept}: expected a concept id such as "invoice_number"`)
+    words(names, `/labels/${concept}`, file)
+  }
   if (typeof currencies !== 'object' || currencies === null || Array.isArray(currencies))
     throw new LexiconError(`${file}: /currencies: expected an object of ISO 4217 code → names`)
   for (const [code, names] of Object.entries(currencies)) {

@@ -51,3 +51,13 @@ export function numberWords(): Map<string, number> {
     })
   return words
 }
+
+/** The printed labels of one of the built-in engine's concepts, from every lexicon. */
+export function conceptLabels(concept: string): string[] {
+  return LEXICONS.flatMap((lexicon) => (Object.hasOwn(lexicon.labels, concept) ? lexicon.labels[concept]! : []))
+}
+
+/** Every concept id some lexicon gives labels for (each must be a concept of the engine; a test checks it). */
+export function labelledConcepts(): string[] {
+  return [...new Set(LEXICONS.flatMap((lexicon) => Object.keys(lexicon.labels)))]
+}
