@@ -204,7 +204,7 @@ function percentile(values: number[], p: number): number {
 function fieldSpecs(documentType: string): FieldSpec[] {
   const entry = loadCatalog().get(documentType)
   if (!entry) throw new Error(`unknown document type ${documentType}`)
-  return entry.fields.map(({ key, label, description, kind, aliases }) => ({ key, label, description, kind, aliases }))
+  return entry.fields.map(({ key, label, description, type, aliases }) => ({ key, label, description, type: type === 'auto' || !type ? 'text' : type, aliases }))
 }
 
 interface DatasetResult {

@@ -81,7 +81,7 @@ export function createApp(options: AppOptions) {
     )
     .group('/api/v1', (api) =>
       api
-        .use(schemasModule({ db, auth, idempotency, maxJsonBytes }))
+        .use(schemasModule({ db, catalog, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
         .use(extractionModule({ db, catalog, auth, idempotency, ...extraction }))
         .use(webhooksModule({ db, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false })),

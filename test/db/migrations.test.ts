@@ -89,14 +89,15 @@ test('a database made by the first version keeps every row when the latest binar
   )
   expect(response.status).toBe(200)
   expect(await response.json()).toEqual({
-    schema: { id: schemaId, name: 'Old', description: 'kept', fields, version: 1, is_active: true, created_at: now, updated_at: now },
+    // Stored before typed fields: answered as `auto` (D89).
+    schema: { id: schemaId, name: 'Old', description: 'kept', fields: [{ ...fields[0], type: 'auto' }], version: 1, is_active: true, created_at: now, updated_at: now },
   })
   // Its history starts with what it held when versions came in.
   const versions = await app.handle(
     new Request(`http://localhost/api/v1/schemas/${schemaId}/versions`, { headers: { authorization: `Bearer ${key}` } }),
   )
   expect(await versions.json()).toEqual({
-    versions: [{ schema_id: schemaId, version: 1, name: 'Old', description: 'kept', fields, created_at: now }],
+    versions: [{ schema_id: schemaId, version: 1, name: 'Old', description: 'kept', fields: [{ ...fields[0], type: 'auto' }], created_at: now }],
     has_more: false,
   })
   latest.sqlite.close()

@@ -72,9 +72,9 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
       schema_id: null,
       schema_version: null,
       fields: [
-        { key: 'invoice_number', label: 'invoice_number', description: 'Invoice number' },
-        { key: 'date', label: 'date', description: 'Invoice date' },
-        { key: 'total', label: 'total', description: 'Total due' },
+        { key: 'invoice_number', label: 'invoice_number', description: 'Invoice number', type: 'text' },
+        { key: 'date', label: 'date', description: 'Invoice date', type: 'date' },
+        { key: 'total', label: 'total', description: 'Total due', type: 'amount' },
       ],
       file: { name: 'northwind.pdf', size: pdf.byteLength, media_type: 'application/pdf', sha256: new Bun.CryptoHasher('sha256').update(pdf).digest('hex') },
       progress: { pages_done: 1, pages_total: 1 },

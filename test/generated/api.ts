@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Create a schema
-         * @description At most 50 active schemas per account; the 51st is refused with 429. With `Idempotency-Key`, a retry gets the first answer again instead of a second schema; 409 when the key was used for another request or its first request is still running.
+         * @description At most 50 active schemas per account; the 51st is refused with 429. Fields come from `fields` or, from a JSON Schema written for another tool, `json_schema` (D97); both at once is 400. With `Idempotency-Key`, a retry gets the first answer again instead of a second schema; 409 when the key was used for another request or its first request is still running.
          */
         post: operations["createSchema"];
         delete?: never;
@@ -85,6 +85,26 @@ export interface paths {
          * @description Partial update of an active schema. Answers the schema itself, not wrapped.
          */
         patch: operations["updateSchema"];
+        trace?: never;
+    };
+    "/api/v1/schemas/{id}/json-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Schema of a job's result
+         * @description A JSON Schema (2020-12) of the `result` object of a job with this schema: one property per field, typed as the job answers it, null allowed (not found), every key required (D96).
+         */
+        get: operations["getSchemaJsonSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/schemas/{id}/restore": {
@@ -173,6 +193,26 @@ export interface paths {
          * @description `suggested_keys` are the keys of the fields marked `required`: a ready-made default selection.
          */
         get: operations["getSuggestedFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fields/json-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Schema of a document type's results
+         * @description A JSON Schema (2020-12) of the `result` of a job of this type: every field of the type a property, typed as the job answers it, null allowed; the suggested keys required (a job without `fields` answers exactly those), others optional (D96).
+         */
+        get: operations["getDocumentTypeJsonSchema"];
         put?: never;
         post?: never;
         delete?: never;
@@ -371,6 +411,45 @@ export interface components {
                 /** @example Identifier of the invoice as printed. */
                 description: string;
                 required: boolean;
+                /**
+                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                 * @enum {string}
+                 */
+                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                /**
+                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                 * @example [
+                 *       "paid",
+                 *       "open",
+                 *       "overdue"
+                 *     ]
+                 */
+                values?: string[];
+                columns?: {
+                    /**
+                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                     * @example invoice_number
+                     */
+                    key: string;
+                    /** @example Invoice Number */
+                    label: string;
+                    /** @example Identifier of the invoice as printed. */
+                    description: string;
+                    /**
+                     * @description Type of the column: any field type but `table`.
+                     * @enum {string}
+                     */
+                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                    /**
+                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                     * @example [
+                     *       "paid",
+                     *       "open",
+                     *       "overdue"
+                     *     ]
+                     */
+                    values?: string[];
+                }[];
             }[];
             /**
              * @description 1 at creation, one more on each change of name, description or fields.
@@ -437,6 +516,45 @@ export interface components {
                 /** @example Identifier of the invoice as printed. */
                 description: string;
                 required: boolean;
+                /**
+                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                 * @enum {string}
+                 */
+                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                /**
+                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                 * @example [
+                 *       "paid",
+                 *       "open",
+                 *       "overdue"
+                 *     ]
+                 */
+                values?: string[];
+                columns?: {
+                    /**
+                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                     * @example invoice_number
+                     */
+                    key: string;
+                    /** @example Invoice Number */
+                    label: string;
+                    /** @example Identifier of the invoice as printed. */
+                    description: string;
+                    /**
+                     * @description Type of the column: any field type but `table`.
+                     * @enum {string}
+                     */
+                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                    /**
+                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                     * @example [
+                     *       "paid",
+                     *       "open",
+                     *       "overdue"
+                     *     ]
+                     */
+                    values?: string[];
+                }[];
             }[];
             /**
              * @description Keys of exactly the fields whose `required` is true, in field order: a default selection.
@@ -461,11 +579,50 @@ export interface components {
             document_type: string;
             schema_id: string | null;
             schema_version: (string | number) | null;
-            /** @description The job's own copy of its fields. */
+            /** @description The job's own copy of its fields, each with the type it was read as (never `auto`). */
             fields: {
                 key: string;
                 label: string;
                 description: string;
+                /**
+                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                 * @enum {string}
+                 */
+                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                /**
+                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                 * @example [
+                 *       "paid",
+                 *       "open",
+                 *       "overdue"
+                 *     ]
+                 */
+                values?: string[];
+                columns?: {
+                    /**
+                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                     * @example invoice_number
+                     */
+                    key: string;
+                    /** @example Invoice Number */
+                    label: string;
+                    /** @example Identifier of the invoice as printed. */
+                    description: string;
+                    /**
+                     * @description Type of the column: any field type but `table`.
+                     * @enum {string}
+                     */
+                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                    /**
+                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                     * @example [
+                     *       "paid",
+                     *       "open",
+                     *       "overdue"
+                     *     ]
+                     */
+                    values?: string[];
+                }[];
             }[];
             file: {
                 /** @example invoice.pdf */
@@ -719,7 +876,69 @@ export interface operations {
                         description?: string;
                         /** @description Hint only: whether such documents typically carry the field. */
                         required: boolean;
+                        /**
+                         * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                         * @enum {string}
+                         */
+                        type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                        /**
+                         * @description Only with `type: "enum"`: the allowed answers, distinct.
+                         * @example [
+                         *       "paid",
+                         *       "open",
+                         *       "overdue"
+                         *     ]
+                         */
+                        values?: string[];
+                        /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
+                        columns?: {
+                            /**
+                             * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                             * @example invoice_number
+                             */
+                            key: string;
+                            /** @example Invoice Number */
+                            label?: string;
+                            /** @example Identifier of the invoice as printed. */
+                            description?: string;
+                            /**
+                             * @description Type of the column: any field type but `table`.
+                             * @enum {string}
+                             */
+                            type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                            /**
+                             * @description Only with `type: "enum"`: the allowed answers, distinct.
+                             * @example [
+                             *       "paid",
+                             *       "open",
+                             *       "overdue"
+                             *     ]
+                             */
+                            values?: string[];
+                        }[];
                     }[];
+                    /**
+                     * @description Instead of `fields`: a JSON Schema of an object whose properties become the fields (string, `format: "date"`, number, integer, boolean, enum, arrays of strings, arrays of objects; `title` → label, `required` → required). Anything else is 400 naming its path.
+                     * @example {
+                     *       "type": "object",
+                     *       "properties": {
+                     *         "total": {
+                     *           "type": "number",
+                     *           "title": "Total"
+                     *         },
+                     *         "issued": {
+                     *           "type": "string",
+                     *           "format": "date"
+                     *         }
+                     *       },
+                     *       "required": [
+                     *         "total"
+                     *       ]
+                     *     }
+                     */
+                    json_schema?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -935,6 +1154,46 @@ export interface operations {
                         description?: string;
                         /** @description Hint only: whether such documents typically carry the field. */
                         required: boolean;
+                        /**
+                         * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                         * @enum {string}
+                         */
+                        type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                        /**
+                         * @description Only with `type: "enum"`: the allowed answers, distinct.
+                         * @example [
+                         *       "paid",
+                         *       "open",
+                         *       "overdue"
+                         *     ]
+                         */
+                        values?: string[];
+                        /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
+                        columns?: {
+                            /**
+                             * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                             * @example invoice_number
+                             */
+                            key: string;
+                            /** @example Invoice Number */
+                            label?: string;
+                            /** @example Identifier of the invoice as printed. */
+                            description?: string;
+                            /**
+                             * @description Type of the column: any field type but `table`.
+                             * @enum {string}
+                             */
+                            type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                            /**
+                             * @description Only with `type: "enum"`: the allowed answers, distinct.
+                             * @example [
+                             *       "paid",
+                             *       "open",
+                             *       "overdue"
+                             *     ]
+                             */
+                            values?: string[];
+                        }[];
                     }[];
                 };
             };
@@ -987,6 +1246,64 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSchemaJsonSchema: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Type `auto` fields as a job of this document type would (the catalog type of the same key).
+                 * @example invoice
+                 */
+                document_type?: string;
+            };
+            header?: never;
+            path: {
+                /** @example sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Schema (2020-12) that every `result` of a succeeded job with these fields validates against. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1138,6 +1455,45 @@ export interface operations {
                                 /** @example Identifier of the invoice as printed. */
                                 description: string;
                                 required: boolean;
+                                /**
+                                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                                 * @enum {string}
+                                 */
+                                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                                /**
+                                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                 * @example [
+                                 *       "paid",
+                                 *       "open",
+                                 *       "overdue"
+                                 *     ]
+                                 */
+                                values?: string[];
+                                columns?: {
+                                    /**
+                                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                                     * @example invoice_number
+                                     */
+                                    key: string;
+                                    /** @example Invoice Number */
+                                    label: string;
+                                    /** @example Identifier of the invoice as printed. */
+                                    description: string;
+                                    /**
+                                     * @description Type of the column: any field type but `table`.
+                                     * @enum {string}
+                                     */
+                                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                                    /**
+                                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                     * @example [
+                                     *       "paid",
+                                     *       "open",
+                                     *       "overdue"
+                                     *     ]
+                                     */
+                                    values?: string[];
+                                }[];
                             }[];
                             /**
                              * Format: date-time
@@ -1231,6 +1587,45 @@ export interface operations {
                                 /** @example Identifier of the invoice as printed. */
                                 description: string;
                                 required: boolean;
+                                /**
+                                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                                 * @enum {string}
+                                 */
+                                type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                                /**
+                                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                 * @example [
+                                 *       "paid",
+                                 *       "open",
+                                 *       "overdue"
+                                 *     ]
+                                 */
+                                values?: string[];
+                                columns?: {
+                                    /**
+                                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                                     * @example invoice_number
+                                     */
+                                    key: string;
+                                    /** @example Invoice Number */
+                                    label: string;
+                                    /** @example Identifier of the invoice as printed. */
+                                    description: string;
+                                    /**
+                                     * @description Type of the column: any field type but `table`.
+                                     * @enum {string}
+                                     */
+                                    type: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                                    /**
+                                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                     * @example [
+                                     *       "paid",
+                                     *       "open",
+                                     *       "overdue"
+                                     *     ]
+                                     */
+                                    values?: string[];
+                                }[];
                             }[];
                             /**
                              * Format: date-time
@@ -1373,6 +1768,70 @@ export interface operations {
             };
         };
     };
+    getDocumentTypeJsonSchema: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A document type slug from GET /api/v1/document-types.
+                 * @example invoice
+                 */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Schema (2020-12) that the `result` of a succeeded job validates against. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     extract: {
         parameters: {
             query?: {
@@ -1398,7 +1857,7 @@ export interface operations {
                      */
                     file: string;
                     /**
-                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…", "schema_version"?: 2}`.
+                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…", "schema_version"?: 2}`.
                      * @example {"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}
                      */
                     extract: string;

@@ -82,6 +82,18 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     call: (ids) => ({ method: 'GET', path: `/api/v1/schemas/${ids.schema}/versions/1` }),
     okStatus: 200,
   },
+  {
+    route: 'GET /api/v1/schemas/:id/json-schema',
+    name: 'GET /api/v1/schemas/:id/json-schema',
+    call: (ids) => ({ method: 'GET', path: `/api/v1/schemas/${ids.schema}/json-schema` }),
+    okStatus: 200,
+  },
+  {
+    route: 'GET /api/v1/fields/json-schema',
+    name: 'GET /api/v1/fields/json-schema?type=invoice',
+    call: () => ({ method: 'GET', path: '/api/v1/fields/json-schema?type=invoice' }),
+    okStatus: 200,
+  },
   { route: 'GET /api/v1/document-types', name: 'GET /api/v1/document-types', call: () => ({ method: 'GET', path: '/api/v1/document-types' }), okStatus: 200 },
   { route: 'GET /api/v1/fields', name: 'GET /api/v1/fields?type=invoice', call: () => ({ method: 'GET', path: '/api/v1/fields?type=invoice' }), okStatus: 200 },
   { route: 'POST /api/v1/extract', name: 'POST /api/v1/extract', call: () => ({ method: 'POST', path: '/api/v1/extract', body: extractForm() }), okStatus: 200 },

@@ -127,12 +127,13 @@ describe.each(SLUGS)('GET /api/v1/fields?type=%s', (slug) => {
     expect(response.body.description.trim().length).toBeGreaterThan(0)
   })
 
-  test('offers 8 to 16 fields, each with exactly key, label, description and required', async () => {
+  test('offers 8 to 16 fields, each with exactly key, label, description, required and a declared type (D87)', async () => {
     const { body } = await t.call('GET', `/api/v1/fields?type=${slug}`)
     expect(body.fields.length).toBeGreaterThanOrEqual(8)
     expect(body.fields.length).toBeLessThanOrEqual(16)
     for (const field of body.fields) {
-      expect(Object.keys(field).sort()).toEqual(['description', 'key', 'label', 'required'])
+      expect(Object.keys(field).sort()).toEqual(['description', 'key', 'label', 'required', 'type'])
+      expect(['text', 'number', 'amount', 'date', 'currency', 'list', 'table']).toContain(field.type)
       expect(field).not.toHaveProperty('aliases')
       expect(field).not.toHaveProperty('kind')
       expect(typeof field.required).toBe('boolean')
@@ -232,7 +233,7 @@ describe('loadCatalog', () => {
       description: `Documents of type ${slug}.`,
       fields: [
         { key: 'reference', label: 'Reference', description: 'The reference number.', required: true },
-        { key: 'issued_on', label: 'Issued On', description: 'Date of issue.', required: false, kind: 'date' },
+        { key: 'issued_on', label: 'Issued On', description: 'Date of issue.', required: false, type: 'date' },
         { key: 'amount', label: 'Amount', description: 'Total amount.', required: true, aliases: ['Sum'] },
       ],
       ...overrides,
@@ -309,9 +310,10 @@ describe('loadCatalog', () => {
       label: 'Supplier Invoice',
       description: 'Invoices as this operator defines them.',
       fields: [
-        { key: 'supplier', label: 'Supplier', description: 'Who sent the invoice.', required: true },
-        { key: 'invoice_total', label: 'Invoice Total', description: 'Amount due.', required: false },
-        { key: 'iban', label: 'IBAN', description: '', required: true },
+        { key: 'supplier', label: 'Supplier', description: 'Who sent the invoice.', required: true, type: 'auto' },
+        // `kind`, the old name of `type` in catalog files, is still read (D87).
+        { key: 'invoice_total', label: 'Invoice Total', description: 'Amount due.', required: false, type: 'amount' },
+        { key: 'iban', label: 'IBAN', description: '', required: true, type: 'auto' },
       ],
       suggested_keys: ['supplier', 'iban'],
     })
@@ -323,9 +325,9 @@ describe('loadCatalog', () => {
       label: 'Label of receipt',
       description: 'Documents of type receipt.',
       fields: [
-        { key: 'reference', label: 'Reference', description: 'The reference number.', required: true },
-        { key: 'issued_on', label: 'Issued On', description: 'Date of issue.', required: false },
-        { key: 'amount', label: 'Amount', description: 'Total amount.', required: true },
+        { key: 'reference', label: 'Reference', description: 'The reference number.', required: true, type: 'auto' },
+        { key: 'issued_on', label: 'Issued On', description: 'Date of issue.', required: false, type: 'date' },
+        { key: 'amount', label: 'Amount', description: 'Total amount.', required: true, type: 'auto' },
       ],
       suggested_keys: ['reference', 'amount'],
     })
@@ -337,6 +339,20 @@ describe('loadCatalog', () => {
     // The default catalog of other apps is untouched.
     const other = await t.call('GET', '/api/v1/fields?type=invoice')
     expect(other.body.label).toBe('Invoice')
+  })
+
+  test.each([
+    [{ type: 'text', values: ['a'] }, '/fields/0/values: values are only allowed with type "enum"'],
+    [{ type: 'enum' }, '/fields/0/values: A field of type "enum" needs its allowed values'],
+    [{ type: 'table', columns: [{ key: 'a' }, { key: 'a' }] }, '/fields/0/columns/1/key'],
+    [{ type: 'text', kind: 'text' }, '/fields/0/kind: give type only'],
+    [{ type: 'colour' }, '/fields/0/type'],
+  ])('a catalog field with %j stops the start, naming %p (D88)', (extra, message) => {
+    const file = typeFile('receipt', { fields: [{ key: 'a', label: 'A', description: '', required: true, ...extra }] })
+    const dir = dirWith({ 'receipt.json': file })
+    const error = catalogError(() => loadCatalog({ extraDir: dir }))
+    expect(error.message).toContain(join(dir, 'receipt.json'))
+    expect(error.message).toContain(message)
   })
 
   test('an empty operator directory leaves the built-in catalog as it is', () => {

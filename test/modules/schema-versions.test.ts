@@ -143,12 +143,15 @@ describe('jobs and schema versions', () => {
 
   test('schema_version pins an earlier version: the job gets that version\'s fields', async () => {
     const t = makeTestApp()
-    const schema = await createSchema(t, { name: 'S', fields: [field('total', { label: 'Old total' })] })
+    const schema = await createSchema(t, { name: 'S', fields: [field('total', { label: 'Old total', type: 'text' })] })
     await patch(t, schema.id, { fields: [field('invoice_number')] })
+    const first = await t.call('GET', `/api/v1/schemas/${schema.id}/versions/1`)
+    expect(first.body.version.fields).toEqual([{ key: 'total', label: 'Old total', description: 'What total is', required: false, type: 'text' }])
     const pinned = await extract(t, { document_type: 'invoice', schema_id: schema.id, schema_version: 1 })
     expect(pinned.status).toBe(200)
     expect(pinned.body.job).toMatchObject({ schema_id: schema.id, schema_version: 1 })
-    expect(pinned.body.job.fields).toEqual([{ key: 'total', label: 'Old total', description: 'What total is' }])
+    // The version's own fields, its declared type included (a total read as text, not as an amount).
+    expect(pinned.body.job.fields).toEqual([{ key: 'total', label: 'Old total', description: 'What total is', type: 'text' }])
     expect(pinned.body.job.result).toEqual({ total: expect.anything() })
     const current = await extract(t, { document_type: 'invoice', schema_id: schema.id, schema_version: 2 })
     expect(current.body.job.fields.map((f: { key: string }) => f.key)).toEqual(['invoice_number'])

@@ -11,7 +11,7 @@ function expectedSchema(body: SchemaBody) {
     id: expect.stringMatching(SCHEMA_ID),
     name: body.name,
     description: body.description ?? '',
-    fields: (body.fields ?? []).map((sent) => ({ description: '', ...sent })),
+    fields: (body.fields ?? []).map((sent) => ({ description: '', type: 'auto', ...sent })),
     version: 1,
     is_active: true,
     created_at: expect.stringMatching(ISO_MS),
@@ -33,6 +33,7 @@ describe('POST /api/v1/schemas', () => {
       body: { name: 'Invoices', fields: [{ key: 'total', label: 'Total', required: true }] },
     })
     expect(response.status).toBe(201)
+    // A field sent without type is `auto` (D87).
     expect(response.headers.get('content-type')).toContain('application/json')
     const { schema } = response.body
     expect(Object.keys(response.body)).toEqual(['schema'])
@@ -40,7 +41,7 @@ describe('POST /api/v1/schemas', () => {
       id: expect.stringMatching(SCHEMA_ID),
       name: 'Invoices',
       description: '',
-      fields: [{ key: 'total', label: 'Total', description: '', required: true }],
+      fields: [{ key: 'total', label: 'Total', description: '', required: true, type: 'auto' }],
       version: 1,
       is_active: true,
       created_at: expect.stringMatching(ISO_MS),
@@ -287,11 +288,11 @@ describe('PATCH /api/v1/schemas/:id', () => {
     expect(response.status).toBe(200)
     expect(response.body).toEqual({
       ...schema,
-      fields: [{ key: 'c', label: 'C', description: '', required: true }],
+      fields: [{ key: 'c', label: 'C', description: '', required: true, type: 'auto' }],
       version: 2,
       updated_at: expect.stringMatching(ISO_MS),
     })
-    expect(response.body.fields).toEqual([{ key: 'c', label: 'C', description: '', required: true }])
+    expect(response.body.fields).toEqual([{ key: 'c', label: 'C', description: '', required: true, type: 'auto' }])
     expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema: response.body })
   })
 
@@ -480,5 +481,97 @@ describe('the limit of 50 active schemas (D10)', () => {
     const list = await listed(t)
     expect(list).toHaveLength(50)
     expect(new Set(list.map((s: { id: string }) => s.id))).toEqual(new Set(created.map((s: { id: string }) => s.id)))
+  })
+})
+
+describe('typed fields in schemas (D87–D89)', () => {
+  const typed = [
+    { key: 'total', label: 'Total', required: true, type: 'amount' },
+    { key: 'status', label: 'Status', required: false, type: 'enum', values: ['open', 'paid'] },
+    { key: 'lines', label: 'Lines', required: false, type: 'table', columns: [{ key: 'item' }, { key: 'price', label: 'Price', type: 'amount' }] },
+    { key: 'note', label: 'Note', required: false, type: 'auto' },
+  ]
+
+  test('stores and answers type, values and columns; a column answers every property', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'Typed', fields: typed })
+    const expected = [
+      { key: 'total', label: 'Total', description: '', required: true, type: 'amount' },
+      { key: 'status', label: 'Status', description: '', required: false, type: 'enum', values: ['open', 'paid'] },
+      {
+        key: 'lines',
+        label: 'Lines',
+        description: '',
+        required: false,
+        type: 'table',
+        columns: [
+          { key: 'item', label: 'item', description: '', type: 'auto' },
+          { key: 'price', label: 'Price', description: '', type: 'amount' },
+        ],
+      },
+      { key: 'note', label: 'Note', description: '', required: false, type: 'auto' },
+    ]
+    expect(schema.fields).toEqual(expected)
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema.fields).toEqual(expected)
+    expect((await listed(t))[0].fields).toEqual(expected)
+  })
+
+  test.each([
+    [{ type: 'colour' }, ['/fields/0/type']],
+    [{ type: 'text', values: ['a'] }, ['/fields/0/values']],
+    [{ values: ['a'] }, ['/fields/0/values']],
+    [{ type: 'enum' }, ['/fields/0/values']],
+    [{ type: 'enum', values: [] }, ['/fields/0/values']],
+    [{ type: 'enum', values: ['a', 'b', 'a'] }, ['/fields/0/values/2']],
+    [{ type: 'table', columns: [] }, ['/fields/0/columns']],
+    [{ type: 'table', columns: [{ key: 'a' }, { key: 'a' }] }, ['/fields/0/columns/1/key']],
+    [{ type: 'table', columns: [{ key: 'a', type: 'table' }] }, ['/fields/0/columns/0/type']],
+    [{ type: 'table', columns: [{ key: 'a', kind: 'text' }] }, ['/fields/0/columns/0/kind']],
+    [{ type: 'table', columns: [{ key: 'a', type: 'text', values: ['x'] }] }, ['/fields/0/columns/0/values']],
+    [{ type: 'list', columns: [{ key: 'a' }] }, ['/fields/0/columns']],
+    [{ type: null }, ['/fields/0/type']],
+  ])('a field with %j is 400 naming %j, and nothing is stored (D3, D88)', async (extra, paths) => {
+    const t = makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', extra)] } })
+    expectValidation(response, paths)
+    expect(await listed(t)).toEqual([])
+  })
+
+  test('PATCH with a bad type rule is 400 and leaves the schema as it was', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: typed })
+    const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'number', values: ['1'] })] } })
+    expectValidation(response, ['/fields/0/values'])
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema })
+  })
+
+  test('D36: resending the fields without type (auto) is no change; changing only a type is one', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'x', fields: [field('a'), field('b', { type: 'auto' })] })
+    await Bun.sleep(3)
+    const same = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'auto' }), field('b')] } })
+    expect(same.status).toBe(200)
+    expect(same.body).toEqual(schema)
+    const retyped = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'date' }), field('b')] } })
+    expect(retyped.body.fields[0].type).toBe('date')
+    expect(retyped.body.updated_at > schema.updated_at).toBe(true)
+  })
+
+  test('D89: a schema stored before typed fields answers type auto, and resending its fields is still no change', async () => {
+    const t = makeTestApp()
+    const schema = await createSchema(t, { name: 'old', fields: [field('a'), field('b', { required: true })] })
+    const untyped = [
+      { key: 'a', label: 'Label of a', description: 'What a is', required: false },
+      { key: 'b', label: 'Label of b', description: 'What b is', required: true },
+    ]
+    t.db.$client.query('UPDATE schemas SET fields = ? WHERE id = ?').run(JSON.stringify(untyped), schema.id)
+    const read = await t.call('GET', `/api/v1/schemas/${schema.id}`)
+    expect(read.body).toEqual({ schema })
+    expect((await listed(t))[0]).toEqual(schema)
+
+    const resent = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a'), field('b', { required: true })] } })
+    expect(resent.body).toEqual(schema)
+    const stored = t.db.$client.query('SELECT fields FROM schemas WHERE id = ?').get(schema.id) as { fields: string }
+    expect(JSON.parse(stored.fields)).toEqual(untyped)
   })
 })

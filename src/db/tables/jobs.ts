@@ -1,5 +1,6 @@
 /** Extraction jobs and their uploaded files: only the extraction module reads or writes these. */
 import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { ResolvedColumn, ResolvedType } from '../../lib/field-types'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'
@@ -8,11 +9,18 @@ export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancel
 
 export type JobStatus = (typeof JOB_STATUSES)[number]
 
-/** A job's own copy of a field (D20), with what the engine needs to read it. */
+/**
+ * A job's own copy of a field (D20), typed once when the job was created (D91), with what the
+ * engine needs to read it. Jobs stored before typed fields have `kind` (or nothing) instead of `type`.
+ */
 export interface JobField {
   key: string
   label: string
   description: string
+  type?: ResolvedType
+  values?: string[]
+  columns?: ResolvedColumn[]
+  /** Before D91: the catalog's kind, when the key was a catalog field. */
   kind?: string
   aliases?: string[]
 }

@@ -1,10 +1,12 @@
 /** Saved extraction schemas: only the schemas module reads or writes this table. */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { Typed } from '../../lib/field-types'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'
 
-export interface StoredField {
+/** A schema's field as stored; rows written before typed fields (D89) have no `type`, read as `auto`. */
+export interface StoredField extends Partial<Typed> {
   key: string
   label: string
   description: string

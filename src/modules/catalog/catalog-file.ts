@@ -1,7 +1,7 @@
 /** One catalog file: its checks, shared by the build-time macro and the operator's directory (D18, D39). */
 import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { duplicateKeyDetails } from '../../http/models'
+import { fieldListDetails } from '../../http/models'
 import { CatalogFile } from './model'
 import type { DocumentTypeEntry } from './service'
 
@@ -33,7 +33,13 @@ export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry 
   const problem = catalogFileChecker().Check(data) ? undefined : catalogFileChecker().Errors(data).First()
   if (problem) throw new CatalogError(`${file}: ${problem.path || '/'}: ${problem.message}`)
   const entry = data as CatalogFile
-  const duplicate = duplicateKeyDetails(entry.fields)[0]
+  for (const [index, field] of entry.fields.entries()) {
+    if (field.kind === undefined) continue
+    if (field.type !== undefined) throw new CatalogError(`${file}: /fields/${index}/kind: give type only (kind is its old name)`)
+    const { kind, ...rest } = field
+    entry.fields[index] = { ...rest, type: kind }
+  }
+  const duplicate = fieldListDetails(entry.fields)[0]
   if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
   if (basename(file) !== `${entry.slug}.json`)
     throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)

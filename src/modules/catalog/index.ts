@@ -4,13 +4,28 @@ import type { AuthPlugin } from '../../http/auth'
 import { errors } from '../../http/errors'
 import { jsonResponse } from '../../http/json'
 import { errorResponses } from '../../http/models'
-import { DocumentTypeList, FieldsQuery, SuggestedFields } from './model'
+import { resolveType } from '../extraction/fields'
+import { resultJsonSchema } from '../extraction/result-schema'
+import { DocumentTypeList, FieldsQuery, ResultJsonSchema, SuggestedFields } from './model'
 import { type Catalog, toDocumentType, toSuggestedFields, unknownDocumentType } from './service'
 
 export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthPlugin }) {
   // The catalog does not change while the server runs, so its answers are serialised once (D65).
   const documentTypes = JSON.stringify({ document_types: catalog.list().map(toDocumentType) })
   const suggestedFields = new Map(catalog.list().map((entry) => [entry.slug, JSON.stringify(toSuggestedFields(entry))]))
+  // D96: every field of the type a property, its suggested keys required (the result of a job without fields).
+  const jsonSchemas = new Map(
+    catalog.list().map((entry) => {
+      const fields = entry.fields.map(({ key, label, description, ...typed }) => ({ key, label, description, ...resolveType({ key, label, description, ...typed }, undefined) }))
+      return [entry.slug, JSON.stringify(resultJsonSchema(entry.label, fields, entry.suggestedKeys))]
+    }),
+  )
+  const answerFor = (answers: Map<string, string>, slug: string | undefined) => {
+    if (slug === undefined || slug === '') throw errors.missingParameter('type')
+    const answer = answers.get(slug)
+    if (answer === undefined) throw unknownDocumentType(catalog, slug)
+    return jsonResponse(answer)
+  }
 
   return new Elysia({ tags: ['Catalog'] })
     .use(auth)
@@ -21,13 +36,7 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
     })
     .get(
       '/fields',
-      ({ query }) => {
-        const slug = query.type
-        if (slug === undefined || slug === '') throw errors.missingParameter('type')
-        const answer = suggestedFields.get(slug)
-        if (answer === undefined) throw unknownDocumentType(catalog, slug)
-        return jsonResponse(answer)
-      },
+      ({ query }) => answerFor(suggestedFields, query.type),
       {
         auth: true,
         query: FieldsQuery,
@@ -39,4 +48,16 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
         },
       },
     )
+    .get('/fields/json-schema', ({ query }) => answerFor(jsonSchemas, query.type), {
+      auth: true,
+      query: FieldsQuery,
+      response: { 200: ResultJsonSchema, ...errorResponses(400, 401, 404) },
+      detail: {
+        operationId: 'getDocumentTypeJsonSchema',
+        summary: "JSON Schema of a document type's results",
+        description:
+          'A JSON Schema (2020-12) of the `result` of a job of this type: every field of the type a property, typed as the job answers it, ' +
+          'null allowed; the suggested keys required (a job without `fields` answers exactly those), others optional (D96).',
+      },
+    })
 }

@@ -1,9 +1,7 @@
 /** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
 import { t } from 'elysia'
-import { Field, FieldDescription, FieldKey, FieldLabel, MAX_FIELDS } from '../../http/models'
+import { ColumnInput, EnumValues, Field, FieldDescription, FieldKey, FieldLabel, FieldTypeSchema, MAX_FIELDS } from '../../http/models'
 import { NOT_BLANK, Text } from '../../http/text'
-
-export const FIELD_KINDS = ['text', 'date', 'amount', 'currency', 'number', 'list', 'table'] as const
 
 export const SLUG_PATTERN = '^[a-z0-9_]{1,64}$'
 const Slug = t.String({ pattern: SLUG_PATTERN, examples: ['invoice'] })
@@ -21,8 +19,12 @@ export const CatalogFile = t.Object(
           label: FieldLabel,
           description: FieldDescription,
           required: t.Boolean(),
-          /** How the extraction engine reads and normalises the value. */
-          kind: t.Optional(t.Union(FIELD_KINDS.map((kind) => t.Literal(kind)))),
+          /** What the field is (D87); sent on the wire, `auto` when left out. */
+          type: t.Optional(FieldTypeSchema),
+          /** Before D87 files said `kind`; still read, as `type` (both at once is an error). */
+          kind: t.Optional(FieldTypeSchema),
+          values: t.Optional(EnumValues),
+          columns: t.Optional(t.Array(ColumnInput, { minItems: 1 })),
           /** Other labels printed on real documents; for the engine, never sent on the wire. */
           aliases: t.Optional(t.Array(Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }))),
         },
@@ -36,7 +38,6 @@ export const CatalogFile = t.Object(
 
 export type CatalogFile = typeof CatalogFile.static
 export type CatalogField = CatalogFile['fields'][number]
-export type FieldKind = (typeof FIELD_KINDS)[number]
 
 export const DocumentType = t.Object(
   {
@@ -70,3 +71,9 @@ export const SuggestedFields = t.Object(
 
 export type DocumentType = typeof DocumentType.static
 export type SuggestedFields = typeof SuggestedFields.static
+
+/** A JSON Schema document (2020-12) of a job's `result` (D96). */
+export const ResultJsonSchema = t.Record(t.String(), t.Unknown(), {
+  title: 'ResultJsonSchema',
+  description: 'A JSON Schema (2020-12) that the `result` of a succeeded job validates against.',
+})

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
+import { typePart } from '../../lib/field-types'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
 import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
 import type { CatalogField, CatalogFile, DocumentType, SuggestedFields } from './model'
@@ -76,9 +77,14 @@ export function toSuggestedFields(entry: DocumentTypeEntry): SuggestedFields {
     type: entry.slug,
     label: entry.label,
     description: entry.description,
-    fields: entry.fields.map(({ key, label, description, required }) => ({ key, label, description, required })),
+    fields: entry.fields.map((field) => ({ ...toField(field), ...typePart(field) })),
     suggested_keys: entry.suggestedKeys,
   }
+}
+
+/** A catalog field's wire form; columns answer every property (D7). */
+function toField({ key, label, description, required }: CatalogField) {
+  return { key, label, description, required }
 }
 
 /** 404 for a slug the catalog does not hold, listing the ones it does (D1). */

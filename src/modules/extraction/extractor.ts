@@ -1,10 +1,11 @@
 /**
- * How a job's document becomes values: read the file, then run the engine. `inProcess` does it
+ * How a job's document becomes values: read the file, run the engine, type its answers. `inProcess` does it
  * on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so the
  * server's event loop never waits on a large PDF.
  */
 import type { Engine, ExtractionOutput, FieldSpec } from './engines/types'
 import { locateValues } from './locate'
+import { normaliseOutput } from './normalise'
 import { readDocument } from './readers'
 import type { MediaType, ReadLimits } from './readers/types'
 
@@ -35,6 +36,8 @@ export function inProcessExtractor(engine: Engine): Extractor {
     }
     const document = await readDocument(content, mediaType, { limits, onPage })
     signal?.throwIfAborted()
-    return locateValues(await engine.extract({ document, documentType, fields, signal }), document)
+    // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
+    const output = normaliseOutput(fields, await engine.extract({ document, documentType, fields, signal }))
+    return locateValues(output, document)
   }
 }

@@ -1,7 +1,7 @@
 /** Extraction requests and jobs on the wire (interface.md 4.8, D19–D22). */
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { MAX_FIELDS } from '../../http/models'
+import { Column, ColumnInput, EnumValues, FieldDescription, FieldLabel, FieldTypeSchema, MAX_COLUMNS, MAX_FIELDS } from '../../http/models'
 import { Text } from '../../http/text'
 import { JOB_STATUSES } from '../../db/tables'
 import { JOB_ERROR_CODES } from './engines/types'
@@ -15,23 +15,40 @@ export const ExtractForm = t.Object(
   {
     file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
     extract: t.String({
-      description: 'JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>"}, "schema_id"?: "sch_…", "schema_version"?: 2}`.',
+      description:
+        'JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…", "schema_version"?: 2}`.',
       examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
     }),
   },
   { additionalProperties: false },
 )
 
+/** An inline field given as an object rather than its description (D92): a Field without key and `required`. */
+export const InlineField = t.Object(
+  {
+    label: t.Optional(FieldLabel),
+    description: t.Optional(FieldDescription),
+    type: t.Optional(FieldTypeSchema),
+    values: t.Optional(EnumValues),
+    columns: t.Optional(t.Array(ColumnInput, { minItems: 1, maxItems: MAX_COLUMNS })),
+  },
+  { additionalProperties: false },
+)
+
+export type InlineField = typeof InlineField.static
+
 /** The JSON inside the `extract` part. */
 export const ExtractRequest = t.Object(
   {
     document_type: t.String({ minLength: 1, description: 'A slug from GET /api/v1/document-types.' }),
     fields: t.Optional(
-      t.Record(t.String({ pattern: `^[A-Za-z0-9_]{1,64}$` }), Text({ maxLength: 300 }), {
+      t.Record(t.String({ pattern: `^[A-Za-z0-9_]{1,64}$` }), t.Union([Text({ maxLength: 300 }), InlineField]), {
         minProperties: 1,
         maxProperties: MAX_FIELDS,
         additionalProperties: false,
-        description: 'Field key → what to look for. Keys follow the Field rules; at most 50.',
+        description:
+          'Field key → what to look for: its description, or `{label?, description?, type?, values?, columns?}` to declare its type. ' +
+          'Keys follow the Field rules; at most 50.',
       }),
     ),
     schema_id: t.Optional(t.String({ description: 'An active schema of the caller, instead of `fields`.' })),
@@ -62,7 +79,14 @@ export const JobsQuery = t.Object(
   { additionalProperties: true },
 )
 
-const JobField = t.Object({ key: t.String(), label: t.String(), description: t.String() })
+const JobField = t.Object({
+  key: t.String(),
+  label: t.String(),
+  description: t.String(),
+  type: FieldTypeSchema,
+  values: t.Optional(EnumValues),
+  columns: t.Optional(t.Array(Column)),
+})
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
 export const Job = t.Object(
@@ -72,7 +96,7 @@ export const Job = t.Object(
     document_type: t.String({ examples: ['invoice'] }),
     schema_id: Nullable(t.String()),
     schema_version: Nullable(t.Integer({ minimum: 1, description: 'The version of the schema the fields were copied from.' })),
-    fields: t.Array(JobField, { description: "The job's own copy of its fields." }),
+    fields: t.Array(JobField, { description: "The job's own copy of its fields, each with the type it was read as (never `auto`)." }),
     file: t.Object({
       name: t.String({ examples: ['invoice.pdf'] }),
       size: t.Integer({ examples: [48213] }),

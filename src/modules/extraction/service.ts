@@ -9,10 +9,14 @@ import { type JobField, type JobFieldMeta, type JobProgress, type JobStatus, job
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
+import { typeRuleDetails } from '../../http/models'
+import { isFieldType } from '../../lib/field-types'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
 import { enqueueJobEvent } from '../webhooks/service'
-import type { JobErrorCode } from './engines/types'
+import { inferType } from './engines/builtin/concepts'
+import type { FieldSpec, JobErrorCode } from './engines/types'
+import { type FieldSource, resolveType } from './fields'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 
@@ -29,7 +33,10 @@ export function toWire(row: JobRow): Job {
     document_type: row.documentType,
     schema_id: row.schemaId,
     schema_version: row.schemaVersion,
-    fields: row.fields.map(({ key, label, description }) => ({ key, label, description })),
+    fields: row.fields.map((field) => {
+      const { key, label, description, type, values, columns } = fieldSpecOf(field)
+      return { key, label, description, type, ...(values ? { values } : {}), ...(columns ? { columns } : {}) }
+    }),
     file: { name: row.fileName, size: row.fileSize, media_type: row.fileMediaType, sha256: row.fileSha256 },
     progress: row.progress,
     result: row.result,
@@ -47,9 +54,17 @@ function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, Required<
   return Object.fromEntries(Object.entries(meta).map(([key, entry]) => [key, { ...entry, bbox: entry.bbox ?? null }]))
 }
 
+/** A job's stored field as the engine takes it; jobs stored before D91 are typed now, as they were read then. */
+export function fieldSpecOf(field: JobField): FieldSpec {
+  const { kind, type, ...rest } = field
+  const legacy = isFieldType(kind) && kind !== 'auto' ? kind : undefined
+  return { ...rest, type: type ?? legacy ?? inferType(field.key, field.label, field.description) }
+}
+
 /**
  * The field set of a request (D19): inline fields, a schema's fields, or the document type's
- * suggested fields. Catalog fields of the same key lend the engine their kind and aliases.
+ * suggested fields, each typed once here (D91). Catalog fields of the same key lend the engine
+ * their aliases and, for a field left `auto`, their type.
  */
 export function resolveFields(
   db: Db,
@@ -61,32 +76,45 @@ export function resolveFields(
     throw errors.validation([{ path: '/extract/schema_id', message: 'Give either fields or schema_id, not both' }])
   if (request.schema_version !== undefined && request.schema_id === undefined)
     throw errors.validation([{ path: '/extract/schema_version', message: 'schema_version needs schema_id' }])
+  if (request.fields !== undefined) {
+    const details = Object.entries(request.fields).flatMap(([key, field]) =>
+      typeof field === 'string' ? [] : typeRuleDetails(field, `/extract/fields/${key}`),
+    )
+    if (details.length > 0) throw errors.validation(details)
+  }
   const type = catalog.get(request.document_type)
   if (!type) throw unknownDocumentType(catalog, request.document_type)
   const known = new Map(type.fields.map((field) => [field.key, field]))
-  const withCatalog = (field: { key: string; label: string; description: string }): JobField => {
+  const withCatalog = (field: FieldSource): JobField => {
     const entry = known.get(field.key)
+    const { key, label, description } = field
     return {
-      ...field,
-      ...(entry?.kind ? { kind: entry.kind } : {}),
+      key,
+      label,
+      description,
+      ...resolveType(field, entry),
       ...(entry?.aliases?.length ? { aliases: entry.aliases } : {}),
     }
   }
 
   if (request.fields !== undefined) {
-    const fields = Object.entries(request.fields).map(([key, description]) => withCatalog({ key, label: key, description }))
+    const fields = Object.entries(request.fields).map(([key, field]) =>
+      withCatalog(
+        typeof field === 'string'
+          ? { key, label: key, description: field }
+          : { ...field, key, label: field.label ?? key, description: field.description ?? '' },
+      ),
+    )
     return { documentType: type.slug, schemaId: null, schemaVersion: null, fields }
   }
   if (request.schema_id !== undefined) {
     const schema = getActiveSchemaVersion(db, accountId, request.schema_id, request.schema_version)
     if (schema.fields.length === 0)
       throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
-    const fields = schema.fields.map(({ key, label, description }) => withCatalog({ key, label, description }))
+    const fields = schema.fields.map(withCatalog)
     return { documentType: type.slug, schemaId: schema.schema_id, schemaVersion: schema.version, fields }
   }
-  const fields = type.fields
-    .filter((field) => type.suggestedKeys.includes(field.key))
-    .map(({ key, label, description }) => withCatalog({ key, label, description }))
+  const fields = type.fields.filter((field) => type.suggestedKeys.includes(field.key)).map(withCatalog)
   return { documentType: type.slug, schemaId: null, schemaVersion: null, fields }
 }
 

@@ -6,13 +6,14 @@
  */
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
-import { ExtractionError, type FieldMeta, type FieldSpec, UNEXPECTED } from './engines/types'
+import { ExtractionError, type FieldMeta, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
 import {
   claimableJobs,
   claimJob,
   completeJob,
+  fieldSpecOf,
   type JobOutcome,
   jobEnded,
   purgeExpiredFiles,
@@ -85,7 +86,7 @@ export function createJobRunner({
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
-          fields: row.fields as FieldSpec[],
+          fields: row.fields.map(fieldSpecOf),
           limits: readLimits,
         },
         (progress) => recordProgress(db, id, runnerId, progress),

@@ -1,6 +1,10 @@
 /** Routes of /api/v1/schemas: the account's saved extraction schemas. */
 import { Elysia } from 'elysia'
 import type { Db } from '../../db/client'
+import type { Catalog } from '../catalog/service'
+import { unknownDocumentType } from '../catalog/service'
+import { resolveType } from '../extraction/fields'
+import { resultJsonSchema } from '../extraction/result-schema'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { jsonResponse } from '../../http/json'
@@ -12,6 +16,8 @@ import {
   DEFAULT_VERSION_PAGE,
   DeleteResult,
   MAX_VERSION_PAGE,
+  JsonSchemaQuery,
+  ResultJsonSchema,
   Schema,
   SchemaEnvelope,
   SchemaList,
@@ -26,6 +32,7 @@ import * as service from './service'
 
 export interface SchemasDeps {
   db: Db
+  catalog: Catalog
   auth: AuthPlugin
   idempotency: Idempotency
   maxJsonBytes: number
@@ -36,7 +43,23 @@ function versionNumber(text: string): number | undefined {
   return /^[1-9][0-9]{0,8}$/.test(text) ? Number(text) : undefined
 }
 
-export function schemasModule({ db, auth, idempotency, maxJsonBytes }: SchemasDeps) {
+/**
+ * D96: the JSON Schema of the result of a job with this schema's fields, `auto` typed as at job
+ * creation (with `document_type`, the catalog type of the same key first).
+ */
+function schemaJsonSchema(db: Db, catalog: Catalog, accountId: string, id: string, documentType: string | undefined) {
+  const schema = service.getSchema(db, accountId, id)
+  let catalogFields = new Map<string, NonNullable<ReturnType<Catalog['get']>>['fields'][number]>()
+  if (documentType !== undefined && documentType !== '') {
+    const type = catalog.get(documentType)
+    if (!type) throw unknownDocumentType(catalog, documentType)
+    catalogFields = new Map(type.fields.map((field) => [field.key, field]))
+  }
+  const fields = schema.fields.map((field) => ({ key: field.key, label: field.label, description: field.description, ...resolveType(field, catalogFields.get(field.key)) }))
+  return resultJsonSchema(schema.name, fields)
+}
+
+export function schemasModule({ db, catalog, auth, idempotency, maxJsonBytes }: SchemasDeps) {
   const parse = jsonBody(maxJsonBytes)
   return new Elysia({ prefix: '/schemas', tags: ['Schemas'] })
     .use(auth)
@@ -64,7 +87,8 @@ export function schemasModule({ db, auth, idempotency, maxJsonBytes }: SchemasDe
           'x-idempotent': true,
           summary: 'Create a schema',
           description:
-            'At most 50 active schemas per account; the 51st is refused with 429. With `Idempotency-Key`, a retry gets the first answer ' +
+            'At most 50 active schemas per account; the 51st is refused with 429. Fields come from `fields` or, from a JSON Schema ' +
+            'written for another tool, `json_schema` (D97); both at once is 400. With `Idempotency-Key`, a retry gets the first answer ' +
             'again instead of a second schema; 409 when the key was used for another request or its first request is still running.',
         },
       },
@@ -76,6 +100,23 @@ export function schemasModule({ db, auth, idempotency, maxJsonBytes }: SchemasDe
       detail: { operationId: 'getSchema',
           summary: 'Read a schema', description: 'Soft-deleted schemas stay readable, with `is_active: false`.' },
     })
+    .get(
+      '/:id/json-schema',
+      ({ principal, params, query }) => schemaJsonSchema(db, catalog, principal.accountId, params.id, query.document_type),
+      {
+        auth: true,
+        params: SchemaParams,
+        query: JsonSchemaQuery,
+        response: { 200: ResultJsonSchema, ...errorResponses(401, 404) },
+        detail: {
+          operationId: 'getSchemaJsonSchema',
+          summary: "JSON Schema of a job's result",
+          description:
+            'A JSON Schema (2020-12) of the `result` object of a job with this schema: one property per field, typed as the job answers it, ' +
+            'null allowed (not found), every key required (D96).',
+        },
+      },
+    )
     .patch('/:id', ({ principal, params, body }) => service.updateSchema(db, principal.accountId, params.id, body), {
       auth: true,
       parse,

@@ -14,10 +14,33 @@ const FieldsInput = t.Array(FieldInput, {
 
 export const SchemaParams = t.Object({ id: t.String({ examples: ['sch_01jf6m8x9k3q7w2e4r5t6y7u8i9o0p'] }) })
 
+/** D97: a JSON Schema written for another tool, read instead of `fields`. */
+const JsonSchemaInput = t.Record(t.String(), t.Unknown(), {
+  description:
+    'Instead of `fields`: a JSON Schema of an object whose properties become the fields (string, `format: "date"`, number, integer, ' +
+    'boolean, enum, arrays of strings, arrays of objects; `title` → label, `required` → required). Anything else is 400 naming its path.',
+  examples: [{ type: 'object', properties: { total: { type: 'number', title: 'Total' }, issued: { type: 'string', format: 'date' } }, required: ['total'] }],
+})
+
 export const CreateSchemaBody = t.Object(
-  { name: Name, description: t.Optional(Description), fields: t.Optional(FieldsInput) },
+  { name: Name, description: t.Optional(Description), fields: t.Optional(FieldsInput), json_schema: t.Optional(JsonSchemaInput) },
   { additionalProperties: false },
 )
+
+export const JsonSchemaQuery = t.Object(
+  {
+    document_type: t.Optional(
+      t.String({ description: 'Type `auto` fields as a job of this document type would (the catalog type of the same key).', examples: ['invoice'] }),
+    ),
+  },
+  { additionalProperties: true },
+)
+
+/** A JSON Schema document (2020-12) of a job's `result` (D96). */
+export const ResultJsonSchema = t.Record(t.String(), t.Unknown(), {
+  title: 'ResultJsonSchema',
+  description: 'A JSON Schema (2020-12) that every `result` of a succeeded job with these fields validates against.',
+})
 
 export const UpdateSchemaBody = t.Object(
   { name: t.Optional(Name), description: t.Optional(Description), fields: t.Optional(FieldsInput) },

@@ -10,9 +10,11 @@ import type { Db } from '../../db/client'
 import { preparedFor } from '../../db/prepared'
 import { schemaVersions, schemas, type StoredField } from '../../db/tables'
 import { ApiError, errors } from '../../http/errors'
-import { duplicateKeyDetails, type FieldInput } from '../../http/models'
+import { type Field, type FieldInput, fieldListDetails } from '../../http/models'
+import { typePart } from '../../lib/field-types'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
+import { fieldsFromJsonSchema } from './json-schema-input'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type SchemaVersion, type UpdateSchemaBody } from './model'
 
 type SchemaRow = typeof schemas.$inferSelect
@@ -103,7 +105,7 @@ function toWire(row: SchemaRow): Schema {
     id: row.id,
     name: row.name,
     description: row.description,
-    fields: row.fields,
+    fields: withTypes(row.fields),
     version: row.version,
     is_active: row.isActive,
     created_at: row.createdAt,
@@ -117,7 +119,7 @@ function toWire(row: SchemaRow): Schema {
  * (D43) and timestamps (D5) hold no character JSON escapes, so they are quoted as they are.
  */
 function toWireJson(row: WireRow): string {
-  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${row.fields},"version":${row.version},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
+  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${typedFieldsJson(row.fields)},"version":${row.version},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
 }
 
 function toStoredFields(fields: FieldInput[]): StoredField[] {
@@ -126,11 +128,28 @@ function toStoredFields(fields: FieldInput[]): StoredField[] {
     label: field.label,
     description: field.description ?? '',
     required: field.required,
+    ...typePart(field),
   }))
 }
 
-function assertUniqueKeys(fields: readonly FieldInput[] | undefined): void {
-  const details = fields ? duplicateKeyDetails(fields) : []
+/** D89: fields stored before typed fields carry no `type`; they answer `auto`, the type they had. */
+function withTypes(fields: StoredField[]): Field[] {
+  return fields.map((field) => (field.type === undefined ? { ...field, type: 'auto' } : (field as Field)))
+}
+
+/**
+ * A stored field without a type is one whose `"required"` is not followed by `"type"` (the order
+ * toStoredFields writes); a quote inside a string is escaped, so no key or label can fake it.
+ */
+const UNTYPED_FIELD = /"required":(?:true|false)(?!,"type")/
+
+/** The stored fields' JSON text, spliced as is unless a field predates typed fields (D65, D89). */
+function typedFieldsJson(text: string): string {
+  return UNTYPED_FIELD.test(text) ? JSON.stringify(withTypes(JSON.parse(text) as StoredField[])) : text
+}
+
+function assertValidFields(fields: readonly FieldInput[] | undefined): void {
+  const details = fields ? fieldListDetails(fields) : []
   if (details.length > 0) throw errors.validation(details)
 }
 
@@ -157,9 +176,19 @@ export function listSchemasJson(db: Db, accountId: string): string {
   return `{"schemas":[${statements(db).list.all({ accountId }).map(toWireJson).join(',')}]}`
 }
 
+/** D97: the fields of a create body, from `fields` or from `json_schema` (not both). */
+function fieldsOf(input: CreateSchemaBody): FieldInput[] | undefined {
+  if (input.json_schema === undefined) return input.fields
+  if (input.fields !== undefined) throw errors.validation([{ path: '/json_schema', message: 'Give either fields or json_schema, not both' }])
+  const converted = fieldsFromJsonSchema(input.json_schema)
+  if ('details' in converted) throw errors.validation(converted.details)
+  return converted.fields as FieldInput[]
+}
+
 /** The new schema as JSON text. */
-export function createSchema(db: Db, accountId: string, input: CreateSchemaBody): string {
-  assertUniqueKeys(input.fields)
+export function createSchema(db: Db, accountId: string, body: CreateSchemaBody): string {
+  const input = { ...body, fields: fieldsOf(body) }
+  assertValidFields(input.fields)
   const values: NewSchema = {
     id: newId('sch'), // the table's default would be computed once, when the statement is prepared
     accountId,
@@ -205,7 +234,7 @@ function toVersionWire(row: SchemaVersionRow): SchemaVersion {
     version: row.version,
     name: row.name,
     description: row.description,
-    fields: row.fields,
+    fields: withTypes(row.fields),
     created_at: row.createdAt,
   }
 }
@@ -229,8 +258,13 @@ export function getSchemaVersion(db: Db, accountId: string, id: string, version:
   return findVersion(db, findRow(db, accountId, id), version)
 }
 
+/** A schema of the account, soft-deleted ones too (D11). */
+export function getSchema(db: Db, accountId: string, id: string): Schema {
+  return toWire(findRow(db, accountId, id))
+}
+
 export function updateSchema(db: Db, accountId: string, id: string, patch: UpdateSchemaBody): Schema {
-  assertUniqueKeys(patch.fields)
+  assertValidFields(patch.fields)
   return db.transaction(
     (tx) => {
       const row = findRow(db, accountId, id, true)
@@ -239,7 +273,7 @@ export function updateSchema(db: Db, accountId: string, id: string, patch: Updat
       if (patch.description !== undefined && patch.description !== row.description) changes.description = patch.description
       if (patch.fields !== undefined) {
         const fields = toStoredFields(patch.fields)
-        if (JSON.stringify(fields) !== JSON.stringify(row.fields)) changes.fields = fields
+        if (JSON.stringify(fields) !== JSON.stringify(withTypes(row.fields))) changes.fields = fields // D36 on stored forms
       }
       if (Object.keys(changes).length === 0) return toWire(row) // D13: nothing changed
       // D74: the version being replaced joins the history; the row holds the new one.

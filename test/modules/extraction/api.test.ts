@@ -5,6 +5,8 @@
 import { describe, expect, test } from 'bun:test'
 import { zipSync, strToU8 } from 'fflate'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { eq } from 'drizzle-orm'
+import { jobs } from '../../../src/db/tables'
 import { newId } from '../../../src/lib/ids'
 import {
   type Engine,
@@ -12,7 +14,9 @@ import {
   type ExtractionInput,
   type ExtractionOutput,
   type FieldMeta,
+  type FieldSpec,
 } from '../../../src/modules/extraction/engines/types'
+import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { storedFileIds } from '../../../src/modules/extraction/service'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
 import {
@@ -180,6 +184,30 @@ interface FakeEngine extends Engine {
 const metaOf = (key: string): FieldMeta => ({ confidence: 0.9, page: 1, snippet: `${key}: value` })
 
 /** Answers `value of <key>` for every requested key unless told otherwise; records each input. */
+/** A value of the field's type, as an engine answers it: text fields say whose value they are. */
+function typedValue(field: FieldSpec): unknown {
+  switch (field.type) {
+    case 'amount':
+      return '12.50'
+    case 'date':
+      return '2026-03-03'
+    case 'number':
+      return 3
+    case 'currency':
+      return 'EUR'
+    case 'boolean':
+      return true
+    case 'enum':
+      return field.values![0]
+    case 'list':
+      return [`value of ${field.key}`]
+    case 'table':
+      return [{ item: `value of ${field.key}` }]
+    default:
+      return `value of ${field.key}`
+  }
+}
+
 function fakeEngine(answer?: (input: ExtractionInput) => ExtractionOutput | Promise<ExtractionOutput>, name = 'fake'): FakeEngine {
   const calls: ExtractionInput[] = []
   return {
@@ -190,8 +218,9 @@ function fakeEngine(answer?: (input: ExtractionInput) => ExtractionOutput | Prom
       if (answer) return answer(input)
       const values: Record<string, unknown> = {}
       const meta: Record<string, FieldMeta> = {}
-      for (const { key } of input.fields) {
-        values[key] = `value of ${key}`
+      for (const field of input.fields) {
+        const { key } = field
+        values[key] = typedValue(field)
         meta[key] = metaOf(key)
       }
       return { values, meta }
@@ -214,7 +243,7 @@ function gatedEngine() {
   const engine = fakeEngine(async (input) => {
     markStarted()
     await gate
-    return { values: Object.fromEntries(input.fields.map(({ key }) => [key, `late ${key}`])), meta: {} }
+    return { values: Object.fromEntries(input.fields.map((field) => [field.key, field.type === 'amount' ? '9.99' : `late ${field.key}`])), meta: {} }
   })
   return { engine, release, started }
 }
@@ -243,12 +272,13 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       schema_id: null,
       schema_version: null,
       fields: [
-        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
-        { key: 'total', label: 'total', description: 'Amount due' },
+        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed', type: 'text' },
+        { key: 'total', label: 'total', description: 'Amount due', type: 'amount' },
       ],
       file: { name: 'rechnung.txt', size: bytes.byteLength, media_type: 'text/plain', sha256: sha256(bytes) },
       progress: { pages_done: 1, pages_total: 1 },
-      result: { invoice_number: 'INV-2024-001', total: 1234.5 },
+      // The engine's 1234.5 for an amount field is typed by the shared layer (D90).
+      result: { invoice_number: 'INV-2024-001', total: '1234.50' },
       fields_meta: {
         invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001', bbox: null },
         total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR', bbox: null },
@@ -361,8 +391,18 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(storedFileIds(t.db, [response.body.job.id])).toEqual([])
   })
 
-  test('an engine answer that cannot be stored (a BigInt value) ends the job as failed, never left running', async () => {
-    const t = makeTestApp({ engine: fakeEngine(() => ({ values: { total: 10n }, meta: {} })) })
+  test('an engine value of no field type (a BigInt) is null with confidence 0 (D90)', async () => {
+    const t = makeTestApp({ engine: fakeEngine(() => ({ values: { total: 10n }, meta: { total: { confidence: 0.9, page: 1, snippet: 'x' } } })) })
+    const response = await extract(t, { document_type: 'invoice', fields: { total: 'Total' } })
+    expect(response.status).toBe(200)
+    expect(response.body.job.status).toBe('succeeded')
+    expect(response.body.job.result).toEqual({ total: null })
+    expect(response.body.job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null, bbox: null } })
+  })
+
+  test('an engine answer that cannot be stored (a BigInt in its meta) ends the job as failed, never left running', async () => {
+    const meta = { total: { confidence: 10n as unknown as number, page: null, snippet: null } }
+    const t = makeTestApp({ engine: fakeEngine(() => ({ values: { total: '10.00' }, meta })) })
     const response = await extract(t, { document_type: 'invoice', fields: { total: 'Total' } })
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('failed')
@@ -398,28 +438,133 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 })
 
+describe('typed fields through the API: one pipeline for both engines (D90, D91)', () => {
+  const GERMAN = 'ACME GmbH\nRechnung Nr. 2026-17\nDatum: 3. März 2026\nBezahlt: ja\nStatus: offen\nGesamt: 1.234,50 €\nAmount due: EUR 1,234.50\n'
+
+  test('a stand-in OpenAI-compatible server answering raw strings gives the typed result of the built-in engine', async () => {
+    const server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: () =>
+        Response.json({
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'stop',
+              message: { role: 'assistant', content: JSON.stringify({ total: '1.234,50 €', date: '3. März 2026', amount_due: 'EUR 1,234.50' }) },
+            },
+          ],
+        }),
+    })
+    try {
+      const engine = createOpenAiEngine({ baseUrl: `http://127.0.0.1:${server.port}/v1`, model: 'stand-in', timeoutMs: 5000 })
+      const request = { document_type: 'invoice', fields: { total: 'Total', date: 'Invoice date', amount_due: 'Amount due' } }
+      const file = { content: utf8(GERMAN), name: 'rechnung.txt' }
+      const viaModel = await extracted(makeTestApp({ engine }), request, file)
+      expect(viaModel.status).toBe('succeeded')
+      expect(viaModel.fields.map((field: { type: string }) => field.type)).toEqual(['amount', 'date', 'amount'])
+      expect(viaModel.result).toEqual({ total: '1234.50', date: '2026-03-03', amount_due: '1234.50' })
+      expect(viaModel.fields_meta.total).toEqual({ confidence: 0.8, page: 1, snippet: 'Gesamt: 1.234,50 €', bbox: null })
+
+      const builtin = await extracted(makeTestApp(), request, file)
+      expect(builtin.result).toEqual(viaModel.result)
+    } finally {
+      server.stop(true)
+    }
+  })
+
+  test('the built-in engine reads declared booleans and enums in the document\'s language', async () => {
+    const fields = {
+      paid: { label: 'Bezahlt', type: 'boolean' },
+      status: { label: 'Status', type: 'enum', values: ['bezahlt', 'offen'] },
+      invoice_no: { label: 'Rechnung Nr.', type: 'text' },
+    }
+    const job = await extracted(makeTestApp(), { document_type: 'invoice', fields }, { content: utf8(GERMAN), name: 'rechnung.txt' })
+    expect(job.result).toEqual({ paid: true, status: 'offen', invoice_no: '2026-17' })
+    expect(job.fields_meta.paid.snippet).toBe('Bezahlt: ja')
+  })
+})
+
 describe('POST /api/v1/extract: field sets (D19)', () => {
-  test('inline fields: label equals key, description as sent, order kept; the engine gets kind and aliases only for catalog keys', async () => {
+  test('inline fields: label equals key, description as sent, order kept; each typed once: catalog type, else inferred (D91)', async () => {
     const engine = fakeEngine()
     const t = makeTestApp({ engine })
-    const fields = { total: 'Amount due, with tax', po_reference: 'Our PO number', Total: '' }
+    const fields = { total: 'Amount due, with tax', po_reference: 'Our PO number', Total: '', delivery_date: 'When delivered' }
     const job = await extracted(t, { document_type: 'invoice', fields })
     expect(job.fields).toEqual([
-      { key: 'total', label: 'total', description: 'Amount due, with tax' },
-      { key: 'po_reference', label: 'po_reference', description: 'Our PO number' },
-      { key: 'Total', label: 'Total', description: '' },
+      { key: 'total', label: 'total', description: 'Amount due, with tax', type: 'amount' },
+      { key: 'po_reference', label: 'po_reference', description: 'Our PO number', type: 'text' },
+      { key: 'Total', label: 'Total', description: '', type: 'amount' },
+      { key: 'delivery_date', label: 'delivery_date', description: 'When delivered', type: 'date' },
     ])
     const catalogTotal = t.catalog.get('invoice')!.fields.find((field) => field.key === 'total')!
     expect(catalogTotal.aliases?.length).toBeGreaterThan(0)
     expect(engine.calls[0]!.fields).toEqual([
-      { key: 'total', label: 'total', description: 'Amount due, with tax', kind: 'amount', aliases: catalogTotal.aliases! },
-      { key: 'po_reference', label: 'po_reference', description: 'Our PO number' },
-      { key: 'Total', label: 'Total', description: '' },
+      { key: 'total', label: 'total', description: 'Amount due, with tax', type: 'amount', aliases: catalogTotal.aliases! },
+      { key: 'po_reference', label: 'po_reference', description: 'Our PO number', type: 'text' },
+      { key: 'Total', label: 'Total', description: '', type: 'amount' },
+      { key: 'delivery_date', label: 'delivery_date', description: 'When delivered', type: 'date' },
     ])
-    expect(job.result).toEqual({ total: 'value of total', po_reference: 'value of po_reference', Total: 'value of Total' })
+    expect(job.result).toEqual({ total: '12.50', po_reference: 'value of po_reference', Total: '12.50', delivery_date: '2026-03-03' })
+    const stored = t.db.select().from(jobs).where(eq(jobs.id, job.id)).get()!
+    expect(stored.fields.map((field) => field.type)).toEqual(['amount', 'text', 'amount', 'date'])
   })
 
-  test('schema_id: labels and descriptions come from the schema, schema_id is on the job, catalog keys lend the engine their kind', async () => {
+  test('inline fields declared as objects: the declared type wins over the catalog, enums and tables keep values and columns', async () => {
+    const engine = fakeEngine()
+    const t = makeTestApp({ engine })
+    const fields = {
+      total: { description: 'As printed', type: 'text' },
+      status: { label: 'Status', type: 'enum', values: ['open', 'paid'] },
+      lines: { type: 'table', columns: [{ key: 'item' }, { key: 'price', label: 'Price', type: 'amount' }, { key: 'ship_date' }] },
+      paid: { type: 'boolean' },
+      note: 'Anything else',
+    }
+    const job = await extracted(t, { document_type: 'invoice', fields })
+    expect(job.fields).toEqual([
+      { key: 'total', label: 'total', description: 'As printed', type: 'text' },
+      { key: 'status', label: 'Status', description: '', type: 'enum', values: ['open', 'paid'] },
+      {
+        key: 'lines',
+        label: 'lines',
+        description: '',
+        type: 'table',
+        columns: [
+          { key: 'item', label: 'item', description: '', type: 'text' },
+          { key: 'price', label: 'Price', description: '', type: 'amount' },
+          { key: 'ship_date', label: 'ship_date', description: '', type: 'date' },
+        ],
+      },
+      { key: 'paid', label: 'paid', description: '', type: 'boolean' },
+      { key: 'note', label: 'note', description: 'Anything else', type: 'text' },
+    ])
+    expect(engine.calls[0]!.fields[0]).toMatchObject({ key: 'total', type: 'text' })
+    expect(job.result).toEqual({
+      total: 'value of total',
+      status: 'open',
+      lines: [{ item: 'value of lines', price: null, ship_date: null }],
+      paid: true,
+      note: 'value of note',
+    })
+  })
+
+  test.each([
+    [{ a: { type: 'colour' } }, ['/extract/fields/a']],
+    [{ a: { type: 'text', values: ['x'] } }, ['/extract/fields/a/values']],
+    [{ a: { type: 'enum' } }, ['/extract/fields/a/values']],
+    [{ a: { type: 'enum', values: ['x', 'x'] } }, ['/extract/fields/a/values/1']],
+    [{ a: { type: 'table', columns: [] } }, ['/extract/fields/a']],
+    [{ a: { type: 'table', columns: [{ key: 'x' }, { key: 'x' }] } }, ['/extract/fields/a/columns/1/key']],
+    [{ a: { type: 'list', columns: [{ key: 'x' }] } }, ['/extract/fields/a/columns']],
+    [{ a: { kind: 'text' } }, ['/extract/fields/a']],
+  ])('inline field %j breaks the type rules: 400 naming %j, nothing stored (D88)', async (fields, paths) => {
+    const t = makeTestApp({ engine: fakeEngine() })
+    const response = await extract(t, { document_type: 'invoice', fields })
+    expectValidation(response, paths)
+    await expectNoJobs(t)
+  })
+
+  test('schema_id: labels, descriptions and declared types come from the schema; auto fields take the catalog type', async () => {
     const engine = fakeEngine()
     const t = makeTestApp({ engine })
     const schema = await createSchema(t, {
@@ -427,6 +572,8 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
       fields: [
         { key: 'total', label: 'Grand total', description: 'Total including VAT', required: true },
         { key: 'reference', label: 'Reference', required: false },
+        { key: 'amount_due', label: 'Amount due', required: false, type: 'auto' },
+        { key: 'date', label: 'Date', required: false, type: 'text' },
       ],
     })
     const response = await extract(t, { document_type: 'invoice', schema_id: schema.id })
@@ -434,20 +581,21 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     const { job } = response.body
     expect(job.schema_id).toBe(schema.id)
     expect(job.fields).toEqual([
-      { key: 'total', label: 'Grand total', description: 'Total including VAT' },
-      { key: 'reference', label: 'Reference', description: '' },
+      { key: 'total', label: 'Grand total', description: 'Total including VAT', type: 'amount' },
+      { key: 'reference', label: 'Reference', description: '', type: 'text' },
+      { key: 'amount_due', label: 'Amount due', description: '', type: 'amount' },
+      { key: 'date', label: 'Date', description: '', type: 'text' },
     ])
-    expect(engine.calls[0]!.fields[0]).toMatchObject({ key: 'total', label: 'Grand total', description: 'Total including VAT', kind: 'amount' })
     const catalogTotal = t.catalog.get('invoice')!.fields.find((field) => field.key === 'total')!
     expect(engine.calls[0]!.fields[0]).toEqual({
       key: 'total',
       label: 'Grand total',
       description: 'Total including VAT',
-      kind: 'amount',
+      type: 'amount',
       aliases: catalogTotal.aliases!,
     })
-    expect(engine.calls[0]!.fields[1]).toEqual({ key: 'reference', label: 'Reference', description: '' })
-    expect(Object.keys(job.result)).toEqual(['total', 'reference'])
+    expect(engine.calls[0]!.fields[1]).toEqual({ key: 'reference', label: 'Reference', description: '', type: 'text' })
+    expect(Object.keys(job.result)).toEqual(['total', 'reference', 'amount_due', 'date'])
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.schema_id).toBe(schema.id)
   })
 
@@ -457,7 +605,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     const suggested = (await t.call('GET', `/api/v1/fields?type=${slug}`)).body
     const expected = suggested.fields
       .filter((field: { key: string }) => suggested.suggested_keys.includes(field.key))
-      .map(({ key, label, description }: { key: string; label: string; description: string }) => ({ key, label, description }))
+      .map(({ key, label, description, type }: { key: string; label: string; description: string; type: string }) => ({ key, label, description, type }))
     expect(expected.length).toBeGreaterThan(0)
     const job = await extracted(t, { document_type: slug })
     expect(job.schema_id).toBeNull()
@@ -474,7 +622,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     const t = makeTestApp({ engine: fakeEngine() })
     const description = '😀'.repeat(300)
     const job = await extracted(t, { document_type: 'invoice', fields: { total: description } })
-    expect(job.fields).toEqual([{ key: 'total', label: 'total', description }])
+    expect(job.fields).toEqual([{ key: 'total', label: 'total', description, type: 'amount' }])
   })
 
   test('50 inline fields and a 64-character key are accepted', async () => {
@@ -484,7 +632,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     const job = await extracted(t, { document_type: 'invoice', fields })
     expect(job.fields).toHaveLength(50)
     expect(Object.keys(job.result)).toHaveLength(50)
-    expect(job.fields).toEqual(Object.entries(fields).map(([key, description]) => ({ key, label: key, description })))
+    expect(job.fields).toEqual(Object.entries(fields).map(([key, description]) => ({ key, label: key, description, type: 'text' })))
     expect(Object.keys(job.result)).toEqual(Object.keys(fields))
   })
 
@@ -581,8 +729,8 @@ describe('D20: a job keeps its own copy of its fields', () => {
     })
     const job = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
     const original = [
-      { key: 'invoice_number', label: 'Number', description: 'As printed' },
-      { key: 'total', label: 'Total', description: 'With tax' },
+      { key: 'invoice_number', label: 'Number', description: 'As printed', type: 'text' },
+      { key: 'total', label: 'Total', description: 'With tax', type: 'amount' },
     ]
     expect(job.fields).toEqual(original)
 
@@ -608,8 +756,8 @@ describe('D20: a job keeps its own copy of its fields', () => {
     const first = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
     await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [{ key: 'b', label: 'B', required: true }] } })
     const second = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
-    expect(second.fields).toEqual([{ key: 'b', label: 'B', description: '' }])
-    expect((await t.call('GET', `/api/v1/jobs/${first.id}`)).body.job.fields).toEqual([{ key: 'a', label: 'A', description: '' }])
+    expect(second.fields).toEqual([{ key: 'b', label: 'B', description: '', type: 'text' }])
+    expect((await t.call('GET', `/api/v1/jobs/${first.id}`)).body.job.fields).toEqual([{ key: 'a', label: 'A', description: '', type: 'text' }])
   })
 })
 
@@ -803,8 +951,8 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
       schema_id: null,
       schema_version: null,
       fields: [
-        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
-        { key: 'total', label: 'total', description: 'Amount due' },
+        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed', type: 'text' },
+        { key: 'total', label: 'total', description: 'Amount due', type: 'amount' },
       ],
       file: { name: 'broken.pdf', size: bytes.byteLength, media_type: 'application/pdf', sha256: sha256(bytes) },
       progress: null,
@@ -892,8 +1040,8 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
       schema_id: null,
       schema_version: null,
       fields: [
-        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed' },
-        { key: 'total', label: 'total', description: 'Amount due' },
+        { key: 'invoice_number', label: 'invoice_number', description: 'The invoice number as printed', type: 'text' },
+        { key: 'total', label: 'total', description: 'Amount due', type: 'amount' },
       ],
       file: { name: 'invoice.txt', size: utf8(INVOICE_TEXT).byteLength, media_type: 'text/plain', sha256: sha256(utf8(INVOICE_TEXT)) },
       progress: null,
@@ -931,7 +1079,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
     release()
     const done = await waitForStatus(t, id, ['succeeded', 'failed'])
     expect(done.status).toBe('succeeded')
-    expect(done.result).toEqual({ invoice_number: 'late invoice_number', total: 'late total' })
+    expect(done.result).toEqual({ invoice_number: 'late invoice_number', total: '9.99' })
     expect(done.completed_at).toMatch(ISO_MS)
     expect(done.created_at).toBe(response.body.job.created_at)
     expect(done.updated_at >= done.created_at).toBe(true)
@@ -952,7 +1100,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
     const response = await pending
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('succeeded')
-    expect(response.body.job.result).toEqual({ invoice_number: 'late invoice_number', total: 'late total' })
+    expect(response.body.job.result).toEqual({ invoice_number: 'late invoice_number', total: '9.99' })
   })
 
   test('an async job whose engine throws ExtractionError → 202 queued, later GET shows failed with that code', async () => {

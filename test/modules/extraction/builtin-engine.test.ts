@@ -5,21 +5,27 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import type { FieldKind } from '../../../src/modules/catalog/model'
+import type { ResolvedType } from '../../../src/lib/field-types'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
+import { inferType } from '../../../src/modules/extraction/engines/builtin/concepts'
 import type { ExtractionOutput, FieldSpec } from '../../../src/modules/extraction/engines/types'
 import { readDocument } from '../../../src/modules/extraction/readers'
 
-/** An inline field as a caller sends it: label = key, a description, no catalog kind. */
-const inline = (key: string, description = key, kind?: FieldKind): FieldSpec => ({ key, label: key, description, kind })
+/** An inline field as a caller sends it: label = key, a description, its type declared or inferred as at job creation. */
+const inline = (key: string, description = key, type?: ResolvedType): FieldSpec => ({
+  key,
+  label: key,
+  description,
+  type: type ?? inferType(key, key, description),
+})
 
 const catalog = loadCatalog()
 const catalogFields = (type: string, keys?: string[]): FieldSpec[] =>
   catalog
     .get(type)!
     .fields.filter((field) => !keys || keys.includes(field.key))
-    .map(({ key, label, description, kind, aliases }) => ({ key, label, description, kind, aliases }))
+    .map(({ key, label, description, type, aliases }) => ({ key, label, description, type: type === 'auto' || !type ? inferType(key, label, description) : type, aliases }))
 
 async function extract(pages: string | string[], fields: FieldSpec[], documentType = 'invoice'): Promise<ExtractionOutput> {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
@@ -444,5 +450,30 @@ describe('through the readers', () => {
     const out = await builtinEngine.extract({ document, documentType: 'invoice', fields: invoiceFields })
     expect(out.values).toMatchObject({ company_name: 'Contoso Trading Ltd', invoice_number: 'INV-0099', date: '2024-03-14', total: '1020.00', currency: 'GBP' })
     expect(out.meta.total!.page).toBe(2)
+  })
+})
+
+describe('declared types the built-in engine reads (D90, D95)', () => {
+  test('a count written out, a yes/no and an enum, in the document language', async () => {
+    const fields = [inline('seats', 'Number of seats', 'number'), inline('signed', 'Signed', 'boolean'), { ...inline('status', 'Status', 'enum'), values: ['aktiv', 'gekündigt'] }]
+    const found = await values('Vertrag\nSeats: zwölf\nSigned: Ja\nStatus: Aktiv\n', fields, 'contract')
+    expect(found).toEqual({ seats: 12, signed: true, status: 'aktiv' })
+    const none = await values('Vertrag\nSeats: viele\nSigned: vielleicht\nStatus: offen\n', fields, 'contract')
+    expect(none).toEqual({ seats: null, signed: null, status: null })
+  })
+})
+
+describe('labels from the lexicons (D95)', () => {
+  test('every concept a lexicon labels is one the engine knows, and every concept has labels', async () => {
+    const { CONCEPTS } = await import('../../../src/modules/extraction/engines/builtin/concepts')
+    const { labelledConcepts } = await import('../../../src/modules/extraction/normalise/lexicon')
+    const known = CONCEPTS.map((concept) => concept.id)
+    expect(labelledConcepts().filter((id) => !known.includes(id))).toEqual([])
+    for (const concept of CONCEPTS) expect(concept.labels.length).toBeGreaterThan(0)
+  })
+
+  test('a label only the Polish lexicon holds finds its field', async () => {
+    const found = await values('ACME Sp. z o.o.\nFaktura nr FV/2026/03/17\nData wystawienia: 3 marca 2026\n', [inline('invoice_number'), inline('date')])
+    expect(found).toEqual({ invoice_number: 'FV/2026/03/17', date: '2026-03-03' })
   })
 })

@@ -1,15 +1,15 @@
 /** The language-model engine (D23) against a small local server that speaks the chat-completions protocol. */
 import { afterEach, describe, expect, test } from 'bun:test'
-import { createOpenAiEngine, MAX_TEXT_CHARS, normaliseDate } from '../../../src/modules/extraction/engines/openai'
+import { createOpenAiEngine, MAX_TEXT_CHARS } from '../../../src/modules/extraction/engines/openai'
 import { type Engine, ExtractionError, type ExtractionInput, type FieldSpec } from '../../../src/modules/extraction/engines/types'
 
 const API_KEY = 'sk-test-abcdefghijklmnopqrstuvwxyz012345'
 
 const FIELDS: FieldSpec[] = [
-  { key: 'invoice_number', label: 'Invoice number', description: 'Identifier of the invoice as printed.' },
-  { key: 'issue_date', label: 'Issue date', description: 'Date the invoice was issued.', kind: 'date' },
-  { key: 'total', label: 'Total', description: 'Amount due including tax.', kind: 'amount', aliases: ['Amount due'] },
-  { key: 'items', label: 'Items', description: 'Names of the goods sold.', kind: 'list' },
+  { key: 'invoice_number', label: 'Invoice number', description: 'Identifier of the invoice as printed.', type: 'text' },
+  { key: 'issue_date', label: 'Issue date', description: 'Date the invoice was issued.', type: 'date' },
+  { key: 'total', label: 'Total', description: 'Amount due including tax.', type: 'amount', aliases: ['Amount due'] },
+  { key: 'items', label: 'Items', description: 'Names of the goods sold.', type: 'list' },
 ]
 const KEYS = FIELDS.map((field) => field.key)
 
@@ -178,7 +178,7 @@ describe('the request', () => {
   })
 
   test('describes a table as columns and rows and gives the rows back as objects', async () => {
-    const fields: FieldSpec[] = [{ key: 'line_items', label: 'Line items', description: 'One row per item.', kind: 'table' }]
+    const fields: FieldSpec[] = [{ key: 'line_items', label: 'Line items', description: 'One row per item.', type: 'table' }]
     const table = { columns: ['description', 'quantity'], rows: [['Widget', 2], ['Gadget', 1], [null, null]] }
     const stub = startServer(() => answer({ line_items: table }, { line_items: 2 }))
     const output = await engineFor(stub).extract(input({ fields }))
@@ -249,7 +249,7 @@ describe('the answer', () => {
   test('gives null for a value of the wrong type, an empty value and a page that does not exist', async () => {
     const stub = startServer(() =>
       answer(
-        { invoice_number: 42, issue_date: '   ', total: '1,234.50', items: ['Widget', 3] },
+        { invoice_number: { id: 42 }, issue_date: '   ', total: 'about a thousand', items: ['Widget', {}] },
         { invoice_number: 1, total: 2 },
       ),
     )
@@ -263,6 +263,78 @@ describe('the answer', () => {
     expect(again.meta.invoice_number).toEqual({ confidence: 0.8, page: 1, snippet: 'ACME GmbH' })
   })
 
+  test('the stand-in answer of issue 10 comes back typed: amounts and dates normalised whatever their language (D90)', async () => {
+    const fields: FieldSpec[] = [
+      { key: 'total', label: 'Total', description: '', type: 'amount' },
+      { key: 'date', label: 'Date', description: '', type: 'date' },
+      { key: 'amount_due', label: 'amount_due', description: '', type: 'amount' },
+    ]
+    const pages = ['Rechnung\nDatum: 3. März 2026\nGesamt: 1.234,50 €\nAmount due: EUR 1,234.50']
+    const stub = startServer(() => completion(JSON.stringify({ total: '1.234,50 €', date: '3. März 2026', amount_due: 'EUR 1,234.50' })))
+    const output = await engineFor(stub).extract(input({ fields, document: { pages } }))
+
+    expect(output.values).toEqual({ total: '1234.50', date: '2026-03-03', amount_due: '1234.50' })
+    expect(output.meta.total).toEqual({ confidence: 0.8, page: 1, snippet: 'Gesamt: 1.234,50 €' })
+    expect(output.meta.date).toEqual({ confidence: 0.8, page: 1, snippet: 'Datum: 3. März 2026' })
+  })
+
+  test('asks for booleans, enums and tables of declared columns by their JSON types, and types the answer', async () => {
+    const fields: FieldSpec[] = [
+      { key: 'paid', label: 'Paid', description: '', type: 'boolean' },
+      { key: 'status', label: 'Status', description: '', type: 'enum', values: ['open', 'paid'] },
+      {
+        key: 'lines',
+        label: 'Lines',
+        description: '',
+        type: 'table',
+        columns: [
+          { key: 'item', label: 'Item', description: '', type: 'text' },
+          { key: 'price', label: 'Price', description: '', type: 'amount' },
+        ],
+      },
+    ]
+    const lines = [{ item: 'Widget', price: '1.234,50' }, { item: 'Gadget', price: 'n/a' }]
+    const stub = startServer(() => answer({ paid: 'Ja', status: 'PAID', lines }))
+    const output = await engineFor(stub).extract(input({ fields }))
+
+    const properties = stub.received[0]!.body.response_format.json_schema.schema.properties.values.properties
+    expect(properties.paid.type).toEqual(['boolean', 'null'])
+    expect(properties.status).toMatchObject({ type: ['string', 'null'], enum: ['open', 'paid', null] })
+    expect(properties.status.description).toContain('One of: open, paid.')
+    expect(properties.lines.anyOf[0]).toMatchObject({
+      type: 'array',
+      items: { type: 'object', additionalProperties: false, required: ['item', 'price'] },
+    })
+    expect(properties.lines.anyOf[0].items.properties.price.type).toEqual(['number', 'null'])
+    expect(output.values).toEqual({
+      paid: true,
+      status: 'paid',
+      lines: [{ item: 'Widget', price: '1234.50' }, { item: 'Gadget', price: null }],
+    })
+
+    const wrong = startServer(() => answer({ paid: 'perhaps', status: 'cancelled', lines: 'none' }))
+    const none = await engineFor(wrong).extract(input({ fields }))
+    expect(none.values).toEqual({ paid: null, status: null, lines: null })
+    for (const key of ['paid', 'status', 'lines']) expect(none.meta[key]).toEqual({ confidence: 0, page: null, snippet: null })
+  })
+
+  test('a server that refuses json_schema is asked with json_object, then with no format, and remembers it (D93)', async () => {
+    const stub = startServer((request) =>
+      request.body.response_format === undefined
+        ? answer(NORMAL_VALUES, NORMAL_PAGES)
+        : Response.json({ error: { message: `response_format type ${request.body.response_format.type} is not supported` } }, { status: 400 }),
+    )
+    const engine = engineFor(stub)
+    const output = await engine.extract(input())
+    expect(output.values).toEqual(EXPECTED_VALUES)
+    expect(stub.received.map((request) => request.body.response_format?.type ?? 'none')).toEqual(['json_schema', 'json_object', 'none'])
+    expect(stub.received[2]!.body.messages).toEqual(stub.received[0]!.body.messages)
+
+    await engine.extract(input())
+    expect(stub.received).toHaveLength(4)
+    expect(stub.received[3]!.body.response_format).toBeUndefined()
+  })
+
   test('normalises a date the model gave in another unambiguous format to YYYY-MM-DD', async () => {
     const stub = startServer(() => answer({ issue_date: 'March 5, 2024' }, { issue_date: null }))
     const output = await engineFor(stub).extract(input())
@@ -274,10 +346,10 @@ describe('the answer', () => {
 
   test("finds a value's line on the model's page first, exactly before ignoring case, never inside a longer number", async () => {
     const fields: FieldSpec[] = [
-      { key: 'ref', label: 'Reference', description: '' },
-      { key: 'company', label: 'Company', description: '' },
-      { key: 'qty', label: 'Quantity', description: '', kind: 'number' },
-      { key: 'total', label: 'Total', description: '', kind: 'amount' },
+      { key: 'ref', label: 'Reference', description: '', type: 'text' },
+      { key: 'company', label: 'Company', description: '', type: 'text' },
+      { key: 'qty', label: 'Quantity', description: '', type: 'number' },
+      { key: 'total', label: 'Total', description: '', type: 'amount' },
     ]
     const long = `${'a '.repeat(200)}Total 99.95 EUR${' b'.repeat(200)}`
     const pages = ['Ref: X-1 issued 2012\nacme gmbh', `ACME GMBH\nRef: X-1 (copy)\nQty 12\n${long}`]
@@ -297,25 +369,6 @@ describe('the answer', () => {
     expect(total.snippet!.endsWith('…')).toBe(true)
     expect(total.snippet).toContain('Total 99.95 EUR')
     expect(total.snippet!.length).toBeLessThanOrEqual(242)
-  })
-
-  test.each([
-    ['2024-03-05', '2024-03-05'],
-    ['2024-03-05T00:00:00Z', '2024-03-05'],
-    ['2024/3/5', '2024-03-05'],
-    ['5 March 2024', '2024-03-05'],
-    ['Tuesday, 5th of March, 2024', '2024-03-05'],
-    ['05-Mar-2024', '2024-03-05'],
-    ['Sept. 30, 2024', '2024-09-30'],
-    ['05.03.2024', '2024-03-05'],
-    ['25/03/2024', '2024-03-25'],
-    ['03/25/2024', '2024-03-25'],
-    ['05/05/2024', '2024-05-05'],
-    ['03/05/2024', '03/05/2024'],
-    ['2024-02-30', '2024-02-30'],
-    ['next Friday', 'next Friday'],
-  ])('normaliseDate(%p) is %p', (given, expected) => {
-    expect(normaliseDate(given)).toBe(expected)
   })
 })
 

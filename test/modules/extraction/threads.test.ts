@@ -24,7 +24,7 @@ function textTask(text: string): ExtractionTask {
     content: new TextEncoder().encode(text),
     mediaType: 'text/plain',
     documentType: 'invoice',
-    fields: [{ key: 'invoice_number', label: 'Invoice Number', description: 'As printed', kind: 'text' }],
+    fields: [{ key: 'invoice_number', label: 'Invoice Number', description: 'As printed', type: 'text' }],
     limits: DEFAULT_READ_LIMITS,
   }
 }

@@ -10,12 +10,17 @@
  *   { "values": { <key>: <value> | null, … },      one property per requested key
  *     "pages":  { <key>: <integer> | null, … } }   page (from the "--- page N ---" markers) it came from
  *
- * A value's type follows the field's catalog kind: text, date and currency → string; amount and
- * number → number; list → array of strings; table → {columns: [string], rows: [[cell]]}, turned
- * into an array of row objects here, because strict mode cannot describe an object whose
- * properties (the table's columns) are not known in advance. Fields without a kind are strings.
+ * A value's JSON type follows the field's resolved type (D93): text, date and currency → string;
+ * amount and number → number; boolean → boolean; enum → one of its values; list → array of
+ * strings; a table with declared columns → array of row objects with those columns; a table
+ * without → {columns: [string], rows: [[cell]]}, because strict mode cannot describe an object
+ * whose properties are not known in advance. Whatever the model answers then passes through the
+ * shared normalisation layer (normalise/), as the built-in engine's answers do (D90).
+ *
+ * A server that refuses the json_schema response format (400 or 422 naming it) is asked again
+ * with `{"type": "json_object"}`, then with no response format; the engine remembers what worked.
  */
-import type { FieldKind } from '../../catalog/model'
+import { normaliseValue } from '../normalise'
 import type { DocumentText } from '../readers/types'
 import { engineName } from './names'
 import { type Engine, ExtractionError, type ExtractionInput, type ExtractionOutput, type FieldMeta, type FieldSpec } from './types'
@@ -49,9 +54,6 @@ const MAX_QUOTED_CHARS = 300
 /** Longest snippet; a longer line is cut around the value. */
 const MAX_SNIPPET_CHARS = 240
 
-type Shape = 'string' | 'number' | 'list' | 'table'
-type Cell = string | number | null
-type Row = Record<string, Cell>
 type JsonObject = Record<string, unknown>
 
 const SYSTEM_PROMPT = [
@@ -59,7 +61,8 @@ const SYSTEM_PROMPT = [
   'You are given the type of a document, a list of fields and the text of the document, page by page.',
   'For each field give its value as the document states it, or null when the document does not state it: never guess or invent a value.',
   'Write dates as YYYY-MM-DD; amounts and numbers as plain JSON numbers, without currency symbols or thousands separators;',
-  'lists as arrays of strings; tables as their column names plus one array of cells per row.',
+  'currencies as ISO 4217 codes; yes/no fields as true or false; a field with allowed values as exactly one of them;',
+  'lists as arrays of strings; tables as arrays of rows (or, where asked, their column names plus one array of cells per row).',
   'In "pages" give, for each field, the number of the page (from the "--- page N ---" markers) its value was read from, or null when there is no value.',
   'Answer with one JSON object and nothing else.',
 ].join(' ')
@@ -72,6 +75,25 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
   if (apiKey) headers.authorization = `Bearer ${apiKey}`
 
+  /** The response format this server takes; moves on only when the server refuses one (D93). */
+  let format: ResponseFormat = 'json_schema'
+
+  async function post(body: object, callerSignal: AbortSignal | undefined): Promise<{ status: number; text: string }> {
+    const timeout = AbortSignal.timeout(options.timeoutMs)
+    const signal = callerSignal ? AbortSignal.any([timeout, callerSignal]) : timeout
+    try {
+      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal })
+      return { status: response.status, text: await response.text() }
+    } catch (error) {
+      // A failed fetch or body read is the caller's own abort reason, a timeout or "unavailable".
+      if (callerSignal?.aborted) throw callerSignal.reason
+      if (timeout.aborted) {
+        throw new ExtractionError('engine_timeout', `The model server at ${where} did not answer within ${options.timeoutMs} ms`)
+      }
+      throw new ExtractionError('engine_unavailable', `Could not reach the model server at ${where}: ${redact(describeError(error), apiKey)}`)
+    }
+  }
+
   return {
     name: engineName(options),
 
@@ -79,34 +101,20 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
       input.signal?.throwIfAborted()
       if (input.fields.length === 0) return { values: {}, meta: {} }
 
-      const body = {
-        model: options.model,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: userMessage(input) },
-        ],
-        response_format: {
-          type: 'json_schema',
-          json_schema: { name: 'extraction', strict: true, schema: responseSchema(input.fields) },
-        },
-      }
-
-      const timeout = AbortSignal.timeout(options.timeoutMs)
-      const signal = input.signal ? AbortSignal.any([timeout, input.signal]) : timeout
-      let status: number
-      let text: string
-      try {
-        const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal })
-        status = response.status
-        text = await response.text()
-      } catch (error) {
-        // A failed fetch or body read is the caller's own abort reason, a timeout or "unavailable".
-        if (input.signal?.aborted) throw input.signal.reason
-        if (timeout.aborted) {
-          throw new ExtractionError('engine_timeout', `The model server at ${where} did not answer within ${options.timeoutMs} ms`)
-        }
-        throw new ExtractionError('engine_unavailable', `Could not reach the model server at ${where}: ${redact(describeError(error), apiKey)}`)
+      const messages = [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: userMessage(input) },
+      ]
+      const formats: ResponseFormat[] = RESPONSE_FORMATS.slice(RESPONSE_FORMATS.indexOf(format))
+      let status = 0
+      let text = ''
+      for (const [index, tried] of formats.entries()) {
+        const body = { model: options.model, temperature: 0, messages, ...responseFormat(tried, input.fields) }
+        ;({ status, text } = await post(body, input.signal))
+        // D93: a server that does not know this response format is asked with the next one.
+        if (index < formats.length - 1 && refusesFormat(status, text)) continue
+        format = tried
+        break
       }
 
       if (status < 200 || status > 299) {
@@ -148,44 +156,78 @@ function displayUrl(url: URL): string {
   return shown.toString()
 }
 
-function shapeOf(kind: FieldKind | undefined): Shape {
-  switch (kind) {
-    case 'amount':
-    case 'number':
-      return 'number'
-    case 'list':
-      return 'list'
-    case 'table':
-      return 'table'
-    default:
-      return 'string'
-  }
+type ResponseFormat = 'json_schema' | 'json_object' | 'none'
+
+/** The formats tried in turn when a server refuses one (D93). */
+const RESPONSE_FORMATS: ResponseFormat[] = ['json_schema', 'json_object', 'none']
+
+function responseFormat(format: ResponseFormat, fields: FieldSpec[]): { response_format?: JsonObject } {
+  if (format === 'none') return {}
+  if (format === 'json_object') return { response_format: { type: 'json_object' } }
+  return { response_format: { type: 'json_schema', json_schema: { name: 'extraction', strict: true, schema: responseSchema(fields) } } }
 }
 
-/** A date field by its kind, or, for an inline field without one, by a word of its key or label. */
-function isDateField(field: FieldSpec): boolean {
-  if (field.kind !== undefined) return field.kind === 'date'
-  const words = `${field.key} ${field.label}`.toLowerCase().split(/[^a-z]+/)
-  return words.some((word) => word === 'date' || word === 'dob' || word === 'birthday')
+/** A 400 or 422 whose message names the response format: the server does not support it. */
+function refusesFormat(status: number, text: string): boolean {
+  return (status === 400 || status === 422) && /response_format|json_schema|json_object|structured output|grammar/i.test(text)
 }
 
-function fieldDescription(field: FieldSpec): string {
+type Described = Pick<FieldSpec, 'label' | 'description' | 'type' | 'values' | 'aliases'>
+
+/** What the model is told of a field: its label and description, and how to write its type. */
+function fieldDescription(field: Described): string {
   const parts = [field.description.trim() ? `${field.label}: ${field.description.trim()}` : field.label]
-  if (isDateField(field)) parts.push('Format: YYYY-MM-DD.')
-  if (field.kind === 'amount') parts.push('A number, without currency symbol or thousands separators.')
-  if (field.kind === 'currency') parts.push('An ISO 4217 code such as EUR when the document shows which currency.')
+  switch (field.type) {
+    case 'date':
+      parts.push('Format: YYYY-MM-DD.')
+      break
+    case 'amount':
+      parts.push('A number, without currency symbol or thousands separators.')
+      break
+    case 'currency':
+      parts.push('An ISO 4217 code such as EUR when the document shows which currency.')
+      break
+    case 'boolean':
+      parts.push('true or false.')
+      break
+    case 'enum':
+      parts.push(`One of: ${(field.values ?? []).join(', ')}.`)
+      break
+  }
   if (field.aliases?.length) parts.push(`Also printed as: ${field.aliases.join(', ')}.`)
   return parts.join(' ')
 }
 
-function valueSchema(field: FieldSpec): JsonObject {
+/** The JSON schema of one value (or one table cell) by its type; null always allowed. */
+function valueSchema(field: Described & { columns?: FieldSpec['columns'] }): JsonObject {
   const description = fieldDescription(field)
-  switch (shapeOf(field.kind)) {
+  switch (field.type) {
+    case 'amount':
     case 'number':
       return { type: ['number', 'null'], description }
+    case 'boolean':
+      return { type: ['boolean', 'null'], description }
+    case 'enum':
+      return { type: ['string', 'null'], enum: [...(field.values ?? []), null], description }
     case 'list':
       return { type: ['array', 'null'], items: { type: 'string' }, description }
     case 'table':
+      if (field.columns?.length)
+        return {
+          description: `${description} One object per row.`,
+          anyOf: [
+            {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: field.columns.map((column) => column.key),
+                properties: Object.fromEntries(field.columns.map((column) => [column.key, valueSchema(column)])),
+              },
+            },
+            { type: 'null' },
+          ],
+        }
       return {
         description: `${description} Give the column names once and each row as an array of cells in column order.`,
         anyOf: [
@@ -201,7 +243,7 @@ function valueSchema(field: FieldSpec): JsonObject {
           { type: 'null' },
         ],
       }
-    case 'string':
+    default:
       return { type: ['string', 'null'], description }
   }
 }
@@ -350,7 +392,7 @@ function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: Document
 
   const entries = fields.map((field): [string, unknown, FieldMeta] => {
     const given = Object.hasOwn(values, field.key) ? values[field.key] : null
-    const value = checkValue(given, field)
+    const value = normaliseValue(field, given)
     if (value === null) return [field.key, null, { confidence: 0, page: null, snippet: null }]
     const claimedPage = Object.hasOwn(pages, field.key) ? pages[field.key] : null
     const modelPage =
@@ -365,96 +407,6 @@ function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: Document
     values: Object.fromEntries(entries.map(([key, value]) => [key, value])),
     meta: Object.fromEntries(entries.map(([key, , meta]) => [key, meta])),
   }
-}
-
-/** The value in the field's shape, or null when it is absent, empty or of another type. */
-function checkValue(value: unknown, field: FieldSpec): unknown {
-  switch (shapeOf(field.kind)) {
-    case 'string': {
-      const text = typeof value === 'string' ? value.trim() : ''
-      if (text === '') return null
-      return isDateField(field) ? normaliseDate(text) : text
-    }
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return null
-      // Amounts are decimal strings on every engine, as the built-in one reads them.
-      return field.kind === 'amount' ? amountString(value) : value
-    case 'list': {
-      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return null
-      const items = value.map((item: string) => item.trim()).filter((item) => item !== '')
-      return items.length > 0 ? items : null
-    }
-    case 'table':
-      return tableValue(value)
-  }
-}
-
-function amountString(value: number): string {
-  return Math.abs(value * 100 - Math.round(value * 100)) < 1e-9 ? value.toFixed(2) : String(value)
-}
-
-function cell(value: unknown): Cell {
-  if (typeof value === 'string') return value.trim() === '' ? null : value.trim()
-  if (typeof value === 'number' && Number.isFinite(value)) return value
-  return null
-}
-
-/** Rows as objects, from {columns, rows} or, from a server that ignored the schema, from row objects. */
-function tableValue(value: unknown): Row[] | null {
-  let rows: Row[]
-  if (isObject(value) && Array.isArray(value.columns) && Array.isArray(value.rows)) {
-    const columns = value.columns
-    if (!columns.every((column) => typeof column === 'string' && column.trim() !== '')) return null
-    if (!value.rows.every((row) => Array.isArray(row))) return null
-    rows = (value.rows as unknown[][]).map((row) =>
-      Object.fromEntries(columns.map((column: string, index) => [column.trim(), cell(row[index])])),
-    )
-  } else if (Array.isArray(value) && value.every((row) => isObject(row))) {
-    rows = (value as JsonObject[]).map((row) => Object.fromEntries(Object.entries(row).map(([column, item]) => [column, cell(item)])))
-  } else {
-    return null
-  }
-  const filled = rows.filter((row) => Object.values(row).some((item) => item !== null))
-  return filled.length > 0 ? filled : null
-}
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
-
-function monthNumber(word: string): number | null {
-  const lower = word.toLowerCase()
-  if (lower.length < 3) return null
-  const index = MONTHS.findIndex((month) => month.startsWith(lower))
-  return index === -1 ? null : index + 1
-}
-
-function isoDate(year: number, month: number | null, day: number): string | null {
-  if (month === null || month < 1 || month > 12 || day < 1) return null
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
-}
-
-/**
- * YYYY-MM-DD for a date the model wrote another way, when that way is unambiguous: ISO with a
- * time, 2024/03/05, 5 March 2024, March 5, 2024, 05-Mar-2024, 25.03.2024 (dots: day first), and
- * 25/03/2024 or 03/25/2024 when one part is over 12. Anything else is kept as the model wrote it.
- */
-export function normaliseDate(text: string): string {
-  const value = text.replace(/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+/i, '')
-  let match = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T\s].*)?$/.exec(value)
-  if (match) return isoDate(Number(match[1]), Number(match[2]), Number(match[3])) ?? text
-  match = /^(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?[\s.-]+([a-z]+)\.?[\s,.-]+(\d{4})$/i.exec(value)
-  if (match) return isoDate(Number(match[3]), monthNumber(match[2]!), Number(match[1])) ?? text
-  match = /^([a-z]+)\.?[\s-]+(\d{1,2})(?:st|nd|rd|th)?,?[\s-]+(\d{4})$/i.exec(value)
-  if (match) return isoDate(Number(match[3]), monthNumber(match[1]!), Number(match[2])) ?? text
-  match = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/.exec(value)
-  if (match) {
-    const first = Number(match[1])
-    const second = Number(match[3])
-    const year = Number(match[4])
-    if (match[2] === '.' || (first > 12 && second <= 12) || first === second) return isoDate(year, second, first) ?? text
-    if (second > 12 && first <= 12) return isoDate(year, first, second) ?? text
-  }
-  return text
 }
 
 // ── Page and snippet ──────────────────────────────────────────────────────────────────────────

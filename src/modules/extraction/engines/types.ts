@@ -1,14 +1,18 @@
 /** What every extraction engine takes and gives (D23). */
-import type { FieldKind } from '../../catalog/model'
+import type { ResolvedColumn, ResolvedType } from '../../../lib/field-types'
 import type { DocumentText } from '../readers/types'
 
-/** One field to extract, with what the catalog knows of it when the key is a catalog field. */
+/** One field to extract, typed once when its job was created (D91). */
 export interface FieldSpec {
   key: string
   label: string
   description: string
-  /** From the catalog; absent for inline fields, when the engine infers it from key/label/description. */
-  kind?: FieldKind
+  /** Declared, else the catalog's, else inferred from key, label and description; never `auto`. */
+  type: ResolvedType
+  /** The allowed answers of an `enum` field. */
+  values?: string[]
+  /** The columns of a `table` field, when declared. */
+  columns?: ResolvedColumn[]
   /** Other printed labels of the field, from the catalog. */
   aliases?: string[]
 }

@@ -1,5 +1,5 @@
 /** What every field reader of the built-in engine works from, and what it gives back. */
-import type { FieldKind } from '../../../catalog/model'
+import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
 import type { FieldSpec } from '../types'
 import type { Role } from './concepts'
 import type { Doc, Line } from './document'

@@ -5,7 +5,7 @@
  * day and month in its numeric dates (from the dates it shows, else from its language).
  */
 import type { DocumentText } from '../../readers/types'
-import { dateOrderOf } from './dates'
+import { dateOrderOf } from '../../normalise/dates'
 import { collapse, fold } from './text'
 
 export interface Cell {

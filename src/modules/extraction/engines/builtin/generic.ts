@@ -3,7 +3,7 @@
  * labels offers candidates (same cell, next cell, below); each is read as the field's kind and
  * scored by where it sat, how specific the label was and how well the text fit the kind.
  */
-import type { FieldKind } from '../../../catalog/model'
+import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
 import { sameValue, type Answer, type Context, type Plan } from './context'
 import { candidatesFor, type Candidate, type LabelHit } from './labels'
 import { readValue } from './values'
@@ -59,7 +59,7 @@ export function labelledValues(plan: Plan, ctx: Context, kind: FieldKind = plan.
   for (const hit of hitsOf(plan, ctx)) {
     if (!isLabelLike(hit, kind)) continue
     for (const candidate of candidatesFor(hit, ctx.doc, ctx.hitsByLine)) {
-      const read = readValue(kind, candidate.text, ctx.doc)
+      const read = readValue(kind, candidate.text, ctx.doc, plan.spec)
       if (!read) continue
       const place = PLACE_WEIGHT[candidate.how] - 0.05 * Math.max(0, candidate.distance - 1)
       out.push({

@@ -6,7 +6,7 @@
  */
 import { BUILTIN_ENGINE_NAME } from '../names'
 import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta, FieldSpec } from '../types'
-import { CONCEPTS, conceptOf, inferKind, type Role } from './concepts'
+import { CONCEPTS, conceptOf, type Role } from './concepts'
 import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
 import { buildDoc } from './document'
@@ -57,7 +57,7 @@ const SELLER_DOCUMENTS = new Set(['invoice', 'receipt', 'credit_note', 'bill', '
 /** Ties a requested field to its kind, its concept and the labels that stand for it. */
 function planField(spec: FieldSpec, documentType: string): Plan {
   const concept = conceptOf(spec.key, spec.label)
-  const kind = spec.kind ?? concept?.kind ?? inferKind(spec.key, spec.label, spec.description)
+  const kind = spec.type
   const owners = new Set<string>([`field:${spec.key}`])
   const sidesApply = SELLER_DOCUMENTS.has(documentType) || !concept?.role || !['issuer', 'recipient'].includes(concept.role)
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.

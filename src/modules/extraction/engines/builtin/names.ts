@@ -7,13 +7,13 @@
  */
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Doc, Line } from './document'
+import { legalFormsSource } from '../../normalise/lexicon'
 import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
 import { collapse, fold, squash } from './text'
 
-/** Legal forms of companies, matched as whole words on folded text. */
-const LEGAL_FORM =
-  /(?:^|[\s,(&])(?:sdn\.?\s*bhd|sdn|s\/b|bhd|berhad|gmbh|mbh|ag|kg|kgaa|ohg|ug|e\.?\s?k|e\.?\s?v|a\.?\s?g|ltd|limited|inc|incorporated|llc|l\.l\.c|llp|plc|corp|corporation|co\.|company|b\.?\s?v|n\.?\s?v|s\.?\s?a\.?\s?s|s\.?\s?a\.?\s?r\.?\s?l|s\.?\s?a|s\.?\s?l|s\.?\s?r\.?\s?l|s\.?\s?p\.?\s?a|sarl|sas|pvt|pte|pty|oy|ab|spolka|sp\.?\s?z\s?o\.?\s?o|vof|bvba|s\.?\s?c\.?\s?s|gbr|enterprises?|trading)(?=$|[\s.,)])/i
+/** Legal forms of companies (from the lexicons, D95) and trade endings, matched as whole words. */
+const LEGAL_FORM = new RegExp(`(?:^|[\\s,(&])(?:${legalFormsSource()}|enterprises?|trading)(?=$|[\\s.,)])`, 'i')
 
 const hasLegalForm = (text: string) => LEGAL_FORM.test(text)
 

@@ -4,7 +4,8 @@
  * the column it sits under. Rows end at a total line, at a long gap without amounts, or at the
  * page end; a line with only text under the first columns continues the row above.
  */
-import { lineAmounts, moneyAmounts } from './amounts'
+import { moneyAmounts } from '../../normalise/amounts'
+import { lineAmounts } from './amounts'
 import type { Answer, Context, Plan } from './context'
 import type { Cell, Line } from './document'
 import { hitsOf } from './generic'

@@ -5,12 +5,13 @@
  * kind of total label ("Grand total", "Total payable", "Total incl. VAT" over a plain "Total",
  * which beats "Total 0% supplies"); subtotal and tax are preferably the pair that adds up to it.
  */
-import { findAmounts, moneyAmounts, type FoundAmount } from './amounts'
+import { findAmounts, moneyAmounts, type FoundAmount } from '../../normalise/amounts'
+import { lexiconWords } from '../../normalise/lexicon'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
 import { isShortLabel } from './generic'
 import { below, type LabelHit } from './labels'
-import { fold } from './text'
+import { fold, squash } from './text'
 
 type AmountRole = 'total' | 'subtotal' | 'tax'
 
@@ -39,16 +40,8 @@ interface Totals {
   consistent: boolean
 }
 
-/** Total labels that name the final amount to pay, folded to letters and digits. */
-const FINAL_TOTALS = new Set(
-  [
-    'grandtotal', 'totalpayable', 'amountpayable', 'amountdue', 'totaldue', 'balancedue', 'totaltopay', 'netpayable',
-    'totalrounded', 'roundedtotal', 'nettotal', 'netttotal', 'totalincl', 'totalincluding', 'totalinc', 'totalamount',
-    'invoicetotal', 'zuzahlen', 'rechnungsbetrag', 'endbetrag', 'gesamtbetrag', 'rechnungssummebrutto', 'bruttosumme',
-    'summeinklust', 'summebrutto', 'gesamtbrutto', 'bruttobetrag', 'totalttc', 'montantttc', 'netapayer', 'totalapayer',
-    'sommeapayer', 'montantapayer', 'tebetalen', 'totaalbedrag', 'totaalinclbtw', 'totalapagar', 'naleznoscogolem',
-  ],
-)
+/** Total labels that name the final amount to pay (from the lexicons, D95), folded to letters and digits. */
+const FINAL_TOTALS = new Set(lexiconWords('final_totals').map((label) => squash(label).chars))
 
 /** Words that may stand between a total label and its amount without changing its meaning. */
 const NEUTRAL_WORDS = new Set(

@@ -3,9 +3,11 @@
  * that says how well the text fits the kind. Text that does not fit gives nothing: a date field
  * never gets an amount, an amount field never gets a percentage or a date.
  */
-import type { FieldKind } from '../../../catalog/model'
-import { findAmounts, type FoundAmount } from './amounts'
-import { findCurrency } from './currency'
+import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
+import { findAmounts, type FoundAmount, numberWord } from '../../normalise/amounts'
+import { findCurrency } from '../../normalise/currency'
+import { parseBoolean, parseEnum } from '../../normalise'
+import type { FieldSpec } from '../types'
 import { datesIn } from './dates'
 import type { Doc } from './document'
 import { collapse } from './text'
@@ -17,7 +19,9 @@ interface ReadValue {
 }
 
 /** The reader of each kind; tables are read whole (tables.ts), never from one candidate text. */
-const READERS: Record<FieldKind, (text: string, doc: Doc) => ReadValue | undefined> = {
+const READERS: Record<FieldKind, (text: string, doc: Doc, spec?: FieldSpec) => ReadValue | undefined> = {
+  boolean: readBoolean,
+  enum: readEnum,
   text: readText,
   date: readDate,
   amount: readAmount,
@@ -28,8 +32,21 @@ const READERS: Record<FieldKind, (text: string, doc: Doc) => ReadValue | undefin
 }
 
 /** Reads a value of `kind` from a candidate text; undefined when the text holds none. */
-export function readValue(kind: FieldKind, text: string, doc: Doc): ReadValue | undefined {
-  return READERS[kind](text, doc)
+export function readValue(kind: FieldKind, text: string, doc: Doc, spec?: FieldSpec): ReadValue | undefined {
+  return READERS[kind](text, doc, spec)
+}
+
+/** Yes or no: the first word of the value (a checkbox mark counts), as the normalisation layer reads it. */
+function readBoolean(text: string): ReadValue | undefined {
+  const first = collapse(text).split(' ')[0] ?? ''
+  const value = parseBoolean(first)
+  return value === null ? undefined : { value, quality: 1 }
+}
+
+/** One of the field's allowed values, found in the value's text (normalise/index.ts). */
+function readEnum(text: string, _doc: Doc, spec?: FieldSpec): ReadValue | undefined {
+  const value = parseEnum(collapse(text), spec?.values ?? [])
+  return value === null ? undefined : { value, quality: 1 }
 }
 
 /** The first date of the text, if the text starts with it (a label's value, not a sentence). */
@@ -68,7 +85,10 @@ function readCurrency(text: string): ReadValue | undefined {
 /** A count or measure: the first number, with either decimal mark. */
 function readNumber(text: string): ReadValue | undefined {
   const m = /-?\d+(?:[.,'\s]\d{3})*(?:[.,]\d+)?/.exec(text)
-  if (!m) return undefined
+  if (!m) {
+    const word = numberWord(text)
+    return word === null ? undefined : { value: word, quality: 0.8 }
+  }
   const amount = findAmounts(m[0])[0]
   const number = amount ? amount.number : Number(m[0].replace(',', '.'))
   if (!Number.isFinite(number)) return undefined

@@ -4,7 +4,7 @@
  * words of five letters or more are mended, and only towards a single candidate.
  */
 import { CONCEPTS } from '../../engines/builtin/concepts'
-import { LETTER_MARKS } from '../../engines/builtin/currency'
+import { LETTER_MARKS } from '../../normalise/currency'
 
 const MIN_LENGTH = 5
 

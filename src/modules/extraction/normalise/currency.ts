@@ -3,6 +3,7 @@
  * ("euros"). A symbol next to an amount is the strongest sign; the document's currency is the
  * one its amounts carry most often.
  */
+import { currencyNames } from './lexicon'
 
 const CODES = new Set(
   (
@@ -23,17 +24,11 @@ const SYMBOLS: [string, string][] = [
 /** Codes and abbreviations written in letters ("EUR", "RM", "Rs"): what OCR may misread before an amount. */
 export const LETTER_MARKS: ReadonlySet<string> = new Set([...CODES, ...SYMBOLS.map(([symbol]) => symbol).filter((symbol) => /^\p{L}+$/u.test(symbol))])
 
-/** Currency words in the five languages (and common others), folded to lower case. */
-const WORDS: [RegExp, string][] = [
-  [/\beuros?\b/i, 'EUR'],
-  [/\b(?:us )?dollars?\b|\bdólares?\b|\bdollars? américains?\b/i, 'USD'],
-  [/\bpounds? sterling\b|\bbritish pounds?\b/i, 'GBP'],
-  [/\bswiss francs?\b|\bfrancs? suisses?\b|\bschweizer franken\b/i, 'CHF'],
-  [/\bringgit\b/i, 'MYR'],
-  [/\brupees?\b/i, 'INR'],
-  [/\byen\b/i, 'JPY'],
-  [/\bzłotych\b|\bzloty\b/i, 'PLN'],
-]
+/** Currency names of every lexicon (D95), one case-insensitive pattern per code, longest name first. */
+const WORDS: [RegExp, string][] = [...currencyNames()].map(([code, names]) => [
+  new RegExp(`\\b(?:${[...new Set(names)].sort((a, b) => b.length - a.length).map(escapeRegex).join('|')})\\b`, 'i'),
+  code,
+])
 
 /** Marks "kr": Swedish, Norwegian or Danish crowns, told apart by `krone` from the whole text. */
 export const KRONE = 'KR'
