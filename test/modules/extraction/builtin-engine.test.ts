@@ -268,6 +268,11 @@ describe('contract parties', () => {
     expect(await partiesOf(text)).toEqual(['Orbitline Software Corporation', 'Quillmark Corporation'])
   })
 
+  test('a name ends at a legal form of any lexicon: Danish "ApS", a UK "plc" (D95)', async () => {
+    const text = 'This Agreement is made between Nordhavn Logistik ApS, a Danish company (“Nordhavn”), and Thornley Foods plc, an English company (“Thornley”).'
+    expect(await partiesOf(text)).toEqual(['Nordhavn Logistik ApS', 'Thornley Foods plc'])
+  })
+
   test('reads names that start in lower case ("zenTRONix, Inc.")', async () => {
     const text = 'This Agreement is made on , 2021 by and between zenTRONix, Inc., a Texas corporation (the “Company”), and Ada Park (the “Consultant”).'
     expect(await partiesOf(text)).toEqual(['zenTRONix Inc.', 'Ada Park'])

@@ -280,14 +280,21 @@ describe('normaliseOutput', () => {
 })
 
 describe('lexicons (D95)', () => {
-  test('six languages, each with twelve months, yes and no words, currency names, legal forms and final totals', () => {
-    expect(LEXICONS.map((lexicon) => lexicon.language)).toEqual(['de', 'en', 'es', 'fr', 'nl', 'pl'])
+  test('seven languages, each with twelve months, yes and no words, currency names, legal forms, final totals and number words', () => {
+    expect(LEXICONS.map((lexicon) => lexicon.language)).toEqual(['da', 'de', 'en', 'es', 'fr', 'nl', 'pl'])
     for (const lexicon of LEXICONS) {
       expect(lexicon.months).toHaveLength(12)
       for (const list of [lexicon.yes, lexicon.no, lexicon.legal_forms, lexicon.final_totals]) expect(list.length).toBeGreaterThan(0)
-      expect(lexicon.numbers.length).toBeGreaterThanOrEqual(11)
+      // Danish stops at zero: "en", "to" and "fire" are English and French words, not counts (D95).
+      expect(lexicon.numbers.length).toBeGreaterThanOrEqual(lexicon.language === 'da' ? 1 : 11)
       expect(Object.keys(lexicon.currencies).length).toBeGreaterThan(0)
     }
+  })
+
+  test('Danish, added as one file, reads its dates and yes/no, and a value starting with "to" is no count', () => {
+    expect(as('date')('17. marts 2026')).toBe('2026-03-17')
+    expect(as('boolean')('nej')).toBe(false)
+    expect(as('number')('to be confirmed')).toBeNull()
   })
 
   test('Polish, added as one file, reads its dates, yes/no and currency names', () => {

@@ -29,12 +29,17 @@ export function currencyNames(): Map<string, string[]> {
 /**
  * One pattern source for the legal forms of every lexicon, longest first: each form's letters
  * with optional dots and spaces between its parts ("S.A.R.L." also matches "SARL", "s. a. r. l"),
- * a single-part form written with a final dot ("Co.") needing that dot.
+ * a single-part form written with a final dot ("Co.") needing that dot. Lower-cased for a
+ * case-insensitive pattern; with `asWritten`, each form as the lexicon writes it or capitalised
+ * ("PLC", "Plc"), for a pattern that must not take lower-case words ("co", "ag") for forms.
  */
-export function legalFormsSource(): string {
+export function legalFormsSource(asWritten = false): string {
   const forms = new Set(LEXICONS.flatMap((lexicon) => lexicon.legal_forms))
-  const patterns = [...forms].map((form) => {
-    const parts = form.toLowerCase().match(/[^\s.]+/g) ?? []
+  const spellings = asWritten
+    ? [...forms].flatMap((form) => [form, form.charAt(0) + form.slice(1).toLowerCase()])
+    : [...forms].map((form) => form.toLowerCase())
+  const patterns = spellings.map((form) => {
+    const parts = form.match(/[^\s.]+/g) ?? []
     const body = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\.?\\s*')
     return parts.length === 1 && form.endsWith('.') ? `${body}\\.` : body
   })

@@ -8,14 +8,16 @@
 import type { Answer, Context } from './context'
 import { lineDates } from './dates'
 import { flatten, type Flat } from './document'
+import { legalFormsSource } from '../../normalise/lexicon'
 import { collapse } from './text'
 
-/** Legal-form endings that close a company name. */
-const LEGAL_END =
-  /^(?:,?\s*(?:Limited\s+Partnership|Ltd\.?\s+Partnership|Incorporated|Inc|Corporation|Corp|Company|Co|Limited|Ltd|L\.L\.C|LLC|L\.L\.P|LLP|L\.P|LP|PLC|N\.A|N\.V|B\.V|S\.A|AG|GmbH|SE|S\.p\.A|S\.A\.S|A\/S|AB|Pty\.? Ltd|Pte\.? Ltd)(?![\w-])\.?)+/i
+/** Legal-form endings that close a company name: the legal forms of every lexicon (D95). */
+const LEGAL_END = new RegExp(`^(?:,?\\s*(?:${legalFormsSource()})(?![\\w-])\\.?)+`, 'i')
 
-/** A legal form anywhere in a name: the name is an organisation. */
-const ORGANISATION = /\b(?:Inc|Incorporated|Corp|Corporation|Company|Co|Ltd|Limited|LLC|L\.L\.C|LLP|L\.P|LP|PLC|plc|Plc|N\.A|N\.V|B\.V|S\.A|AG|GmbH|A\/S|Bank|Trust|University|College|Institute|Foundation|Association|Partners|Partnership|Holdings|Group)\b/
+/** A legal form anywhere in a name, as written, or a word only organisations carry: the name is an organisation. */
+const ORGANISATION = new RegExp(
+  `\\b(?:${legalFormsSource(true)})(?![\\w-])|\\b(?:Bank|Trust|University|College|Institute|Foundation|Association|Partners|Partnership|Holdings|Group)\\b`,
+)
 
 /** Words that start a description after a party's name rather than continue it. */
 const NAME_STOP = /^(?:a|an|the|its|his|her|having|located|with|whose|which|who|on|in|at|by|of|organized|incorporated|existing|formed|doing|d\/b\/a|dba|together|hereinafter|and|or|as|each|acting|through|for|from|to|residing|an?\s+individual)\b/i
