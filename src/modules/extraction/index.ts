@@ -5,6 +5,7 @@ import type { Db } from '../../db/client'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
+import { pageLimit } from '../../http/paging'
 import type { Idempotency } from '../../http/idempotency'
 import { errorResponses } from '../../http/models'
 import { multipartBody } from '../../http/body'
@@ -122,9 +123,7 @@ export function extractionModule({ db, catalog, auth, idempotency, runner, engin
     .get(
       '/jobs',
       ({ principal, query }) => {
-        const limit = query.limit === undefined ? DEFAULT_JOB_PAGE : Number(query.limit)
-        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_JOB_PAGE)
-          throw errors.validation([{ path: 'query:/limit', message: `Expected a whole number from 1 to ${MAX_JOB_PAGE}` }])
+        const limit = pageLimit(query.limit, DEFAULT_JOB_PAGE, MAX_JOB_PAGE)
         if (query.status !== undefined && !(JOB_STATUSES as readonly string[]).includes(query.status))
           throw errors.validation([{ path: 'query:/status', message: `Expected one of ${JOB_STATUSES.join(', ')}` }])
         return listJobs(db, principal.accountId, {

@@ -3,20 +3,13 @@
  * normalisation layer answers it (D57, D90), null allowed for every value (not found), every
  * requested key present. Framework-free.
  */
-import type { ResolvedColumn, ResolvedType } from '../../lib/field-types'
+import type { FieldSpec } from './engines/types'
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema'
 
 type JsonSchema = Record<string, unknown>
 
-interface Described {
-  key: string
-  label: string
-  description: string
-  type: ResolvedType
-  values?: string[]
-  columns?: ResolvedColumn[]
-}
+type Described = Pick<FieldSpec, 'key' | 'label' | 'description' | 'type' | 'values' | 'columns'>
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] })
 

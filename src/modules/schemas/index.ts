@@ -9,6 +9,7 @@ import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { jsonResponse } from '../../http/json'
 import { errors } from '../../http/errors'
+import { pageLimit } from '../../http/paging'
 import type { Idempotency } from '../../http/idempotency'
 import { errorResponses } from '../../http/models'
 import {
@@ -165,9 +166,7 @@ export function schemasModule({ db, catalog, auth, idempotency, maxJsonBytes }: 
     .get(
       '/:id/versions',
       ({ principal, params, query }) => {
-        const limit = query.limit === undefined ? DEFAULT_VERSION_PAGE : Number(query.limit)
-        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_VERSION_PAGE)
-          throw errors.validation([{ path: 'query:/limit', message: `Expected a whole number from 1 to ${MAX_VERSION_PAGE}` }])
+        const limit = pageLimit(query.limit, DEFAULT_VERSION_PAGE, MAX_VERSION_PAGE)
         const startingAfter = query.starting_after === undefined ? undefined : versionNumber(query.starting_after)
         if (query.starting_after !== undefined && startingAfter === undefined)
           throw errors.validation([{ path: 'query:/starting_after', message: 'Expected a version number' }])

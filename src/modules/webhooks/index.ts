@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { Db } from '../../db/client'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
-import { errors } from '../../http/errors'
+import { pageLimit } from '../../http/paging'
 import { errorResponses } from '../../http/models'
 import {
   CreatedWebhookEnvelope,
@@ -83,9 +83,7 @@ export function webhooksModule({ db, auth, maxJsonBytes, allowPrivate }: Webhook
     .get(
       '/:id/deliveries',
       ({ principal, params, query }) => {
-        const limit = query.limit === undefined ? DEFAULT_DELIVERY_PAGE : Number(query.limit)
-        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_PAGE)
-          throw errors.validation([{ path: 'query:/limit', message: `Expected a whole number from 1 to ${MAX_DELIVERY_PAGE}` }])
+        const limit = pageLimit(query.limit, DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE)
         return service.listDeliveries(db, principal.accountId, params.id, { limit, startingAfter: query.starting_after })
       },
       {
