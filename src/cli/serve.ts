@@ -81,6 +81,9 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     port: config.port,
     maxRequestBodySize: config.maxUploadBytes + SERVER_BODY_MARGIN,
     development: false,
+    // Elysia shares the port with any other server on it (SO_REUSEPORT); a second extractd started
+    // on a taken port, perhaps on another database, must fail instead of quietly taking half the requests (D79).
+    reusePort: false,
   })
   const server = app.server!
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host

@@ -84,3 +84,20 @@ test('one Idempotency-Key sent to two server processes at once makes exactly one
     await Promise.all([a.stop(), b.stop()])
   }
 })
+
+test('a second server started on a port that is taken exits with an error instead of sharing the port (D79)', async () => {
+  const free = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = String(free.port)
+  free.stop(true)
+  const db = join(dir.path, 'port.sqlite')
+  const first = await startServer(FROM_SOURCE, ['--db', db, '--port', port], dir.path)
+  try {
+    const second = await runCli(FROM_SOURCE, ['serve', '--host', '127.0.0.1', '--port', port, '--db', join(dir.path, 'other.sqlite')], dir.path)
+    expect(second.code).toBe(1)
+    expect(second.stderr).toContain(`port ${port}`)
+    const health = await fetch(`${first.url}/healthz`)
+    expect(health.status).toBe(200)
+  } finally {
+    await first.stop()
+  }
+})
