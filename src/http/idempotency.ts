@@ -102,7 +102,7 @@ export interface Idempotency {
   run(request: Request, accountId: string, fingerprint: () => string, handle: () => Answer | Promise<Answer>): Promise<Response>
 }
 
-export function createIdempotency(db: Db, now: () => number = Date.now): Idempotency {
+export function createIdempotency(db: Db): Idempotency {
   let lastPurge = 0
   return {
     async run(request, accountId, fingerprint, handle) {
@@ -112,7 +112,7 @@ export function createIdempotency(db: Db, now: () => number = Date.now): Idempot
         throw errors.validation([{ path: 'headers:/idempotency-key', message: 'Expected 1 to 255 printable ASCII characters' }])
       const url = new URL(request.url)
       const requestHash = sha256(`${request.method} ${url.pathname}${url.search}\n${fingerprint()}`)
-      const at = now()
+      const at = Date.now()
       const { claim, store, forget, purge } = statements(db)
       const expiredBefore = new Date(at - IDEMPOTENCY_KEY_TTL_MS).toISOString()
       if (at - lastPurge > PURGE_EVERY_MS) {

@@ -1,4 +1,4 @@
-/** Wire schemas shared by every module: the error envelope and the Field object. */
+/** Wire schemas shared by every module: the error envelope, the answer of a deletion and the Field object. */
 import { t } from 'elysia'
 import { COLUMN_TYPES, FIELD_TYPES } from '../lib/field-types'
 import type { ErrorDetail } from './errors'
@@ -21,6 +21,9 @@ export const ErrorEnvelope = t.Object(
   },
   { title: 'Error' },
 )
+
+/** What every DELETE answers. */
+export const Deleted = t.Object({ ok: t.Literal(true) })
 
 export const FieldKey = t.String({
   minLength: 1,

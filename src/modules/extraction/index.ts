@@ -7,7 +7,7 @@ import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
 import { pageLimit } from '../../http/paging'
 import type { Idempotency } from '../../http/idempotency'
-import { errorResponses } from '../../http/models'
+import { Deleted, errorResponses } from '../../http/models'
 import { multipartBody } from '../../http/body'
 import type { Catalog } from '../catalog/service'
 import {
@@ -15,7 +15,6 @@ import {
   ExtractForm,
   ExtractQuery,
   ExtractRequest,
-  JobDeleted,
   JobEnvelope,
   JobList,
   JobParams,
@@ -196,7 +195,7 @@ export function extractionModule({ db, catalog, auth, idempotency, runner, engin
       {
         auth: true,
         params: JobParams,
-        response: { 200: JobDeleted, ...errorResponses(401, 404, 409) },
+        response: { 200: Deleted, ...errorResponses(401, 404, 409) },
         detail: {
           operationId: 'deleteJob',
           summary: 'Delete a job',

@@ -147,7 +147,6 @@ export const Job = t.Object(
 )
 
 export const JobEnvelope = t.Object({ job: Job })
-export const JobDeleted = t.Object({ ok: t.Literal(true) })
 export const JobList = t.Object({ jobs: t.Array(Job), has_more: t.Boolean() })
 
 export type Job = typeof Job.static

@@ -11,11 +11,10 @@ import { jsonResponse } from '../../http/json'
 import { errors } from '../../http/errors'
 import { pageLimit } from '../../http/paging'
 import type { Idempotency } from '../../http/idempotency'
-import { errorResponses } from '../../http/models'
+import { Deleted, errorResponses } from '../../http/models'
 import {
   CreateSchemaBody,
   DEFAULT_VERSION_PAGE,
-  DeleteResult,
   MAX_VERSION_PAGE,
   JsonSchemaQuery,
   ResultJsonSchema,
@@ -139,7 +138,7 @@ export function schemasModule({ db, catalog, auth, idempotency, maxJsonBytes }: 
       {
         auth: true,
         params: SchemaParams,
-        response: { 200: DeleteResult, ...errorResponses(401, 404) },
+        response: { 200: Deleted, ...errorResponses(401, 404) },
         detail: { operationId: 'deleteSchema',
           summary: 'Soft-delete a schema', description: 'Jobs that used it keep their own copy of the fields.' },
       },
@@ -186,14 +185,10 @@ export function schemasModule({ db, catalog, auth, idempotency, maxJsonBytes }: 
     )
     .get(
       '/:id/versions/:version',
-      ({ principal, params }) => {
-        const version = versionNumber(params.version)
-        if (version === undefined) {
-          service.getSchemaJson(db, principal.accountId, params.id) // an unknown schema is named as such
-          throw errors.notFound('Schema version')
-        }
-        return { version: service.getSchemaVersion(db, principal.accountId, params.id, version) }
-      },
+      // Versions count from 1, so a `:version` that is no number names none (and the schema is checked first).
+      ({ principal, params }) => ({
+        version: service.getSchemaVersion(db, principal.accountId, params.id, versionNumber(params.version) ?? 0),
+      }),
       {
         auth: true,
         params: VersionParams,

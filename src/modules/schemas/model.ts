@@ -95,7 +95,6 @@ export const SchemaVersionEnvelope = t.Object({ version: SchemaVersion })
 export const SchemaVersionList = t.Object({ versions: t.Array(SchemaVersion), has_more: t.Boolean() })
 export const SchemaEnvelope = t.Object({ schema: Schema })
 export const SchemaList = t.Object({ schemas: t.Array(Schema) })
-export const DeleteResult = t.Object({ ok: t.Literal(true) })
 
 export type CreateSchemaBody = typeof CreateSchemaBody.static
 export type UpdateSchemaBody = typeof UpdateSchemaBody.static

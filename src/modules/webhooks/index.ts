@@ -4,7 +4,7 @@ import type { Db } from '../../db/client'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { pageLimit } from '../../http/paging'
-import { errorResponses } from '../../http/models'
+import { Deleted, errorResponses } from '../../http/models'
 import {
   CreatedWebhookEnvelope,
   CreateWebhookBody,
@@ -13,7 +13,6 @@ import {
   DeliveryList,
   MAX_DELIVERY_PAGE,
   MAX_WEBHOOKS_PER_ACCOUNT,
-  WebhookDeleted,
   WebhookEnvelope,
   WebhookList,
   WebhookParams,
@@ -72,7 +71,7 @@ export function webhooksModule({ db, auth, maxJsonBytes, allowPrivate }: Webhook
       {
         auth: true,
         params: WebhookParams,
-        response: { 200: WebhookDeleted, ...errorResponses(401, 404) },
+        response: { 200: Deleted, ...errorResponses(401, 404) },
         detail: {
           operationId: 'deleteWebhook',
           summary: 'Delete a webhook endpoint',

@@ -50,7 +50,6 @@ export const CreatedWebhook = t.Object(
 export const CreatedWebhookEnvelope = t.Object({ webhook: CreatedWebhook })
 export const WebhookEnvelope = t.Object({ webhook: Webhook })
 export const WebhookList = t.Object({ webhooks: t.Array(Webhook) })
-export const WebhookDeleted = t.Object({ ok: t.Literal(true) })
 
 export const Delivery = t.Object(
   {
