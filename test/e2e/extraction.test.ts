@@ -34,6 +34,27 @@ function upload(content: string | Uint8Array, name: string, extract: object): Fo
   return form
 }
 
+/**
+ * An OpenAI-compatible endpoint that answers, for `invoice_number`, what `answer` makes of the
+ * number in the document (it may hold its answer back), counting the requests.
+ */
+function llmStub(answer: (invoiceNumber: string | null, attempt: number) => Promise<string | null>) {
+  let requests = 0
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(request) {
+      const attempt = ++requests
+      const body = (await request.json()) as { messages: { content: string }[] }
+      const number = /Invoice No\.: (\S+)/.exec(body.messages.map((m) => m.content).join('\n'))?.[1] ?? null
+      const value = await answer(number, attempt)
+      const content = JSON.stringify({ values: { invoice_number: value }, pages: { invoice_number: value ? 1 : null } })
+      return Response.json({ choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] })
+    },
+  })
+  return { server, requests: () => requests }
+}
+
 async function api(server: RunningServer, path: string, init: RequestInit = {}) {
   const response = await fetch(server.url + path, {
     ...init,
@@ -95,24 +116,15 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
 test('jobs queued or running when the process is killed finish after the next start', async () => {
   // The language-model endpoint: holds every answer back while `hold` is set.
   let hold = true
-  let requests = 0
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
-  const llm = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(request) {
-      requests++
-      const body = (await request.json()) as { messages: { content: string }[] }
-      if (hold) await released
-      const number = /Invoice No\.: (\S+)/.exec(body.messages.map((m) => m.content).join('\n'))?.[1] ?? null
-      const content = JSON.stringify({ values: { invoice_number: number }, pages: { invoice_number: number ? 1 : null } })
-      return Response.json({ choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] })
-    },
+  const llm = llmStub(async (number) => {
+    if (hold) await released
+    return number
   })
   const home = join(dir.path, 'recovery')
   await Bun.$`mkdir -p ${home}`
-  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.port}/v1`, '--llm-model', 'stub', '--workers', '1', '--job-lease', '2s']
+  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.server.port}/v1`, '--llm-model', 'stub', '--workers', '1', '--job-lease', '2s']
   try {
     const first = await startServer([binary], flags, home)
     const key = first.firstKey!
@@ -127,7 +139,7 @@ test('jobs queued or running when the process is killed finish after the next st
       ids.push(body.job.id)
     }
     // One worker: the first job is running (its answer held back), the other two are queued.
-    while (requests === 0) await Bun.sleep(10)
+    while (llm.requests() === 0) await Bun.sleep(10)
     expect((await api(first, `/api/v1/jobs/${ids[0]}`)).body.job.status).toBe('running')
     first.proc.kill('SIGKILL')
     await first.proc.exited
@@ -151,29 +163,20 @@ test('jobs queued or running when the process is killed finish after the next st
     expect(second.lines.some((line) => line.includes('"resuming jobs"'))).toBe(true)
     await second.stop()
   } finally {
-    llm.stop(true)
+    llm.server.stop(true)
   }
 })
 
 test('two servers on one database: when the one running a job is killed, the other finishes it, once (D77)', async () => {
-  let requests = 0
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
-  const llm = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(request) {
-      const attempt = ++requests
-      const body = (await request.json()) as { messages: { content: string }[] }
-      if (attempt === 1) await released // the first server's call hangs until it is dead
-      const number = /Invoice No\.: (\S+)/.exec(body.messages.map((m) => m.content).join('\n'))?.[1] ?? null
-      const content = JSON.stringify({ values: { invoice_number: `${number} (attempt ${attempt})` }, pages: { invoice_number: 1 } })
-      return Response.json({ choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] })
-    },
+  const llm = llmStub(async (number, attempt) => {
+    if (attempt === 1) await released // the first server's call hangs until it is dead
+    return `${number} (attempt ${attempt})`
   })
   const home = join(dir.path, 'takeover')
   await Bun.$`mkdir -p ${home}`
-  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
+  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.server.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
   try {
     const first = await startServer([binary], flags, home)
     const second = await startServer([binary], flags, home)
@@ -184,7 +187,7 @@ test('two servers on one database: when the one running a job is killed, the oth
     })
     expect(status).toBe(202)
     const id = body.job.id
-    while (requests === 0) await Bun.sleep(10)
+    while (llm.requests() === 0) await Bun.sleep(10)
     expect((await api(second, `/api/v1/jobs/${id}`)).body.job.status).toBe('running')
     first.proc.kill('SIGKILL')
     await first.proc.exited
@@ -198,11 +201,11 @@ test('two servers on one database: when the one running a job is killed, the oth
       await Bun.sleep(50)
     }
     expect(job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'T-1 (attempt 2)' } })
-    expect(requests).toBe(2)
+    expect(llm.requests()).toBe(2)
     await Bun.sleep(500)
     expect((await api(second, `/api/v1/jobs/${id}`)).body.job).toEqual(job) // completed once, and left alone after
     await second.stop()
   } finally {
-    llm.stop(true)
+    llm.server.stop(true)
   }
 })
