@@ -4,6 +4,8 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import * as tables from './tables'
 
 export type Db = ReturnType<typeof openDb>['db']
+/** What `db.transaction` hands its callback. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * Switching a new file to WAL needs it exclusively for a moment, and SQLite answers "database is

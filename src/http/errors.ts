@@ -89,6 +89,10 @@ export const errors = {
     new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry after it ends', {}, {
       'Retry-After': '1',
     }),
+  schemaLimitReached: (max: number) =>
+    new ApiError('schema_limit_reached', `Schema limit reached: an account can hold at most ${max} active schemas`),
+  webhookLimitReached: (max: number) =>
+    new ApiError('webhook_limit_reached', `Webhook limit reached: an account can hold at most ${max} webhooks`),
   internal: () => new ApiError('internal_error', 'Internal server error'),
   serviceUnavailable: () =>
     new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),

@@ -11,6 +11,7 @@ CREATE TABLE `webhook_attempts` (
 );
 --> statement-breakpoint
 CREATE INDEX `webhook_attempts_endpoint_idx` ON `webhook_attempts` (`endpoint_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `webhook_attempts_message_idx` ON `webhook_attempts` (`message_id`);--> statement-breakpoint
 CREATE TABLE `webhook_endpoints` (
 	`id` text PRIMARY KEY NOT NULL,
 	`account_id` text NOT NULL,

@@ -66,5 +66,6 @@ export const webhookAttempts = sqliteTable(
     error: text('error'),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
   },
-  (table) => [index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id)],
+  // The second index serves the cascade when a message is deleted (purge, endpoint deleted).
+  (table) => [index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id), index('webhook_attempts_message_idx').on(table.messageId)],
 )

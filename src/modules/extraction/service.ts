@@ -4,7 +4,7 @@
  * goes through `owned()`; the worker's queries claim and complete jobs by ID and runner.
  */
 import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { type JobField, type JobFieldMeta, type JobProgress, type JobStatus, jobFiles, jobs } from '../../db/tables'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
@@ -281,8 +281,6 @@ export type JobOutcome =
   | { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> }
   | { error: { code: JobErrorCode; message: string } }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
-
 /** A finished job's document is kept for the retention time, or deleted at once (D60). */
 function releaseFile(tx: Tx | Db, id: string, keepFileMs: number): void {
   if (keepFileMs > 0)
@@ -360,7 +358,7 @@ function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, ke
   if (!done) return false
   releaseFile(tx, id, keepFileMs)
   // D81: the job's webhook events are queued in the transaction that ends it.
-  enqueueJobEvent(tx, done.accountId, toWire(done))
+  enqueueJobEvent(tx, done.accountId, { id: done.id, status: done.status, completedAt: done.completedAt, wire: () => toWire(done) })
   return true
 }
 

@@ -39,7 +39,8 @@ export interface JobRunnerOptions {
   pollMs?: number
 }
 
-export const DEFAULT_LEASE_MS = 30_000
+/** The lease of a runner made without one (tests); the server's comes from `--job-lease`. */
+const DEFAULT_LEASE_MS = 30_000
 const DEFAULT_POLL_MS = 2_000
 /** How often a runner checks whether a job another runner holds has ended, for whoever waits on it here. */
 const WATCH_MS = 250

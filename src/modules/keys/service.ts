@@ -7,7 +7,7 @@
 import type { Database } from 'bun:sqlite'
 import { openSync, readSync } from 'node:fs'
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { preparedFor } from '../../db/prepared'
 import { accounts, apiKeys } from '../../db/tables'
 import { nowIso } from '../../lib/time'
@@ -44,8 +44,6 @@ function hashKey(key: string): string {
 function generateKey(): string {
   return KEY_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 function issueKey(tx: Tx, accountName: string): IssuedKey {
   const account =

@@ -9,7 +9,7 @@ import { and, count, desc, eq, lt, type Placeholder, type SQL, sql } from 'drizz
 import type { Db } from '../../db/client'
 import { preparedFor } from '../../db/prepared'
 import { schemaVersions, schemas, type StoredField } from '../../db/tables'
-import { ApiError, errors } from '../../http/errors'
+import { errors } from '../../http/errors'
 import { type Field, type FieldInput, fieldListDetails } from '../../http/models'
 import { typePart } from '../../lib/field-types'
 import { isIdOf, newId } from '../../lib/ids'
@@ -82,7 +82,7 @@ const statements = preparedFor((db) => {
     activeCount,
     /** D10: the count and the insert in one immediate transaction, made once rather than per request. */
     insertWithinLimit: db.$client.transaction((values: NewSchema) => {
-      if ((activeCount.get(values)?.n ?? 0) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
+      if ((activeCount.get(values)?.n ?? 0) >= MAX_SCHEMAS_PER_ACCOUNT) throw errors.schemaLimitReached(MAX_SCHEMAS_PER_ACCOUNT)
       return insert.get(values)!
     }).immediate,
     versions: db
@@ -151,13 +151,6 @@ function typedFieldsJson(text: string): string {
 function assertValidFields(fields: readonly FieldInput[] | undefined): void {
   const details = fields ? fieldListDetails(fields) : []
   if (details.length > 0) throw errors.validation(details)
-}
-
-function limitReached(): ApiError {
-  return new ApiError(
-    'schema_limit_reached',
-    `Schema limit reached: an account can hold at most ${MAX_SCHEMAS_PER_ACCOUNT} active schemas`,
-  )
 }
 
 function activeCount(db: Db, accountId: string): number {
@@ -309,7 +302,7 @@ export function restoreSchema(db: Db, accountId: string, id: string): Schema {
     (tx) => {
       const row = findRow(db, accountId, id)
       if (row.isActive) return toWire(row)
-      if (activeCount(db, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw limitReached()
+      if (activeCount(db, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw errors.schemaLimitReached(MAX_SCHEMAS_PER_ACCOUNT)
       const restored = tx
         .update(schemas)
         .set({ isActive: true, updatedAt: nowIso() })

@@ -170,11 +170,6 @@ export function createDeliveryWorker({
       poll()
     },
 
-    /** Asks the database now, instead of at the next poll. */
-    nudge(): void {
-      poll()
-    },
-
     /** Takes no more messages, waits up to `graceMs` for attempts under way, and gives back the rest. */
     async stop(graceMs: number): Promise<void> {
       stopping = true

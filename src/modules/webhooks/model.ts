@@ -3,7 +3,7 @@ import { t } from 'elysia'
 import { WEBHOOK_EVENTS } from '../../db/tables'
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20
-export const MAX_URL_LENGTH = 2048
+const MAX_URL_LENGTH = 2048
 export const DEFAULT_DELIVERY_PAGE = 20
 export const MAX_DELIVERY_PAGE = 100
 

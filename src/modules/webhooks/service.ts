@@ -5,15 +5,14 @@
  * in the transaction that ends a job.
  */
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { type WebhookEvent, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/tables'
-import { ApiError, errors } from '../../http/errors'
+import { errors } from '../../http/errors'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { refusedHost } from './addresses'
 import { type CreatedWebhook, type CreateWebhookBody, type Delivery, MAX_WEBHOOKS_PER_ACCOUNT, type Webhook } from './model'
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 type EndpointRow = typeof webhookEndpoints.$inferSelect
 type MessageRow = typeof webhookMessages.$inferSelect
 
@@ -69,20 +68,13 @@ export function checkUrl(raw: string, allowPrivate: boolean): string {
   return url.href
 }
 
-function limitReached(): ApiError {
-  return new ApiError(
-    'webhook_limit_reached',
-    `Webhook limit reached: an account can hold at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks`,
-  )
-}
-
 /** Registers an endpoint; the answer is the only place its secret is shown (D80). */
 export function createWebhook(db: Db, accountId: string, input: CreateWebhookBody, allowPrivate: boolean): CreatedWebhook {
   const url = checkUrl(input.url, allowPrivate)
   return db.transaction(
     (tx) => {
       const held = tx.select({ n: count() }).from(webhookEndpoints).where(owned(accountId)).get()?.n ?? 0
-      if (held >= MAX_WEBHOOKS_PER_ACCOUNT) throw limitReached()
+      if (held >= MAX_WEBHOOKS_PER_ACCOUNT) throw errors.webhookLimitReached(MAX_WEBHOOKS_PER_ACCOUNT)
       const row = tx
         .insert(webhookEndpoints)
         .values({ id: newId('whk'), accountId, url, events: input.events, secret: newSecret(), createdAt: nowIso() })
@@ -185,11 +177,12 @@ export function onMessagesQueued(listener: () => void): () => void {
   return () => enqueuedListeners.delete(listener)
 }
 
-/** What the payload needs of a job: the job object as GET /api/v1/jobs/:id answers it. */
+/** A job that ended: its ID and status, and its wire form (as GET /api/v1/jobs/:id answers it), built only when someone listens. */
 export interface EndedJob {
   id: string
   status: string
-  completed_at: string | null
+  completedAt: string | null
+  wire: () => unknown
 }
 
 /**
@@ -197,8 +190,8 @@ export interface EndedJob {
  * it in the transaction that ends the job, so the event is queued exactly when the job ends.
  * Jobs that end other than succeeded or failed (canceled) send nothing.
  */
-export function enqueueJobEvent(tx: Db | Tx, accountId: string, job: EndedJob): number {
-  if (job.status !== 'succeeded' && job.status !== 'failed') return 0
+export function enqueueJobEvent(tx: Db | Tx, accountId: string, job: EndedJob): void {
+  if (job.status !== 'succeeded' && job.status !== 'failed') return
   const event: WebhookEvent = job.status === 'succeeded' ? 'job.succeeded' : 'job.failed'
   const endpoints = tx
     .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
@@ -206,9 +199,9 @@ export function enqueueJobEvent(tx: Db | Tx, accountId: string, job: EndedJob): 
     .where(owned(accountId))
     .all()
     .filter((endpoint) => endpoint.events.includes(event))
-  if (endpoints.length === 0) return 0
+  if (endpoints.length === 0) return
   const now = nowIso()
-  const payload = JSON.stringify({ type: event, timestamp: job.completed_at ?? now, data: { job } })
+  const payload = JSON.stringify({ type: event, timestamp: job.completedAt ?? now, data: { job: job.wire() } })
   tx.insert(webhookMessages)
     .values(endpoints.map((endpoint) => ({ id: newId('msg'), endpointId: endpoint.id, event, jobId: job.id, payload, nextAttemptAt: now, createdAt: now, updatedAt: now })))
     .run()
@@ -216,7 +209,6 @@ export function enqueueJobEvent(tx: Db | Tx, accountId: string, job: EndedJob): 
   queueMicrotask(() => {
     for (const listener of enqueuedListeners) listener()
   })
-  return endpoints.length
 }
 
 // --- The delivery worker's side: by message ID, fenced by the lease. ---
@@ -239,24 +231,27 @@ export interface ClaimedMessage {
 export function claimDueMessages(db: Db, owner: string, leaseMs: number, limit: number): ClaimedMessage[] {
   if (limit <= 0) return []
   const now = nowIso()
+  const due = (tx: Db | Tx) =>
+    tx
+      .select({ id: webhookMessages.id })
+      .from(webhookMessages)
+      .where(
+        and(
+          eq(webhookMessages.status, 'pending'),
+          lte(webhookMessages.nextAttemptAt, now),
+          or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
+        ),
+      )
+      .orderBy(asc(webhookMessages.nextAttemptAt), asc(webhookMessages.id))
+      .limit(limit)
+  // A plain read first: an idle queue, the usual case, takes no write lock every second.
+  if (!due(db).get()) return []
   return db.transaction(
     (tx) => {
-      const due = tx
-        .select({ id: webhookMessages.id })
-        .from(webhookMessages)
-        .where(
-          and(
-            eq(webhookMessages.status, 'pending'),
-            lte(webhookMessages.nextAttemptAt, now),
-            or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
-          ),
-        )
-        .orderBy(asc(webhookMessages.nextAttemptAt), asc(webhookMessages.id))
-        .limit(limit)
       const claimed = tx
         .update(webhookMessages)
         .set({ leaseOwner: owner, leaseExpiresAt: new Date(Date.now() + leaseMs).toISOString() })
-        .where(inArray(webhookMessages.id, due))
+        .where(inArray(webhookMessages.id, due(tx)))
         .returning()
         .all()
       if (claimed.length === 0) return []
