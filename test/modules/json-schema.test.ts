@@ -194,6 +194,9 @@ describe('POST /api/v1/schemas with json_schema (D97)', () => {
     [{ type: 'object', properties: {} }, ['/json_schema/properties']],
     [{ type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }, ['/json_schema/required']],
     [{ type: 'object', properties: { a: { type: 'string' } }, oneOf: [] }, ['/json_schema/oneOf']],
+    // The rules of `fields` hold for converted fields too: at most 100 enum values of at most 100 characters.
+    [{ type: 'object', properties: { a: { enum: Array.from({ length: 101 }, (_, i) => `v${i}`) } } }, ['/json_schema/properties/a']],
+    [{ type: 'object', properties: { a: { enum: ['x'.repeat(101)] } } }, ['/json_schema/properties/a']],
   ])('%j is 400 naming %j, nothing stored', async (jsonSchema, paths) => {
     const t = makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', json_schema: jsonSchema } })

@@ -5,7 +5,7 @@
  * validation error naming its path under /json_schema. Framework-free.
  */
 import type { ErrorDetail } from '../../http/errors'
-import { FIELD_KEY_PATTERN, MAX_COLUMNS, MAX_FIELDS } from '../../http/models'
+import { FIELD_KEY_PATTERN, FieldDescription, FieldLabel, MAX_COLUMNS, MAX_FIELDS } from '../../http/models'
 import type { ColumnInput, FieldType } from '../../lib/field-types'
 
 type Json = Record<string, unknown>
@@ -24,8 +24,8 @@ export interface ConvertedField {
 /** Keywords that only annotate: accepted anywhere and ignored. */
 const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'])
 const KEY = new RegExp(FIELD_KEY_PATTERN)
-const MAX_LABEL = 100
-const MAX_DESCRIPTION = 300
+const MAX_LABEL = FieldLabel.maxLength!
+const MAX_DESCRIPTION = FieldDescription.maxLength!
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 const codePoints = (text: string) => [...text].length

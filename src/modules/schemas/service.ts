@@ -10,10 +10,12 @@ import type { Db } from '../../db/client'
 import { preparedFor } from '../../db/prepared'
 import { schemaVersions, schemas, type StoredField } from '../../db/tables'
 import { errors } from '../../http/errors'
-import { type Field, type FieldInput, fieldListDetails } from '../../http/models'
+import { type Field, FieldInput, fieldListDetails } from '../../http/models'
 import { typePart } from '../../lib/field-types'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
+import { Type } from '@sinclair/typebox'
 import { fieldsFromJsonSchema } from './json-schema-input'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type SchemaVersion, type UpdateSchemaBody } from './model'
 
@@ -175,8 +177,22 @@ function fieldsOf(input: CreateSchemaBody): FieldInput[] | undefined {
   if (input.fields !== undefined) throw errors.validation([{ path: '/json_schema', message: 'Give either fields or json_schema, not both' }])
   const converted = fieldsFromJsonSchema(input.json_schema)
   if ('details' in converted) throw errors.validation(converted.details)
+  // The converted fields meet every rule a `fields` body meets (lengths, enum sizes …), named under the property they came from.
+  const problems = [...convertedFields().Errors(converted.fields)]
+  if (problems.length > 0) {
+    const details = problems.map(({ path, message }) => {
+      const [, index, ...rest] = path.split('/')
+      const key = converted.fields[Number(index)]?.key ?? index
+      return { path: `/json_schema/properties/${key}`, message: rest.length ? `${rest.join('/')}: ${message}` : message }
+    })
+    throw errors.validation(details.filter((detail, i) => details.findIndex((other) => other.path === detail.path && other.message === detail.message) === i))
+  }
   return converted.fields as FieldInput[]
 }
+
+let checker: TypeCheck<typeof FieldInputs> | undefined
+const FieldInputs = Type.Array(FieldInput)
+const convertedFields = () => (checker ??= TypeCompiler.Compile(FieldInputs))
 
 /** The new schema as JSON text. */
 export function createSchema(db: Db, accountId: string, body: CreateSchemaBody): string {
