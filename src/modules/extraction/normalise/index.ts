@@ -93,10 +93,11 @@ export function parseEnum(value: unknown, allowed: readonly string[]): string | 
   const key = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
   const wanted = key(value)
   if (wanted === '') return null
-  const same = allowed.filter((option) => key(option) === wanted)
+  const keys = allowed.map(key)
+  const same = allowed.filter((_, i) => keys[i] === wanted)
   if (same.length === 1) return same[0]!
   const padded = ` ${wanted} `
-  const contained = allowed.filter((option) => key(option) !== '' && padded.includes(` ${key(option)} `))
+  const contained = allowed.filter((_, i) => keys[i] !== '' && padded.includes(` ${keys[i]} `))
   return contained.length === 1 ? contained[0]! : null
 }
 
@@ -135,17 +136,18 @@ function plainCell(value: unknown): Cell {
 
 const columnKey = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, '')
 
+type NamedCells = (readonly [name: string, cell: unknown])[]
+
 /**
  * The entry of a row that holds a declared column: by key or label, ignoring case, accents and
  * punctuation ("Unit price" for `unit_price`), else a printed name that starts with either.
+ * `names` are the column's folded key and label; `entries`, the row's folded names, made once per row.
  */
-function cellFor(row: Record<string, unknown>, column: ResolvedColumn): unknown {
+function cellFor(row: Record<string, unknown>, column: ResolvedColumn, names: string[], entries: () => NamedCells): unknown {
   if (Object.hasOwn(row, column.key)) return row[column.key]
-  const names = [columnKey(column.key), columnKey(column.label)].filter(Boolean)
-  const entries = Object.entries(row).map(([name, cell]) => [columnKey(name), cell] as const)
-  const exact = entries.find(([name]) => names.includes(name))
+  const exact = entries().find(([name]) => names.includes(name))
   if (exact) return exact[1]
-  return entries.find(([name]) => name !== '' && names.some((wanted) => name.startsWith(wanted) || wanted.startsWith(name)))?.[1]
+  return entries().find(([name]) => name !== '' && names.some((wanted) => name.startsWith(wanted) || wanted.startsWith(name)))?.[1]
 }
 
 /**
@@ -155,11 +157,13 @@ function cellFor(row: Record<string, unknown>, column: ResolvedColumn): unknown 
 export function normaliseTable(value: unknown, columns: ResolvedColumn[] | undefined): Row[] | null {
   const rows = rowsOf(value)
   if (!rows) return null
-  const typed: Row[] = rows.map((row) =>
-    columns
-      ? Object.fromEntries(columns.map((column) => [column.key, normaliseValue(column, cellFor(row, column)) as Cell]))
-      : Object.fromEntries(Object.entries(row).map(([name, cell]) => [name, plainCell(cell)])),
-  )
+  const names = columns?.map((column) => [columnKey(column.key), columnKey(column.label)].filter(Boolean))
+  const typed: Row[] = rows.map((row) => {
+    if (!columns || !names) return Object.fromEntries(Object.entries(row).map(([name, cell]) => [name, plainCell(cell)]))
+    let folded: NamedCells | undefined
+    const entries = () => (folded ??= Object.entries(row).map(([name, cell]) => [columnKey(name), cell] as const))
+    return Object.fromEntries(columns.map((column, i) => [column.key, normaliseValue(column, cellFor(row, column, names[i]!, entries)) as Cell]))
+  })
   const filled = typed.filter((row) => Object.values(row).some((cell) => cell !== null))
   return filled.length > 0 ? filled : null
 }
