@@ -5,14 +5,13 @@
  * were read: a value read from poorly recognised words is dropped rather than guessed.
  */
 import { collapse, words } from './engines/builtin/text'
-import type { ExtractionOutput, FieldMeta } from './engines/types'
+import { type ExtractionOutput, type FieldMeta, NO_VALUE } from './engines/types'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 
 /** Below this OCR confidence (0–1) of its words a value is not trusted. */
 export const MIN_OCR_CONFIDENCE = 0.6
 
-const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null, bbox: null }
 
 export function locateValues(output: ExtractionOutput, document: DocumentText): ExtractionOutput {
   const lines = document.pages.map((page) => page.split('\n'))

@@ -82,9 +82,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     }
     thread.worker.onerror = (event) => {
       log.error('extraction thread died', { error: event.message })
-      settle(thread, (pending) => pending.reject(new ExtractionError(UNEXPECTED.code, UNEXPECTED.message)))
-      retire(thread)
-      dispatch()
+      stop(thread, new ExtractionError(UNEXPECTED.code, UNEXPECTED.message))
     }
     thread.worker.postMessage({ type: 'init', llm } satisfies ThreadMessage)
     threads.add(thread)
@@ -96,13 +94,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     thread.idleTimer = undefined
     const timer = setTimeout(() => {
       log.warn('extraction timed out; stopping its thread', { timeout_ms: timeoutMs })
-      settle(thread, (stuck) =>
-        stuck.reject(
-          new ExtractionError('extraction_timeout', `The extraction took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`),
-        ),
-      )
-      retire(thread)
-      dispatch()
+      stop(thread, new ExtractionError('extraction_timeout', `The extraction took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`))
     }, timeoutMs)
     thread.current = { ...pending, timer }
     const { content, ...rest } = pending.task
@@ -132,8 +124,12 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
       return
     }
     const thread = [...threads].find((candidate) => candidate.current?.id === id)
-    if (!thread) return
-    settle(thread, (running) => running.reject(CANCELED()))
+    if (thread) stop(thread, CANCELED())
+  }
+
+  /** Ends a thread's task with `error` and the thread with it; the next task gets a new thread. */
+  function stop(thread: Thread, error: ExtractionError): void {
+    settle(thread, (pending) => pending.reject(error))
     retire(thread)
     dispatch()
   }

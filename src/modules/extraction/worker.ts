@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/log'
-import { ExtractionError, type FieldMeta, UNEXPECTED } from './engines/types'
+import { ExtractionError, NO_VALUE, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
 import {
@@ -47,7 +47,6 @@ const WATCH_MS = 250
 
 export type JobRunner = ReturnType<typeof createJobRunner>
 
-const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null, bbox: null }
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
 export function createJobRunner({

@@ -28,6 +28,9 @@ export interface FieldMeta {
   bbox?: BoundingBox | null
 }
 
+/** The meta of a field without a value. */
+export const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null, bbox: null }
+
 /** A box on a page as fractions (0–1) of the page's width and height, from its top-left corner. */
 export interface BoundingBox {
   left: number

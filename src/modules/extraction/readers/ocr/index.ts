@@ -14,8 +14,6 @@ export interface RecognisedPage {
   lines: PositionedWord[][]
   width: number
   height: number
-  /** Mean word confidence, 0–1. */
-  confidence: number
 }
 
 /**
@@ -56,7 +54,7 @@ export async function recognisePage(page: Raster): Promise<RecognisedPage> {
     const again = await recognise(upright, [language])
     if (quality(again) >= quality(words) * 0.95) words = again
   }
-  return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height, confidence: meanConfidence(words) / 100 }
+  return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height }
 }
 
 function enlarge(raster: Raster): Raster {
