@@ -1,0 +1,57 @@
+/**
+ * PostgreSQL: a pool of connections through postgres.js (pure JavaScript, so the binary stays
+ * one file), Drizzle over it, and the embedded migrations applied once however many instances
+ * start together.
+ */
+import { drizzle } from 'drizzle-orm/postgres-js'
+import type { MigrationConfig, MigrationMeta } from 'drizzle-orm/migrator'
+import postgres from 'postgres'
+import { embeddedPgMigrations } from './embed-pg-migrations' with { type: 'macro' }
+import * as tables from './pg-tables'
+
+export const pgMigrations: MigrationMeta[] = embeddedPgMigrations()
+
+/** Any number unique to extractd: the session advisory lock its instances take turns on to migrate. */
+const MIGRATION_LOCK = 0x65787472 // "extr"
+
+export interface PostgresOptions {
+  /** Connections in the pool. */
+  max?: number
+}
+
+export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
+  const client = postgres(url, { max, onnotice: () => {}, connection: { application_name: 'extractd' } })
+  const db = drizzle({ client, schema: tables })
+  return { db, client }
+}
+
+export type PgDb = ReturnType<typeof openPostgres>['db']
+
+/** What drizzle's own postgres-js `migrate()` calls, fed with migrations that are already in memory. */
+interface DrizzleInternals {
+  dialect: { migrate(migrations: MigrationMeta[], session: unknown, config: Partial<MigrationConfig>): Promise<void> }
+  session: unknown
+}
+
+/**
+ * Applies the migrations not yet applied. Drizzle's migrator takes no lock, and two instances
+ * creating its bookkeeping schema at once collide, so each holds a session advisory lock on one
+ * connection of its own while it migrates: the others wait, then find nothing left to do.
+ */
+export async function migratePostgres(
+  { db, client }: ReturnType<typeof openPostgres>,
+  list: MigrationMeta[] = pgMigrations,
+): Promise<void> {
+  const connection = await client.reserve()
+  try {
+    await connection`select pg_advisory_lock(${MIGRATION_LOCK})`
+    try {
+      const { dialect, session } = db as unknown as DrizzleInternals
+      await dialect.migrate(list, session, {})
+    } finally {
+      await connection`select pg_advisory_unlock(${MIGRATION_LOCK})`
+    }
+  } finally {
+    connection.release()
+  }
+}

@@ -1,0 +1,31 @@
+/** The PostgreSQL migrations on a real server (skipped without EXTRACTD_TEST_POSTGRES). */
+import { afterEach, expect, test } from 'bun:test'
+import { migratePostgres, openPostgres, pgMigrations } from '../../src/db/postgres'
+import { POSTGRES_URL, freshPostgres } from '../helpers/postgres'
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup()
+})
+
+test.skipIf(!POSTGRES_URL)('migrates an empty database to the latest version, with drizzle bookkeeping', async () => {
+  const { url, drop } = await freshPostgres()
+  const handle = openPostgres(url, { max: 2 })
+  cleanups.push(drop, () => handle.client.end())
+  await migratePostgres(handle)
+  const tables = await handle.client<{ name: string }[]>`
+    select table_name as name from information_schema.tables where table_schema = 'public' order by table_name`
+  expect(tables.map((row) => row.name)).toEqual(['accounts', 'api_keys', 'idempotency_keys', 'job_files', 'jobs', 'schema_versions', 'schemas'])
+  const applied = await handle.client<{ hash: string }[]>`select hash from drizzle.__drizzle_migrations order by id`
+  expect(applied.map((row) => row.hash)).toEqual(pgMigrations.map((migration) => migration.hash))
+})
+
+test.skipIf(!POSTGRES_URL)('eight instances migrating one new database at once apply each migration once', async () => {
+  const { url, drop } = await freshPostgres()
+  cleanups.push(drop)
+  const handles = Array.from({ length: 8 }, () => openPostgres(url, { max: 2 }))
+  cleanups.push(...handles.map((handle) => () => handle.client.end()))
+  await Promise.all(handles.map((handle) => migratePostgres(handle)))
+  const applied = await handles[0]!.client<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`
+  expect(applied[0]!.n).toBe(pgMigrations.length)
+})
