@@ -46,11 +46,11 @@ function describeTable(config: Config) {
   }
 }
 
-const sqlite = Object.values(sqliteTables)
+const sqlite = (Object.values(sqliteTables) as unknown[])
   .filter((value): value is SQLiteTable => value instanceof SQLiteTable)
   .map((table) => describeTable(sqliteConfig(table)))
   .sort((a, b) => a.name.localeCompare(b.name))
-const pg = Object.values(pgTables)
+const pg = (Object.values(pgTables) as unknown[])
   .filter((value): value is PgTable => value instanceof PgTable)
   .map((table) => describeTable(pgConfig(table)))
   .sort((a, b) => a.name.localeCompare(b.name))
