@@ -51,6 +51,7 @@ export type Command =
   | { name: 'keys-list'; dbPath: string; json: boolean }
   | { name: 'keys-revoke'; dbPath: string; keyId: string }
   | { name: 'healthcheck'; url: string }
+  | { name: 'db-copy'; from: string; to: string }
 
 /** A usage error: printed as one line, exit status 2. */
 export class UsageError extends Error {
@@ -95,6 +96,7 @@ Commands:
   keys list                  List API keys
   keys revoke KEY_ID         Revoke an API key at once
   healthcheck                Exit 0 when the local server answers /healthz (for containers)
+  db copy --from PATH --to URL  Copy a SQLite database into an empty PostgreSQL one
 
 Options:
   -h, --help                 Show help (also: extractd <command> --help)
@@ -146,6 +148,17 @@ Options:
 Options:
   --db PATH   SQLite database file   env EXTRACTD_DB   default ${DEFAULTS.dbPath}
   -h, --help  Show this help`,
+  db: `Usage: extractd db copy --from PATH --to URL
+
+Copy every account, key, schema (with its versions), job and kept document of a SQLite database
+into an empty PostgreSQL database, with IDs and timestamps unchanged, and print how many rows
+each table had. Both databases are first brought to the latest version. A target that holds any
+row is refused; a copy that fails leaves the target empty.
+
+Options:
+  --from PATH  SQLite database file                       env EXTRACTD_DB   default ${DEFAULTS.dbPath}
+  --to URL     postgres://user:password@host:5432/name (also postgresql://, with ?sslmode=)
+  -h, --help   Show this help`,
 }
 
 const HELP_FLAG = { help: { type: 'boolean', short: 'h' } } as const
@@ -304,6 +317,25 @@ function parseKeys(args: string[], env: Env): Command {
   throw new UsageError(`unknown keys command '${sub}' (expected create, list or revoke)`)
 }
 
+/** A PostgreSQL connection URL, as `--db` and `db copy --to` take it. */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(value)
+}
+
+function parseDb(args: string[], env: Env): Command {
+  const [sub, ...rest] = args
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { name: 'help', text: HELP.db }
+  if (sub !== 'copy') throw new UsageError(`unknown db command '${sub}' (expected copy)`)
+  const { values, positionals } = parse('db copy', rest, { from: { type: 'string' }, to: { type: 'string' } })
+  if (values.help) return { name: 'help', text: HELP.db }
+  noPositionals('db copy', positionals)
+  if (typeof values.to !== 'string') throw new UsageError("'db copy' needs --to postgres://…")
+  if (!isPostgresUrl(values.to)) throw new UsageError(`invalid --to "${values.to.replace(/\/\/[^@/]*@/, '//…@')}": expected a postgres:// or postgresql:// URL`)
+  const from = dbPathFrom(values.from, env)
+  if (isPostgresUrl(from)) throw new UsageError('--from must be a SQLite database file')
+  return { name: 'db-copy', from, to: values.to }
+}
+
 function parseHealthcheck(args: string[], env: Env): Command {
   const { values, positionals } = parse('healthcheck', args, { port: { type: 'string' } })
   if (values.help) return { name: 'help', text: HELP.healthcheck }
@@ -331,6 +363,8 @@ export function parseCommand(argv: string[], env: Env): Command {
       return parseKeys(rest, env)
     case 'healthcheck':
       return parseHealthcheck(rest, env)
+    case 'db':
+      return parseDb(rest, env)
     default:
       throw new UsageError(
         first.startsWith('-') ? `unknown option '${first}' (see 'extractd --help')` : `unknown command '${first}' (see 'extractd --help')`,

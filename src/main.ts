@@ -1,4 +1,5 @@
 /** Entry point of the `extractd` executable: reads the command line and runs one command. */
+import { dbCopy } from './cli/db'
 import { keysCreate, keysList, keysRevoke, type Output } from './cli/keys'
 import { healthcheck } from './cli/healthcheck'
 import { serve } from './cli/serve'
@@ -30,6 +31,8 @@ async function run(command: Command): Promise<number | undefined> {
       return keysRevoke(command.dbPath, command.keyId, io)
     case 'healthcheck':
       return healthcheck(command.url, io)
+    case 'db-copy':
+      return dbCopy(command.from, command.to, io)
   }
 }
 

@@ -379,3 +379,30 @@ describe('keys', () => {
     expect(error.message).toContain('delete')
   })
 })
+
+describe('db copy', () => {
+  const TO = 'postgres://extractd:secret@db:5432/extractd?sslmode=require'
+
+  test.each([[['db']], [['db', '--help']], [['db', 'copy', '--help']]])('%p gives the db help', (argv) => {
+    expect(parseCommand(argv as string[], {})).toEqual({ name: 'help', text: HELP.db })
+  })
+
+  test('copies from --from, else EXTRACTD_DB, else the default file, to --to', () => {
+    expect(parseCommand(['db', 'copy', '--from', 'a.sqlite', '--to', TO], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'db-copy', from: 'a.sqlite', to: TO })
+    expect(parseCommand(['db', 'copy', '--to', TO], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'db-copy', from: 'env.sqlite', to: TO })
+    expect(parseCommand(['db', 'copy', '--to', 'postgresql://h/x'], {})).toEqual({ name: 'db-copy', from: './extractd.sqlite', to: 'postgresql://h/x' })
+  })
+
+  test.each([
+    [['db', 'copy'], '--to'],
+    [['db', 'copy', '--to', 'mysql://h/x'], 'postgres://'],
+    [['db', 'copy', '--to', TO, '--from', TO], 'SQLite'],
+    [['db', 'move'], "unknown db command 'move'"],
+  ])('%p is a UsageError naming %s', (argv, named) => {
+    expect(usageError(() => parseCommand(argv as string[], {})).message).toContain(named)
+  })
+
+  test('a refused --to never shows its password', () => {
+    expect(usageError(() => parseCommand(['db', 'copy', '--to', 'mysql://u:secret@h/x'], {})).message).not.toContain('secret')
+  })
+})

@@ -1,0 +1,112 @@
+/**
+ * `extractd db copy`: every row of a SQLite database into an empty PostgreSQL one, with IDs,
+ * timestamps and stored JSON text unchanged. Rows are read and written as the databases hold
+ * them (no model in between), table by table in the order their foreign keys need, in one
+ * PostgreSQL transaction: a copy that fails leaves the target as empty as it found it.
+ */
+import type { Database } from 'bun:sqlite'
+import { getTableConfig as pgConfig, PgTable } from 'drizzle-orm/pg-core'
+import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Sql } from 'postgres'
+import * as pgTables from './pg-tables'
+import * as sqliteTables from './tables'
+
+export class CopyError extends Error {}
+
+export interface CopiedTable {
+  table: string
+  rows: number
+}
+
+/** Rows sent in one INSERT, and the bytes of their values after which a batch is sent anyway. */
+const BATCH_ROWS = 500
+const BATCH_BYTES = 16 * 1024 * 1024
+
+interface TablePlan {
+  name: string
+  columns: string[]
+  booleans: Set<string>
+  dependsOn: string[]
+}
+
+/** The tables in an order where every table comes after the tables its foreign keys name. */
+function plan(): TablePlan[] {
+  const pgByName = new Map(
+    (Object.values(pgTables) as unknown[])
+      .filter((value): value is PgTable => value instanceof PgTable)
+      .map((table) => [pgConfig(table).name, pgConfig(table)] as const),
+  )
+  const tables = (Object.values(sqliteTables) as unknown[])
+    .filter((value): value is SQLiteTable => value instanceof SQLiteTable)
+    .map((table) => {
+      const config = sqliteConfig(table)
+      const target = pgByName.get(config.name)
+      if (!target) throw new CopyError(`table ${config.name} has no PostgreSQL counterpart`)
+      return {
+        name: config.name,
+        columns: config.columns.map((column) => column.name),
+        booleans: new Set(target.columns.filter((column) => column.getSQLType() === 'boolean').map((column) => column.name)),
+        dependsOn: config.foreignKeys.map((key) => sqliteConfig(key.reference().foreignTable as SQLiteTable).name),
+      }
+    })
+  const ordered: TablePlan[] = []
+  const placed = new Set<string>()
+  while (ordered.length < tables.length) {
+    const ready = tables.filter((table) => !placed.has(table.name) && table.dependsOn.every((name) => placed.has(name) || name === table.name))
+    if (ready.length === 0) throw new CopyError('the tables refer to each other in a cycle')
+    for (const table of ready.sort((a, b) => a.name.localeCompare(b.name))) {
+      ordered.push(table)
+      placed.add(table.name)
+    }
+  }
+  return ordered
+}
+
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') return value.length
+  if (value instanceof Uint8Array) return value.byteLength
+  return 8
+}
+
+/**
+ * Copies `source` (migrated to the latest version) into `target` (migrated, every table empty).
+ * `onTable` hears of each table as it is done.
+ */
+export async function copySqliteToPostgres(source: Database, target: Sql, onTable: (copied: CopiedTable) => void = () => {}): Promise<CopiedTable[]> {
+  const tables = plan()
+  for (const table of tables) {
+    const [row] = await target<{ n: number }[]>`select count(*)::int as n from ${target(table.name)}`
+    if (row!.n > 0) throw new CopyError(`the target database is not empty: ${table.name} has ${row!.n} ${row!.n === 1 ? 'row' : 'rows'}`)
+  }
+  return target.begin(async (tx) => {
+    const copied: CopiedTable[] = []
+    for (const table of tables) {
+      let batch: Record<string, unknown>[] = []
+      let bytes = 0
+      let rows = 0
+      const flush = async () => {
+        if (batch.length === 0) return
+        await tx`insert into ${tx(table.name)} ${tx(batch as never, table.columns)}`
+        rows += batch.length
+        batch = []
+        bytes = 0
+      }
+      const select = source.query<Record<string, unknown>, []>(`select ${table.columns.map((name) => `"${name}"`).join(', ')} from "${table.name}"`)
+      for (const stored of select.iterate()) {
+        const row: Record<string, unknown> = {}
+        for (const column of table.columns) {
+          const value = stored[column]
+          row[column] = table.booleans.has(column) && value !== null ? value === 1 : value instanceof Uint8Array ? Buffer.from(value) : value
+          bytes += sizeOf(value)
+        }
+        batch.push(row)
+        if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) await flush()
+      }
+      await flush()
+      const done = { table: table.name, rows }
+      copied.push(done)
+      onTable(done)
+    }
+    return copied
+  })
+}
