@@ -50,6 +50,7 @@ CREATE TABLE "jobs" (
 	"error_message" text,
 	"engine" text NOT NULL,
 	"runner" text,
+	"lease_expires_at" text,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"created_at" text NOT NULL,
 	"updated_at" text NOT NULL,

@@ -27,6 +27,7 @@ export const jobs = pgTable(
     errorMessage: text('error_message'),
     engine: text('engine').notNull(),
     runner: text('runner'),
+    leaseExpiresAt: text('lease_expires_at'),
     attempts: integer('attempts').notNull().default(0),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
