@@ -15,7 +15,18 @@ test.skipIf(!POSTGRES_URL)('migrates an empty database to the latest version, wi
   await migratePostgres(handle)
   const tables = await handle.client<{ name: string }[]>`
     select table_name as name from information_schema.tables where table_schema = 'public' order by table_name`
-  expect(tables.map((row) => row.name)).toEqual(['accounts', 'api_keys', 'idempotency_keys', 'job_files', 'jobs', 'schema_versions', 'schemas'])
+  expect(tables.map((row) => row.name)).toEqual([
+    'accounts',
+    'api_keys',
+    'idempotency_keys',
+    'job_files',
+    'jobs',
+    'schema_versions',
+    'schemas',
+    'webhook_attempts',
+    'webhook_endpoints',
+    'webhook_messages',
+  ])
   const applied = await handle.client<{ hash: string }[]>`select hash from drizzle.__drizzle_migrations order by id`
   expect(applied.map((row) => row.hash)).toEqual(pgMigrations.map((migration) => migration.hash))
 })
