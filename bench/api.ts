@@ -18,8 +18,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { openDb } from '../src/db/client'
-import { migrate } from '../src/db/migrate'
+import { closeDatabase, openDatabase } from '../src/db/database'
 import { newId } from '../src/lib/ids'
 import { createKey } from '../src/modules/keys/service'
 import { createSchema } from '../src/modules/schemas/service'
@@ -93,18 +92,19 @@ const servers: { label: string; command: string[] }[] = [
 ]
 
 // ---- the database every run starts from ------------------------------------------------------------
-const { readKey, schemaId } = (() => {
-  const { db, sqlite } = openDb(template)
-  migrate(db)
-  const read = createKey(db, 'bench-read')
-  const writers = Array.from({ length: KEYS }, (_, i) => createKey(db, `bench-w${i}`).key)
+const { readKey, schemaId } = await (async () => {
+  const database = await openDatabase(template)
+  const read = await createKey(database, 'bench-read')
+  const writers: string[] = []
+  for (let i = 0; i < KEYS; i++) writers.push((await createKey(database, `bench-w${i}`)).key)
   const body = readFileSync(BODY_FILE, 'utf8')
-  const ids = Array.from({ length: 10 }, (_, i) => {
-    const schema = JSON.parse(createSchema(db, read.accountId, JSON.parse(body.replace('__N__', String(i + 1)))))
-    return schema.id as string
-  })
-  sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)')
-  sqlite.close()
+  const ids: string[] = []
+  for (let i = 0; i < 10; i++) {
+    const schema = JSON.parse(await createSchema(database, read.accountId, JSON.parse(body.replace('__N__', String(i + 1)))))
+    ids.push(schema.id)
+  }
+  if (database.kind === 'sqlite') database.sqlite.run('PRAGMA wal_checkpoint(TRUNCATE)')
+  await closeDatabase(database)
   writeFileSync(keysFile, `${writers.join('\n')}\n`)
   writeFileSync(bodyFile, INVALID_BODY)
   return { readKey: read.key, schemaId: ids[0]! }

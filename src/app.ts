@@ -1,6 +1,6 @@
 /** Builds the HTTP application from its parts; `main.ts` listens, tests call `app.handle()`. */
 import { type AnyElysia, Elysia, t } from 'elysia'
-import type { Db } from './db/client'
+import type { Database } from './db/database'
 import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
 import { createIdempotency } from './http/idempotency'
@@ -15,13 +15,13 @@ import { schemasModule } from './modules/schemas'
 import { webhooksModule } from './modules/webhooks'
 
 export interface AppOptions {
-  db: Db
+  database: Database
   catalog: Catalog
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes?: number
   log?: Logger
   /** Answers /readyz: true when the database can be queried. */
-  isReady?: () => boolean
+  isReady?: () => boolean | Promise<boolean>
   extraction: {
     runner: JobRunner
     /** Named on every new job. */
@@ -49,9 +49,9 @@ const TAGS = [
 ]
 
 export function createApp(options: AppOptions) {
-  const { db, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady, extraction, webhooks } = options
-  const { plugin: auth, accountOf } = createAuth(db)
-  const idempotency = createIdempotency(db)
+  const { database, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady, extraction, webhooks } = options
+  const { plugin: auth, accountOf } = createAuth(database)
+  const idempotency = createIdempotency(database)
   let routes: RouteInfo[] = []
   const app = new Elysia({ normalize: false })
     .use(options.openApiGenerator ?? new Elysia({ name: 'no-openapi-generator' }))
@@ -69,8 +69,8 @@ export function createApp(options: AppOptions) {
     })
     .get(
       '/readyz',
-      ({ set }) => {
-        const ready = isReady ? isReady() : true
+      async ({ set }) => {
+        const ready = isReady ? await isReady() : true
         if (!ready) set.status = 503
         return { status: ready ? ('ok' as const) : ('unavailable' as const) }
       },
@@ -81,10 +81,10 @@ export function createApp(options: AppOptions) {
     )
     .group('/api/v1', (api) =>
       api
-        .use(schemasModule({ db, catalog, auth, idempotency, maxJsonBytes }))
+        .use(schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
-        .use(extractionModule({ db, catalog, auth, idempotency, ...extraction }))
-        .use(webhooksModule({ db, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false })),
+        .use(extractionModule({ database, catalog, auth, idempotency, ...extraction }))
+        .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
   return app

@@ -4,6 +4,7 @@
  * place that looks at the process.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
+import { isPostgresUrl } from './db/database'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './modules/extraction/readers/types'
 
@@ -17,7 +18,10 @@ export interface LlmConfig {
 export interface ServeConfig {
   host: string
   port: number
-  dbPath: string
+  /** A SQLite file, or a postgres:// URL (D98). */
+  db: string
+  /** Connections in the PostgreSQL pool. */
+  dbPoolSize: number
   catalogDir: string | undefined
   logLevel: LogLevel
   /** The extraction engine of new jobs: built in, or an OpenAI-compatible endpoint. */
@@ -47,9 +51,9 @@ export type Command =
   | { name: 'help'; text: string }
   | { name: 'version' }
   | { name: 'serve'; config: ServeConfig }
-  | { name: 'keys-create'; dbPath: string; account: string }
-  | { name: 'keys-list'; dbPath: string; json: boolean }
-  | { name: 'keys-revoke'; dbPath: string; keyId: string }
+  | { name: 'keys-create'; db: string; account: string }
+  | { name: 'keys-list'; db: string; json: boolean }
+  | { name: 'keys-revoke'; db: string; keyId: string }
   | { name: 'healthcheck'; url: string }
   | { name: 'db-copy'; from: string; to: string }
 
@@ -63,7 +67,8 @@ type Env = Record<string, string | undefined>
 export const DEFAULTS = {
   host: '0.0.0.0',
   port: 8080,
-  dbPath: './extractd.sqlite',
+  db: './extractd.sqlite',
+  dbPoolSize: 10,
   logLevel: 'info' as LogLevel,
   workers: 2,
   maxUploadMb: 20,
@@ -110,7 +115,8 @@ Start the HTTP API. Flags win over environment variables, which win over default
 Options:
   --host HOST           Address to listen on        env HOST                 default ${DEFAULTS.host}
   --port N              Port (0 picks a free one)   env PORT                 default ${DEFAULTS.port}
-  --db PATH             SQLite database file        env EXTRACTD_DB          default ${DEFAULTS.dbPath}
+  --db PATH|URL         SQLite database file, or postgres://user:pass@host:5432/name  env EXTRACTD_DB  default ${DEFAULTS.db}
+  --db-pool N           PostgreSQL connections      env EXTRACTD_DB_POOL     default ${DEFAULTS.dbPoolSize}
   --catalog-dir DIR     Extra document types (JSON) env EXTRACTD_CATALOG_DIR default none
   --log-level LEVEL     ${LOG_LEVELS.join('|')}  env EXTRACTD_LOG_LEVEL  default ${DEFAULTS.logLevel}
 
@@ -141,13 +147,13 @@ Options:
   --port N     env PORT   default ${DEFAULTS.port}
   -h, --help   Show this help`,
   keys: `Usage:
-  extractd keys create --account NAME [--db PATH]   Issue a key; it is printed once, alone on the last line
-  extractd keys list [--json] [--db PATH]           List keys (ID, account, prefix, created, revoked)
-  extractd keys revoke KEY_ID [--db PATH]           Revoke a key; requests with it get 401 at once
+  extractd keys create --account NAME [--db PATH|URL]   Issue a key; it is printed once, alone on the last line
+  extractd keys list [--json] [--db PATH|URL]           List keys (ID, account, prefix, created, revoked)
+  extractd keys revoke KEY_ID [--db PATH|URL]           Revoke a key; requests with it get 401 at once
 
 Options:
-  --db PATH   SQLite database file   env EXTRACTD_DB   default ${DEFAULTS.dbPath}
-  -h, --help  Show this help`,
+  --db PATH|URL  SQLite database file, or postgres://…   env EXTRACTD_DB   default ${DEFAULTS.db}
+  -h, --help     Show this help`,
   db: `Usage: extractd db copy --from PATH --to URL
 
 Copy every account, key, schema (with its versions), job and kept document of a SQLite database
@@ -156,7 +162,7 @@ each table had. Both databases are first brought to the latest version. A target
 row is refused; a copy that fails leaves the target empty.
 
 Options:
-  --from PATH  SQLite database file                       env EXTRACTD_DB   default ${DEFAULTS.dbPath}
+  --from PATH  SQLite database file                       env EXTRACTD_DB   default ${DEFAULTS.db}
   --to URL     postgres://user:password@host:5432/name (also postgresql://, with ?sslmode=)
   -h, --help   Show this help`,
 }
@@ -204,8 +210,8 @@ function noPositionals(command: string, positionals: string[]): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument for '${command}': ${positionals[0]}`)
 }
 
-function dbPathFrom(flag: unknown, env: Env): string {
-  return nonEmpty('--db', pick(flag, env.EXTRACTD_DB) ?? DEFAULTS.dbPath)
+function dbFrom(flag: unknown, env: Env): string {
+  return nonEmpty('--db', pick(flag, env.EXTRACTD_DB) ?? DEFAULTS.db)
 }
 
 function parseServe(args: string[], env: Env): Command {
@@ -213,6 +219,7 @@ function parseServe(args: string[], env: Env): Command {
     host: { type: 'string' },
     port: { type: 'string' },
     db: { type: 'string' },
+    'db-pool': { type: 'string' },
     'catalog-dir': { type: 'string' },
     'log-level': { type: 'string' },
     engine: { type: 'string' },
@@ -232,6 +239,7 @@ function parseServe(args: string[], env: Env): Command {
   if (values.help) return { name: 'help', text: HELP.serve }
   noPositionals('serve', positionals)
   const port = pick(values.port, env.PORT)
+  const dbPool = pick(values['db-pool'], env.EXTRACTD_DB_POOL)
   const logLevel = pick(values['log-level'], env.EXTRACTD_LOG_LEVEL) ?? DEFAULTS.logLevel
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
     throw new UsageError(`invalid --log-level "${logLevel}": expected one of ${LOG_LEVELS.join(', ')}`)
@@ -261,7 +269,8 @@ function parseServe(args: string[], env: Env): Command {
     config: {
       host: nonEmpty('--host', pick(values.host, env.HOST) ?? DEFAULTS.host),
       port: port === undefined ? DEFAULTS.port : integerIn('--port', port, 0, 65535),
-      dbPath: dbPathFrom(values.db, env),
+      db: dbFrom(values.db, env),
+      dbPoolSize: dbPool === undefined ? DEFAULTS.dbPoolSize : integerIn('--db-pool', dbPool, 1, 1000),
       catalogDir: catalogDir === undefined ? undefined : nonEmpty('--catalog-dir', catalogDir),
       logLevel: logLevel as LogLevel,
       engine,
@@ -298,13 +307,13 @@ function parseKeys(args: string[], env: Env): Command {
     if (values.help) return { name: 'help', text: HELP.keys }
     noPositionals('keys create', positionals)
     if (typeof values.account !== 'string') throw new UsageError("'keys create' needs --account NAME")
-    return { name: 'keys-create', dbPath: dbPathFrom(values.db, env), account: nonEmpty('--account', values.account) }
+    return { name: 'keys-create', db: dbFrom(values.db, env), account: nonEmpty('--account', values.account) }
   }
   if (sub === 'list') {
     const { values, positionals } = parse('keys list', rest, { db: { type: 'string' }, json: { type: 'boolean' } })
     if (values.help) return { name: 'help', text: HELP.keys }
     noPositionals('keys list', positionals)
-    return { name: 'keys-list', dbPath: dbPathFrom(values.db, env), json: values.json === true }
+    return { name: 'keys-list', db: dbFrom(values.db, env), json: values.json === true }
   }
   if (sub === 'revoke') {
     const { values, positionals } = parse('keys revoke', rest, { db: { type: 'string' } })
@@ -312,14 +321,9 @@ function parseKeys(args: string[], env: Env): Command {
     const [keyId, extra] = positionals
     if (keyId === undefined) throw new UsageError("'keys revoke' needs a KEY_ID (see 'extractd keys list')")
     if (extra !== undefined) throw new UsageError(`unexpected argument for 'keys revoke': ${extra}`)
-    return { name: 'keys-revoke', dbPath: dbPathFrom(values.db, env), keyId }
+    return { name: 'keys-revoke', db: dbFrom(values.db, env), keyId }
   }
   throw new UsageError(`unknown keys command '${sub}' (expected create, list or revoke)`)
-}
-
-/** A PostgreSQL connection URL, as `--db` and `db copy --to` take it. */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(value)
 }
 
 function parseDb(args: string[], env: Env): Command {
@@ -331,7 +335,7 @@ function parseDb(args: string[], env: Env): Command {
   noPositionals('db copy', positionals)
   if (typeof values.to !== 'string') throw new UsageError("'db copy' needs --to postgres://…")
   if (!isPostgresUrl(values.to)) throw new UsageError(`invalid --to "${values.to.replace(/\/\/[^@/]*@/, '//…@')}": expected a postgres:// or postgresql:// URL`)
-  const from = dbPathFrom(values.from, env)
+  const from = dbFrom(values.from, env)
   if (isPostgresUrl(from)) throw new UsageError('--from must be a SQLite database file')
   return { name: 'db-copy', from, to: values.to }
 }

@@ -24,11 +24,11 @@ async function run(command: Command): Promise<number | undefined> {
       await serve(command.config, io)
       return undefined // keeps running until a signal
     case 'keys-create':
-      return keysCreate(command.dbPath, command.account, io)
+      return keysCreate(command.db, command.account, io)
     case 'keys-list':
-      return keysList(command.dbPath, command.json, io)
+      return keysList(command.db, command.json, io)
     case 'keys-revoke':
-      return keysRevoke(command.dbPath, command.keyId, io)
+      return keysRevoke(command.db, command.keyId, io)
     case 'healthcheck':
       return healthcheck(command.url, io)
     case 'db-copy':

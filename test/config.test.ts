@@ -12,7 +12,8 @@ function serveConfig(argv: string[], env: Record<string, string | undefined> = {
 const DEFAULT_CONFIG: ServeConfig = {
   host: '0.0.0.0',
   port: 8080,
-  dbPath: './extractd.sqlite',
+  db: './extractd.sqlite',
+  dbPoolSize: 10,
   catalogDir: undefined,
   logLevel: 'info',
   engine: 'builtin',
@@ -129,7 +130,7 @@ describe('serve', () => {
       ...DEFAULT_CONFIG,
       host: '0.0.0.0',
       port: 8080,
-      dbPath: './extractd.sqlite',
+      db: './extractd.sqlite',
       catalogDir: undefined,
       logLevel: 'info',
     })
@@ -147,7 +148,7 @@ describe('serve', () => {
       ...DEFAULT_CONFIG,
       host: '127.0.0.1',
       port: 9090,
-      dbPath: '/var/lib/extractd/data.sqlite',
+      db: '/var/lib/extractd/data.sqlite',
       catalogDir: '/etc/extractd/types',
       logLevel: 'debug',
     })
@@ -159,7 +160,7 @@ describe('serve', () => {
       ...DEFAULT_CONFIG,
       host: '::1',
       port: 3000,
-      dbPath: 'test.sqlite',
+      db: 'test.sqlite',
       catalogDir: './types',
       logLevel: 'warn',
     })
@@ -169,7 +170,7 @@ describe('serve', () => {
     expect(serveConfig(['--port=4000', '--db=a.sqlite', '--log-level=error'])).toEqual({
       ...DEFAULT_CONFIG,
       port: 4000,
-      dbPath: 'a.sqlite',
+      db: 'a.sqlite',
       logLevel: 'error',
     })
   })
@@ -187,7 +188,7 @@ describe('serve', () => {
       ...DEFAULT_CONFIG,
       host: '127.0.0.1',
       port: 7070,
-      dbPath: 'flag.sqlite',
+      db: 'flag.sqlite',
       catalogDir: '/flag/types',
       logLevel: 'silent',
     })
@@ -315,7 +316,7 @@ describe('keys', () => {
   test('keys create --account NAME issues a key for that account on the default database', () => {
     expect(parseCommand(['keys', 'create', '--account', 'acme'], {})).toEqual({
       name: 'keys-create',
-      dbPath: './extractd.sqlite',
+      db: './extractd.sqlite',
       account: 'acme',
     })
   })
@@ -323,12 +324,12 @@ describe('keys', () => {
   test('keys create takes --db, which wins over EXTRACTD_DB', () => {
     expect(parseCommand(['keys', 'create', '--account', 'acme', '--db', 'flag.sqlite'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({
       name: 'keys-create',
-      dbPath: 'flag.sqlite',
+      db: 'flag.sqlite',
       account: 'acme',
     })
     expect(parseCommand(['keys', 'create', '--account', 'acme'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({
       name: 'keys-create',
-      dbPath: 'env.sqlite',
+      db: 'env.sqlite',
       account: 'acme',
     })
   })
@@ -348,19 +349,19 @@ describe('keys', () => {
   })
 
   test('keys list gives a table by default and JSON with --json', () => {
-    expect(parseCommand(['keys', 'list'], {})).toEqual({ name: 'keys-list', dbPath: './extractd.sqlite', json: false })
-    expect(parseCommand(['keys', 'list', '--json'], {})).toEqual({ name: 'keys-list', dbPath: './extractd.sqlite', json: true })
+    expect(parseCommand(['keys', 'list'], {})).toEqual({ name: 'keys-list', db: './extractd.sqlite', json: false })
+    expect(parseCommand(['keys', 'list', '--json'], {})).toEqual({ name: 'keys-list', db: './extractd.sqlite', json: true })
   })
 
   test('keys list reads EXTRACTD_DB and --db', () => {
-    expect(parseCommand(['keys', 'list', '--json'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'keys-list', dbPath: 'env.sqlite', json: true })
-    expect(parseCommand(['keys', 'list', '--db', 'flag.sqlite'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'keys-list', dbPath: 'flag.sqlite', json: false })
+    expect(parseCommand(['keys', 'list', '--json'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'keys-list', db: 'env.sqlite', json: true })
+    expect(parseCommand(['keys', 'list', '--db', 'flag.sqlite'], { EXTRACTD_DB: 'env.sqlite' })).toEqual({ name: 'keys-list', db: 'flag.sqlite', json: false })
   })
 
   test('keys revoke KEY_ID revokes that key', () => {
     expect(parseCommand(['keys', 'revoke', 'key_0000000000aaaaaaaaaaaaaaaaaaaa'], {})).toEqual({
       name: 'keys-revoke',
-      dbPath: './extractd.sqlite',
+      db: './extractd.sqlite',
       keyId: 'key_0000000000aaaaaaaaaaaaaaaaaaaa',
     })
   })

@@ -1,6 +1,5 @@
 /** `extractd keys …`: issue, list and revoke API keys on the database the server uses (D24). */
-import { type Db, openDb } from '../db/client'
-import { migrate } from '../db/migrate'
+import { closeDatabase, type Database, openDatabase } from '../db/database'
 import { createKey, listKeys, revokeKey } from '../modules/keys/service'
 
 export interface Output {
@@ -8,26 +7,25 @@ export interface Output {
   err: (line: string) => void
 }
 
-function withDb<T>(dbPath: string, run: (db: Db) => T): T {
-  const { db, sqlite } = openDb(dbPath)
+async function withDatabase<T>(location: string, run: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(location, { poolSize: 1 })
   try {
-    migrate(db)
-    return run(db)
+    return await run(database)
   } finally {
-    sqlite.close()
+    await closeDatabase(database)
   }
 }
 
-export function keysCreate(dbPath: string, account: string, io: Output): number {
-  const issued = withDb(dbPath, (db) => createKey(db, account))
+export async function keysCreate(location: string, account: string, io: Output): Promise<number> {
+  const issued = await withDatabase(location, (database) => createKey(database, account))
   io.out(`Created key ${issued.id} for account "${issued.accountName}" (${issued.accountId}).`)
   io.out('Store it now: it is shown only once.')
   io.out(issued.key)
   return 0
 }
 
-export function keysList(dbPath: string, json: boolean, io: Output): number {
-  const keys = withDb(dbPath, listKeys)
+export async function keysList(location: string, json: boolean, io: Output): Promise<number> {
+  const keys = await withDatabase(location, listKeys)
   if (json) {
     io.out(JSON.stringify(keys.map((key) => ({
       id: key.id,
@@ -51,8 +49,8 @@ export function keysList(dbPath: string, json: boolean, io: Output): number {
   return 0
 }
 
-export function keysRevoke(dbPath: string, keyId: string, io: Output): number {
-  const outcome = withDb(dbPath, (db) => revokeKey(db, keyId))
+export async function keysRevoke(location: string, keyId: string, io: Output): Promise<number> {
+  const outcome = await withDatabase(location, (database) => revokeKey(database, keyId))
   if (outcome === 'not_found') {
     io.err(`extractd: no key with ID ${keyId}`)
     return 1

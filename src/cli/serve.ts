@@ -1,8 +1,7 @@
 /** `extractd serve`: migrate, load the catalog, listen, and stop cleanly on SIGTERM/SIGINT (D25, D28). */
 import { createApp } from '../app'
 import type { ServeConfig } from '../config'
-import { openDb } from '../db/client'
-import { migrate } from '../db/migrate'
+import { closeDatabase, databaseAnswers, openDatabase } from '../db/database'
 import { batchedLines, createLogger } from '../lib/log'
 import { loadCatalog } from '../modules/catalog/service'
 import { engineName } from '../modules/extraction/engines/names'
@@ -24,32 +23,24 @@ const DELIVERY_GRACE_MS = 5_000
 export async function serve(config: ServeConfig, io: Output): Promise<void> {
   const log = createLogger(config.logLevel, batchedLines(io.out))
   const catalog = loadCatalog({ extraDir: config.catalogDir })
-  const { db, sqlite } = openDb(config.dbPath)
-  migrate(db)
+  const database = await openDatabase(config.db, { poolSize: config.dbPoolSize })
 
-  const first = createFirstKey(db, FIRST_ACCOUNT)
+  const first = await createFirstKey(database, FIRST_ACCOUNT)
   if (first) {
     io.out(`No API key existed, so account "${first.accountName}" and key ${first.id} were created.`)
     io.out('Use it as "Authorization: Bearer <key>". It is shown only this once:')
     io.out(first.key)
   }
 
-  const isReady = () => {
-    try {
-      return sqlite.query('select 1 as ok').get() !== null
-    } catch {
-      return false
-    }
-  }
   const engine = engineName(config.llm)
   const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, log })
-  const runner = createJobRunner({ db, extract: threads.extract, concurrency: config.workers, keepFileMs: config.keepFilesMs, readLimits: config.readLimits, leaseMs: config.jobLeaseMs, log })
-  const deliveries = createDeliveryWorker({ db, log, ...config.webhooks })
+  const runner = createJobRunner({ database, extract: threads.extract, concurrency: config.workers, keepFileMs: config.keepFilesMs, readLimits: config.readLimits, leaseMs: config.jobLeaseMs, log })
+  const deliveries = createDeliveryWorker({ database, log, ...config.webhooks })
   const app = createApp({
-    db,
+    database,
     catalog,
     log,
-    isReady,
+    isReady: () => databaseAnswers(database),
     extraction: { runner, engineName: engine, maxUploadBytes: config.maxUploadBytes },
     webhooks: { allowPrivate: config.webhooks.allowPrivate },
   })
@@ -65,7 +56,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     // After the jobs: events of jobs that ended during the grace are in the queue for the next start.
     await deliveries.stop(DELIVERY_GRACE_MS)
     threads.close()
-    sqlite.close()
+    await closeDatabase(database)
     log.info('stopped')
     process.exit(0)
   }
@@ -93,7 +84,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     listen: `${config.host}:${server.port}`,
     url,
     docs: `${url}/docs`,
-    db: config.dbPath,
+    db: database.shown,
     document_types: catalog.slugs().length,
     engine,
     workers: config.workers,

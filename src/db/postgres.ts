@@ -55,3 +55,6 @@ export async function migratePostgres(
     connection.release()
   }
 }
+
+/** What `db.transaction` hands its callback. */
+export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0]

@@ -4,7 +4,7 @@
  * so a bad key is a 401 even when the body is malformed too.
  */
 import { Elysia } from 'elysia'
-import type { Db } from '../db/client'
+import type { Database } from '../db/database'
 import { authenticateKey, type Principal } from '../modules/keys/service'
 import { errors } from './errors'
 
@@ -16,26 +16,26 @@ function isApiPath(url: string): boolean {
   return pathStart !== -1 && url.startsWith('/api/', pathStart)
 }
 
-export function createAuth(db: Db) {
+export function createAuth(database: Database) {
   const principals = new WeakMap<Request, Principal>()
 
-  function authenticate(request: Request): Principal {
+  async function authenticate(request: Request): Promise<Principal> {
     const known = principals.get(request)
     if (known) return known
     const key = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]
-    const principal = key === undefined ? undefined : authenticateKey(db, key)
+    const principal = key === undefined ? undefined : await authenticateKey(database, key)
     if (!principal) throw errors.invalidApiKey()
     principals.set(request, principal)
     return principal
   }
 
   const plugin = new Elysia({ name: 'auth' })
-    .onRequest(({ request }) => {
-      if (isApiPath(request.url)) authenticate(request)
+    .onRequest(async ({ request }) => {
+      if (isApiPath(request.url)) await authenticate(request)
     })
     .macro({
       auth: {
-        resolve: ({ request }) => ({ principal: authenticate(request) }),
+        resolve: async ({ request }) => ({ principal: await authenticate(request) }),
         detail: { security: [{ bearerAuth: [] }] },
       },
     })

@@ -5,7 +5,7 @@
  * schema or job. Only src/http/idempotency.ts reads or writes the idempotency_keys table.
  */
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
-import type { Db } from '../db/client'
+import { type Database, sqliteOf } from '../db/database'
 import { preparedFor } from '../db/prepared'
 import { idempotencyKeys } from '../db/tables'
 import { errors } from './errors'
@@ -102,7 +102,8 @@ export interface Idempotency {
   run(request: Request, accountId: string, fingerprint: () => string, handle: () => Answer | Promise<Answer>): Promise<Response>
 }
 
-export function createIdempotency(db: Db): Idempotency {
+export function createIdempotency(database: Database): Idempotency {
+  const db = sqliteOf(database)
   let lastPurge = 0
   return {
     async run(request, accountId, fingerprint, handle) {

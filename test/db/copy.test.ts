@@ -20,7 +20,7 @@ async function targetDatabase() {
 
 /** A SQLite database with a bit of everything: accounts, keys, schemas and their versions, jobs with kept files, idempotency keys. */
 async function populated() {
-  const t = makeTestApp({ keepFileMs: 60_000 })
+  const t = await makeTestApp({ keepFileMs: 60_000 })
   const schema = await createSchema(t, { name: 'Invoices "quoted" ü', fields: [field('total'), field('date')] })
   await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 'Invoices v2' } })
   const gone = await createSchema(t, { name: 'Gone' })

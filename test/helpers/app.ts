@@ -1,8 +1,6 @@
-/** A fresh in-memory extractd for each test: its app, its database, and two accounts with keys. */
+/** A fresh extractd for each test: its app, its database (SQLite in memory, or PostgreSQL), and two accounts with keys. */
 import { expect } from 'bun:test'
 import { createApp } from '../../src/app'
-import { openDb } from '../../src/db/client'
-import { migrate } from '../../src/db/migrate'
 import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
@@ -12,6 +10,7 @@ import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/delivery'
 import { type Logger, silentLogger } from '../../src/lib/log'
+import { openTestDatabase, query } from './database'
 
 export const BASE = 'http://localhost'
 
@@ -44,22 +43,21 @@ export interface TestAppOptions {
   paused?: boolean
   /** Where the app logs; silent by default. */
   log?: Logger
-  /** A database file instead of an in-memory database. */
+  /** A SQLite file instead of an in-memory database (ignored on PostgreSQL). */
   dbPath?: string
   /**
    * Webhook settings; with them a delivery worker runs (stop it with `t.deliveries.stop(0)`).
    * Without them private addresses are refused and nothing is delivered.
    */
-  webhooks?: Partial<Omit<DeliveryWorkerOptions, 'db' | 'log'>>
+  webhooks?: Partial<Omit<DeliveryWorkerOptions, 'database' | 'log'>>
 }
 
-export function makeTestApp(options: TestAppOptions = {}) {
-  const { db, sqlite } = openDb(options.dbPath ?? ':memory:')
-  migrate(db)
+export async function makeTestApp(options: TestAppOptions = {}) {
+  const database = await openTestDatabase(options.dbPath)
   const catalog = options.catalog ?? (sharedCatalog ??= loadCatalog())
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
-    db,
+    database,
     extract: inProcessExtractor(engine),
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,
@@ -67,7 +65,7 @@ export function makeTestApp(options: TestAppOptions = {}) {
     log: silentLogger,
   })
   const app = createApp({
-    db,
+    database,
     catalog,
     maxJsonBytes: options.maxJsonBytes,
     log: options.log,
@@ -75,11 +73,11 @@ export function makeTestApp(options: TestAppOptions = {}) {
     webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false },
   })
   const deliveries = options.webhooks
-    ? createDeliveryWorker({ db, log: silentLogger, allowPrivate: false, retryDelayMs: 5000, pollMs: 50, ...options.webhooks })
+    ? createDeliveryWorker({ database, log: silentLogger, allowPrivate: false, retryDelayMs: 5000, pollMs: 50, ...options.webhooks })
     : undefined
   deliveries?.start()
-  const keyA = createKey(db, 'account-a')
-  const keyB = createKey(db, 'account-b')
+  const keyA = await createKey(database, 'account-a')
+  const keyB = await createKey(database, 'account-b')
 
   async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers }
@@ -99,10 +97,13 @@ export function makeTestApp(options: TestAppOptions = {}) {
     return { status: response.status, headers: response.headers, body: parsed as T, text }
   }
 
-  return { app, db, sqlite, catalog, keyA, keyB, call, runner, deliveries }
+  /** Rows of SQL with `?` placeholders, on whichever database the app has. */
+  const rows = <T = Record<string, unknown>>(text: string, params?: unknown[]) => query<T>(database, text, params)
+
+  return { app, database, catalog, keyA, keyB, call, rows, runner, deliveries }
 }
 
-export type TestApp = ReturnType<typeof makeTestApp>
+export type TestApp = Awaited<ReturnType<typeof makeTestApp>>
 
 /** A valid Field object. */
 export function field(key: string, overrides: Record<string, unknown> = {}) {

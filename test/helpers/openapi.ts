@@ -10,7 +10,7 @@ import { makeTestApp } from './app'
 export const GENERATED_TYPES = join(import.meta.dir, '../generated/api.ts')
 
 export async function openApiDocument(): Promise<Record<string, any>> {
-  const t = makeTestApp()
+  const t = await makeTestApp()
   const response = await t.call('GET', '/openapi.json', { key: null })
   if (response.status !== 200) throw new Error(`GET /openapi.json: ${response.status}`)
   return response.body

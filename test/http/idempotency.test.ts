@@ -51,7 +51,7 @@ function gatedEngine(): { engine: Engine; release: () => void; started: Promise<
 
 describe('POST /api/v1/schemas with Idempotency-Key', () => {
   test('a retry gets the first answer again, marked as replayed, and no second schema', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const first = await createWithKey(t, SCHEMA)
     expect(first.status).toBe(201)
     expect(first.headers.get('idempotent-replayed')).toBeNull()
@@ -64,7 +64,7 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
   })
 
   test('the same key with another body, or on another route, is 409 idempotency_key_reused and creates nothing', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const first = await createWithKey(t, SCHEMA)
     const other = await createWithKey(t, { ...SCHEMA, name: 'Other' })
     expectEnvelope(other, 409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request')
@@ -77,7 +77,7 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
   })
 
   test('keys of different accounts never meet', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const a = await createWithKey(t, SCHEMA)
     const b = await createWithKey(t, SCHEMA, KEY, t.keyB.key)
     expect(b.status).toBe(201)
@@ -95,20 +95,20 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
     ['a key of 256 characters', 'k'.repeat(256)],
     ['a key with a tab', 'a\tb'],
   ])('%s is 400 naming headers:/idempotency-key, and nothing is created', async (_name, key) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectValidation(await createWithKey(t, SCHEMA, key), ['headers:/idempotency-key'])
     expect(await schemaCount(t)).toBe(0)
   })
 
   test('a key of 255 printable characters is accepted', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const key = `${' !~'.repeat(85)}`
     expect((await createWithKey(t, SCHEMA, key)).status).toBe(201)
     expect((await createWithKey(t, SCHEMA, key)).headers.get('idempotent-replayed')).toBe('true')
   })
 
   test('a refused request is not remembered: after the schema limit is lifted, the same key creates the schema', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const made = []
     for (let i = 0; i < 50; i++) made.push(await createSchema(t, { name: `s${i}` }))
     expectEnvelope(await createWithKey(t, SCHEMA), 429, 'schema_limit_reached')
@@ -119,13 +119,13 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
   })
 
   test('an invalid body with a key is 400 and leaves the key free for the corrected request', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectValidation(await createWithKey(t, { name: '' }), ['/name'])
     expect((await createWithKey(t, SCHEMA)).status).toBe(201)
   })
 
   test('a stored answer lasts 24 hours; after that the key is free again', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     await createWithKey(t, SCHEMA)
     t.sqlite.run("update idempotency_keys set created_at = ?", [new Date(Date.now() - 24 * 3600_000 - 1000).toISOString()])
     const later = await createWithKey(t, SCHEMA)
@@ -135,7 +135,7 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
   })
 
   test('a first request that never answered (its process died) frees its key after an hour', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const hash = 'x'.repeat(64)
     const accountId = t.keyA.accountId
     const insert = 'insert into idempotency_keys (account_id, key, request_hash, created_at) values (?, ?, ?, ?)'
@@ -146,7 +146,7 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
   })
 
   test('two concurrent creates with one key make exactly one schema', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const answers = await Promise.all([createWithKey(t, SCHEMA), createWithKey(t, SCHEMA), createWithKey(t, SCHEMA)])
     for (const answer of answers) expect([201, 409]).toContain(answer.status)
     const created = answers.filter((answer) => answer.status === 201)
@@ -157,7 +157,7 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
 
 describe('POST /api/v1/schemas/:id/restore with Idempotency-Key', () => {
   test('a retry is replayed with the first answer', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, SCHEMA)
     await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
     const headers = { 'idempotency-key': KEY }
@@ -171,7 +171,7 @@ describe('POST /api/v1/schemas/:id/restore with Idempotency-Key', () => {
   })
 
   test('a 404 is not remembered', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const headers = { 'idempotency-key': KEY }
     expectEnvelope(await t.call('POST', '/api/v1/schemas/sch_nope/restore', { headers }), 404, 'not_found')
     expectEnvelope(await t.call('POST', '/api/v1/schemas/sch_nope/restore', { headers }), 404, 'not_found')
@@ -180,7 +180,7 @@ describe('POST /api/v1/schemas/:id/restore with Idempotency-Key', () => {
 
 describe('POST /api/v1/extract with Idempotency-Key', () => {
   test('a retry with the same extract part and file gets the same job, and no second job is made', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const request = { document_type: 'invoice', fields: { total: 'Total' } }
     const first = await extractWithKey(t, extractForm(request))
     expect(first.status).toBe(200)
@@ -194,7 +194,7 @@ describe('POST /api/v1/extract with Idempotency-Key', () => {
   })
 
   test('another file or another extract part with the same key is 409 idempotency_key_reused', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const request = { document_type: 'invoice', fields: { total: 'Total' } }
     await extractWithKey(t, extractForm(request))
     expectEnvelope(await extractWithKey(t, extractForm(request, 'Total: 99.00 EUR\n')), 409, 'idempotency_key_reused')
@@ -204,7 +204,7 @@ describe('POST /api/v1/extract with Idempotency-Key', () => {
   })
 
   test('an async extraction replays its 202 answer, the job as it was then', async () => {
-    const t = makeTestApp({ paused: true })
+    const t = await makeTestApp({ paused: true })
     const form = () => extractForm({ document_type: 'invoice' })
     const first = await extractWithKey(t, form(), '?async=true')
     expect(first.status).toBe(202)
@@ -217,7 +217,7 @@ describe('POST /api/v1/extract with Idempotency-Key', () => {
 
   test('a retry while the first request still runs is 409 idempotency_key_in_use; after it ends, the retry is replayed', async () => {
     const { engine, release, started } = gatedEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const request = { document_type: 'invoice', fields: { total: 'Total' } }
     const first = extractWithKey(t, extractForm(request))
     await started
@@ -239,7 +239,7 @@ describe('POST /api/v1/extract with Idempotency-Key', () => {
   })
 
   test('an unsupported document is 415 and leaves the key free', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const form = new FormData()
     form.append('file', new File([new Uint8Array([0, 1, 2, 3, 0, 255])], 'x.bin'))
     form.append('extract', JSON.stringify({ document_type: 'invoice' }))

@@ -25,7 +25,7 @@ describe('/openapi.json', () => {
   })
 
   test('is served without a key, as JSON', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('GET', '/openapi.json', { key: null })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
@@ -138,7 +138,7 @@ describe('real responses conform to the document', () => {
   }
 
   test('for every operation and every status it can give', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     conforms('get', '/healthz', await t.call('GET', '/healthz', { key: null }))
     conforms('get', '/readyz', await t.call('GET', '/readyz', { key: null }))
 
@@ -222,7 +222,7 @@ describe('real responses conform to the document', () => {
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }), key: null }))
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])) }))
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: { document_type: 'invoice' } }))
-    const small = makeTestApp({ maxUploadBytes: 10 })
+    const small = await makeTestApp({ maxUploadBytes: 10 })
     const tooBig = await small.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, 'x'.repeat(100)) })
     expect(tooBig.status).toBe(413)
     conforms('post', '/api/v1/extract', tooBig)
@@ -232,7 +232,7 @@ describe('real responses conform to the document', () => {
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${extracted.body.job.id}`))
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', '/api/v1/jobs/job_nope'))
     conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${extracted.body.job.id}`, { key: null }))
-    const paused = makeTestApp({ paused: true })
+    const paused = await makeTestApp({ paused: true })
     const held = await paused.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }, 'Invoice No.: 6') })
     const download = await paused.call('GET', `/api/v1/jobs/${held.body.job.id}/file`)
     expect(download.status).toBe(200)
@@ -254,7 +254,7 @@ describe('real responses conform to the document', () => {
     // A database that is not available: a write waits out the busy timeout, then 503.
     const dir = tempDir('extractd-openapi-')
     try {
-      const locked = makeTestApp({ dbPath: join(dir.path, 'locked.sqlite') })
+      const locked = await makeTestApp({ dbPath: join(dir.path, 'locked.sqlite') })
       locked.sqlite.run('PRAGMA busy_timeout = 10')
       const holder = new Database(join(dir.path, 'locked.sqlite'))
       holder.run('BEGIN EXCLUSIVE')
@@ -271,7 +271,7 @@ describe('real responses conform to the document', () => {
     // 503 every API operation may give (one of them is checked above).
     // Webhooks, with real deliveries to a local receiver (one refused, then one accepted).
     const receiver = startReceiver((n) => new Response(null, { status: n === 1 ? 500 : 200 }))
-    const hooks = makeTestApp({ webhooks: { allowPrivate: true, retryDelayMs: 10 } })
+    const hooks = await makeTestApp({ webhooks: { allowPrivate: true, retryDelayMs: 10 } })
     try {
       const created = await hooks.call('POST', '/api/v1/webhooks', { body: { url: receiver.url, events: ['job.succeeded', 'job.failed'] } })
       conforms('post', '/api/v1/webhooks', created)

@@ -13,7 +13,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 function loggedApp() {
   const lines: string[] = []
-  const t = makeTestApp({ log: createLogger('info', (line) => lines.push(line)) })
+  const t = await makeTestApp({ log: createLogger('info', (line) => lines.push(line)) })
   const logged = async () => {
     await nextTurn()
     await nextTurn()

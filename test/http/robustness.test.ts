@@ -80,7 +80,7 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  const t = makeTestApp()
+  const t = await makeTestApp()
   const schema = await createSchema(t, { name: 'Invoices', description: 'Before', fields: [field('total'), field('date')] })
   return { t, schema }
 }
@@ -255,7 +255,7 @@ describe('validation details name every offending path', () => {
   })
 
   test('POST /api/v1/schemas with `{"fields":[{}]}` → 400 naming /name and each missing Field property', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { fields: [{}] } })
     expectError(response, 400, 'validation_failed')
     const paths = detailPaths(response)
@@ -265,7 +265,7 @@ describe('validation details name every offending path', () => {
   })
 
   test('POST /api/v1/schemas with `{}` → 400 naming /name', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: {} })
     expectError(response, 400, 'validation_failed')
     expect(detailPaths(response)).toEqual(['/name'])
@@ -275,7 +275,7 @@ describe('validation details name every offending path', () => {
   test.each(['__proto__', 'constructor', 'prototype'])(
     'POST /api/v1/schemas with an own `%s` property → 400 naming it, nothing written',
     async (property) => {
-      const t = makeTestApp()
+      const t = await makeTestApp()
       const response = await t.call('POST', '/api/v1/schemas', {
         body: `{"name":"x","${property}":{"is_active":false,"polluted":true}}`,
         headers: JSON_TYPE,
@@ -289,7 +289,7 @@ describe('validation details name every offending path', () => {
   )
 
   test('POST /api/v1/schemas with an unknown property inside a Field → 400 naming /fields/0/<property>', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [{ ...field('a'), kind: 'text' }] } })
     expectError(response, 400, 'validation_failed')
     expect(detailPaths(response)).toEqual(['/fields/0/kind'])
@@ -297,7 +297,7 @@ describe('validation details name every offending path', () => {
   })
 
   test('POST /api/v1/schemas with a wrong name and a duplicate field key → 400 naming both /name and /fields/1/key', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 5, fields: [field('a'), field('a')] } })
     expectError(response, 400, 'validation_failed')
     const paths = detailPaths(response)
@@ -312,7 +312,7 @@ describe('deeply nested JSON', () => {
   const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
 
   test('POST /api/v1/schemas with 10 000 nested arrays as the body → 400 validation_failed, nothing written', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: nested(10_000), headers: JSON_TYPE })
     expectError(response, 400, 'validation_failed')
     expect(response.body.details).toEqual([{ path: '', message: 'JSON nested deeper than 32 levels' }])
@@ -331,7 +331,7 @@ describe('deeply nested JSON', () => {
   })
 
   test('POST /api/v1/schemas with 2 000 nested objects in an unknown property → 400 naming the depth limit', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const deep = '{"a":'.repeat(2_000) + '1' + '}'.repeat(2_000)
     const response = await t.call('POST', '/api/v1/schemas', { body: `{"name":"x","deep":${deep}}`, headers: JSON_TYPE })
     expectError(response, 400, 'validation_failed')
@@ -342,7 +342,7 @@ describe('deeply nested JSON', () => {
   test(
     'POST /api/v1/schemas with 50 000 nested arrays (100 KB, inside the 1 MiB limit) → 400, not 500',
     async () => {
-      const t = makeTestApp()
+      const t = await makeTestApp()
       const body = nested(50_000)
       expect(body.length).toBeLessThan(MAX_JSON_BYTES)
       const response = await t.call('POST', '/api/v1/schemas', { body, headers: JSON_TYPE })
@@ -379,7 +379,7 @@ describe('huge strings and the 1 MiB body limit', () => {
   }
 
   test('POST /api/v1/schemas with a body of exactly 1 MiB → judged on content: 400 naming /description', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const body = paddedBody(MAX_JSON_BYTES)
     expect(new TextEncoder().encode(body).byteLength).toBe(MAX_JSON_BYTES)
     const response = await t.call('POST', '/api/v1/schemas', { body, headers: JSON_TYPE })
@@ -389,14 +389,14 @@ describe('huge strings and the 1 MiB body limit', () => {
   })
 
   test('POST /api/v1/schemas with a body of 1 MiB + 1 byte → 413 payload_too_large', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: paddedBody(MAX_JSON_BYTES + 1), headers: JSON_TYPE })
     expectError(response, 413, 'payload_too_large')
     await expectListEmpty(t)
   })
 
   test('POST /api/v1/schemas with 2 MB of multi-byte characters → 413 payload_too_large', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: '🧾'.repeat(512 * 1024) } })
     expectError(response, 413, 'payload_too_large')
     await expectListEmpty(t)
@@ -412,7 +412,7 @@ describe('huge strings and the 1 MiB body limit', () => {
   ]
 
   test.each(longCases)('POST /api/v1/schemas with a 200 000-character $name → 400 naming $path', async ({ path, body }) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body })
     expectError(response, 400, 'validation_failed')
     expect(detailPaths(response)).toEqual([path])
@@ -428,7 +428,7 @@ describe('huge strings and the 1 MiB body limit', () => {
   })
 
   test('POST /api/v1/schemas with 10 000 fields → 400 naming /fields, nothing written', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const fields = Array.from({ length: 10_000 }, (_, index) => ({ key: `k${index}`, label: 'L', required: false }))
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields } })
     expectError(response, 400, 'validation_failed')
@@ -438,7 +438,7 @@ describe('huge strings and the 1 MiB body limit', () => {
   })
 
   test('POST /api/v1/schemas with 2 000 unknown properties → 400 validation_failed naming every one (D2), nothing written', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const body: Record<string, unknown> = { name: 'x' }
     for (let index = 0; index < 2_000; index++) body[`unknown_${index}`] = index
     const response = await t.call('POST', '/api/v1/schemas', { body })
@@ -452,7 +452,7 @@ describe('huge strings and the 1 MiB body limit', () => {
 
 describe('odd strings that are valid JSON', () => {
   test('a name holding an escaped NUL character is stored and returned exactly', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const created = await createSchema(t, { name: 'a\u0000b', fields: [field('a', { description: '\u0000' })] })
     expect(created.name).toBe('a\u0000b')
     const read = await t.call('GET', `/api/v1/schemas/${created.id}`)
@@ -461,7 +461,7 @@ describe('odd strings that are valid JSON', () => {
   })
 
   test('a name holding SQL and markup is stored and returned exactly', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const name = `'; DROP TABLE schemas; -- <script>alert(1)</script> %s %n {{7*7}}`
     const created = await createSchema(t, { name })
     expect(created.name).toBe(name)
@@ -469,7 +469,7 @@ describe('odd strings that are valid JSON', () => {
   })
 
   test('a name holding a lone surrogate is refused with 400 naming /name, never stored altered (D46)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: '{"name":"\\ud800x"}', headers: JSON_TYPE })
     expectHandled(response)
     expectError(response, 400, 'validation_failed')
@@ -549,7 +549,7 @@ describe('GET /api/v1/fields with odd query values', () => {
   test.each(unknownTypes.map((type) => ({ type, shown: JSON.stringify(type.slice(0, 40)) })))(
     '?type=$shown → 404 unknown_document_type with available_types',
     async ({ type }) => {
-      const t = makeTestApp()
+      const t = await makeTestApp()
       const response = await t.call('GET', `/api/v1/fields?type=${encodeURIComponent(type)}`)
       expectError(response, 404, 'unknown_document_type')
       expect(response.body.error).toBe(`Unknown document type: "${type}"`)
@@ -564,7 +564,7 @@ describe('GET /api/v1/fields with odd query values', () => {
   )
 
   test.each(['', '?type', '?type=', '?Type=invoice', '?types=invoice'])('%s → 400 missing_parameter', async (query) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('GET', `/api/v1/fields${query}`)
     expectError(response, 400, 'missing_parameter')
     expect(response.body.error).toBe('Missing required query param: type')
@@ -603,7 +603,7 @@ describe('GET /api/v1/fields with odd query values', () => {
   test.each(oddQueries.map((entry) => ({ ...entry, shown: entry.query.length > 60 ? `${entry.query.slice(0, 20)}…(${entry.query.length} chars)` : entry.query })))(
     '$shown → $answer, no 5xx',
     async ({ query, answer }) => {
-      const t = makeTestApp()
+      const t = await makeTestApp()
       const response = await t.call('GET', `/api/v1/fields${query}`)
       expectHandled(response)
       await ODD_QUERY_ANSWERS[answer](t, response)
@@ -613,7 +613,7 @@ describe('GET /api/v1/fields with odd query values', () => {
 
   // Which of two `type` values wins is not decided anywhere; it must only not fail.
   test('?type=invoice&type=passport → no 5xx, any error as the D1 envelope', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectHandled(await t.call('GET', '/api/v1/fields?type=invoice&type=passport'))
   })
 })
@@ -652,7 +652,7 @@ describe('unknown routes', () => {
   const cases = paths.flatMap((path) => ['GET', 'POST', 'DELETE'].map((method) => ({ method, path, shown: path.slice(0, 40) })))
 
   test.each(cases)('$method $shown → 404 not_found envelope', async ({ method, path }) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call(method, path, method === 'POST' ? { body: { name: 'x' } } : {})
     expectError(response, 404, 'not_found')
     await expectListEmpty(t)
@@ -728,7 +728,7 @@ describe('content types of JSON bodies (D2)', () => {
   ]
 
   test.each(accepted)('POST /api/v1/schemas with Content-Type %s → 201', async (type) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: '{"name":"Valid"}', headers: { 'content-type': type } })
     expect(response.status).toBe(201)
     expect(response.body.schema.name).toBe('Valid')

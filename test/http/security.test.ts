@@ -159,7 +159,7 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  const t = makeTestApp()
+  const t = await makeTestApp()
   const schema = await createSchema(t, { name: 'Invoices', description: 'Of A', fields: [field('total'), field('date')] })
   const extracted = await t.call('POST', '/api/v1/extract', { body: extractForm() })
   if (extracted.status !== 200) throw new Error(`extract failed: ${extracted.status} ${extracted.text}`)
@@ -231,7 +231,7 @@ function headersFor(value: string | null): { key: null; headers: Record<string, 
 }
 
 test('every route of the app is either public or has its case in the table below', () => {
-  const served = makeTestApp().app.routes.map((route) => `${route.method} ${route.path}`)
+  const served = await makeTestApp().app.routes.map((route) => `${route.method} ${route.path}`)
   const covered = [...PUBLIC_ROUTES, ...PROTECTED_ROUTES.map((route) => route.route)]
   expect(served.filter((route) => !covered.includes(route))).toEqual([])
   expect(covered.filter((route) => !served.includes(route))).toEqual([])
@@ -239,7 +239,7 @@ test('every route of the app is either public or has its case in the table below
 
 test('the unknown key used below has the shape of a real key', () => {
   expect(UNKNOWN_KEY).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
-  const t = makeTestApp()
+  const t = await makeTestApp()
   expect(t.keyA.key).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
   expect(UNKNOWN_KEY).not.toBe(t.keyA.key)
 })
@@ -534,7 +534,7 @@ describe('account isolation', () => {
 
 describe('keys never appear in responses', () => {
   test('no response body of a whole session of calls contains either API key', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const keys = knownKeys(t)
     const responses: ApiResponse[] = []
     const a = await createSchema(t, { name: t.keyA.key.slice(0, 8), fields: [field('total')] })
@@ -574,7 +574,7 @@ describe('operational endpoints need no key (D28)', () => {
   ]
 
   test.each(open)('GET $path without a key → 200', async ({ path, check }) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('GET', path, { key: null })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
@@ -582,14 +582,14 @@ describe('operational endpoints need no key (D28)', () => {
   })
 
   test.each(open)('GET $path with a bad key → still 200', async ({ path, check }) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('GET', path, { key: null, headers: { authorization: `Bearer ${UNKNOWN_KEY}` } })
     expect(response.status).toBe(200)
     check(response.body)
   })
 
   test('GET /openapi.json declares bearer authentication on the protected routes', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const doc = (await t.call('GET', '/openapi.json', { key: null })).body
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
     expect(doc.paths['/api/v1/schemas'].get.security).toEqual([{ bearerAuth: [] }])

@@ -16,7 +16,7 @@ function clientFor(t: ReturnType<typeof makeTestApp>, key: string) {
 }
 
 test('the generated client creates, lists, reads, updates, deletes and restores schemas, and reads the catalog', async () => {
-  const t = makeTestApp()
+  const t = await makeTestApp()
   const api = clientFor(t, t.keyA.key)
 
   const health = await api.GET('/healthz')
@@ -56,7 +56,7 @@ test('the generated client creates, lists, reads, updates, deletes and restores 
 })
 
 test('the generated client receives errors as the typed envelope', async () => {
-  const t = makeTestApp()
+  const t = await makeTestApp()
   const api = clientFor(t, t.keyA.key)
   const invalid = await api.POST('/api/v1/schemas', { body: { name: '' } })
   expect(invalid.response.status).toBe(400)

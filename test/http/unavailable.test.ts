@@ -17,7 +17,7 @@ test('a write while another process holds the database past the busy timeout is 
     warn: (message: string) => logged.push(`warn ${message}`),
     error: (message: string) => logged.push(`error ${message}`),
   }
-  const t = makeTestApp({ dbPath: path, log })
+  const t = await makeTestApp({ dbPath: path, log })
   t.sqlite.run('PRAGMA busy_timeout = 20')
   const holder = new Database(path)
   holder.run('BEGIN EXCLUSIVE')

@@ -46,7 +46,7 @@ function codePoints(value: string): number {
   return [...value].length
 }
 
-const t = makeTestApp()
+const t = await makeTestApp()
 
 /** The exact body of a 404 for an unknown slug (interface.md 4.7, 7; D1). */
 function unknownTypeBody(slug: string, availableTypes = SLUGS) {
@@ -286,7 +286,7 @@ describe('loadCatalog', () => {
     const slugs = [...SLUGS, 'receipt'].sort()
     expect(catalog.slugs()).toEqual(slugs)
 
-    const app = makeTestApp({ catalog })
+    const app = await makeTestApp({ catalog })
 
     const list = await app.call('GET', '/api/v1/document-types')
     expect(list.status).toBe(200)

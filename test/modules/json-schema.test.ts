@@ -23,7 +23,7 @@ const TYPED = [
 
 describe('GET /api/v1/schemas/:id/json-schema (D96)', () => {
   test('describes the result: one nullable property per field by its type, every key required', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'Typed invoices', fields: TYPED })
     const response = await t.call('GET', `/api/v1/schemas/${schema.id}/json-schema`)
     expect(response.status).toBe(200)
@@ -71,7 +71,7 @@ describe('GET /api/v1/schemas/:id/json-schema (D96)', () => {
   })
 
   test("a job's real result validates against it, and auto fields follow the document type's catalog when it is given", async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('total'), field('date'), field('status', { type: 'enum', values: ['open'] })] })
     const plain = (await t.call('GET', `/api/v1/schemas/${schema.id}/json-schema`)).body
     const invoice = (await t.call('GET', `/api/v1/schemas/${schema.id}/json-schema?document_type=invoice`)).body
@@ -87,7 +87,7 @@ describe('GET /api/v1/schemas/:id/json-schema (D96)', () => {
   })
 
   test('a soft-deleted schema still has one (D11); unknown IDs, other accounts and unknown document types are 404', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('a')] })
     await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
     expect((await t.call('GET', `/api/v1/schemas/${schema.id}/json-schema`)).status).toBe(200)
@@ -101,7 +101,7 @@ describe('GET /api/v1/schemas/:id/json-schema (D96)', () => {
 
 describe('GET /api/v1/fields/json-schema?type= (D96)', () => {
   test('every field of the type is a property, the suggested keys are required, a default job validates', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('GET', '/api/v1/fields/json-schema?type=invoice')
     expect(response.status).toBe(200)
     const suggested = (await t.call('GET', '/api/v1/fields?type=invoice')).body
@@ -121,7 +121,7 @@ describe('GET /api/v1/fields/json-schema?type= (D96)', () => {
   })
 
   test('the type parameter behaves as on /fields: absent is 400, unknown is 404 with available_types', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectEnvelope(await t.call('GET', '/api/v1/fields/json-schema'), 400, 'missing_parameter', 'Missing required query param: type')
     const unknown = await t.call('GET', '/api/v1/fields/json-schema?type=nope')
     expectEnvelope(unknown, 404, 'unknown_document_type', 'Unknown document type: "nope"')
@@ -130,7 +130,7 @@ describe('GET /api/v1/fields/json-schema?type= (D96)', () => {
 
 describe('POST /api/v1/schemas with json_schema (D97)', () => {
   test('reads the subset: strings, dates, numbers, integers, booleans, enums, lists and tables; titles, descriptions and required', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const jsonSchema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Invoice',
@@ -198,14 +198,14 @@ describe('POST /api/v1/schemas with json_schema (D97)', () => {
     [{ type: 'object', properties: { a: { enum: Array.from({ length: 101 }, (_, i) => `v${i}`) } } }, ['/json_schema/properties/a']],
     [{ type: 'object', properties: { a: { enum: ['x'.repeat(101)] } } }, ['/json_schema/properties/a']],
   ])('%j is 400 naming %j, nothing stored', async (jsonSchema, paths) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', json_schema: jsonSchema } })
     expectValidation(response, paths)
     expect((await t.call('GET', '/api/v1/schemas')).body.schemas).toEqual([])
   })
 
   test('fields and json_schema at once is 400 at /json_schema; json_schema must be an object', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const both = await t.call('POST', '/api/v1/schemas', {
       body: { name: 'x', fields: [field('a')], json_schema: { type: 'object', properties: { a: { type: 'string' } } } },
     })

@@ -26,7 +26,7 @@ async function versionsOf(t: TestApp, id: string, query = '') {
 
 describe('schema versions', () => {
   test('a new schema is version 1, and its history holds that version', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'Invoices', description: 'd', fields: [field('total')] })
     expect(schema.version).toBe(1)
     expect(await versionsOf(t, schema.id)).toEqual({
@@ -41,7 +41,7 @@ describe('schema versions', () => {
   })
 
   test('each effective change adds one version, newest first; a change to nothing adds none (D13, D36)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'v1', fields: [field('a')] })
     const second = await patch(t, schema.id, { name: 'v2' })
     expect(second.version).toBe(2)
@@ -68,7 +68,7 @@ describe('schema versions', () => {
   })
 
   test('delete and restore change no version, and a deleted schema keeps its history readable', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'v1', fields: [field('a')] })
     await patch(t, schema.id, { name: 'v2' })
     expect((await t.call('DELETE', `/api/v1/schemas/${schema.id}`)).status).toBe(200)
@@ -83,7 +83,7 @@ describe('schema versions', () => {
   })
 
   test('pages with limit and starting_after, newest first', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'n0' })
     for (let i = 1; i <= 4; i++) await patch(t, schema.id, { name: `n${i}` })
     const first = await versionsOf(t, schema.id, '?limit=2')
@@ -103,13 +103,13 @@ describe('schema versions', () => {
     ['?starting_after=0', 'query:/starting_after'],
     ['?starting_after=x', 'query:/starting_after'],
   ])('%s is 400 naming %s', async (query, path) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     expectValidation(await t.call('GET', `/api/v1/schemas/${schema.id}/versions${query}`), [path])
   })
 
   test('an unknown version, a version that is not a number, and another account\'s schema are 404', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     for (const version of ['2', '0', '-1', 'x', '1.0', '99999999999']) {
       expectEnvelope(await t.call('GET', `/api/v1/schemas/${schema.id}/versions/${version}`), 404, 'not_found', 'Schema version not found')
@@ -127,7 +127,7 @@ describe('schema versions', () => {
 
 describe('jobs and schema versions', () => {
   test('a job from schema_id records the schema\'s current version; other jobs record null', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'S', fields: [field('total')] })
     await patch(t, schema.id, { fields: [field('total'), field('date')] })
     const fromSchema = await extract(t, { document_type: 'invoice', schema_id: schema.id })
@@ -142,7 +142,7 @@ describe('jobs and schema versions', () => {
   })
 
   test('schema_version pins an earlier version: the job gets that version\'s fields', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'S', fields: [field('total', { label: 'Old total', type: 'text' })] })
     await patch(t, schema.id, { fields: [field('invoice_number')] })
     const first = await t.call('GET', `/api/v1/schemas/${schema.id}/versions/1`)
@@ -158,7 +158,7 @@ describe('jobs and schema versions', () => {
   })
 
   test('an unknown schema_version is 404 and stores no job', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'S', fields: [field('total')] })
     expectEnvelope(await extract(t, { document_type: 'invoice', schema_id: schema.id, schema_version: 2 }), 404, 'not_found', 'Schema version not found')
     expect((await t.call('GET', '/api/v1/jobs')).body.jobs).toEqual([])
@@ -171,7 +171,7 @@ describe('jobs and schema versions', () => {
     ['schema_version 1.5', { document_type: 'invoice', schema_id: 'sch_x', schema_version: 1.5 }],
     ['schema_version "1"', { document_type: 'invoice', schema_id: 'sch_x', schema_version: '1' }],
   ])('%s is 400 naming /extract/schema_version', async (_name, request) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectValidation(await extract(t, request), ['/extract/schema_version'])
     expect((await t.call('GET', '/api/v1/jobs')).body.jobs).toEqual([])
   })

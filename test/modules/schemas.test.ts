@@ -28,7 +28,7 @@ async function listed(t: TestApp): Promise<any[]> {
 
 describe('POST /api/v1/schemas', () => {
   test('creates a schema and answers 201 with every property, absent strings as ""', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', {
       body: { name: 'Invoices', fields: [{ key: 'total', label: 'Total', required: true }] },
     })
@@ -52,7 +52,7 @@ describe('POST /api/v1/schemas', () => {
   })
 
   test('gives every new schema an updated_at equal to its created_at (D13)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     for (let i = 0; i < 50; i++) {
       const schema = await createSchema(t, { name: `s${i}`, fields: [field('a')] })
       expect(schema.updated_at).toBe(schema.created_at)
@@ -60,14 +60,14 @@ describe('POST /api/v1/schemas', () => {
   })
 
   test('defaults fields to an empty list (D8)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'Empty' })
     expect(schema).toEqual(expectedSchema({ name: 'Empty', fields: [] }))
     expect(schema.fields).toEqual([])
   })
 
   test('stores strings exactly as sent, without trimming or normalising (D4)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const name = '  Cafe\u0301 ✓  '
     const schema = await createSchema(t, { name, description: ' two  spaces ', fields: [field('a', { label: ' A ' })] })
     expect(schema.name).toBe(name)
@@ -77,7 +77,7 @@ describe('POST /api/v1/schemas', () => {
   })
 
   test('strings that JSON must escape come back exactly as sent from create, list, read, update and restore (D65)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const tricky = 'quote " backslash \\ slash / tab \t newline \n nul \u0000 del \u007f line sep \u2028 emoji 🧾 </script>'
     const body = { name: tricky, description: tricky, fields: [field('a', { label: tricky, description: tricky, required: true })] }
     const created = await t.call('POST', '/api/v1/schemas', { body })
@@ -134,7 +134,7 @@ describe('POST /api/v1/schemas', () => {
   ]
 
   test.each(LIMITS)('accepts $name', async ({ accepted, rejected, path, limit }) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const ok = await t.call('POST', '/api/v1/schemas', { body: accepted })
     expect(ok.status).toBe(201)
     expect(ok.body).toEqual({ schema: expectedSchema(accepted) })
@@ -165,26 +165,26 @@ describe('POST /api/v1/schemas', () => {
   ]
 
   test.each(REJECTED)('rejects %s with 400 naming exactly %p, storing nothing', async (_, body, paths) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectValidation(await t.call('POST', '/api/v1/schemas', { body }), paths)
     expect(await listed(t)).toEqual([])
   })
 
   test.each(['', 'has-dash', 'has space', 'ünïcode', 'dot.ted', '😀'])('rejects the field key %p', async (key) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('ok'), field(key)] } })
     expectValidation(response, ['/fields/1/key'])
     expect(await listed(t)).toEqual([])
   })
 
   test('treats keys as case-sensitive: Total and total are two keys (D4)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('Total'), field('total'), field('_1')] })
     expect(schema.fields.map((f: { key: string }) => f.key)).toEqual(['Total', 'total', '_1'])
   })
 
   test('rejects duplicate field keys, naming both positions (D9)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', {
       body: { name: 'x', fields: [field('total'), field('date'), field('total')] },
     })
@@ -194,7 +194,7 @@ describe('POST /api/v1/schemas', () => {
   })
 
   test('allows two schemas with the same name (D15)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const a = await createSchema(t, { name: 'Same' })
     const b = await createSchema(t, { name: 'Same' })
     expect(a.id).not.toBe(b.id)
@@ -204,7 +204,7 @@ describe('POST /api/v1/schemas', () => {
 
 describe('GET /api/v1/schemas', () => {
   test('lists active schemas newest first, wrapped in {schemas} (D14)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const created = []
     for (const name of ['first', 'second', 'third']) created.push(await createSchema(t, { name }))
     const response = await t.call('GET', '/api/v1/schemas')
@@ -215,7 +215,7 @@ describe('GET /api/v1/schemas', () => {
   })
 
   test('leaves soft-deleted schemas out', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const keep = await createSchema(t, { name: 'keep' })
     const gone = await createSchema(t, { name: 'gone' })
     await t.call('DELETE', `/api/v1/schemas/${gone.id}`)
@@ -224,7 +224,7 @@ describe('GET /api/v1/schemas', () => {
   })
 
   test("shows only the caller's account", async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     await createSchema(t, { name: 'of A' })
     const ofB = await createSchema(t, { name: 'of B' }, t.keyB.key)
     const response = await t.call('GET', '/api/v1/schemas', { key: t.keyB.key })
@@ -234,7 +234,7 @@ describe('GET /api/v1/schemas', () => {
 
 describe('GET /api/v1/schemas/:id', () => {
   test('returns the schema wrapped in {schema}', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', description: 'y', fields: [field('a')] })
     const response = await t.call('GET', `/api/v1/schemas/${schema.id}`)
     expect(response.status).toBe(200)
@@ -242,7 +242,7 @@ describe('GET /api/v1/schemas/:id', () => {
   })
 
   test("returns 404 for another account's schema and for an unknown ID", async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     expectEnvelope(await t.call('GET', `/api/v1/schemas/${schema.id}`, { key: t.keyB.key }), 404, 'not_found')
     const unknown = `sch_${'0'.repeat(30)}`
@@ -250,7 +250,7 @@ describe('GET /api/v1/schemas/:id', () => {
   })
 
   test('keeps a soft-deleted schema readable with is_active false (D11)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
     const response = await t.call('GET', `/api/v1/schemas/${schema.id}`)
@@ -263,7 +263,7 @@ describe('GET /api/v1/schemas/:id', () => {
 
 describe('PATCH /api/v1/schemas/:id', () => {
   test('changes only the properties sent and answers the schema unwrapped', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'old', description: 'keep me', fields: [field('a')] })
     await Bun.sleep(2)
     const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 'new' } })
@@ -280,7 +280,7 @@ describe('PATCH /api/v1/schemas/:id', () => {
   })
 
   test('replaces the whole field list', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('a'), field('b')] })
     const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, {
       body: { fields: [{ key: 'c', label: 'C', required: true }] },
@@ -297,7 +297,7 @@ describe('PATCH /api/v1/schemas/:id', () => {
   })
 
   test('answers an empty body {} with the schema unchanged, updated_at included (D13)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('a')] })
     await Bun.sleep(2)
     const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: {} })
@@ -306,7 +306,7 @@ describe('PATCH /api/v1/schemas/:id', () => {
   })
 
   test('does not move updated_at when the values sent equal the stored ones (D13)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', description: 'd', fields: [field('a')] })
     await Bun.sleep(2)
     const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, {
@@ -325,14 +325,14 @@ describe('PATCH /api/v1/schemas/:id', () => {
     ['is_active, which is not writable', { is_active: false }, ['/is_active']],
     ['id, which is not writable', { id: 'sch_other' }, ['/id']],
   ])('validates like create: %s → 400 naming %p, nothing changes', async (_, body, paths) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('a')] })
     expectValidation(await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body }), paths)
     expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema).toEqual(schema)
   })
 
   test("returns 404 for another account's schema, an unknown ID, and a soft-deleted schema (D11)", async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     expectEnvelope(await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { key: t.keyB.key, body: { name: 'y' } }), 404, 'not_found')
     expectEnvelope(await t.call('PATCH', '/api/v1/schemas/sch_nope', { body: { name: 'y' } }), 404, 'not_found')
@@ -344,7 +344,7 @@ describe('PATCH /api/v1/schemas/:id', () => {
 
 describe('DELETE /api/v1/schemas/:id', () => {
   test('soft-deletes: answers {ok: true}, sets is_active false and moves updated_at', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     await Bun.sleep(2)
     const response = await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
@@ -357,7 +357,7 @@ describe('DELETE /api/v1/schemas/:id', () => {
   })
 
   test('deleting again is 200 {ok: true} and changes nothing (D11)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
     const before = (await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema
@@ -369,7 +369,7 @@ describe('DELETE /api/v1/schemas/:id', () => {
   })
 
   test("returns 404 for another account's schema and leaves it active", async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     expectEnvelope(await t.call('DELETE', `/api/v1/schemas/${schema.id}`, { key: t.keyB.key }), 404, 'not_found')
     expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema.is_active).toBe(true)
@@ -378,7 +378,7 @@ describe('DELETE /api/v1/schemas/:id', () => {
 
 describe('POST /api/v1/schemas/:id/restore', () => {
   test('reactivates a soft-deleted schema and lists it again (D12)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('a')] })
     await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
     const deleted = (await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema
@@ -394,7 +394,7 @@ describe('POST /api/v1/schemas/:id/restore', () => {
   })
 
   test('answers an active schema unchanged', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     const response = await t.call('POST', `/api/v1/schemas/${schema.id}/restore`)
     expect(response.status).toBe(200)
@@ -402,7 +402,7 @@ describe('POST /api/v1/schemas/:id/restore', () => {
   })
 
   test("returns 404 for another account's schema and an unknown ID", async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t)
     await t.call('DELETE', `/api/v1/schemas/${schema.id}`)
     expectEnvelope(await t.call('POST', `/api/v1/schemas/${schema.id}/restore`, { key: t.keyB.key }), 404, 'not_found')
@@ -421,7 +421,7 @@ describe('the limit of 50 active schemas (D10)', () => {
   }
 
   test('refuses the 51st schema with 429 and stores nothing', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     await fill(t)
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'one too many' } })
     expectEnvelope(response, 429, 'schema_limit_reached', limitMessage)
@@ -431,7 +431,7 @@ describe('the limit of 50 active schemas (D10)', () => {
   })
 
   test('answers 400, not 429, for an invalid body at the limit (D2)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     await fill(t)
     expectValidation(await t.call('POST', '/api/v1/schemas', { body: { name: '' } }), ['/name'])
     expectValidation(await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a'), field('a')] } }), ['/fields/1/key'])
@@ -439,7 +439,7 @@ describe('the limit of 50 active schemas (D10)', () => {
   })
 
   test('counts only active schemas: deleting one frees a place', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const ids = await fill(t)
     await t.call('DELETE', `/api/v1/schemas/${ids[0]}`)
     expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'fits' } })).status).toBe(201)
@@ -451,7 +451,7 @@ describe('the limit of 50 active schemas (D10)', () => {
   })
 
   test('refuses to restore a schema into a full account with 429 (D12)', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const ids = await fill(t)
     await t.call('DELETE', `/api/v1/schemas/${ids[0]}`)
     await createSchema(t, { name: 'took the place' })
@@ -461,7 +461,7 @@ describe('the limit of 50 active schemas (D10)', () => {
   })
 
   test('is counted per account', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     await fill(t)
     expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'B' }, key: t.keyB.key })).status).toBe(201)
     expect((await t.call('GET', '/api/v1/schemas', { key: t.keyB.key })).body.schemas.map((s: { name: string }) => s.name)).toEqual(['B'])
@@ -469,7 +469,7 @@ describe('the limit of 50 active schemas (D10)', () => {
   })
 
   test('100 concurrent creates on an empty account give exactly 50 × 201 and 50 × 429', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) => t.call('POST', '/api/v1/schemas', { body: { name: `race ${i}` } })),
     )
@@ -493,7 +493,7 @@ describe('typed fields in schemas (D87–D89)', () => {
   ]
 
   test('stores and answers type, values and columns; a column answers every property', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'Typed', fields: typed })
     const expected = [
       { key: 'total', label: 'Total', description: '', required: true, type: 'amount' },
@@ -531,14 +531,14 @@ describe('typed fields in schemas (D87–D89)', () => {
     [{ type: 'list', columns: [{ key: 'a' }] }, ['/fields/0/columns']],
     [{ type: null }, ['/fields/0/type']],
   ])('a field with %j is 400 naming %j, and nothing is stored (D3, D88)', async (extra, paths) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/schemas', { body: { name: 'x', fields: [field('a', extra)] } })
     expectValidation(response, paths)
     expect(await listed(t)).toEqual([])
   })
 
   test('PATCH with a bad type rule is 400 and leaves the schema as it was', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: typed })
     const response = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'number', values: ['1'] })] } })
     expectValidation(response, ['/fields/0/values'])
@@ -546,7 +546,7 @@ describe('typed fields in schemas (D87–D89)', () => {
   })
 
   test('D36: resending the fields without type (auto) is no change; changing only a type is one', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'x', fields: [field('a'), field('b', { type: 'auto' })] })
     await Bun.sleep(3)
     const same = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a', { type: 'auto' }), field('b')] } })
@@ -558,7 +558,7 @@ describe('typed fields in schemas (D87–D89)', () => {
   })
 
   test('D89: a schema stored before typed fields answers type auto, and resending its fields is still no change', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'old', fields: [field('a'), field('b', { required: true })] })
     const untyped = [
       { key: 'a', label: 'Label of a', description: 'What a is', required: false },

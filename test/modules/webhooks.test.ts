@@ -31,7 +31,7 @@ function receiver(...args: Parameters<typeof startReceiver>) {
 
 /** An app whose delivery worker runs, private addresses allowed, fast retries. */
 function deliveringApp(options: TestAppOptions = {}) {
-  const t = makeTestApp({ ...options, webhooks: { allowPrivate: true, retryDelayMs: 20, timeoutMs: 2000, ...options.webhooks } })
+  const t = await makeTestApp({ ...options, webhooks: { allowPrivate: true, retryDelayMs: 20, timeoutMs: 2000, ...options.webhooks } })
   cleanups.push(() => t.deliveries?.stop(0))
   return t
 }
@@ -68,7 +68,7 @@ const BOTH = ['job.succeeded', 'job.failed']
 
 describe('registering endpoints', () => {
   test('POST answers 201 with the endpoint and its secret; the secret never shows again', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/webhooks', { body: { url: 'https://example.com/hooks', events: BOTH } })
     expect(response.status).toBe(201)
     const webhook = response.body.webhook
@@ -91,7 +91,7 @@ describe('registering endpoints', () => {
   })
 
   test('each endpoint gets its own secret; the list is newest first', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const first = await createWebhook(t, { url: 'https://example.com/a', events: ['job.failed'] })
     const second = await createWebhook(t, { url: 'https://example.com/b', events: ['job.succeeded'] })
     expect(first.secret).not.toBe(second.secret)
@@ -100,7 +100,7 @@ describe('registering endpoints', () => {
   })
 
   test('the URL is stored in its normalised form', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const webhook = await createWebhook(t, { url: 'HTTPS://Example.COM:443/a b?x=1', events: ['job.failed'] })
     expect(webhook.url).toBe('https://example.com/a%20b?x=1')
   })
@@ -126,27 +126,27 @@ describe('registering endpoints', () => {
   ]
 
   test.each(invalid)('%s → 400 naming the paths, nothing stored', async (_name, body, paths) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectValidation(await t.call('POST', '/api/v1/webhooks', { body }), paths)
     expect((await t.call('GET', '/api/v1/webhooks')).body).toEqual({ webhooks: [] })
   })
 
   test('a URL of exactly 2048 characters is accepted', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const url = `https://example.com/${'a'.repeat(2028)}`
     expect(url).toHaveLength(2048)
     expect((await createWebhook(t, { url, events: BOTH })).url).toBe(url)
   })
 
   test('malformed JSON, a text body and no body are 400, 415 and 400', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expectEnvelope(await t.call('POST', '/api/v1/webhooks', { body: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json')
     expectEnvelope(await t.call('POST', '/api/v1/webhooks', { body: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type')
     expectValidation(await t.call('POST', '/api/v1/webhooks'), [''])
   })
 
   test(`an account holds at most 20 endpoints: the 21st is 409 webhook_limit_reached; other accounts are not affected`, async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     for (let i = 0; i < 20; i++) await createWebhook(t, { url: `https://example.com/${i}`, events: BOTH })
     const refused = await t.call('POST', '/api/v1/webhooks', { body: { url: 'https://example.com/21', events: BOTH } })
     expectEnvelope(refused, 409, 'webhook_limit_reached', 'Webhook limit reached: an account can hold at most 20 webhooks')
@@ -176,7 +176,7 @@ describe('whatever a client sends gets a clear 4xx, never a 5xx (D86)', () => {
   ]
 
   test.each(hostile)('%s → 4xx in the D1 envelope, nothing stored', async (_name, body) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/webhooks', { body, headers: { 'content-type': 'application/json' } })
     expect(response.status).toBeGreaterThanOrEqual(400)
     expect(response.status).toBeLessThan(500)
@@ -185,12 +185,12 @@ describe('whatever a client sends gets a clear 4xx, never a 5xx (D86)', () => {
   })
 
   test('an international domain name is accepted in its ASCII form', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     expect((await createWebhook(t, { url: 'https://bücher.example/hook', events: BOTH })).url).toBe('https://xn--bcher-kva.example/hook')
   })
 
   test('odd deliveries queries and paths are 4xx', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const webhook = await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
     for (const path of [
       `/api/v1/webhooks/${webhook.id}/deliveries?limit=-1`,
@@ -238,14 +238,14 @@ describe('private addresses (D83)', () => {
   ]
 
   test.each(refused)('%s is refused by default with 400 at /url', async (url) => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await t.call('POST', '/api/v1/webhooks', { body: { url, events: BOTH } })
     expectValidation(response, ['/url'])
     expect(response.body.details[0].message).toMatch(/private|loopback|localhost/)
   })
 
   test.each(refused)('%s is accepted when the operator allows private addresses', async (url) => {
-    const t = makeTestApp({ webhooks: { allowPrivate: true } })
+    const t = await makeTestApp({ webhooks: { allowPrivate: true } })
     cleanups.push(() => t.deliveries?.stop(0))
     expect((await t.call('POST', '/api/v1/webhooks', { body: { url, events: BOTH } })).status).toBe(201)
   })
@@ -253,7 +253,7 @@ describe('private addresses (D83)', () => {
   test.each(['https://example.com/hook', 'http://93.184.216.34/hook', 'http://172.32.0.1/', 'http://100.128.0.1/', 'http://[2606:4700::1111]/hook', 'http://[::ffff:8.8.8.8]/'])(
     '%s is a public address and accepted',
     async (url) => {
-      const t = makeTestApp()
+      const t = await makeTestApp()
       expect((await t.call('POST', '/api/v1/webhooks', { body: { url, events: BOTH } })).status).toBe(201)
     },
   )
@@ -274,7 +274,7 @@ describe('private addresses (D83)', () => {
 
   test('an endpoint registered while private addresses were allowed gets one refused attempt once they are not, and no retries', async () => {
     const r = receiver()
-    const t = makeTestApp({ webhooks: { allowPrivate: false, retryDelayMs: 10 } })
+    const t = await makeTestApp({ webhooks: { allowPrivate: false, retryDelayMs: 10 } })
     cleanups.push(() => t.deliveries?.stop(0))
     // Registered while the operator allowed private addresses (the service, as the API did then).
     const webhook = createWebhookDirectly(t.db, accountIdOf(t), { url: r.url, events: ['job.succeeded', 'job.failed'] }, true)
@@ -299,7 +299,7 @@ function accountIdOf(t: TestApp): string {
 
 describe('account isolation and deletion', () => {
   test("another account's endpoint is 404 for read, delete and deliveries, like an unknown one, and absent from its list", async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const webhook = await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
     const unknown = `${webhook.id.slice(0, -1)}${webhook.id.endsWith('0') ? '1' : '0'}`
     for (const [method, path] of [
@@ -317,13 +317,13 @@ describe('account isolation and deletion', () => {
   })
 
   test('IDs of the wrong shape are 404', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     for (const id of ['nope', 'sch_01m7zvb9bb611cmatkr3ef5dhzw8cw', "whk_'%3B--", '%zz'])
       expect((await t.call('GET', `/api/v1/webhooks/${id}`)).status).toBe(404)
   })
 
   test('DELETE answers 200 {"ok": true}, then the endpoint is 404 everywhere and gone from the list', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const webhook = await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
     const deleted = await t.call('DELETE', `/api/v1/webhooks/${webhook.id}`)
     expect(deleted.status).toBe(200)
@@ -335,7 +335,7 @@ describe('account isolation and deletion', () => {
   })
 
   test('deliveries: limit must be 1–100 and starting_after one of its attempts', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const webhook = await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
     for (const limit of ['0', '101', 'x', '1.5']) expectValidation(await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=${limit}`), ['query:/limit'])
     expectValidation(await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries?starting_after=att_nope`), ['query:/starting_after'])
@@ -573,7 +573,7 @@ describe('deliveries', () => {
   })
 
   test('a claimed message is held by its lease: another owner cannot claim it until the lease runs out', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
     await extract(t)
     expect(claimDueMessages(t.db, 'one', 60_000, 10)).toHaveLength(1)

@@ -1,7 +1,7 @@
 /** Routes of extraction: POST /api/v1/extract and the account's jobs. */
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Elysia, t } from 'elysia'
-import type { Db } from '../../db/client'
+import { type Database, sqliteOf } from '../../db/database'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
@@ -28,7 +28,7 @@ import { cancelJob, createJob, deleteJob, getJob, getJobFile, listJobs, resolveF
 import type { JobRunner } from './worker'
 
 export interface ExtractionDeps {
-  db: Db
+  database: Database
   catalog: Catalog
   auth: AuthPlugin
   idempotency: Idempotency
@@ -67,7 +67,8 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`
 }
 
-export function extractionModule({ db, catalog, auth, idempotency, runner, engineName, maxUploadBytes }: ExtractionDeps) {
+export function extractionModule({ database, catalog, auth, idempotency, runner, engineName, maxUploadBytes }: ExtractionDeps) {
+  const db = sqliteOf(database)
   return new Elysia({ tags: ['Extraction'] })
     .use(auth)
     .post(

@@ -4,7 +4,7 @@
  * only (D77). Runners look for jobs no one holds (queued, or left running by a process that
  * died and stopped renewing) every few seconds, so any server on the database takes them up.
  */
-import type { Db } from '../../db/client'
+import { type Database, sqliteOf } from '../../db/database'
 import type { Logger } from '../../lib/log'
 import { ExtractionError, NO_VALUE, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
@@ -23,7 +23,7 @@ import {
 } from './service'
 
 export interface JobRunnerOptions {
-  db: Db
+  database: Database
   /** Reads a job's document and runs the engine: in worker threads in the server. */
   extract: Extractor
   /** Jobs extracted at the same time. */
@@ -50,7 +50,7 @@ export type JobRunner = ReturnType<typeof createJobRunner>
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
 export function createJobRunner({
-  db,
+  database,
   extract: extractFields,
   concurrency,
   keepFileMs,
@@ -59,6 +59,7 @@ export function createJobRunner({
   leaseMs = DEFAULT_LEASE_MS,
   pollMs = DEFAULT_POLL_MS,
 }: JobRunnerOptions) {
+  const db = sqliteOf(database)
   const runnerId = crypto.randomUUID()
   const queue: string[] = []
   /** Jobs queued or running here, with whoever waits for each to finish. */

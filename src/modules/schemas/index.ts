@@ -1,6 +1,7 @@
 /** Routes of /api/v1/schemas: the account's saved extraction schemas. */
 import { Elysia } from 'elysia'
 import type { Db } from '../../db/client'
+import { type Database, sqliteOf } from '../../db/database'
 import type { Catalog } from '../catalog/service'
 import { unknownDocumentType } from '../catalog/service'
 import { resolveType } from '../extraction/fields'
@@ -31,7 +32,7 @@ import {
 import * as service from './service'
 
 export interface SchemasDeps {
-  db: Db
+  database: Database
   catalog: Catalog
   auth: AuthPlugin
   idempotency: Idempotency
@@ -59,7 +60,8 @@ function schemaJsonSchema(db: Db, catalog: Catalog, accountId: string, id: strin
   return resultJsonSchema(schema.name, fields)
 }
 
-export function schemasModule({ db, catalog, auth, idempotency, maxJsonBytes }: SchemasDeps) {
+export function schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }: SchemasDeps) {
+  const db = sqliteOf(database)
   const parse = jsonBody(maxJsonBytes)
   return new Elysia({ prefix: '/schemas', tags: ['Schemas'] })
     .use(auth)

@@ -4,7 +4,7 @@
  * next one with exponential backoff for 24 hours. The queue lives in the database, so deliveries
  * survive restarts; a nudge from `enqueueJobEvent` sends new events at once.
  */
-import type { Db } from '../../db/client'
+import { type Database, sqliteOf } from '../../db/database'
 import type { Logger } from '../../lib/log'
 import { VERSION } from '../../version'
 import { checkDeliveryHost } from './addresses'
@@ -27,7 +27,7 @@ export const DELIVERY_HISTORY_MS = 30 * 24 * 60 * 60 * 1000
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
 export interface DeliveryWorkerOptions {
-  db: Db
+  database: Database
   log: Logger
   /** Whether private and loopback addresses may be reached (D83). */
   allowPrivate: boolean
@@ -59,7 +59,7 @@ function describeFailure(error: unknown): string {
 }
 
 export function createDeliveryWorker({
-  db,
+  database,
   log,
   allowPrivate,
   retryDelayMs,
@@ -67,6 +67,7 @@ export function createDeliveryWorker({
   pollMs = 1000,
   concurrency = 4,
 }: DeliveryWorkerOptions) {
+  const db = sqliteOf(database)
   const owner = crypto.randomUUID()
   // A lease outlives the longest attempt (DNS, connect, the timeout) by a good margin.
   const leaseMs = timeoutMs + 30_000

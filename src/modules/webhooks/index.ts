@@ -1,6 +1,6 @@
 /** Routes of /api/v1/webhooks: the account's endpoints and their delivery attempts (D80–D86). */
 import { Elysia } from 'elysia'
-import type { Db } from '../../db/client'
+import { type Database, sqliteOf } from '../../db/database'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { pageLimit } from '../../http/paging'
@@ -20,14 +20,15 @@ import {
 import * as service from './service'
 
 export interface WebhooksDeps {
-  db: Db
+  database: Database
   auth: AuthPlugin
   maxJsonBytes: number
   /** Whether endpoints may point at private and loopback addresses (D83). */
   allowPrivate: boolean
 }
 
-export function webhooksModule({ db, auth, maxJsonBytes, allowPrivate }: WebhooksDeps) {
+export function webhooksModule({ database, auth, maxJsonBytes, allowPrivate }: WebhooksDeps) {
+  const db = sqliteOf(database)
   return new Elysia({ prefix: '/webhooks', tags: ['Webhooks'] })
     .use(auth)
     .post(

@@ -256,7 +256,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       values: { invoice_number: 'INV-2024-001', total: 1234.5, not_requested: 'x' },
       meta: { invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001' }, total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR' } },
     }))
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const bytes = utf8('Rechnung für Müller — Invoice No.: INV-2024-001\nTotal: 1,234.50 €\n')
     const response = await extract(t, INLINE, { content: bytes, name: 'rechnung.txt' })
 
@@ -304,7 +304,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 
   test('the built-in engine answers a typed result: exactly the requested keys, fields_meta per key with confidence 0–1, page and snippet', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const fields = { invoice_number: 'Invoice number', total: 'Total due', po_reference: 'Purchase order reference' }
     const response = await extract(t, { document_type: 'invoice', fields })
     expect(response.status).toBe(200)
@@ -333,7 +333,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
 
   test('a key the engine leaves out is null with meta {confidence 0, page null, snippet null}; the job still succeeds', async () => {
     const engine = fakeEngine(() => ({ values: { invoice_number: 'INV-1' }, meta: { invoice_number: metaOf('invoice_number') } }))
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const job = await extracted(t, { document_type: 'invoice', fields: { invoice_number: 'Number', due_date: 'Due date' } })
     expect(job.status).toBe('succeeded')
     expect(job.result).toEqual({ invoice_number: 'INV-1', due_date: null })
@@ -344,7 +344,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 
   test('a field marked required in the schema that the engine does not find is null; the job still succeeds', async () => {
-    const t = makeTestApp({ engine: fakeEngine(() => ({ values: {}, meta: {} })) })
+    const t = await makeTestApp({ engine: fakeEngine(() => ({ values: {}, meta: {} })) })
     const schema = await createSchema(t, { name: 'S', fields: [{ key: 'total', label: 'Total', required: true }] })
     const job = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
     expect(job.status).toBe('succeeded')
@@ -354,7 +354,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 
   test('keys named like Object.prototype members (constructor, toString, hasOwnProperty) are null in result and fields_meta when the engine finds nothing', async () => {
-    const t = makeTestApp({ engine: fakeEngine(() => ({ values: {}, meta: {} })) })
+    const t = await makeTestApp({ engine: fakeEngine(() => ({ values: {}, meta: {} })) })
     const keys = ['constructor', 'toString', 'hasOwnProperty', 'total']
     const job = await extracted(t, { document_type: 'invoice', fields: Object.fromEntries(keys.map((key) => [key, `the ${key}`])) })
     expect(job.status).toBe('succeeded')
@@ -371,7 +371,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       values: Object.fromEntries(input.fields.map(({ key }) => [key, `value of ${key}`])),
       meta: Object.fromEntries(input.fields.map(({ key }) => [key, metaOf(key)])),
     }))
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const job = await extracted(t, '{"document_type":"invoice","fields":{"__proto__":"odd but valid","total":"Total"}}')
     expect(job.status).toBe('succeeded')
     expect(Object.keys(job.result)).toEqual(['__proto__', 'total'])
@@ -379,7 +379,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 
   test('a key named __proto__ with the built-in engine: sync answers a finished job (never "running") and the job does not stay running', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const response = await extract(t, '{"document_type":"invoice","fields":{"__proto__":"odd but valid","total":"Total due"}}')
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('succeeded')
@@ -392,7 +392,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 
   test('an engine value of no field type (a BigInt) is null with confidence 0 (D90)', async () => {
-    const t = makeTestApp({ engine: fakeEngine(() => ({ values: { total: 10n }, meta: { total: { confidence: 0.9, page: 1, snippet: 'x' } } })) })
+    const t = await makeTestApp({ engine: fakeEngine(() => ({ values: { total: 10n }, meta: { total: { confidence: 0.9, page: 1, snippet: 'x' } } })) })
     const response = await extract(t, { document_type: 'invoice', fields: { total: 'Total' } })
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('succeeded')
@@ -402,7 +402,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
 
   test('an engine answer that cannot be stored (a BigInt in its meta) ends the job as failed, never left running', async () => {
     const meta = { total: { confidence: 10n as unknown as number, page: null, snippet: null } }
-    const t = makeTestApp({ engine: fakeEngine(() => ({ values: { total: '10.00' }, meta })) })
+    const t = await makeTestApp({ engine: fakeEngine(() => ({ values: { total: '10.00' }, meta })) })
     const response = await extract(t, { document_type: 'invoice', fields: { total: 'Total' } })
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('failed')
@@ -415,7 +415,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       await Bun.sleep(5)
       return { values: Object.fromEntries(input.fields.map(({ key }) => [key, key])), meta: {} }
     })
-    const t = makeTestApp({ engine, workers: 2 })
+    const t = await makeTestApp({ engine, workers: 2 })
     const responses = await Promise.all(
       Array.from({ length: 12 }, (_, i) => extract(t, INLINE, { content: `Invoice No.: INV-${i}\n`, name: `c-${i}.txt` })),
     )
@@ -431,7 +431,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 
   test('a file name with spaces and non-ASCII characters is stored exactly as sent', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const job = await extracted(t, INLINE, { content: INVOICE_TEXT, name: 'Rechnung März 2024 (1).txt' })
     expect(job.file.name).toBe('Rechnung März 2024 (1).txt')
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.file.name).toBe('Rechnung März 2024 (1).txt')
@@ -460,13 +460,13 @@ describe('typed fields through the API: one pipeline for both engines (D90, D91)
       const engine = createOpenAiEngine({ baseUrl: `http://127.0.0.1:${server.port}/v1`, model: 'stand-in', timeoutMs: 5000 })
       const request = { document_type: 'invoice', fields: { total: 'Total', date: 'Invoice date', amount_due: 'Amount due' } }
       const file = { content: utf8(GERMAN), name: 'rechnung.txt' }
-      const viaModel = await extracted(makeTestApp({ engine }), request, file)
+      const viaModel = await extracted(await makeTestApp({ engine }), request, file)
       expect(viaModel.status).toBe('succeeded')
       expect(viaModel.fields.map((field: { type: string }) => field.type)).toEqual(['amount', 'date', 'amount'])
       expect(viaModel.result).toEqual({ total: '1234.50', date: '2026-03-03', amount_due: '1234.50' })
       expect(viaModel.fields_meta.total).toEqual({ confidence: 0.8, page: 1, snippet: 'Gesamt: 1.234,50 €', bbox: null })
 
-      const builtin = await extracted(makeTestApp(), request, file)
+      const builtin = await extracted(await makeTestApp(), request, file)
       expect(builtin.result).toEqual(viaModel.result)
     } finally {
       server.stop(true)
@@ -479,7 +479,7 @@ describe('typed fields through the API: one pipeline for both engines (D90, D91)
       status: { label: 'Status', type: 'enum', values: ['bezahlt', 'offen'] },
       invoice_no: { label: 'Rechnung Nr.', type: 'text' },
     }
-    const job = await extracted(makeTestApp(), { document_type: 'invoice', fields }, { content: utf8(GERMAN), name: 'rechnung.txt' })
+    const job = await extracted(await makeTestApp(), { document_type: 'invoice', fields }, { content: utf8(GERMAN), name: 'rechnung.txt' })
     expect(job.result).toEqual({ paid: true, status: 'offen', invoice_no: '2026-17' })
     expect(job.fields_meta.paid.snippet).toBe('Bezahlt: ja')
   })
@@ -488,7 +488,7 @@ describe('typed fields through the API: one pipeline for both engines (D90, D91)
 describe('POST /api/v1/extract: field sets (D19)', () => {
   test('inline fields: label equals key, description as sent, order kept; each typed once: catalog type, else inferred (D91)', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const fields = { total: 'Amount due, with tax', po_reference: 'Our PO number', Total: '', delivery_date: 'When delivered' }
     const job = await extracted(t, { document_type: 'invoice', fields })
     expect(job.fields).toEqual([
@@ -512,7 +512,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
 
   test('inline fields declared as objects: the declared type wins over the catalog, enums and tables keep values and columns', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const fields = {
       total: { description: 'As printed', type: 'text' },
       status: { label: 'Status', type: 'enum', values: ['open', 'paid'] },
@@ -558,7 +558,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     [{ a: { type: 'list', columns: [{ key: 'x' }] } }, ['/extract/fields/a/columns']],
     [{ a: { kind: 'text' } }, ['/extract/fields/a']],
   ])('inline field %j breaks the type rules: 400 naming %j, nothing stored (D88)', async (fields, paths) => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await extract(t, { document_type: 'invoice', fields })
     expectValidation(response, paths)
     await expectNoJobs(t)
@@ -566,7 +566,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
 
   test('schema_id: labels, descriptions and declared types come from the schema; auto fields take the catalog type', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const schema = await createSchema(t, {
       name: 'My invoices',
       fields: [
@@ -601,7 +601,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
 
   test.each(['invoice', 'passport'])('neither fields nor schema_id: the %s type\'s suggested fields, in catalog order', async (slug) => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const suggested = (await t.call('GET', `/api/v1/fields?type=${slug}`)).body
     const expected = suggested.fields
       .filter((field: { key: string }) => suggested.suggested_keys.includes(field.key))
@@ -619,14 +619,14 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
   })
 
   test('a description of 300 characters counted as code points (300 emoji) is accepted', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const description = '😀'.repeat(300)
     const job = await extracted(t, { document_type: 'invoice', fields: { total: description } })
     expect(job.fields).toEqual([{ key: 'total', label: 'total', description, type: 'amount' }])
   })
 
   test('50 inline fields and a 64-character key are accepted', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const fields = Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`field_${i}`, `Field ${i}`]))
     fields['k'.repeat(64)] = 'Long key'
     const job = await extracted(t, { document_type: 'invoice', fields })
@@ -659,7 +659,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
   ]
   test.each(invalid)('%s → 400 validation_failed naming the path, nothing stored', async (_, body, path) => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const response = await extract(t, body)
     expectValidation(response, [path])
     expect(engine.calls).toHaveLength(0)
@@ -671,14 +671,14 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     ['empty', ''],
     ['plain words', 'invoice'],
   ])('an extract part that is %s → 400 invalid_json, nothing stored', async (_, text) => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await extract(t, text)
     expectEnvelope(response, 400, 'invalid_json')
     await expectNoJobs(t)
   })
 
   test('an unknown document_type → 404 unknown_document_type with the exact message and available_types', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await extract(t, { document_type: 'receipt', fields: { total: 'Total' } })
     expectEnvelope(response, 404, 'unknown_document_type', 'Unknown document type: "receipt"')
     expect(response.body.available_types).toEqual(ALL_SLUGS)
@@ -688,14 +688,14 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
   })
 
   test('document_type is matched exactly: "Invoice" → 404 unknown_document_type', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await extract(t, { document_type: 'Invoice' })
     expectEnvelope(response, 404, 'unknown_document_type', 'Unknown document type: "Invoice"')
     await expectNoJobs(t)
   })
 
   test('a schema_id that is unknown, malformed, soft-deleted or another account\'s → 404 not_found, nothing stored', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const deleted = await createSchema(t, { name: 'Gone', fields: [{ key: 'total', label: 'Total', required: true }] })
     expect((await t.call('DELETE', `/api/v1/schemas/${deleted.id}`)).status).toBe(200)
     const others = await createSchema(t, { name: 'B', fields: [{ key: 'total', label: 'Total', required: true }] }, t.keyB.key)
@@ -709,7 +709,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
   })
 
   test('a schema without fields → 400 naming /extract/schema_id, nothing stored', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const empty = await createSchema(t, { name: 'Empty' })
     const response = await extract(t, { document_type: 'invoice', schema_id: empty.id })
     expectValidation(response, ['/extract/schema_id'])
@@ -719,7 +719,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
 
 describe('D20: a job keeps its own copy of its fields', () => {
   test('PATCH and DELETE of the schema after the job leave the job\'s fields and schema_id unchanged', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const schema = await createSchema(t, {
       name: 'Invoices',
       fields: [
@@ -751,7 +751,7 @@ describe('D20: a job keeps its own copy of its fields', () => {
   })
 
   test('a job created after a PATCH uses the schema\'s new fields; the earlier job keeps the old ones', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const schema = await createSchema(t, { name: 'S', fields: [{ key: 'a', label: 'A', required: true }] })
     const first = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
     await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [{ key: 'b', label: 'B', required: true }] } })
@@ -815,7 +815,7 @@ describe('POST /api/v1/extract: multipart problems (all in the D1 envelope, noth
 
   test.each(PROBLEMS)('$name → 400 validation_failed naming $paths', async ({ request, paths }) => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     expectValidation(await t.call('POST', '/api/v1/extract', request()), paths)
     expect(engine.calls).toHaveLength(0)
     await expectNoJobs(t)
@@ -826,7 +826,7 @@ describe('POST /api/v1/extract: multipart problems (all in the D1 envelope, noth
     ['a form-urlencoded body', `extract=${encodeURIComponent(JSON.stringify(INLINE))}&file=Invoice`, 'application/x-www-form-urlencoded'],
     ['a text/plain body', INVOICE_TEXT, 'text/plain'],
   ])('%s → 415 unsupported_media_type', async (_, body, type) => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await t.call('POST', '/api/v1/extract', { body, headers: { 'content-type': type } })
     expectEnvelope(response, 415, 'unsupported_media_type')
     expect(Object.keys(response.body).sort()).toEqual(['code', 'error'])
@@ -834,7 +834,7 @@ describe('POST /api/v1/extract: multipart problems (all in the D1 envelope, noth
   })
 
   test('GET /api/v1/extract → 405 method_not_allowed with an Allow header naming POST', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await t.call('GET', '/api/v1/extract')
     expectEnvelope(response, 405, 'method_not_allowed')
     expect(response.headers.get('allow')).toContain('POST')
@@ -845,7 +845,7 @@ describe('POST /api/v1/extract: multipart problems (all in the D1 envelope, noth
 describe('POST /api/v1/extract: files (D22)', () => {
   test('an empty file → 400 naming /file, nothing stored', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const response = await extract(t, INLINE, { content: new Uint8Array(0), name: 'empty.txt' })
     expectValidation(response, ['/file'])
     expect(engine.calls).toHaveLength(0)
@@ -853,7 +853,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
   })
 
   test('a file of exactly maxUploadBytes is accepted', async () => {
-    const t = makeTestApp({ engine: fakeEngine(), maxUploadBytes: 1000 })
+    const t = await makeTestApp({ engine: fakeEngine(), maxUploadBytes: 1000 })
     const job = await extracted(t, INLINE, { content: 'a'.repeat(1000), name: 'limit.txt' })
     expect(job.status).toBe('succeeded')
     expect(job.file.size).toBe(1000)
@@ -861,7 +861,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
 
   test('a file one byte over maxUploadBytes → 413 payload_too_large, no job stored', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine, maxUploadBytes: 1000 })
+    const t = await makeTestApp({ engine, maxUploadBytes: 1000 })
     const response = await extract(t, INLINE, { content: 'a'.repeat(1001), name: 'big.txt' })
     expectEnvelope(response, 413, 'payload_too_large')
     expect(engine.calls).toHaveLength(0)
@@ -869,7 +869,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
   })
 
   test('a body far over the limit (400 KB against 1000 bytes) → 413 payload_too_large, no job stored', async () => {
-    const t = makeTestApp({ engine: fakeEngine(), maxUploadBytes: 1000 })
+    const t = await makeTestApp({ engine: fakeEngine(), maxUploadBytes: 1000 })
     const response = await extract(t, INLINE, { content: 'a'.repeat(400_000), name: 'huge.txt' })
     expectEnvelope(response, 413, 'payload_too_large')
     await expectNoJobs(t)
@@ -882,7 +882,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
     ['UTF-16 text', new Uint8Array([0xff, 0xfe, 0x48, 0x00, 0x69, 0x00, 0x21, 0x00]), 'utf16.txt'],
   ])('%s → 415 unsupported_media_type with accepted_types, nothing stored', async (_, content, name) => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const response = await extract(t, INLINE, { content, name })
     expectEnvelope(response, 415, 'unsupported_media_type')
     expect(response.body.accepted_types).toEqual(ACCEPTED_TYPES)
@@ -892,7 +892,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
 
   test('media_type is detected from content: a PDF named notes.txt is application/pdf and its text layer reaches the engine', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const pdf = await makePdf(['Invoice No.: INV-77', 'Total: 99.00 EUR'])
     const job = await extracted(t, INLINE, { content: pdf, name: 'notes.txt' })
     expect(job.status).toBe('succeeded')
@@ -903,7 +903,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
   })
 
   test('media_type is detected from content: plain text named x.pdf and claimed as application/pdf is text/plain', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const job = await extracted(t, INLINE, { content: INVOICE_TEXT, name: 'x.pdf', type: 'application/pdf' })
     expect(job.status).toBe('succeeded')
     expect(job.file.name).toBe('x.pdf')
@@ -916,7 +916,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
     ['plain text', 'Invoice No.: INV-9\nTotal: 10.00 EUR\n', 'text/plain'],
   ])('%s is accepted, detected and read as text', async (_, content, mediaType) => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const job = await extracted(t, INLINE, { content, name: 'upload.bin' })
     expect(job.status).toBe('succeeded')
     expect(job.file.media_type).toBe(mediaType)
@@ -928,7 +928,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
 
   test('a DOCX is accepted as the DOCX media type and its paragraphs reach the engine', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const docx = makeDocx(['Invoice No.: INV-5', 'Total: 5.00 EUR'])
     const job = await extracted(t, INLINE, { content: docx, name: 'invoice.docx' })
     expect(job.status).toBe('succeeded')
@@ -939,7 +939,7 @@ describe('POST /api/v1/extract: files (D22)', () => {
 
 describe('POST /api/v1/extract: failed extractions are 200 with status "failed"', () => {
   test('a corrupt PDF ends as 200 failed with error {code: corrupt_document, message}, not a 5xx', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const bytes = utf8('%PDF-1.4\n' + 'garbage \u0001 not a pdf at all '.repeat(20))
     const response = await extract(t, INLINE, { content: bytes, name: 'broken.pdf' })
     expect(response.status).toBe(200)
@@ -969,7 +969,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
   })
 
   test('a PDF without a text layer ends as failed with no_text_layer (D58), not as a 5xx', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const doc = await PDFDocument.create()
     doc.addPage([200, 200])
     const pdf = await doc.save()
@@ -984,7 +984,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
   })
 
   test('an engine throwing ExtractionError → failed with that code and message', async () => {
-    const t = makeTestApp({ engine: throwingEngine(new ExtractionError('engine_timeout', 'The engine did not answer in 60 s')) })
+    const t = await makeTestApp({ engine: throwingEngine(new ExtractionError('engine_timeout', 'The engine did not answer in 60 s')) })
     const response = await extract(t)
     expect(response.status).toBe(200)
     const { job } = response.body
@@ -1000,7 +1000,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
 
   test('an engine throwing a plain Error → failed with extraction_failed and a message that leaks nothing of the original', async () => {
     const secret = 'SQLITE_CORRUPT at /var/lib/secret-path password=hunter2'
-    const t = makeTestApp({ engine: throwingEngine(new Error(secret)) })
+    const t = await makeTestApp({ engine: throwingEngine(new Error(secret)) })
     const response = await extract(t)
     expect(response.status).toBe(200)
     const { job } = response.body
@@ -1016,7 +1016,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
   })
 
   test('an engine throwing a non-Error value → failed with extraction_failed', async () => {
-    const t = makeTestApp({ engine: throwingEngine('boom-string') })
+    const t = await makeTestApp({ engine: throwingEngine('boom-string') })
     const response = await extract(t)
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('failed')
@@ -1028,7 +1028,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
 describe('POST /api/v1/extract?async=true (D21)', () => {
   test('answers 202 {job} queued at once; with the runner paused the job stays queued and its file stays stored', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine, paused: true })
+    const t = await makeTestApp({ engine, paused: true })
     const response = await extract(t, INLINE, undefined, { query: '?async=true' })
     expect(response.status).toBe(202)
     expect(Object.keys(response.body)).toEqual(['job'])
@@ -1063,7 +1063,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
 
   test('answers 202 before a slow engine finishes; a later GET shows succeeded with the result', async () => {
     const { engine, release, started } = gatedEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const response = await extract(t, INLINE, undefined, { query: '?async=true' })
     expect(response.status).toBe(202)
     expect(response.body.job.status).toBe('queued')
@@ -1087,7 +1087,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
 
   test('without async the request waits for a slow engine and answers 200 succeeded', async () => {
     const { engine, release, started } = gatedEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     let settled = false
     const pending = extract(t).then((response) => {
       settled = true
@@ -1104,7 +1104,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
   })
 
   test('an async job whose engine throws ExtractionError → 202 queued, later GET shows failed with that code', async () => {
-    const t = makeTestApp({ engine: throwingEngine(new ExtractionError('engine_unavailable', 'The model server is down')) })
+    const t = await makeTestApp({ engine: throwingEngine(new ExtractionError('engine_unavailable', 'The model server is down')) })
     const response = await extract(t, INLINE, undefined, { query: '?async=true' })
     expect(response.status).toBe(202)
     expect(response.body.job.status).toBe('queued')
@@ -1116,14 +1116,14 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
   })
 
   test('?async=false behaves as sync: 200 succeeded', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await extract(t, INLINE, undefined, { query: '?async=false' })
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('succeeded')
   })
 
   test('?async=yes → 400 validation_failed naming the async parameter, nothing stored', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await extract(t, INLINE, undefined, { query: '?async=yes' })
     expectValidation(response, ['query:/async'])
     await expectNoJobs(t)
@@ -1141,7 +1141,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
   }
 
   test('lists newest first with has_more false when everything fits', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const ids = await makeJobs(t, 3)
     const list = await t.call('GET', '/api/v1/jobs')
     expect(list.status).toBe(200)
@@ -1153,7 +1153,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
   })
 
   test('limit defaults to 20 with has_more true when there are 21 jobs; limit=100 returns all 21; limit=1 returns the newest', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const ids = (await makeJobs(t, 21)).reverse()
     const first = await t.call('GET', '/api/v1/jobs')
     expect(first.status).toBe(200)
@@ -1175,7 +1175,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
       if (input.document.pages[0]!.includes('FAIL')) throw new ExtractionError('corrupt_document', 'broken')
       return { values: {}, meta: {} }
     })
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const schema = await createSchema(t, { name: 'S', fields: [field('total')] })
     const ok1 = await extracted(t, { document_type: 'invoice', schema_id: schema.id }, { content: 'fine one' })
     const failed1 = await extracted(t, { document_type: 'invoice', schema_id: schema.id }, { content: 'FAIL one' })
@@ -1199,20 +1199,20 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
   })
 
   test.each(['done', 'FAILED', '', 'queued,failed'])('status=%p → 400 validation_failed naming status', async (status) => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await t.call('GET', `/api/v1/jobs?status=${encodeURIComponent(status)}`)
     expectValidation(response, ['query:/status'])
   })
 
   test.each(['0', '101', 'abc', '1.5', '-1', '', '1e1', ' 5'])('limit=%p → 400 validation_failed naming limit', async (limit) => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     await makeJobs(t, 1)
     const response = await t.call('GET', `/api/v1/jobs?limit=${encodeURIComponent(limit)}`)
     expectValidation(response, ['query:/limit'])
   })
 
   test('starting_after pages through 5 jobs with limit 2 without gaps or repeats', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const ids = (await makeJobs(t, 5)).reverse()
     const seen: string[] = []
     const hasMore: boolean[] = []
@@ -1234,7 +1234,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
   })
 
   test('starting_after of an unknown job ID, another account\'s job, a schema ID or garbage → 400 naming starting_after', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     await makeJobs(t, 2)
     const [bJob] = await makeJobs(t, 1, t.keyB.key)
     const schema = await createSchema(t)
@@ -1245,7 +1245,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
   })
 
   test('account isolation: B gets 404 for A\'s job, B\'s list is empty, A still sees it', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const [id] = await makeJobs(t, 1)
     const asB = await t.call('GET', `/api/v1/jobs/${id}`, { key: t.keyB.key })
     expectEnvelope(asB, 404, 'not_found')
@@ -1263,7 +1263,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
     ['garbage', () => 'not-an-id'],
     ['an over-long ID', () => `job_${'a'.repeat(500)}`],
   ])('GET /api/v1/jobs/:id with %s → 404 not_found', async (_, id) => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const response = await t.call('GET', `/api/v1/jobs/${encodeURIComponent(id())}`)
     expectEnvelope(response, 404, 'not_found')
   })
@@ -1271,12 +1271,12 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
 
 describe('uploaded files are deleted when the job ends', () => {
   test('keepFileMs 0: the file of a succeeded job and of a failed job is no longer stored', async () => {
-    const ok = makeTestApp({ engine: fakeEngine(), keepFileMs: 0 })
+    const ok = await makeTestApp({ engine: fakeEngine(), keepFileMs: 0 })
     const done = await extracted(ok)
     expect(done.status).toBe('succeeded')
     expect(storedFileIds(ok.db, [done.id])).toEqual([])
 
-    const failing = makeTestApp({ engine: throwingEngine(new ExtractionError('engine_timeout', 'slow')), keepFileMs: 0 })
+    const failing = await makeTestApp({ engine: throwingEngine(new ExtractionError('engine_timeout', 'slow')), keepFileMs: 0 })
     const failed = await extracted(failing)
     expect(failed.status).toBe('failed')
     expect(storedFileIds(failing.db, [failed.id])).toEqual([])
@@ -1284,7 +1284,7 @@ describe('uploaded files are deleted when the job ends', () => {
 
   test('keepFileMs 0 with async: the file is stored while the job runs and deleted once it succeeds', async () => {
     const { engine, release, started } = gatedEngine()
-    const t = makeTestApp({ engine, keepFileMs: 0 })
+    const t = await makeTestApp({ engine, keepFileMs: 0 })
     const response = await extract(t, INLINE, undefined, { query: '?async=true' })
     const id = response.body.job.id
     await started
@@ -1295,7 +1295,7 @@ describe('uploaded files are deleted when the job ends', () => {
   })
 
   test('keepFileMs > 0: the file is kept after the job ends', async () => {
-    const t = makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
+    const t = await makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
     const job = await extracted(t)
     expect(job.status).toBe('succeeded')
     expect(storedFileIds(t.db, [job.id])).toEqual([job.id])
@@ -1305,7 +1305,7 @@ describe('uploaded files are deleted when the job ends', () => {
 describe('authentication (D26)', () => {
   test('no key → 401 Invalid API key on POST /extract, GET /jobs and GET /jobs/:id; nothing stored', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const job = await extracted(t)
     const post = await extract(t, INLINE, undefined, { key: null })
     expectEnvelope(post, 401, 'invalid_api_key', 'Invalid API key')
@@ -1316,7 +1316,7 @@ describe('authentication (D26)', () => {
   })
 
   test('a bad key → 401 on POST /extract, GET /jobs and GET /jobs/:id', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const job = await extracted(t)
     const bad = 'xk_definitely_not_a_key'
     expectEnvelope(await extract(t, INLINE, undefined, { key: bad }), 401, 'invalid_api_key', 'Invalid API key')
@@ -1325,7 +1325,7 @@ describe('authentication (D26)', () => {
   })
 
   test('a bad key with a malformed multipart body is still 401, and so is a bad key with a JSON body', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const malformed = await t.call('POST', '/api/v1/extract', {
       key: 'bad-key',
       body: '--nope\r\nContent-Disposition: form-data; name="file"\r\n\r\nunterminated',
@@ -1334,7 +1334,7 @@ describe('authentication (D26)', () => {
     expectEnvelope(malformed, 401, 'invalid_api_key', 'Invalid API key')
     const json = await t.call('POST', '/api/v1/extract', { key: 'bad-key', body: INLINE })
     expectEnvelope(json, 401, 'invalid_api_key', 'Invalid API key')
-    const tooBig = makeTestApp({ engine: fakeEngine(), maxUploadBytes: 10 })
+    const tooBig = await makeTestApp({ engine: fakeEngine(), maxUploadBytes: 10 })
     expectEnvelope(await extract(tooBig, INLINE, { content: 'x'.repeat(500_000) }, { key: null }), 401, 'invalid_api_key')
     await expectNoJobs(t)
   })
@@ -1345,7 +1345,7 @@ describe('scans and photos (D22, D67)', () => {
   const FIELDS = { document_type: 'invoice', fields: { invoice_number: 'Receipt number', date: 'Date', total: 'Total paid' } }
 
   test('a PNG photo is extracted: its media type, values, and each value\'s box on the page', async () => {
-    const t = makeTestApp()
+    const t = await makeTestApp()
     const png = toPng(await renderPage({ lines: RECEIPT }))
     const job = await extracted(t, FIELDS, { content: png, name: 'receipt.png' })
     expect(job.status).toBe('succeeded')
@@ -1370,7 +1370,7 @@ describe('scans and photos (D22, D67)', () => {
       await released
       return { values: Object.fromEntries(input.fields.map(({ key }) => [key, null])), meta: {} }
     })
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const pdf = await imagePdf([{ text: { lines: ['Page one of three'] } }, { text: { lines: ['Page two'] } }, { text: { lines: ['Page three'] } }])
     const queued = await extracted(t, INLINE, { content: pdf, name: 'three.pdf' }, undefined, '?async=true')
     expect(queued.progress).toBeNull()
@@ -1387,7 +1387,7 @@ describe('scans and photos (D22, D67)', () => {
   })
 
   test('a document over --max-pages ends failed with too_many_pages, and its file is not kept', async () => {
-    const t = makeTestApp({ readLimits: { maxPages: 2, maxPagePixels: 40_000_000 } })
+    const t = await makeTestApp({ readLimits: { maxPages: 2, maxPagePixels: 40_000_000 } })
     const pdf = await imagePdf([{ text: { lines: ['one'] } }, { text: { lines: ['two'] } }, { text: { lines: ['three'] } }])
     const job = await extracted(t, INLINE, { content: pdf, name: 'long.pdf' })
     expect(job).toMatchObject({
@@ -1400,7 +1400,7 @@ describe('scans and photos (D22, D67)', () => {
   })
 
   test('a page image over the pixel limit ends failed with image_too_large', async () => {
-    const t = makeTestApp({ readLimits: { maxPages: 100, maxPagePixels: 50_000 } })
+    const t = await makeTestApp({ readLimits: { maxPages: 100, maxPagePixels: 50_000 } })
     const jpeg = toJpeg(await renderPage({ lines: RECEIPT }))
     const job = await extracted(t, INLINE, { content: jpeg, name: 'photo.jpg' })
     expect(job.status).toBe('failed')
@@ -1426,7 +1426,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
 
   test('a queued job is canceled at once: 200 {job} canceled, never run, its file deleted', async () => {
     const engine = fakeEngine()
-    const t = makeTestApp({ engine, paused: true })
+    const t = await makeTestApp({ engine, paused: true })
     const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
     const response = await t.call('POST', `/api/v1/jobs/${queued.id}/cancel`)
     expect(response.status).toBe(200)
@@ -1439,7 +1439,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
 
   test('a running job is stopped: it ends canceled and the engine\'s late answer is never stored', async () => {
     const { engine, release, running } = heldEngine()
-    const t = makeTestApp({ engine })
+    const t = await makeTestApp({ engine })
     const job = await extracted(t, INLINE, undefined, undefined, '?async=true')
     await running
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.status).toBe('running')
@@ -1454,7 +1454,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
   })
 
   test('canceling an ended job → 409 job_finished, and the job is unchanged', async () => {
-    const t = makeTestApp({ engine: fakeEngine() })
+    const t = await makeTestApp({ engine: fakeEngine() })
     const job = await extracted(t)
     const response = await t.call('POST', `/api/v1/jobs/${job.id}/cancel`)
     expectEnvelope(response, 409, 'job_finished')
@@ -1463,7 +1463,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
   })
 
   test('deleting an ended job → 200 {ok: true}; then it is 404 and gone from the list, with its kept file', async () => {
-    const t = makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
+    const t = await makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
     const job = await extracted(t)
     const other = await extracted(t)
     expect(storedFileIds(t.db, [job.id])).toEqual([job.id])
@@ -1477,7 +1477,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
   })
 
   test('deleting a queued job → 409 job_not_finished; after cancel it can be deleted', async () => {
-    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const t = await makeTestApp({ engine: fakeEngine(), paused: true })
     const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
     const refused = await t.call('DELETE', `/api/v1/jobs/${queued.id}`)
     expectEnvelope(refused, 409, 'job_not_finished')
@@ -1488,7 +1488,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
   })
 
   test("another account's job cannot be canceled or deleted: 404 each, and it is unchanged", async () => {
-    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const t = await makeTestApp({ engine: fakeEngine(), paused: true })
     const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
     expectEnvelope(await t.call('POST', `/api/v1/jobs/${queued.id}/cancel`, { key: t.keyB.key }), 404, 'not_found')
     expectEnvelope(await t.call('DELETE', `/api/v1/jobs/${queued.id}`, { key: t.keyB.key }), 404, 'not_found')
@@ -1499,7 +1499,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
 
 describe('GET /api/v1/jobs/:id/file (D72)', () => {
   test('a kept document downloads as uploaded, with its detected media type and original name', async () => {
-    const t = makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
+    const t = await makeTestApp({ engine: fakeEngine(), keepFileMs: 60_000 })
     const pdf = await makePdf(['Invoice No.: INV-9'])
     const job = await extracted(t, INLINE, { content: pdf, name: 'Rechnung März (final).pdf' })
     const response = await t.call('GET', `/api/v1/jobs/${job.id}/file`)
@@ -1513,13 +1513,13 @@ describe('GET /api/v1/jobs/:id/file (D72)', () => {
   })
 
   test('a document is there while its job waits, and gone (404) once the job ended without retention', async () => {
-    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const t = await makeTestApp({ engine: fakeEngine(), paused: true })
     const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
     const waiting = await t.call('GET', `/api/v1/jobs/${queued.id}/file`)
     expect(waiting.status).toBe(200)
     expect(waiting.text).toBe(INVOICE_TEXT)
     expect(waiting.headers.get('content-type')).toBe('text/plain')
-    const done = makeTestApp({ engine: fakeEngine() })
+    const done = await makeTestApp({ engine: fakeEngine() })
     const finished = await extracted(done)
     const gone = await done.call('GET', `/api/v1/jobs/${finished.id}/file`)
     expectEnvelope(gone, 404, 'not_found')
@@ -1527,7 +1527,7 @@ describe('GET /api/v1/jobs/:id/file (D72)', () => {
   })
 
   test("another account's job, or an unknown one → 404 Job not found", async () => {
-    const t = makeTestApp({ engine: fakeEngine(), paused: true })
+    const t = await makeTestApp({ engine: fakeEngine(), paused: true })
     const queued = await extracted(t, INLINE, undefined, undefined, '?async=true')
     const other = await t.call('GET', `/api/v1/jobs/${queued.id}/file`, { key: t.keyB.key })
     expectEnvelope(other, 404, 'not_found')

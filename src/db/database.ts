@@ -1,0 +1,97 @@
+/**
+ * The one database a process works on: a SQLite file (the default) or PostgreSQL, chosen by the
+ * location alone (D98). Modules never look at which: each asks `perDatabase` for its repository.
+ */
+import type { Database as SqliteClient } from 'bun:sqlite'
+import type { Sql } from 'postgres'
+import { type Db, openDb } from './client'
+import { migrate } from './migrate'
+import { migratePostgres, openPostgres, type PgDb } from './postgres'
+
+export interface SqliteDatabase {
+  kind: 'sqlite'
+  db: Db
+  sqlite: SqliteClient
+  /** The location as it may be shown in logs. */
+  shown: string
+}
+
+export interface PostgresDatabase {
+  kind: 'postgres'
+  db: PgDb
+  client: Sql
+  shown: string
+}
+
+export type Database = SqliteDatabase | PostgresDatabase
+
+const POSTGRES_URL = /^postgres(?:ql)?:\/\//i
+
+export function isPostgresUrl(location: string): boolean {
+  return POSTGRES_URL.test(location)
+}
+
+/** A URL without its password, for logs and messages. */
+export function withoutPassword(location: string): string {
+  return location.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
+}
+
+export interface OpenOptions {
+  /** Connections in the PostgreSQL pool. */
+  poolSize?: number
+}
+
+/** Opens the database and applies the migrations it lacks. */
+export async function openDatabase(location: string, { poolSize }: OpenOptions = {}): Promise<Database> {
+  if (isPostgresUrl(location)) {
+    const opened = openPostgres(location, { max: poolSize })
+    try {
+      await migratePostgres(opened)
+    } catch (error) {
+      await opened.client.end({ timeout: 1 })
+      throw error
+    }
+    return { kind: 'postgres', ...opened, shown: withoutPassword(location) }
+  }
+  const { db, sqlite } = openDb(location)
+  migrate(db)
+  return { kind: 'sqlite', db, sqlite, shown: location }
+}
+
+export async function closeDatabase(database: Database): Promise<void> {
+  if (database.kind === 'postgres') await database.client.end({ timeout: 5 })
+  else database.sqlite.close()
+}
+
+/** Whether the database answers a query now (/readyz). */
+export async function databaseAnswers(database: Database): Promise<boolean> {
+  try {
+    if (database.kind === 'postgres') await database.client`select 1`
+    else database.sqlite.query('select 1').get()
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The SQLite handle of a module not yet given a PostgreSQL repository. */
+export function sqliteOf(database: Database): Db {
+  if (database.kind !== 'sqlite') throw new Error('this module does not run on PostgreSQL yet')
+  return database.db
+}
+
+/**
+ * A module's repository for a database: its SQLite or its PostgreSQL implementation, made once
+ * per database (their prepared statements and caches live as long as it does).
+ */
+export function perDatabase<R>(make: { sqlite: (database: SqliteDatabase) => R; postgres: (database: PostgresDatabase) => R }) {
+  const made = new WeakMap<Database, R>()
+  return (database: Database): R => {
+    let repository = made.get(database)
+    if (repository === undefined) {
+      repository = database.kind === 'sqlite' ? make.sqlite(database) : make.postgres(database)
+      made.set(database, repository)
+    }
+    return repository
+  }
+}
