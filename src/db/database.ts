@@ -44,14 +44,14 @@ export interface OpenOptions {
 /** Opens the database and applies the migrations it lacks. */
 export async function openDatabase(location: string, { poolSize }: OpenOptions = {}): Promise<Database> {
   if (isPostgresUrl(location)) {
-    const opened = openPostgres(location, { max: poolSize })
+    // Migrating holds one connection for its lock and needs another: its own two, whatever the pool's size.
+    const migrating = openPostgres(location, { max: 2 })
     try {
-      await migratePostgres(opened)
-    } catch (error) {
-      await opened.client.end({ timeout: 1 })
-      throw error
+      await migratePostgres(migrating)
+    } finally {
+      await migrating.client.end({ timeout: 5 })
     }
-    return { kind: 'postgres', ...opened, shown: withoutPassword(location) }
+    return { kind: 'postgres', ...openPostgres(location, { max: poolSize }), shown: withoutPassword(location) }
   }
   const { db, sqlite } = openDb(location)
   migrate(db)
@@ -76,8 +76,12 @@ export async function databaseAnswers(database: Database): Promise<boolean> {
 
 /** The SQLite handle of a module not yet given a PostgreSQL repository. */
 export function sqliteOf(database: Database): Db {
-  if (database.kind !== 'sqlite') throw new Error('this module does not run on PostgreSQL yet')
-  return database.db
+  if (database.kind === 'sqlite') return database.db
+  return new Proxy({} as Db, {
+    get() {
+      throw new Error('this module does not run on PostgreSQL yet')
+    },
+  })
 }
 
 /**

@@ -9,6 +9,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
 const FORM_TYPE = /^multipart\/form-data$/i
 /** No body of this API nests deeper than a few levels; deeper JSON only costs stack and time. */
 export const MAX_JSON_DEPTH = 32
+export const NUL_MESSAGE = 'Must not contain the character U+0000'
 /** Room for a form's boundaries and its small JSON part, above the file's own limit. */
 const FORM_OVERHEAD_BYTES = 256 * 1024
 
@@ -47,6 +48,13 @@ function nestingDepth(text: string, limit: number): number {
   return deepest
 }
 
+/** JSON Pointer paths of the strings in a value that hold U+0000, which PostgreSQL's text cannot store (D99). */
+function pathsWithNul(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return value.includes('\0') ? [path] : []
+  if (value === null || typeof value !== 'object') return []
+  return Object.entries(value).flatMap(([key, inner]) => pathsWithNul(inner, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`))
+}
+
 export function jsonBody(limitBytes: number) {
   return async ({ request }: ParseContext): Promise<unknown> => {
     const expected = { mediaType: JSON_TYPE, name: 'application/json', limitBytes, shownLimitBytes: limitBytes }
@@ -67,6 +75,9 @@ export function jsonBody(limitBytes: number) {
     }
     if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
       throw errors.validation([{ path: '', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }])
+    // Only an escape can put U+0000 in a JSON string, so most bodies are not walked.
+    const withNul = text.includes('\\u0000') ? pathsWithNul(value) : []
+    if (withNul.length > 0) throw errors.validation(withNul.map((path) => ({ path, message: NUL_MESSAGE })))
     return value
   }
 }

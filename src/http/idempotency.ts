@@ -2,13 +2,11 @@
  * Idempotency keys (D75). A request that creates something may carry `Idempotency-Key`; its
  * first successful answer is stored for 24 hours per account, and a retry of the same request
  * with the same key gets that answer again, with `Idempotent-Replayed: true`, instead of a second
- * schema or job. Only src/http/idempotency.ts reads or writes the idempotency_keys table.
+ * schema or job. Only this file and its store read or write the idempotency_keys table.
  */
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
-import { type Database, sqliteOf } from '../db/database'
-import { preparedFor } from '../db/prepared'
-import { idempotencyKeys } from '../db/tables'
+import type { Database } from '../db/database'
 import { errors } from './errors'
+import { idempotencyStore } from './idempotency-store'
 import { jsonResponse } from './json'
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
@@ -53,47 +51,6 @@ function toResponse(answer: Answer, replayed = false): Response {
   return response
 }
 
-const statements = preparedFor((db) => {
-  const accountId = sql.placeholder('accountId')
-  const key = sql.placeholder('key')
-  const mine = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!
-  const claim = db
-    .insert(idempotencyKeys)
-    .values({ accountId, key, requestHash: sql.placeholder('requestHash'), createdAt: sql.placeholder('now') })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key })
-    .prepare()
-  const find = db.select().from(idempotencyKeys).where(mine).prepare()
-  // An expired answer, or a first request that was lost, leaves the key free again.
-  const release = db
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        mine,
-        or(
-          lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore')),
-          and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, sql.placeholder('lostBefore'))),
-        ),
-      ),
-    )
-    .prepare()
-  return {
-    /** The row of the key, after claiming it for this request if it was free. */
-    claim: db.$client.transaction((values: { accountId: string; key: string; requestHash: string; now: string; expiredBefore: string; lostBefore: string }) => {
-      release.run(values)
-      const claimed = claim.get(values) !== undefined
-      return { claimed, row: claimed ? undefined : find.get(values) }
-    }).immediate,
-    store: db
-      .update(idempotencyKeys)
-      .set({ responseStatus: sql`${sql.placeholder('status')}`, responseBody: sql`${sql.placeholder('body')}` })
-      .where(mine)
-      .prepare(),
-    forget: db.delete(idempotencyKeys).where(mine).prepare(),
-    purge: db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore'))).prepare(),
-  }
-})
-
 export interface Idempotency {
   /**
    * Answers `handle()`'s answer, at most once per key: `fingerprint` names the request's body
@@ -103,7 +60,7 @@ export interface Idempotency {
 }
 
 export function createIdempotency(database: Database): Idempotency {
-  const db = sqliteOf(database)
+  const store = idempotencyStore(database)
   let lastPurge = 0
   return {
     async run(request, accountId, fingerprint, handle) {
@@ -114,13 +71,12 @@ export function createIdempotency(database: Database): Idempotency {
       const url = new URL(request.url)
       const requestHash = sha256(`${request.method} ${url.pathname}${url.search}\n${fingerprint()}`)
       const at = Date.now()
-      const { claim, store, forget, purge } = statements(db)
       const expiredBefore = new Date(at - IDEMPOTENCY_KEY_TTL_MS).toISOString()
       if (at - lastPurge > PURGE_EVERY_MS) {
         lastPurge = at
-        purge.run({ expiredBefore })
+        await store.purge(expiredBefore)
       }
-      const { claimed, row } = claim({
+      const claim = await store.claim({
         accountId,
         key,
         requestHash,
@@ -128,7 +84,8 @@ export function createIdempotency(database: Database): Idempotency {
         expiredBefore,
         lostBefore: new Date(at - IN_FLIGHT_TIMEOUT_MS).toISOString(),
       })
-      if (!claimed) {
+      if (!claim.claimed) {
+        const { row } = claim
         if (!row || row.requestHash !== requestHash) throw errors.idempotencyKeyReused()
         if (row.responseStatus === null || row.responseBody === null) throw errors.idempotencyKeyInUse()
         return toResponse({ status: row.responseStatus, body: row.responseBody }, true)
@@ -138,11 +95,11 @@ export function createIdempotency(database: Database): Idempotency {
         answer = await handle()
       } catch (error) {
         // Only success is remembered: a refused request created nothing, so it may be tried again.
-        forget.run({ accountId, key })
+        await store.forget(accountId, key)
         throw error
       }
-      if (answer.status >= 200 && answer.status < 300) store.run({ accountId, key, status: answer.status, body: answer.body })
-      else forget.run({ accountId, key })
+      if (answer.status >= 200 && answer.status < 300) await store.store(accountId, key, answer.status, answer.body)
+      else await store.forget(accountId, key)
       return toResponse(answer)
     },
   }

@@ -6,12 +6,14 @@
 import { afterEach } from 'bun:test'
 import postgres from 'postgres'
 import { closeDatabase, type Database, openDatabase } from '../../src/db/database'
+import { openPostgres } from '../../src/db/postgres'
 import { POSTGRES_URL } from './postgres'
 
 export const TEST_DIALECT: Database['kind'] = process.env.EXTRACTD_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
 if (TEST_DIALECT === 'postgres' && !POSTGRES_URL) throw new Error('EXTRACTD_TEST_DATABASE=postgres needs EXTRACTD_TEST_POSTGRES')
 
 const open: { database: Database; name: string }[] = []
+const urls = new WeakMap<Database, string>()
 let admin: postgres.Sql | undefined
 let template: Promise<string> | undefined
 let counter = 0
@@ -33,17 +35,38 @@ async function migratedTemplate(sql: postgres.Sql): Promise<string> {
 
 /** A new database for one test app; PostgreSQL ones are dropped after the test. */
 export async function openTestDatabase(sqlitePath = ':memory:'): Promise<Database> {
-  if (TEST_DIALECT === 'sqlite') return openDatabase(sqlitePath)
+  if (TEST_DIALECT === 'sqlite') {
+    const database = await openDatabase(sqlitePath)
+    urls.set(database, sqlitePath)
+    return database
+  }
   admin ??= postgres(POSTGRES_URL!, { max: 1, onnotice: () => {} })
   const source = await (template ??= migratedTemplate(admin))
   const name = `extractd_test_${process.pid}_${counter++}`
   await admin.unsafe(`create database "${name}" template "${source}"`)
-  const database = await openDatabase(urlOf(name), { poolSize: 4 })
+  // The template is migrated already: the pool is opened as openDatabase would, without the migrator's check.
+  const database: Database = { kind: 'postgres', ...openPostgres(urlOf(name), { max: 4 }), shown: name }
   open.push({ database, name })
+  urls.set(database, urlOf(name))
   return database
 }
 
+/**
+ * Another handle on the same database, as another process or instance would have (a SQLite
+ * file's, not an in-memory one's); closed after the test.
+ */
+export async function anotherHandle(database: Database): Promise<Database> {
+  const location = urls.get(database)
+  if (location === undefined || location === ':memory:') throw new Error('anotherHandle needs a database opened by openTestDatabase on a file or PostgreSQL')
+  const other = await openDatabase(location, { poolSize: 2 })
+  others.push(other)
+  return other
+}
+
+const others: Database[] = []
+
 afterEach(async () => {
+  for (const other of others.splice(0)) await closeDatabase(other).catch(() => {})
   for (const { database, name } of open.splice(0)) {
     await closeDatabase(database).catch(() => {})
     await admin!.unsafe(`drop database if exists "${name}" with (force)`)

@@ -76,9 +76,22 @@ describe('POST /api/v1/schemas', () => {
     expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema })
   })
 
+  test('D99: U+0000 in any string is 400 naming each path, on create and update, and nothing is stored', async () => {
+    const t = await makeTestApp()
+    const created = await t.call('POST', '/api/v1/schemas', {
+      body: { name: 'a\u0000b', fields: [field('a', { label: 'x\u0000', description: 'fine' })] },
+    })
+    expectValidation(created, ['/name', '/fields/0/label'])
+    expect(created.body.details[0].message).toBe('Must not contain the character U+0000')
+    expect(await t.rows('SELECT id FROM schemas')).toEqual([])
+    const schema = await createSchema(t, { name: 'ok' })
+    expectValidation(await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { description: '\u0000' } }), ['/description'])
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body).toEqual({ schema })
+  })
+
   test('strings that JSON must escape come back exactly as sent from create, list, read, update and restore (D65)', async () => {
     const t = await makeTestApp()
-    const tricky = 'quote " backslash \\ slash / tab \t newline \n nul \u0000 del \u007f line sep \u2028 emoji 🧾 </script>'
+    const tricky = 'quote " backslash \\ slash / tab \t newline \n escaped nul \\u0000 del \u007f line sep \u2028 emoji 🧾 </script>'
     const body = { name: tricky, description: tricky, fields: [field('a', { label: tricky, description: tricky, required: true })] }
     const created = await t.call('POST', '/api/v1/schemas', { body })
     expect(created.status).toBe(201)
@@ -564,14 +577,14 @@ describe('typed fields in schemas (D87–D89)', () => {
       { key: 'a', label: 'Label of a', description: 'What a is', required: false },
       { key: 'b', label: 'Label of b', description: 'What b is', required: true },
     ]
-    t.db.$client.query('UPDATE schemas SET fields = ? WHERE id = ?').run(JSON.stringify(untyped), schema.id)
+    await t.rows('UPDATE schemas SET fields = ? WHERE id = ?', [JSON.stringify(untyped), schema.id])
     const read = await t.call('GET', `/api/v1/schemas/${schema.id}`)
     expect(read.body).toEqual({ schema })
     expect((await listed(t))[0]).toEqual(schema)
 
     const resent = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { fields: [field('a'), field('b', { required: true })] } })
     expect(resent.body).toEqual(schema)
-    const stored = t.db.$client.query('SELECT fields FROM schemas WHERE id = ?').get(schema.id) as { fields: string }
-    expect(JSON.parse(stored.fields)).toEqual(untyped)
+    const [stored] = await t.rows<{ fields: string }>('SELECT fields FROM schemas WHERE id = ?', [schema.id])
+    expect(JSON.parse(stored!.fields)).toEqual(untyped)
   })
 })

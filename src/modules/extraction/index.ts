@@ -83,7 +83,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         const sha256 = new Bun.CryptoHasher('sha256').update(content).digest('hex')
         // D75: a retry is the same `extract` part with the same file.
         return idempotency.run(request, principal.accountId, () => `${body.extract}\n${sha256}`, async () => {
-          const resolved = resolveFields(db, catalog, principal.accountId, wanted)
+          const resolved = await resolveFields(database, catalog, principal.accountId, wanted)
           if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
           const mediaType = detectMediaType(content)
           if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)

@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
+import type { Database } from '../../db/database'
 import { type JobField, type JobFieldMeta, type JobProgress, type JobStatus, jobFiles, jobs } from '../../db/tables'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
@@ -66,12 +67,12 @@ export function fieldSpecOf(field: JobField): FieldSpec {
  * suggested fields, each typed once here (D91). Catalog fields of the same key lend the engine
  * their aliases and, for a field left `auto`, their type.
  */
-export function resolveFields(
-  db: Db,
+export async function resolveFields(
+  database: Database,
   catalog: Catalog,
   accountId: string,
   request: ExtractRequest,
-): ResolvedFields {
+): Promise<ResolvedFields> {
   if (request.fields !== undefined && request.schema_id !== undefined)
     throw errors.validation([{ path: '/extract/schema_id', message: 'Give either fields or schema_id, not both' }])
   if (request.schema_version !== undefined && request.schema_id === undefined)
@@ -108,7 +109,7 @@ export function resolveFields(
     return { documentType: type.slug, schemaId: null, schemaVersion: null, fields }
   }
   if (request.schema_id !== undefined) {
-    const schema = getActiveSchemaVersion(db, accountId, request.schema_id, request.schema_version)
+    const schema = await getActiveSchemaVersion(database, accountId, request.schema_id, request.schema_version)
     if (schema.fields.length === 0)
       throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
     const fields = schema.fields.map(withCatalog)

@@ -1,7 +1,6 @@
 /** Routes of /api/v1/schemas: the account's saved extraction schemas. */
 import { Elysia } from 'elysia'
-import type { Db } from '../../db/client'
-import { type Database, sqliteOf } from '../../db/database'
+import type { Database } from '../../db/database'
 import type { Catalog } from '../catalog/service'
 import { unknownDocumentType } from '../catalog/service'
 import { resolveType } from '../extraction/fields'
@@ -48,8 +47,8 @@ function versionNumber(text: string): number | undefined {
  * D96: the JSON Schema of the result of a job with this schema's fields, `auto` typed as at job
  * creation (with `document_type`, the catalog type of the same key first).
  */
-function schemaJsonSchema(db: Db, catalog: Catalog, accountId: string, id: string, documentType: string | undefined) {
-  const schema = service.getSchema(db, accountId, id)
+async function schemaJsonSchema(database: Database, catalog: Catalog, accountId: string, id: string, documentType: string | undefined) {
+  const schema = await service.getSchema(database, accountId, id)
   let catalogFields = new Map<string, NonNullable<ReturnType<Catalog['get']>>['fields'][number]>()
   if (documentType !== undefined && documentType !== '') {
     const type = catalog.get(documentType)
@@ -61,11 +60,10 @@ function schemaJsonSchema(db: Db, catalog: Catalog, accountId: string, id: strin
 }
 
 export function schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }: SchemasDeps) {
-  const db = sqliteOf(database)
   const parse = jsonBody(maxJsonBytes)
   return new Elysia({ prefix: '/schemas', tags: ['Schemas'] })
     .use(auth)
-    .get('', ({ principal }) => jsonResponse(service.listSchemasJson(db, principal.accountId)), {
+    .get('', async ({ principal }) => jsonResponse(await service.listSchemasJson(database, principal.accountId)), {
       auth: true,
       response: { 200: SchemaList, ...errorResponses(401) },
       detail: { operationId: 'listSchemas',
@@ -75,9 +73,9 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
       '',
       // async, so that Elysia awaits the answer and a refusal reaches the error handler
       async ({ principal, body, request }) =>
-        idempotency.run(request, principal.accountId, () => JSON.stringify(body), () => ({
+        idempotency.run(request, principal.accountId, () => JSON.stringify(body), async () => ({
           status: 201,
-          body: `{"schema":${service.createSchema(db, principal.accountId, body)}}`,
+          body: `{"schema":${await service.createSchema(database, principal.accountId, body)}}`,
         })),
       {
         auth: true,
@@ -95,7 +93,7 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
         },
       },
     )
-    .get('/:id', ({ principal, params }) => jsonResponse(`{"schema":${service.getSchemaJson(db, principal.accountId, params.id)}}`), {
+    .get('/:id', async ({ principal, params }) => jsonResponse(`{"schema":${await service.getSchemaJson(database, principal.accountId, params.id)}}`), {
       auth: true,
       params: SchemaParams,
       response: { 200: SchemaEnvelope, ...errorResponses(401, 404) },
@@ -104,7 +102,7 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
     })
     .get(
       '/:id/json-schema',
-      ({ principal, params, query }) => schemaJsonSchema(db, catalog, principal.accountId, params.id, query.document_type),
+      async ({ principal, params, query }) => schemaJsonSchema(database, catalog, principal.accountId, params.id, query.document_type),
       {
         auth: true,
         params: SchemaParams,
@@ -119,7 +117,7 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
         },
       },
     )
-    .patch('/:id', ({ principal, params, body }) => service.updateSchema(db, principal.accountId, params.id, body), {
+    .patch('/:id', async ({ principal, params, body }) => service.updateSchema(database, principal.accountId, params.id, body), {
       auth: true,
       parse,
       params: SchemaParams,
@@ -133,8 +131,8 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
     })
     .delete(
       '/:id',
-      ({ principal, params }) => {
-        service.deleteSchema(db, principal.accountId, params.id)
+      async ({ principal, params }) => {
+        await service.deleteSchema(database, principal.accountId, params.id)
         return { ok: true as const }
       },
       {
@@ -148,9 +146,9 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
     .post(
       '/:id/restore',
       async ({ principal, params, request }) =>
-        idempotency.run(request, principal.accountId, () => '', () => ({
+        idempotency.run(request, principal.accountId, () => '', async () => ({
           status: 200,
-          body: JSON.stringify({ schema: service.restoreSchema(db, principal.accountId, params.id) }),
+          body: JSON.stringify({ schema: await service.restoreSchema(database, principal.accountId, params.id) }),
         })),
       {
         auth: true,
@@ -166,12 +164,12 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
     )
     .get(
       '/:id/versions',
-      ({ principal, params, query }) => {
+      async ({ principal, params, query }) => {
         const limit = pageLimit(query.limit, DEFAULT_VERSION_PAGE, MAX_VERSION_PAGE)
         const startingAfter = query.starting_after === undefined ? undefined : versionNumber(query.starting_after)
         if (query.starting_after !== undefined && startingAfter === undefined)
           throw errors.validation([{ path: 'query:/starting_after', message: 'Expected a version number' }])
-        return service.listSchemaVersions(db, principal.accountId, params.id, { limit, startingAfter })
+        return service.listSchemaVersions(database, principal.accountId, params.id, { limit, startingAfter })
       },
       {
         auth: true,
@@ -188,8 +186,8 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
     .get(
       '/:id/versions/:version',
       // Versions count from 1, so a `:version` that is no number names none (and the schema is checked first).
-      ({ principal, params }) => ({
-        version: service.getSchemaVersion(db, principal.accountId, params.id, versionNumber(params.version) ?? 0),
+      async ({ principal, params }) => ({
+        version: await service.getSchemaVersion(database, principal.accountId, params.id, versionNumber(params.version) ?? 0),
       }),
       {
         auth: true,

@@ -1,14 +1,10 @@
 /**
- * Saved extraction schemas of one account (D8–D15). Every query goes through `owned()`, which
- * applies the account filter; the limit of active schemas is checked and applied in one
- * immediate transaction, so it holds across concurrent requests and processes (D10).
- * The queries are prepared once per database; answers are JSON text with the stored fields
- * spliced in as they are (D65).
+ * Saved extraction schemas of one account (D8–D15). The repository scopes every query to the
+ * account and applies the limit of active schemas atomically (D10); answers are JSON text with
+ * the stored fields spliced in as they are (D65).
  */
-import { and, count, desc, eq, lt, type Placeholder, type SQL, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import { preparedFor } from '../../db/prepared'
-import { schemaVersions, schemas, type StoredField } from '../../db/tables'
+import type { Database } from '../../db/database'
+import type { StoredField } from '../../db/tables'
 import { errors } from '../../http/errors'
 import { type Field, FieldInput, fieldListDetails } from '../../http/models'
 import { typePart } from '../../lib/field-types'
@@ -18,89 +14,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { Type } from '@sinclair/typebox'
 import { fieldsFromJsonSchema } from './json-schema-input'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type SchemaVersion, type UpdateSchemaBody } from './model'
-
-type SchemaRow = typeof schemas.$inferSelect
-type SchemaVersionRow = typeof schemaVersions.$inferSelect
-type Value = string | Placeholder
-
-function owned(accountId: Value, id?: Value, activeOnly = false): SQL {
-  const conditions = [eq(schemas.accountId, accountId)]
-  if (id !== undefined) conditions.push(eq(schemas.id, id))
-  if (activeOnly) conditions.push(eq(schemas.isActive, true))
-  return and(...conditions)!
-}
-
-/** The columns of the wire form, with `fields` as the JSON text SQLite stores. */
-const wireColumns = {
-  id: schemas.id,
-  name: schemas.name,
-  description: schemas.description,
-  fields: sql<string>`${schemas.fields}`,
-  version: schemas.version,
-  isActive: schemas.isActive,
-  createdAt: schemas.createdAt,
-  updatedAt: schemas.updatedAt,
-}
-
-type WireRow = { [K in keyof typeof wireColumns]: K extends 'fields' ? string : SchemaRow[K] }
-
-type NewSchema = {
-  id: string
-  accountId: string
-  name: string
-  description: string
-  fields: StoredField[]
-  now: string
-}
-
-const statements = preparedFor((db) => {
-  const accountId = sql.placeholder('accountId')
-  const id = sql.placeholder('id')
-  const activeCount = db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).prepare()
-  const insert = db
-    .insert(schemas)
-    .values({
-      id,
-      accountId,
-      name: sql.placeholder('name'),
-      description: sql.placeholder('description'),
-      fields: sql.placeholder('fields'),
-      createdAt: sql.placeholder('now'),
-      updatedAt: sql.placeholder('now'),
-      versionCreatedAt: sql.placeholder('now'),
-    })
-    .returning(wireColumns)
-    .prepare()
-  return {
-    list: db
-      .select(wireColumns)
-      .from(schemas)
-      .where(owned(accountId, undefined, true))
-      .orderBy(desc(schemas.createdAt), desc(schemas.id))
-      .prepare(),
-    find: db.select().from(schemas).where(owned(accountId, id)).prepare(),
-    findActive: db.select().from(schemas).where(owned(accountId, id, true)).prepare(),
-    findWire: db.select(wireColumns).from(schemas).where(owned(accountId, id)).prepare(),
-    activeCount,
-    /** D10: the count and the insert in one immediate transaction, made once rather than per request. */
-    insertWithinLimit: db.$client.transaction((values: NewSchema) => {
-      if ((activeCount.get(values)?.n ?? 0) >= MAX_SCHEMAS_PER_ACCOUNT) throw errors.schemaLimitReached(MAX_SCHEMAS_PER_ACCOUNT)
-      return insert.get(values)!
-    }).immediate,
-    versions: db
-      .select()
-      .from(schemaVersions)
-      .where(and(eq(schemaVersions.schemaId, id), lt(schemaVersions.version, sql.placeholder('before'))))
-      .orderBy(desc(schemaVersions.version))
-      .limit(sql.placeholder('limit'))
-      .prepare(),
-    version: db
-      .select()
-      .from(schemaVersions)
-      .where(and(eq(schemaVersions.schemaId, id), eq(schemaVersions.version, sql.placeholder('version'))))
-      .prepare(),
-  }
-})
+import { type NewSchema, type SchemaChanges, type SchemaRow, schemasRepository, type SchemaVersionRow, versionRowOf, type WireRow } from './repository'
 
 function toWire(row: SchemaRow): Schema {
   return {
@@ -155,20 +69,15 @@ function assertValidFields(fields: readonly FieldInput[] | undefined): void {
   if (details.length > 0) throw errors.validation(details)
 }
 
-function activeCount(db: Db, accountId: string): number {
-  return statements(db).activeCount.get({ accountId })?.n ?? 0
-}
-
-function findRow(db: Db, accountId: string, id: string, activeOnly = false): SchemaRow {
-  const { find, findActive } = statements(db)
-  const row = isIdOf('sch', id) ? (activeOnly ? findActive : find).get({ accountId, id }) : undefined
+async function findRow(database: Database, accountId: string, id: string, activeOnly = false): Promise<SchemaRow> {
+  const row = isIdOf('sch', id) ? await schemasRepository(database).find(accountId, id, activeOnly) : undefined
   if (!row) throw errors.notFound('Schema')
   return row
 }
 
 /** `{"schemas": [...]}`: the account's active schemas, newest first (D14), as JSON text. */
-export function listSchemasJson(db: Db, accountId: string): string {
-  return `{"schemas":[${statements(db).list.all({ accountId }).map(toWireJson).join(',')}]}`
+export async function listSchemasJson(database: Database, accountId: string): Promise<string> {
+  return `{"schemas":[${(await schemasRepository(database).listActive(accountId)).map(toWireJson).join(',')}]}`
 }
 
 /** D97: the fields of a create body, from `fields` or from `json_schema` (not both). */
@@ -195,35 +104,31 @@ const FieldInputs = Type.Array(FieldInput)
 const convertedFields = () => (checker ??= TypeCompiler.Compile(FieldInputs))
 
 /** The new schema as JSON text. */
-export function createSchema(db: Db, accountId: string, body: CreateSchemaBody): string {
+export async function createSchema(database: Database, accountId: string, body: CreateSchemaBody): Promise<string> {
   const input = { ...body, fields: fieldsOf(body) }
   assertValidFields(input.fields)
   const values: NewSchema = {
-    id: newId('sch'), // the table's default would be computed once, when the statement is prepared
+    id: newId('sch'),
     accountId,
     name: input.name,
     description: input.description ?? '',
     fields: toStoredFields(input.fields ?? []),
-    now: nowIso(), // one instant: a new schema's updated_at equals its created_at
+    now: nowIso(),
   }
-  return toWireJson(statements(db).insertWithinLimit(values))
+  const created = await schemasRepository(database).createWithinLimit(values, MAX_SCHEMAS_PER_ACCOUNT)
+  if (!created) throw errors.schemaLimitReached(MAX_SCHEMAS_PER_ACCOUNT)
+  return toWireJson(created)
 }
 
 /** D11: soft-deleted schemas stay readable by ID. The schema as JSON text. */
-export function getSchemaJson(db: Db, accountId: string, id: string): string {
-  const row = isIdOf('sch', id) ? statements(db).findWire.get({ accountId, id }) : undefined
+export async function getSchemaJson(database: Database, accountId: string, id: string): Promise<string> {
+  const row = isIdOf('sch', id) ? await schemasRepository(database).findWire(accountId, id) : undefined
   if (!row) throw errors.notFound('Schema')
   return toWireJson(row)
 }
 
-/** The current version of a schema, as the history shows it. */
-function versionOf(row: SchemaRow): SchemaVersionRow {
-  const { id, version, name, description, fields, versionCreatedAt } = row
-  return { schemaId: id, version, name, description, fields, createdAt: versionCreatedAt }
-}
-
-function findVersion(db: Db, row: SchemaRow, version: number): SchemaVersion {
-  const stored = version === row.version ? versionOf(row) : statements(db).version.get({ id: row.id, version })
+async function findVersion(database: Database, row: SchemaRow, version: number): Promise<SchemaVersion> {
+  const stored = version === row.version ? versionRowOf(row) : await schemasRepository(database).version(row.id, version)
   if (!stored) throw errors.notFound('Schema version')
   return toVersionWire(stored)
 }
@@ -232,9 +137,9 @@ function findVersion(db: Db, row: SchemaRow, version: number): SchemaVersion {
  * A version of an active schema of the account (its current one unless one is asked for), for
  * use by other modules (extraction).
  */
-export function getActiveSchemaVersion(db: Db, accountId: string, id: string, version?: number): SchemaVersion {
-  const row = findRow(db, accountId, id, true)
-  return findVersion(db, row, version ?? row.version)
+export async function getActiveSchemaVersion(database: Database, accountId: string, id: string, version?: number): Promise<SchemaVersion> {
+  const row = await findRow(database, accountId, id, true)
+  return findVersion(database, row, version ?? row.version)
 }
 
 function toVersionWire(row: SchemaVersionRow): SchemaVersion {
@@ -249,84 +154,54 @@ function toVersionWire(row: SchemaVersionRow): SchemaVersion {
 }
 
 /** A schema's versions, newest first, a page at a time; a deleted schema keeps its history (D11, D74). */
-export function listSchemaVersions(
-  db: Db,
+export async function listSchemaVersions(
+  database: Database,
   accountId: string,
   id: string,
   { limit, startingAfter }: { limit: number; startingAfter?: number },
-): { versions: SchemaVersion[]; has_more: boolean } {
-  const row = findRow(db, accountId, id)
+): Promise<{ versions: SchemaVersion[]; has_more: boolean }> {
+  const row = await findRow(database, accountId, id)
   const before = Math.min(startingAfter ?? Number.POSITIVE_INFINITY, row.version + 1)
-  const current = before > row.version ? [versionOf(row)] : []
-  const earlier = statements(db).versions.all({ id: row.id, before, limit: limit + 1 - current.length })
+  const current = before > row.version ? [versionRowOf(row)] : []
+  const earlier = await schemasRepository(database).versions(row.id, before, limit + 1 - current.length)
   const rows = [...current, ...earlier]
   return { versions: rows.slice(0, limit).map(toVersionWire), has_more: rows.length > limit }
 }
 
-export function getSchemaVersion(db: Db, accountId: string, id: string, version: number): SchemaVersion {
-  return findVersion(db, findRow(db, accountId, id), version)
+export async function getSchemaVersion(database: Database, accountId: string, id: string, version: number): Promise<SchemaVersion> {
+  return findVersion(database, await findRow(database, accountId, id), version)
 }
 
 /** A schema of the account, soft-deleted ones too (D11). */
-export function getSchema(db: Db, accountId: string, id: string): Schema {
-  return toWire(findRow(db, accountId, id))
+export async function getSchema(database: Database, accountId: string, id: string): Promise<Schema> {
+  return toWire(await findRow(database, accountId, id))
 }
 
-export function updateSchema(db: Db, accountId: string, id: string, patch: UpdateSchemaBody): Schema {
+export async function updateSchema(database: Database, accountId: string, id: string, patch: UpdateSchemaBody): Promise<Schema> {
   assertValidFields(patch.fields)
-  return db.transaction(
-    (tx) => {
-      const row = findRow(db, accountId, id, true)
-      const changes: Partial<Pick<SchemaRow, 'name' | 'description' | 'fields'>> = {}
-      if (patch.name !== undefined && patch.name !== row.name) changes.name = patch.name
-      if (patch.description !== undefined && patch.description !== row.description) changes.description = patch.description
-      if (patch.fields !== undefined) {
-        const fields = toStoredFields(patch.fields)
-        if (JSON.stringify(fields) !== JSON.stringify(withTypes(row.fields))) changes.fields = fields // D36 on stored forms
-      }
-      if (Object.keys(changes).length === 0) return toWire(row) // D13: nothing changed
-      // D74: the version being replaced joins the history; the row holds the new one.
-      tx.insert(schemaVersions).values(versionOf(row)).run()
-      const now = nowIso()
-      const updated = tx
-        .update(schemas)
-        .set({ ...changes, version: row.version + 1, versionCreatedAt: now, updatedAt: now })
-        .where(owned(accountId, id))
-        .returning()
-        .get()!
-      return toWire(updated)
-    },
-    { behavior: 'immediate' },
-  )
+  const fields = patch.fields && toStoredFields(patch.fields)
+  const row = isIdOf('sch', id)
+    ? await schemasRepository(database).updateActive(accountId, id, (current) => {
+        const changes: SchemaChanges = {}
+        if (patch.name !== undefined && patch.name !== current.name) changes.name = patch.name
+        if (patch.description !== undefined && patch.description !== current.description) changes.description = patch.description
+        if (fields && JSON.stringify(fields) !== JSON.stringify(withTypes(current.fields))) changes.fields = fields // D36 on stored forms
+        return Object.keys(changes).length === 0 ? undefined : changes // D13: nothing changed
+      })
+    : undefined
+  if (!row) throw errors.notFound('Schema')
+  return toWire(row)
 }
 
 /** D11: soft delete; deleting an already deleted schema changes nothing. */
-export function deleteSchema(db: Db, accountId: string, id: string): void {
-  db.transaction(
-    (tx) => {
-      const row = findRow(db, accountId, id)
-      if (!row.isActive) return
-      tx.update(schemas).set({ isActive: false, updatedAt: nowIso() }).where(owned(accountId, id)).run()
-    },
-    { behavior: 'immediate' },
-  )
+export async function deleteSchema(database: Database, accountId: string, id: string): Promise<void> {
+  if (!isIdOf('sch', id) || !(await schemasRepository(database).softDelete(accountId, id))) throw errors.notFound('Schema')
 }
 
 /** D12: reactivation, within the limit of active schemas. */
-export function restoreSchema(db: Db, accountId: string, id: string): Schema {
-  return db.transaction(
-    (tx) => {
-      const row = findRow(db, accountId, id)
-      if (row.isActive) return toWire(row)
-      if (activeCount(db, accountId) >= MAX_SCHEMAS_PER_ACCOUNT) throw errors.schemaLimitReached(MAX_SCHEMAS_PER_ACCOUNT)
-      const restored = tx
-        .update(schemas)
-        .set({ isActive: true, updatedAt: nowIso() })
-        .where(owned(accountId, id))
-        .returning()
-        .get()
-      return toWire(restored!)
-    },
-    { behavior: 'immediate' },
-  )
+export async function restoreSchema(database: Database, accountId: string, id: string): Promise<Schema> {
+  const outcome = isIdOf('sch', id) ? await schemasRepository(database).restore(accountId, id, MAX_SCHEMAS_PER_ACCOUNT) : 'not_found'
+  if (outcome === 'not_found') throw errors.notFound('Schema')
+  if (outcome === 'limit_reached') throw errors.schemaLimitReached(MAX_SCHEMAS_PER_ACCOUNT)
+  return toWire(outcome)
 }
