@@ -1,6 +1,6 @@
 /** Builds the HTTP application from its parts; `main.ts` listens, tests call `app.handle()`. */
 import { type AnyElysia, Elysia, t } from 'elysia'
-import type { Database } from './db/database'
+import { type Database, databaseAnswers } from './db/database'
 import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
 import { createIdempotency } from './http/idempotency'
@@ -20,8 +20,6 @@ export interface AppOptions {
   /** Largest JSON body accepted, in bytes. */
   maxJsonBytes?: number
   log?: Logger
-  /** Answers /readyz: true when the database can be queried. */
-  isReady?: () => boolean | Promise<boolean>
   extraction: {
     runner: JobRunner
     /** Named on every new job. */
@@ -49,7 +47,7 @@ const TAGS = [
 ]
 
 export function createApp(options: AppOptions) {
-  const { database, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, isReady, extraction, webhooks } = options
+  const { database, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, extraction, webhooks } = options
   const { plugin: auth, accountOf } = createAuth(database)
   const idempotency = createIdempotency(database)
   let routes: RouteInfo[] = []
@@ -70,7 +68,7 @@ export function createApp(options: AppOptions) {
     .get(
       '/readyz',
       async ({ set }) => {
-        const ready = isReady ? await isReady() : true
+        const ready = await databaseAnswers(database)
         if (!ready) set.status = 503
         return { status: ready ? ('ok' as const) : ('unavailable' as const) }
       },

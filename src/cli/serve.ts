@@ -1,7 +1,7 @@
 /** `extractd serve`: migrate, load the catalog, listen, and stop cleanly on SIGTERM/SIGINT (D25, D28). */
 import { createApp } from '../app'
 import type { ServeConfig } from '../config'
-import { closeDatabase, databaseAnswers, openDatabase } from '../db/database'
+import { closeDatabase, openDatabase } from '../db/database'
 import { batchedLines, createLogger } from '../lib/log'
 import { loadCatalog } from '../modules/catalog/service'
 import { engineName } from '../modules/extraction/engines/names'
@@ -40,7 +40,6 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     database,
     catalog,
     log,
-    isReady: () => databaseAnswers(database),
     extraction: { runner, engineName: engine, maxUploadBytes: config.maxUploadBytes },
     webhooks: { allowPrivate: config.webhooks.allowPrivate },
   })

@@ -20,7 +20,8 @@ export interface PostgresOptions {
 }
 
 export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
-  const client = postgres(url, { max, onnotice: () => {}, connection: { application_name: 'extractd' } })
+  // A server that cannot be reached fails requests with 503 after this long rather than holding them.
+  const client = postgres(url, { max, connect_timeout: 10, onnotice: () => {}, connection: { application_name: 'extractd' } })
   const db = drizzle({ client, schema: tables })
   return { db, client }
 }

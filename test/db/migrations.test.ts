@@ -3,6 +3,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { openDb } from '../../src/db/client'
+import { closeDatabase, openDatabase } from '../../src/db/database'
 import { migrate, migrations } from '../../src/db/migrate'
 import { silentLogger } from '../../src/lib/log'
 import { loadCatalog } from '../../src/modules/catalog/service'
@@ -81,9 +82,8 @@ test('a database made by the first version keeps every row when the latest binar
   )
   old.sqlite.close()
 
-  const latest = openDb(path)
-  migrate(latest.db)
-  const app = createApp({ db: latest.db, catalog: loadCatalog(), extraction: { runner: createJobRunner({ db: latest.db, extract: inProcessExtractor(builtinEngine), concurrency: 1, keepFileMs: 0, readLimits: DEFAULT_READ_LIMITS, log: silentLogger }), engineName: 'builtin', maxUploadBytes: 1024 } })
+  const latest = await openDatabase(path)
+  const app = createApp({ database: latest, catalog: loadCatalog(), extraction: { runner: createJobRunner({ database: latest, extract: inProcessExtractor(builtinEngine), concurrency: 1, keepFileMs: 0, readLimits: DEFAULT_READ_LIMITS, log: silentLogger }), engineName: 'builtin', maxUploadBytes: 1024 } })
   const response = await app.handle(
     new Request(`http://localhost/api/v1/schemas/${schemaId}`, { headers: { authorization: `Bearer ${key}` } }),
   )
@@ -100,5 +100,5 @@ test('a database made by the first version keeps every row when the latest binar
     versions: [{ schema_id: schemaId, version: 1, name: 'Old', description: 'kept', fields: [{ ...fields[0], type: 'auto' }], created_at: now }],
     has_more: false,
   })
-  latest.sqlite.close()
+  await closeDatabase(latest)
 })

@@ -10,6 +10,7 @@ import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/delivery'
 import { type Logger, silentLogger } from '../../src/lib/log'
+import type { Database } from '../../src/db/database'
 import { openTestDatabase, query } from './database'
 
 export const BASE = 'http://localhost'
@@ -45,6 +46,8 @@ export interface TestAppOptions {
   log?: Logger
   /** A SQLite file instead of an in-memory database (ignored on PostgreSQL). */
   dbPath?: string
+  /** A database handle to use instead of a new database. */
+  database?: Database
   /**
    * Webhook settings; with them a delivery worker runs (stop it with `t.deliveries.stop(0)`).
    * Without them private addresses are refused and nothing is delivered.
@@ -53,7 +56,7 @@ export interface TestAppOptions {
 }
 
 export async function makeTestApp(options: TestAppOptions = {}) {
-  const database = await openTestDatabase(options.dbPath)
+  const database = options.database ?? (await openTestDatabase(options.dbPath))
   const catalog = options.catalog ?? (sharedCatalog ??= loadCatalog())
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({

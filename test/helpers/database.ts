@@ -51,19 +51,32 @@ export async function openTestDatabase(sqlitePath = ':memory:'): Promise<Databas
   return database
 }
 
+/** Where a database opened by openTestDatabase is: a SQLite path or a PostgreSQL URL. */
+export function locationOf(database: Database): string {
+  const location = urls.get(database)
+  if (location === undefined) throw new Error('not a database opened by openTestDatabase')
+  return location
+}
+
 /**
  * Another handle on the same database, as another process or instance would have (a SQLite
  * file's, not an in-memory one's); closed after the test.
  */
 export async function anotherHandle(database: Database): Promise<Database> {
-  const location = urls.get(database)
-  if (location === undefined || location === ':memory:') throw new Error('anotherHandle needs a database opened by openTestDatabase on a file or PostgreSQL')
+  const location = locationOf(database)
+  if (location === ':memory:') throw new Error('anotherHandle needs a database opened by openTestDatabase on a file or PostgreSQL')
   const other = await openDatabase(location, { poolSize: 2 })
   others.push(other)
   return other
 }
 
 const others: Database[] = []
+
+/** Closes a handle of a test after it, as those of anotherHandle are. */
+export function closeAfterTest(database: Database): Database {
+  others.push(database)
+  return database
+}
 
 afterEach(async () => {
   for (const other of others.splice(0)) await closeDatabase(other).catch(() => {})

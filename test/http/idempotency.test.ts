@@ -127,7 +127,7 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
   test('a stored answer lasts 24 hours; after that the key is free again', async () => {
     const t = await makeTestApp()
     await createWithKey(t, SCHEMA)
-    t.sqlite.run("update idempotency_keys set created_at = ?", [new Date(Date.now() - 24 * 3600_000 - 1000).toISOString()])
+    await t.rows("update idempotency_keys set created_at = ?", [new Date(Date.now() - 24 * 3600_000 - 1000).toISOString()])
     const later = await createWithKey(t, SCHEMA)
     expect(later.status).toBe(201)
     expect(later.headers.get('idempotent-replayed')).toBeNull()
@@ -139,8 +139,8 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
     const hash = 'x'.repeat(64)
     const accountId = t.keyA.accountId
     const insert = 'insert into idempotency_keys (account_id, key, request_hash, created_at) values (?, ?, ?, ?)'
-    t.sqlite.run(insert, [accountId, 'lost', hash, new Date(Date.now() - 3600_000 - 1000).toISOString()])
-    t.sqlite.run(insert, [accountId, 'busy', hash, new Date(Date.now() - 60_000).toISOString()])
+    await t.rows(insert, [accountId, 'lost', hash, new Date(Date.now() - 3600_000 - 1000).toISOString()])
+    await t.rows(insert, [accountId, 'busy', hash, new Date(Date.now() - 60_000).toISOString()])
     expect((await createWithKey(t, SCHEMA, 'lost')).status).toBe(201)
     expectEnvelope(await createWithKey(t, SCHEMA, 'busy'), 409, 'idempotency_key_reused')
   })

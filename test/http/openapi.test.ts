@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { createSchema, field, makeTestApp, type ApiResponse } from '../helpers/app'
+import { openDatabase } from '../../src/db/database'
 import { JOB_ERROR_CODES } from '../../src/modules/extraction/engines/types'
 import { GENERATED_TYPES, generateTypes, openApiDocument } from '../helpers/openapi'
 import { tempDir } from '../helpers/process'
@@ -254,14 +255,15 @@ describe('real responses conform to the document', () => {
     // A database that is not available: a write waits out the busy timeout, then 503.
     const dir = tempDir('extractd-openapi-')
     try {
-      const locked = await makeTestApp({ dbPath: join(dir.path, 'locked.sqlite') })
-      locked.sqlite.run('PRAGMA busy_timeout = 10')
+      const locked = await makeTestApp({ database: await openDatabase(join(dir.path, 'locked.sqlite')) })
+      if (locked.database.kind !== 'sqlite') throw new Error('a SQLite file')
+      locked.database.sqlite.run('PRAGMA busy_timeout = 10')
       const holder = new Database(join(dir.path, 'locked.sqlite'))
       holder.run('BEGIN EXCLUSIVE')
       conforms('post', '/api/v1/schemas', await locked.call('POST', '/api/v1/schemas', { body: { name: 'waits' } }))
       holder.run('ROLLBACK')
       holder.close()
-      locked.sqlite.close()
+      locked.database.sqlite.close()
     } finally {
       dir.remove()
     }

@@ -11,7 +11,7 @@ const FIELDS = ['account_id', 'duration_ms', 'level', 'method', 'msg', 'path', '
 /** The request log runs after the answer is sent, in a later turn of the event loop. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
-function loggedApp() {
+async function loggedApp() {
   const lines: string[] = []
   const t = await makeTestApp({ log: createLogger('info', (line) => lines.push(line)) })
   const logged = async () => {
@@ -37,7 +37,7 @@ describe('request log', () => {
   ] as const
 
   test.each(CASES)('$name → one line with every field, its ID echoed in X-Request-Id', async (c) => {
-    const { t, lines, logged } = loggedApp()
+    const { t, lines, logged } = await loggedApp()
     const response = await t.call(c.method, c.path, { body: 'body' in c ? c.body : undefined, key: 'key' in c ? c.key : undefined })
     expect(response.status).toBe(c.status)
     const entries = await logged()
@@ -57,7 +57,7 @@ describe('request log', () => {
   })
 
   test("a client's own X-Request-Id is kept, logged and echoed; a malformed one is replaced (D48)", async () => {
-    const { t, logged } = loggedApp()
+    const { t, logged } = await loggedApp()
     const kept = await t.call('GET', '/api/v1/schemas', { headers: { 'x-request-id': 'trace-42:a.b_c' } })
     const replaced = await t.call('GET', '/api/v1/schemas', { headers: { 'x-request-id': 'not an id' } })
     expect(kept.headers.get('x-request-id')).toBe('trace-42:a.b_c')
@@ -66,7 +66,7 @@ describe('request log', () => {
   })
 
   test('each request gets its own ID', async () => {
-    const { t } = loggedApp()
+    const { t } = await loggedApp()
     const ids = new Set<string | null>()
     for (let i = 0; i < 5; i++) ids.add((await t.call('GET', '/api/v1/fields?type=invoice')).headers.get('x-request-id'))
     expect(ids.size).toBe(5)

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { newId } from '../../src/lib/ids'
-import { type ApiResponse, type TestApp, createSchema, detailPaths, field, makeTestApp } from '../helpers/app'
+import { type ApiResponse, type TestApp, createSchema, detailPaths, expectValidation, field, makeTestApp } from '../helpers/app'
 
 const JSON_TYPE = { 'content-type': 'application/json' }
 const MAX_JSON_BYTES = 1024 * 1024
@@ -451,13 +451,18 @@ describe('huge strings and the 1 MiB body limit', () => {
 })
 
 describe('odd strings that are valid JSON', () => {
-  test('a name holding an escaped NUL character is stored and returned exactly', async () => {
+  test('D99: a name or description holding an escaped NUL character is 400 naming each, and nothing is stored', async () => {
     const t = await makeTestApp()
-    const created = await createSchema(t, { name: 'a\u0000b', fields: [field('a', { description: '\u0000' })] })
-    expect(created.name).toBe('a\u0000b')
-    const read = await t.call('GET', `/api/v1/schemas/${created.id}`)
-    expect(read.body.schema.name).toBe('a\u0000b')
-    expect(read.body.schema.fields[0].description).toBe('\u0000')
+    const refused = await t.call('POST', '/api/v1/schemas', { body: { name: 'a\u0000b', fields: [field('a', { description: '\u0000' })] } })
+    expectValidation(refused, ['/name', '/fields/0/description'])
+    expect((await t.call('GET', '/api/v1/schemas')).body.schemas).toEqual([])
+  })
+
+  test('an escaped backslash before "u0000" is just text, and comes back exactly', async () => {
+    const t = await makeTestApp()
+    const created = await t.call('POST', '/api/v1/schemas', { body: '{"name":"a\\\\u0000b"}', headers: { 'content-type': 'application/json' } })
+    expect(created.status).toBe(201)
+    expect(created.body.schema.name).toBe('a\\u0000b')
   })
 
   test('a name holding SQL and markup is stored and returned exactly', async () => {

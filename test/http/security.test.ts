@@ -230,14 +230,14 @@ function headersFor(value: string | null): { key: null; headers: Record<string, 
   return { key: null, headers: value === null ? {} : { authorization: value } }
 }
 
-test('every route of the app is either public or has its case in the table below', () => {
-  const served = await makeTestApp().app.routes.map((route) => `${route.method} ${route.path}`)
+test('every route of the app is either public or has its case in the table below', async () => {
+  const served = (await makeTestApp()).app.routes.map((route) => `${route.method} ${route.path}`)
   const covered = [...PUBLIC_ROUTES, ...PROTECTED_ROUTES.map((route) => route.route)]
   expect(served.filter((route) => !covered.includes(route))).toEqual([])
   expect(covered.filter((route) => !served.includes(route))).toEqual([])
 })
 
-test('the unknown key used below has the shape of a real key', () => {
+test('the unknown key used below has the shape of a real key', async () => {
   expect(UNKNOWN_KEY).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
   const t = await makeTestApp()
   expect(t.keyA.key).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
@@ -256,13 +256,13 @@ describe.each(PROTECTED_ROUTES)('$name', (route) => {
 
   test('with a revoked key → 401 at once, although the same key worked just before', async () => {
     const f = await fixture()
-    const extra = createKey(f.t.db, 'account-a')
+    const extra = await createKey(f.t.database, 'account-a')
     const { method, path, body } = route.call(f.ids)
     const before = await f.t.call(method, path, { body, key: extra.key })
     expect(before.status).toBe(route.okStatus)
     expectNoKeyIn(before, knownKeys(f.t, [extra.key]))
 
-    expect(revokeKey(f.t.db, extra.id)).toBe('revoked')
+    expect(await revokeKey(f.t.database, extra.id)).toBe('revoked')
     const after = await f.t.call(method, path, { body, key: extra.key })
     expectInvalidApiKey(after)
     expectNoKeyIn(after, knownKeys(f.t, [extra.key]))
@@ -297,8 +297,8 @@ describe.each(PROTECTED_ROUTES)('$name', (route) => {
 describe('revocation', () => {
   test('revoking one key of an account leaves its other keys working', async () => {
     const f = await fixture()
-    const extra = createKey(f.t.db, 'account-a')
-    expect(revokeKey(f.t.db, extra.id)).toBe('revoked')
+    const extra = await createKey(f.t.database, 'account-a')
+    expect(await revokeKey(f.t.database, extra.id)).toBe('revoked')
     expectInvalidApiKey(await f.t.call('GET', '/api/v1/schemas', { key: extra.key }))
     const response = await f.t.call('GET', '/api/v1/schemas')
     expect(response.status).toBe(200)
@@ -307,8 +307,8 @@ describe('revocation', () => {
 
   test("a revoked key of account A cannot delete A's schema → 401 and the schema stays active", async () => {
     const f = await fixture()
-    const extra = createKey(f.t.db, 'account-a')
-    expect(revokeKey(f.t.db, extra.id)).toBe('revoked')
+    const extra = await createKey(f.t.database, 'account-a')
+    expect(await revokeKey(f.t.database, extra.id)).toBe('revoked')
     expectInvalidApiKey(await f.t.call('DELETE', `/api/v1/schemas/${f.schema.id}`, { key: extra.key }))
     await expectUntouched(f)
   })

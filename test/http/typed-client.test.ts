@@ -5,9 +5,9 @@
 import { expect, test } from 'bun:test'
 import createClient from 'openapi-fetch'
 import type { paths } from '../generated/api'
-import { BASE, makeTestApp } from '../helpers/app'
+import { BASE, makeTestApp, type TestApp } from '../helpers/app'
 
-function clientFor(t: ReturnType<typeof makeTestApp>, key: string) {
+function clientFor(t: TestApp, key: string) {
   return createClient<paths>({
     baseUrl: BASE,
     headers: { authorization: `Bearer ${key}` },

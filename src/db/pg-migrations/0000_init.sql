@@ -131,6 +131,7 @@ CREATE INDEX "jobs_account_created_idx" ON "jobs" USING btree ("account_id","cre
 CREATE INDEX "jobs_status_idx" ON "jobs" USING btree ("status","created_at");--> statement-breakpoint
 CREATE INDEX "schemas_account_active_idx" ON "schemas" USING btree ("account_id","is_active","created_at","id");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_endpoint_idx" ON "webhook_attempts" USING btree ("endpoint_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "webhook_attempts_message_idx" ON "webhook_attempts" USING btree ("message_id");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_account_idx" ON "webhook_endpoints" USING btree ("account_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "webhook_messages_due_idx" ON "webhook_messages" USING btree ("status","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "webhook_messages_endpoint_idx" ON "webhook_messages" USING btree ("endpoint_id");

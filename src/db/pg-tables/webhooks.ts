@@ -57,5 +57,5 @@ export const webhookAttempts = pgTable(
     error: text('error'),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
   },
-  (table) => [index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id)],
+  (table) => [index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id), index('webhook_attempts_message_idx').on(table.messageId)],
 )
