@@ -20,8 +20,15 @@ export interface PostgresOptions {
 }
 
 export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
-  // A server that cannot be reached fails requests with 503 after this long rather than holding them.
-  const client = postgres(url, { max, connect_timeout: 10, onnotice: () => {}, connection: { application_name: 'extractd' } })
+  const client = postgres(url, {
+    max,
+    // A server that cannot be reached fails requests with 503 after this long rather than holding them.
+    connect_timeout: 10,
+    // postgres.js waits up to 20 s between attempts once a few have failed; a server that is back is used within a second.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+    onnotice: () => {},
+    connection: { application_name: 'extractd' },
+  })
   const db = drizzle({ client, schema: tables })
   return { db, client }
 }

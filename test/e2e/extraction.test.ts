@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+import { api, llmStub, upload } from '../helpers/llm-stub'
+import { buildBinary, startServer, tempDir } from '../helpers/process'
 
 setDefaultTimeout(60_000)
 
@@ -25,42 +26,6 @@ async function invoicePdf(): Promise<Uint8Array> {
   const lines = ['Northwind Traders Ltd', '', 'Invoice No.: NW-2024-0042', 'Invoice Date: 14 March 2024', 'Bill To: Contoso GmbH', '', 'Total: EUR 1,250.00']
   lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 20, size: 12, font }))
   return pdf.save()
-}
-
-function upload(content: string | Uint8Array, name: string, extract: object): FormData {
-  const form = new FormData()
-  form.set('file', new File([content], name))
-  form.set('extract', JSON.stringify(extract))
-  return form
-}
-
-/**
- * An OpenAI-compatible endpoint that answers, for `invoice_number`, what `answer` makes of the
- * number in the document (it may hold its answer back), counting the requests.
- */
-function llmStub(answer: (invoiceNumber: string | null, attempt: number) => Promise<string | null>) {
-  let requests = 0
-  const server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(request) {
-      const attempt = ++requests
-      const body = (await request.json()) as { messages: { content: string }[] }
-      const number = /Invoice No\.: (\S+)/.exec(body.messages.map((m) => m.content).join('\n'))?.[1] ?? null
-      const value = await answer(number, attempt)
-      const content = JSON.stringify({ values: { invoice_number: value }, pages: { invoice_number: value ? 1 : null } })
-      return Response.json({ choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] })
-    },
-  })
-  return { server, requests: () => requests }
-}
-
-async function api(server: RunningServer, path: string, init: RequestInit = {}) {
-  const response = await fetch(server.url + path, {
-    ...init,
-    headers: { authorization: `Bearer ${server.firstKey ?? ''}`, ...(init.headers as Record<string, string>) },
-  })
-  return { status: response.status, body: (await response.json()) as any }
 }
 
 test('the binary reads a PDF with its built-in engine and answers the finished job', async () => {
