@@ -166,6 +166,18 @@ describe('serve', () => {
     })
   })
 
+  test('D98: --db takes a postgres:// or postgresql:// URL as it is; --db-pool and EXTRACTD_DB_POOL size the pool', () => {
+    const url = 'postgresql://extractd:s3cret@db.internal:5432/extractd?sslmode=require'
+    expect(serveConfig(['--db', url, '--db-pool', '25'])).toEqual({ ...DEFAULT_CONFIG, db: url, dbPoolSize: 25 })
+    expect(serveConfig([], { EXTRACTD_DB: 'postgres://h/x', EXTRACTD_DB_POOL: '3' })).toEqual({ ...DEFAULT_CONFIG, db: 'postgres://h/x', dbPoolSize: 3 })
+    expect(parseCommand(['keys', 'list', '--db', url], {})).toEqual({ name: 'keys-list', db: url, json: false })
+  })
+
+  test.each(['0', '1001', 'x', '2.5'])('--db-pool %p is a UsageError naming --db-pool', (value) => {
+    expect(() => serveConfig(['--db-pool', value])).toThrow(UsageError)
+    expect(() => serveConfig(['--db-pool', value])).toThrow(/--db-pool/)
+  })
+
   test('accepts flags in the --name=value form', () => {
     expect(serveConfig(['--port=4000', '--db=a.sqlite', '--log-level=error'])).toEqual({
       ...DEFAULT_CONFIG,
