@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { api, llmStub, upload } from '../helpers/llm-stub'
+import { freshPostgres, POSTGRES_URL } from '../helpers/postgres'
 import { buildBinary, startServer, tempDir } from '../helpers/process'
 
 setDefaultTimeout(60_000)
@@ -132,16 +133,37 @@ test('jobs queued or running when the process is killed finish after the next st
   }
 })
 
-test('two servers on one database: when the one running a job is killed, the other finishes it, once (D77)', async () => {
+/** Where the takeover runs: a SQLite file, and PostgreSQL when the tests have one (D100). */
+const SHARED_DATABASES = [
+  { dialect: 'SQLite', location: async (home: string) => join(home, 'extractd.sqlite') },
+  ...(POSTGRES_URL
+    ? [
+        {
+          dialect: 'PostgreSQL',
+          location: async () => {
+            const { url, drop } = await freshPostgres()
+            drops.push(drop)
+            return url
+          },
+        },
+      ]
+    : []),
+]
+const drops: (() => Promise<void>)[] = []
+afterAll(async () => {
+  for (const drop of drops) await drop()
+})
+
+test.each(SHARED_DATABASES)('two servers on one $dialect database: when the one running a job is killed, the other finishes it, once (D77)', async ({ location }) => {
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
   const llm = llmStub(async (number, attempt) => {
     if (attempt === 1) await released // the first server's call hangs until it is dead
     return `${number} (attempt ${attempt})`
   })
-  const home = join(dir.path, 'takeover')
+  const home = join(dir.path, `takeover-${Bun.randomUUIDv7()}`)
   await Bun.$`mkdir -p ${home}`
-  const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.server.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
+  const flags = ['--db', await location(home), '--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.server.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
   try {
     const first = await startServer([binary], flags, home)
     const second = await startServer([binary], flags, home)

@@ -1,6 +1,7 @@
 /**
  * The compiled binary on PostgreSQL (skipped without EXTRACTD_TEST_POSTGRES): instances sharing
- * one database cooperate (D10, D25, D77), a lost database gives 503s and service comes back by
+ * one database cooperate (D10, D25, D100; the takeover of a killed instance's job is in
+ * extraction.test.ts, on both dialects), a lost database gives 503s and service comes back by
  * itself (D78), and `db copy` moves a SQLite database over with every answer unchanged.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
@@ -61,44 +62,6 @@ describe.skipIf(!POSTGRES_URL)('two instances on one PostgreSQL', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(50)
     expect(statuses.filter((status) => status === 429)).toHaveLength(50)
     expect(JSON.parse((await get(a, key, '/api/v1/schemas')).body).schemas).toHaveLength(50)
-  })
-
-  test('kill -9 of the instance running a job: the other takes it over after the lease and finishes it, once', async () => {
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    const llm = llmStub(async (number, attempt) => {
-      if (attempt === 1) await released // the first instance's call hangs until it is dead
-      return `${number} (attempt ${attempt})`
-    })
-    cleanups.push(() => llm.server.stop(true))
-    const url = await database()
-    const flags = ['--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.server.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
-    const first = await serve(url, flags)
-    const second = await serve(url, flags)
-    second.firstKey = first.firstKey
-    const { status, body } = await api(first, '/api/v1/extract?async=true', {
-      method: 'POST',
-      body: upload('Invoice No.: T-1\nTotal: 10.00 EUR\n', 't1.txt', { document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
-    })
-    expect(status).toBe(202)
-    const id = body.job.id
-    while (llm.requests() === 0) await Bun.sleep(10)
-    expect((await api(second, `/api/v1/jobs/${id}`)).body.job.status).toBe('running')
-    first.proc.kill('SIGKILL')
-    await first.proc.exited
-    release()
-
-    const deadline = Date.now() + 20_000
-    let job: any
-    while (Date.now() < deadline) {
-      job = (await api(second, `/api/v1/jobs/${id}`)).body.job
-      if (job.status !== 'running' && job.status !== 'queued') break
-      await Bun.sleep(50)
-    }
-    expect(job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'T-1 (attempt 2)' } })
-    expect(llm.requests()).toBe(2)
-    await Bun.sleep(500)
-    expect((await api(second, `/api/v1/jobs/${id}`)).body.job).toEqual(job) // completed once, and left alone after
   })
 
   test('jobs queued through one instance are all run, each once, by both', async () => {
