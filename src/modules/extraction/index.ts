@@ -1,7 +1,7 @@
 /** Routes of extraction: POST /api/v1/extract and the account's jobs. */
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Elysia, t } from 'elysia'
-import { type Database, sqliteOf } from '../../db/database'
+import type { Database } from '../../db/database'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
@@ -68,7 +68,6 @@ function attachment(name: string): string {
 }
 
 export function extractionModule({ database, catalog, auth, idempotency, runner, engineName, maxUploadBytes }: ExtractionDeps) {
-  const db = sqliteOf(database)
   return new Elysia({ tags: ['Extraction'] })
     .use(auth)
     .post(
@@ -88,7 +87,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
           const mediaType = detectMediaType(content)
           if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
 
-          const job = createJob(db, {
+          const job = await createJob(database, {
             accountId: principal.accountId,
             ...resolved,
             engine: engineName,
@@ -97,7 +96,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
           const finished = runner.submit(job.id)
           if (query.async === 'true') return { status: 202, body: JSON.stringify({ job }) }
           await finished
-          return { status: 200, body: JSON.stringify({ job: getJob(db, principal.accountId, job.id) }) }
+          return { status: 200, body: JSON.stringify({ job: await getJob(database, principal.accountId, job.id) }) }
         })
       },
       {
@@ -122,11 +121,11 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
     )
     .get(
       '/jobs',
-      ({ principal, query }) => {
+      async ({ principal, query }) => {
         const limit = pageLimit(query.limit, DEFAULT_JOB_PAGE, MAX_JOB_PAGE)
         if (query.status !== undefined && !(JOB_STATUSES as readonly string[]).includes(query.status))
           throw errors.validation([{ path: 'query:/status', message: `Expected one of ${JOB_STATUSES.join(', ')}` }])
-        return listJobs(db, principal.accountId, {
+        return listJobs(database, principal.accountId, {
           limit,
           startingAfter: query.starting_after,
           status: query.status as JobStatus | undefined,
@@ -144,7 +143,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         },
       },
     )
-    .get('/jobs/:id', ({ principal, params }) => ({ job: getJob(db, principal.accountId, params.id) }), {
+    .get('/jobs/:id', async ({ principal, params }) => ({ job: await getJob(database, principal.accountId, params.id) }), {
       auth: true,
       params: JobParams,
       response: { 200: JobEnvelope, ...errorResponses(401, 404) },
@@ -152,8 +151,8 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
     })
     .get(
       '/jobs/:id/file',
-      ({ principal, params }) => {
-        const file = getJobFile(db, principal.accountId, params.id)
+      async ({ principal, params }) => {
+        const file = await getJobFile(database, principal.accountId, params.id)
         return new Response(file.content, {
           headers: { 'content-type': file.mediaType, 'content-disposition': attachment(file.name) },
         })
@@ -171,10 +170,10 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
     )
     .post(
       '/jobs/:id/cancel',
-      ({ principal, params }) => {
-        const { wasRunning } = cancelJob(db, principal.accountId, params.id, runner.keepFileMs)
+      async ({ principal, params }) => {
+        const { wasRunning } = await cancelJob(database, principal.accountId, params.id, runner.keepFileMs)
         if (wasRunning) runner.cancel(params.id)
-        return { job: getJob(db, principal.accountId, params.id) }
+        return { job: await getJob(database, principal.accountId, params.id) }
       },
       {
         auth: true,
@@ -189,8 +188,8 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
     )
     .delete(
       '/jobs/:id',
-      ({ principal, params }) => {
-        deleteJob(db, principal.accountId, params.id)
+      async ({ principal, params }) => {
+        await deleteJob(database, principal.accountId, params.id)
         return { ok: true as const }
       },
       {

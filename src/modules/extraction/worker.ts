@@ -2,25 +2,16 @@
  * A bounded pool of in-process workers (D21). Jobs live in the database: a job is claimed by
  * one runner under a lease that it renews while the job runs, and completed by that runner
  * only (D77). Runners look for jobs no one holds (queued, or left running by a process that
- * died and stopped renewing) every few seconds, so any server on the database takes them up.
+ * died and stopped renewing) every few seconds, and at once when the database tells of a queued
+ * job (PostgreSQL), so any server on the database takes them up.
  */
-import { type Database, sqliteOf } from '../../db/database'
+import type { Database } from '../../db/database'
 import type { Logger } from '../../lib/log'
 import { ExtractionError, NO_VALUE, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
-import {
-  claimableJobs,
-  claimJob,
-  completeJob,
-  fieldSpecOf,
-  type JobOutcome,
-  jobEnded,
-  purgeExpiredFiles,
-  recordProgress,
-  releaseJobs,
-  renewLeases,
-} from './service'
+import { type JobOutcome, jobsRepository } from './repository'
+import { fieldSpecOf, toWire } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
@@ -59,7 +50,7 @@ export function createJobRunner({
   leaseMs = DEFAULT_LEASE_MS,
   pollMs = DEFAULT_POLL_MS,
 }: JobRunnerOptions) {
-  const db = sqliteOf(database)
+  const jobs = jobsRepository(database)
   const runnerId = crypto.randomUUID()
   const queue: string[] = []
   /** Jobs queued or running here, with whoever waits for each to finish. */
@@ -71,10 +62,11 @@ export function createJobRunner({
   let drained: (() => void) | undefined
   let purgeTimer: ReturnType<typeof setInterval> | undefined
   let pollTimer: ReturnType<typeof setInterval> | undefined
+  let stopListening = () => {}
 
   /** Runs a claimed job to its end; false when it could not be claimed (another runner holds it, or it ended). */
   async function extract(id: string): Promise<boolean> {
-    const claimed = claimJob(db, id, runnerId, leaseMs)
+    const claimed = await jobs.claim(id, runnerId, leaseMs, toWire)
     if (!claimed) return false
     const { row, content } = claimed
     const started = performance.now()
@@ -90,7 +82,7 @@ export function createJobRunner({
           fields: row.fields.map(fieldSpecOf),
           limits: readLimits,
         },
-        (progress) => recordProgress(db, id, runnerId, progress),
+        (progress) => void upkeep('recording progress', () => jobs.recordProgress(id, runnerId, progress)),
         controller.signal,
       )
       // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
@@ -117,12 +109,12 @@ export function createJobRunner({
       }
     }
     try {
-      completeJob(db, id, runnerId, outcome, keepFileMs)
+      await jobs.complete(id, runnerId, outcome, keepFileMs, toWire)
     } catch (error) {
       // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
       log.error('could not store a job outcome', { job_id: id, error: error instanceof Error ? error.message : String(error) })
       outcome = { error: UNEXPECTED }
-      completeJob(db, id, runnerId, outcome, keepFileMs)
+      await jobs.complete(id, runnerId, outcome, keepFileMs, toWire)
     }
     log.debug('job finished', {
       job_id: id,
@@ -133,9 +125,9 @@ export function createJobRunner({
   }
 
   /** Runs a piece of the runner's own upkeep; a database that cannot answer now is logged, not thrown into a timer. */
-  function upkeep<T>(what: string, work: () => T): T | undefined {
+  async function upkeep<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
     try {
-      return work()
+      return await work()
     } catch (error) {
       log.error(`job runner: ${what} failed`, { error: error instanceof Error ? error.message : String(error) })
       return undefined
@@ -144,22 +136,24 @@ export function createJobRunner({
 
   /** Settles the waiters of a job another runner holds once it has ended. */
   async function watch(id: string): Promise<void> {
-    while (!stopping && upkeep('watching a job', () => jobEnded(db, id)) !== true) await Bun.sleep(WATCH_MS)
+    while (!stopping && (await upkeep('watching a job', () => jobs.ended(id))) !== true) await Bun.sleep(WATCH_MS)
     settle(id)
   }
 
   /** Keeps the leases of the jobs running here, and stops those this runner no longer holds. */
-  const renewTimer = setInterval(() => {
-    const lost = upkeep('renewing leases', () => renewLeases(db, runnerId, [...running.keys()], leaseMs)) ?? []
-    for (const id of lost) running.get(id)?.abort()
+  const renewTimer = setInterval(async () => {
+    const ids = [...running.keys()]
+    const held = await upkeep('renewing leases', () => jobs.renew(runnerId, ids, leaseMs))
+    if (held === undefined) return
+    for (const id of ids) if (!held.includes(id)) running.get(id)?.abort()
   }, leaseMs / 3)
   renewTimer.unref()
 
   /** Takes up jobs no runner holds, as far as there is room here; logged at start and whenever an interrupted job is resumed. */
-  function poll(atStart = false): void {
+  async function poll(atStart = false): Promise<void> {
     const room = concurrency - active - queue.length
     if (stopping || room <= 0) return
-    const claimable = upkeep('looking for jobs', () => claimableJobs(db, room + waiting.size)) ?? []
+    const claimable = (await upkeep('looking for jobs', () => jobs.claimable(room + waiting.size))) ?? []
     const found = claimable.filter((job) => !waiting.has(job.id)).slice(0, room)
     const interrupted = found.filter((job) => job.interrupted).length
     if (found.length > 0 && (atStart || interrupted > 0)) log.info('resuming jobs', { queued: found.length - interrupted, interrupted })
@@ -204,12 +198,14 @@ export function createJobRunner({
   return {
     /** Takes up the jobs no runner holds, now and every few seconds, and purges expired documents. */
     start(): void {
-      poll(true)
-      pollTimer = setInterval(poll, pollMs)
+      void poll(true)
+      pollTimer = setInterval(() => void poll(), pollMs)
       pollTimer.unref()
+      stopListening = jobs.onQueued(() => void poll())
       if (keepFileMs > 0) {
-        purgeExpiredFiles(db)
-        purgeTimer = setInterval(() => purgeExpiredFiles(db), Math.min(keepFileMs, PURGE_EVERY_MS))
+        const purge = () => void upkeep('purging kept documents', () => jobs.purgeExpiredFiles())
+        purge()
+        purgeTimer = setInterval(purge, Math.min(keepFileMs, PURGE_EVERY_MS))
         purgeTimer.unref()
       }
     },
@@ -232,11 +228,11 @@ export function createJobRunner({
       stopping = true
       clearInterval(purgeTimer)
       clearInterval(pollTimer)
+      stopListening()
       if (active > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), Bun.sleep(graceMs)])
       clearInterval(renewTimer)
-      const released = upkeep('giving jobs back', () => releaseJobs(db, runnerId, [...running.keys()])) ?? 0
+      const released = (await upkeep('giving jobs back', () => jobs.release(runnerId, [...running.keys()]))) ?? 0
       if (released > 0) log.info('jobs given back to the queue', { jobs: released })
     },
-
   }
 }

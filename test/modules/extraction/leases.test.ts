@@ -3,17 +3,19 @@
  * runs under one runner's lease at a time, a dead runner's jobs are taken over once its lease
  * has run out, and every job completes exactly once.
  */
-import { Database } from 'bun:sqlite'
+import { Database as SqliteClient } from 'bun:sqlite'
 import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { openDb } from '../../../src/db/client'
-import { migrate } from '../../../src/db/migrate'
+import type { Database } from '../../../src/db/database'
 import { type Logger, silentLogger } from '../../../src/lib/log'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
-import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
+import { jobsRepository } from '../../../src/modules/extraction/repository'
+import { createJob, getJob } from '../../../src/modules/extraction/service'
+import { toWire } from '../../../src/modules/extraction/wire'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
 import { createKey } from '../../../src/modules/keys/service'
+import { anotherHandle, openTestDatabase, query, TEST_DIALECT } from '../../helpers/database'
 import { tempDir } from '../../helpers/process'
 
 const LEASE_MS = 300
@@ -46,26 +48,28 @@ function gatedExtractor(name: string) {
   return { extract, release, state }
 }
 
-function setup(path = ':memory:', log: Logger = silentLogger) {
-  const { db } = openDb(path)
-  migrate(db)
-  const { accountId } = createKey(db, 'leases')
-  const runner = (extract: Extractor, options: { concurrency?: number; leaseMs?: number } = {}) => {
+let files = 0
+
+/** A database (a SQLite file, or PostgreSQL) with an account, and runners and jobs on it; `another` is a second process's handle. */
+async function setup(log: Logger = silentLogger) {
+  const database = await openTestDatabase(join(dir.path, `leases-${files++}.sqlite`))
+  const { accountId } = await createKey(database, 'leases')
+  const runner = (extract: Extractor, options: { concurrency?: number; leaseMs?: number; on?: Database; pollMs?: number } = {}) => {
     const created = createJobRunner({
-      db,
+      database: options.on ?? database,
       extract,
       concurrency: options.concurrency ?? 1,
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,
       log,
       leaseMs: options.leaseMs ?? LEASE_MS,
-      pollMs: POLL_MS,
+      pollMs: options.pollMs ?? POLL_MS,
     })
     runners.push(created)
     return created
   }
-  const newJob = () =>
-    createJob(db, {
+  const newJob = async (on: Database = database) =>
+    (await createJob(on, {
       accountId,
       documentType: 'invoice',
       schemaId: null,
@@ -73,14 +77,15 @@ function setup(path = ':memory:', log: Logger = silentLogger) {
       fields: [{ key: 'total', label: 'Total', description: '' }],
       engine: 'test',
       file: { name: 'a.txt', mediaType: 'text/plain', content: new TextEncoder().encode('Total: 1.00'), sha256: '0'.repeat(64) },
-    }).id
-  const job = (id: string) => getJob(db, accountId, id)
-  return { db, runner, newJob, job }
+    })).id
+  const job = (id: string) => getJob(database, accountId, id)
+  const claim = (id: string, runnerId: string, leaseMs: number) => jobsRepository(database).claim(id, runnerId, leaseMs, toWire)
+  return { database, runner, newJob, job, claim }
 }
 
-async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('timed out')
     await Bun.sleep(5)
   }
@@ -88,37 +93,37 @@ async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> 
 
 describe('job leases', () => {
   test('a started runner takes up a queued job that another process created', async () => {
-    const { runner, newJob, job } = setup()
-    const id = newJob()
+    const { runner, newJob, job } = await setup()
+    const id = await newJob()
     const worker = gatedExtractor('polled')
     worker.release()
     runner(worker.extract).start()
-    await until(() => job(id).status === 'succeeded')
-    expect(job(id).result).toEqual({ total: 'polled' })
+    await until(async () => (await job(id)).status === 'succeeded')
+    expect((await job(id)).result).toEqual({ total: 'polled' })
   })
 
   test('the job of a runner that died is taken over once its lease has run out, and completes once', async () => {
-    const { db, runner, newJob, job } = setup()
-    const id = newJob()
+    const { runner, newJob, job, claim } = await setup()
+    const id = await newJob()
     // A runner claims the job and dies at once: it never renews and never completes.
-    expect(claimJob(db, id, 'dead-runner', LEASE_MS)).toBeDefined()
-    expect(job(id).status).toBe('running')
+    expect(await claim(id, 'dead-runner', LEASE_MS)).toBeDefined()
+    expect((await job(id)).status).toBe('running')
     const survivor = gatedExtractor('survivor')
     survivor.release()
     const startedAt = Date.now()
     runner(survivor.extract).start()
     await Bun.sleep(LEASE_MS / 2)
-    expect(job(id).status).toBe('running') // the lease still holds
+    expect((await job(id)).status).toBe('running') // the lease still holds
     expect(survivor.state.calls).toBe(0)
-    await until(() => job(id).status === 'succeeded')
+    await until(async () => (await job(id)).status === 'succeeded')
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(LEASE_MS - 20)
-    expect(job(id).result).toEqual({ total: 'survivor' })
+    expect((await job(id)).result).toEqual({ total: 'survivor' })
     expect(survivor.state.calls).toBe(1)
   })
 
   test('a live runner renews its lease: a job running for many leases is never taken over', async () => {
-    const { runner, newJob, job } = setup()
-    const id = newJob()
+    const { runner, newJob, job } = await setup()
+    const id = await newJob()
     const slow = gatedExtractor('slow')
     const holder = runner(slow.extract)
     const done = holder.submit(id)
@@ -128,49 +133,49 @@ describe('job leases', () => {
     runner(other.extract).start()
     await Bun.sleep(LEASE_MS * 4)
     expect(other.state.calls).toBe(0)
-    expect(job(id).status).toBe('running')
+    expect((await job(id)).status).toBe('running')
     slow.release()
     await done
-    expect(job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
+    expect(await job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
     expect(other.state.calls).toBe(0)
   })
 
   test('a runner that lost its lease stops the extraction, and only the new holder completes the job', async () => {
-    const { db, runner, newJob, job } = setup()
-    const id = newJob()
+    const { database, runner, newJob, job, claim } = await setup()
+    const id = await newJob()
     const first = gatedExtractor('first')
     const holder = runner(first.extract)
     void holder.submit(id)
     await until(() => first.state.calls === 1)
     // Say the first runner's process stalled past its lease, and a second runner took the job over.
-    db.$client.run("update jobs set lease_expires_at = '2000-01-01T00:00:00.000Z' where id = ?", [id])
-    expect(claimJob(db, id, 'second-runner', 60_000)).toBeDefined()
+    await query(database, "update jobs set lease_expires_at = '2000-01-01T00:00:00.000Z' where id = ?", [id])
+    expect(await claim(id, 'second-runner', 60_000)).toBeDefined()
     await until(() => first.state.aborted === 1)
     first.release()
     await Bun.sleep(LEASE_MS)
-    expect(job(id).status).toBe('running') // still the second runner's, not completed by the first
-    expect(job(id).result).toBeNull()
+    expect((await job(id)).status).toBe('running') // still the second runner's, not completed by the first
+    expect((await job(id)).result).toBeNull()
   })
 
   test('stopping gives a running job back to the queue, and another runner finishes it', async () => {
-    const { runner, newJob, job } = setup()
-    const id = newJob()
+    const { runner, newJob, job } = await setup()
+    const id = await newJob()
     const stopped = gatedExtractor('stopped')
     const leaving = runner(stopped.extract)
     void leaving.submit(id)
     await until(() => stopped.state.calls === 1)
     await leaving.stop(10)
-    expect(job(id).status).toBe('queued')
+    expect((await job(id)).status).toBe('queued')
     const next = gatedExtractor('next')
     next.release()
     runner(next.extract).start()
-    await until(() => job(id).status === 'succeeded')
-    expect(job(id).result).toEqual({ total: 'next' })
+    await until(async () => (await job(id)).status === 'succeeded')
+    expect((await job(id)).result).toEqual({ total: 'next' })
   })
 
   test('whoever waits on a job another runner holds hears when it ends there', async () => {
-    const { runner, newJob, job } = setup()
-    const id = newJob()
+    const { runner, newJob, job } = await setup()
+    const id = await newJob()
     const holder = gatedExtractor('holder')
     void runner(holder.extract).submit(id)
     await until(() => holder.state.calls === 1)
@@ -183,27 +188,63 @@ describe('job leases', () => {
     expect(heard).toBe(false)
     holder.release()
     await waited
-    expect(job(id).status).toBe('succeeded')
+    expect((await job(id)).status).toBe('succeeded')
     expect(bystander.state.calls).toBe(0)
   })
 
-  test('a database locked past the busy timeout while a job runs is logged, not thrown: the runner goes on', async () => {
-    const path = join(dir.path, 'locked.sqlite')
+  test.skipIf(TEST_DIALECT !== 'sqlite')('SQLite: a database locked past the busy timeout while a job runs is logged, not thrown: the runner goes on', async () => {
     const errors: string[] = []
     const log = { ...silentLogger, error: (message: string) => errors.push(message) }
-    const { db, runner, newJob, job } = setup(path, log)
-    db.$client.run('PRAGMA busy_timeout = 5')
-    const id = newJob()
+    const { database, runner, newJob, job } = await setup(log)
+    if (database.kind !== 'sqlite') throw new Error('SQLite only')
+    database.sqlite.run('PRAGMA busy_timeout = 5')
+    const path = database.sqlite.filename
+    const id = await newJob()
     const slow = gatedExtractor('slow')
     const done = runner(slow.extract, { leaseMs: 60 }).submit(id)
     await until(() => slow.state.calls === 1)
-    const holder = new Database(path)
+    const holder = new SqliteClient(path)
     holder.run('BEGIN EXCLUSIVE')
     await until(() => errors.includes('job runner: renewing leases failed'))
     holder.run('ROLLBACK')
     holder.close()
     slow.release()
     await done
-    expect(job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
+    expect(await job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
+  })
+
+  test('two processes draining one queue: every job runs once and completes once, none claimed by both', async () => {
+    const { database, runner, newJob, job } = await setup()
+    const other = await anotherHandle(database)
+    const ids: string[] = []
+    for (let i = 0; i < 30; i++) ids.push(await newJob(i % 2 ? database : other))
+    const seen: string[] = []
+    const counting = (name: string): Extractor => async ({ fields, content }) => {
+      seen.push(new TextDecoder().decode(content))
+      await Bun.sleep(5)
+      return { values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }
+    }
+    runner(counting('here'), { concurrency: 3 }).start()
+    runner(counting('there'), { concurrency: 3, on: other }).start()
+    await until(async () => (await Promise.all(ids.map(job))).every((one) => one.status === 'succeeded'), 10_000)
+    expect(seen).toHaveLength(30)
+    const rows = await query<{ attempts: number }>(database, 'select attempts from jobs')
+    expect(rows.map((row) => Number(row.attempts))).toEqual(Array(30).fill(1))
+    const results = (await Promise.all(ids.map(job))).map((one) => one.result?.total)
+    expect(new Set(results)).toEqual(new Set(['here', 'there']))
+  })
+})
+
+describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL: notifications', () => {
+  test('an idle runner takes up a job queued by another process at once, long before its next poll', async () => {
+    const { database, runner, newJob, job } = await setup()
+    const other = await anotherHandle(database)
+    const idle = gatedExtractor('told')
+    idle.release()
+    runner(idle.extract, { pollMs: 60_000 }).start()
+    await Bun.sleep(200) // its first look found nothing; the next would be a minute later
+    const id = await newJob(other)
+    await until(async () => (await job(id)).status === 'succeeded', 5_000)
+    expect((await job(id)).result).toEqual({ total: 'told' })
   })
 })

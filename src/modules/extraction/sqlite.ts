@@ -1,0 +1,200 @@
+/** Jobs on SQLite: immediate transactions, so claims and completions hold across processes on one file. */
+import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import type { Db, Tx } from '../../db/client'
+import type { SqliteDatabase } from '../../db/database'
+import { jobFiles, jobs } from '../../db/tables'
+import { nowIso } from '../../lib/time'
+import { enqueueJobEventSqlite } from '../webhooks/sqlite'
+import { type DescribeJob, FINISHED, type JobOutcome, type JobsRepository } from './repository'
+
+function owned(accountId: string, id?: string): SQL {
+  return id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
+}
+
+/** A running job's lease ends this long from now. */
+export function leaseUntil(leaseMs: number): string {
+  return new Date(Date.now() + leaseMs).toISOString()
+}
+
+/** Jobs no runner holds: queued, or running under a lease its runner stopped renewing. */
+function claimable(now: string): SQL {
+  return or(eq(jobs.status, 'queued'), and(eq(jobs.status, 'running'), lt(jobs.leaseExpiresAt, now)))!
+}
+
+/** A finished job's document is kept for the retention time, or deleted at once (D60). */
+function releaseFile(tx: Tx | Db, id: string, keepFileMs: number): void {
+  if (keepFileMs > 0)
+    tx.update(jobFiles).set({ expiresAt: new Date(Date.now() + keepFileMs).toISOString() }).where(eq(jobFiles.jobId, id)).run()
+  else tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
+}
+
+/** What a job holds when it ends, by outcome. */
+export function endOf(outcome: JobOutcome, now: string) {
+  return 'result' in outcome
+    ? { status: 'succeeded' as const, result: outcome.result, fieldsMeta: outcome.fieldsMeta, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+}
+
+export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
+
+function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, keepFileMs: number, describe: DescribeJob): boolean {
+  const done = tx
+    .update(jobs)
+    .set(endOf(outcome, nowIso()))
+    .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+    .returning()
+    .get()
+  if (!done) return false
+  releaseFile(tx, id, keepFileMs)
+  // D81: the job's webhook events are queued in the transaction that ends it.
+  enqueueJobEventSqlite(tx, done.accountId, { id: done.id, status: done.status, completedAt: done.completedAt, wire: () => describe(done) })
+  return true
+}
+
+export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
+  const ownedStatus = (tx: Tx, accountId: string, id: string) =>
+    tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get()?.status
+
+  return {
+    async create({ now, ...job }, content) {
+      return db.transaction((tx) => {
+        const row = tx
+          .insert(jobs)
+          .values({ ...job, createdAt: now, updatedAt: now })
+          .returning()
+          .get()
+        const { buffer, byteOffset, byteLength } = content
+        tx.insert(jobFiles).values({ jobId: row.id, content: Buffer.from(buffer, byteOffset, byteLength) }).run() // a view, not a copy
+        return row
+      })
+    },
+
+    find: async (accountId, id) => db.select().from(jobs).where(owned(accountId, id)).get(),
+
+    async list(accountId, { limit, status, schemaId, after }) {
+      let where = owned(accountId)
+      if (status !== undefined) where = and(where, eq(jobs.status, status))!
+      if (schemaId !== undefined) where = and(where, eq(jobs.schemaId, schemaId))!
+      if (after !== undefined)
+        where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
+      return db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit).all()
+    },
+
+    file: async (accountId, id) =>
+      db
+        .select({ name: jobs.fileName, mediaType: jobs.fileMediaType, content: jobFiles.content })
+        .from(jobs)
+        .leftJoin(jobFiles, eq(jobFiles.jobId, jobs.id))
+        .where(owned(accountId, id))
+        .get(),
+
+    async cancel(accountId, id, keepFileMs) {
+      return db.transaction(
+        (tx) => {
+          const status = ownedStatus(tx, accountId, id)
+          if (status === undefined || FINISHED.includes(status)) return status
+          const now = nowIso()
+          tx.update(jobs).set({ status: 'canceled', runner: null, leaseExpiresAt: null, updatedAt: now, completedAt: now }).where(eq(jobs.id, id)).run()
+          releaseFile(tx, id, keepFileMs)
+          return status
+        },
+        { behavior: 'immediate' },
+      )
+    },
+
+    async remove(accountId, id) {
+      return db.transaction(
+        (tx) => {
+          const status = ownedStatus(tx, accountId, id)
+          if (status === undefined || !FINISHED.includes(status)) return status
+          tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
+          tx.delete(jobs).where(eq(jobs.id, id)).run()
+          return status
+        },
+        { behavior: 'immediate' },
+      )
+    },
+
+    async claim(id, runner, leaseMs, describe) {
+      return db.transaction(
+        (tx) => {
+          const now = nowIso()
+          const row = tx
+            .update(jobs)
+            .set({ status: 'running', runner, leaseExpiresAt: leaseUntil(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+            .where(and(eq(jobs.id, id), claimable(now)))
+            .returning()
+            .get()
+          if (!row) return undefined
+          const file = tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id)).get()
+          if (!file) {
+            finish(tx, id, runner, FILE_MISSING, 0, describe)
+            return undefined
+          }
+          return { row, content: file.content }
+        },
+        { behavior: 'immediate' },
+      )
+    },
+
+    async renew(runner, ids, leaseMs) {
+      if (ids.length === 0) return []
+      return db
+        .update(jobs)
+        .set({ leaseExpiresAt: leaseUntil(leaseMs) })
+        .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+        .returning({ id: jobs.id })
+        .all()
+        .map((row) => row.id)
+    },
+
+    async release(runner, ids) {
+      if (ids.length === 0) return 0
+      return db
+        .update(jobs)
+        .set({ status: 'queued', runner: null, leaseExpiresAt: null, updatedAt: nowIso() })
+        .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+        .returning({ id: jobs.id })
+        .all().length
+    },
+
+    async claimable(limit) {
+      return db
+        .select({ id: jobs.id, status: jobs.status })
+        .from(jobs)
+        .where(claimable(nowIso()))
+        .orderBy(jobs.createdAt, jobs.id)
+        .limit(limit)
+        .all()
+        .map((row) => ({ id: row.id, interrupted: row.status === 'running' }))
+    },
+
+    async ended(id) {
+      const row = db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id)).get()
+      return !row || FINISHED.includes(row.status)
+    },
+
+    async recordProgress(id, runner, progress) {
+      db.update(jobs)
+        .set({ progress, updatedAt: nowIso() })
+        .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
+        .run()
+    },
+
+    async complete(id, runner, outcome, keepFileMs, describe) {
+      return db.transaction((tx) => finish(tx, id, runner, outcome, keepFileMs, describe), { behavior: 'immediate' })
+    },
+
+    async purgeExpiredFiles() {
+      return db
+        .delete(jobFiles)
+        .where(and(isNotNull(jobFiles.expiresAt), lt(jobFiles.expiresAt, nowIso())))
+        .returning({ id: jobFiles.jobId })
+        .all().length
+    },
+
+
+    // Other processes' jobs are found by the runner's poll.
+    onQueued: () => () => {},
+  }
+}

@@ -1,0 +1,42 @@
+/** A job as the API answers it, from its stored row. */
+import type { JobField, JobFieldMeta } from '../../db/tables'
+import { isFieldType } from '../../lib/field-types'
+import { inferType } from './engines/builtin/concepts'
+import type { FieldSpec, JobErrorCode } from './engines/types'
+import type { Job } from './model'
+import type { JobRow } from './repository'
+
+export function toWire(row: JobRow): Job {
+  return {
+    id: row.id,
+    status: row.status,
+    document_type: row.documentType,
+    schema_id: row.schemaId,
+    schema_version: row.schemaVersion,
+    fields: row.fields.map((field) => {
+      const { key, label, description, type, values, columns } = fieldSpecOf(field)
+      return { key, label, description, type, ...(values ? { values } : {}), ...(columns ? { columns } : {}) }
+    }),
+    file: { name: row.fileName, size: row.fileSize, media_type: row.fileMediaType, sha256: row.fileSha256 },
+    progress: row.progress,
+    result: row.result,
+    fields_meta: row.fieldsMeta && withBoxes(row.fieldsMeta),
+    error: row.errorCode ? { code: row.errorCode as JobErrorCode, message: row.errorMessage ?? '' } : null,
+    engine: row.engine,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    completed_at: row.completedAt,
+  }
+}
+
+/** Jobs stored before values had boxes answer `bbox: null`, like a text document's. */
+function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, Required<JobFieldMeta>> {
+  return Object.fromEntries(Object.entries(meta).map(([key, entry]) => [key, { ...entry, bbox: entry.bbox ?? null }]))
+}
+
+/** A job's stored field as the engine takes it; jobs stored before D91 are typed now, as they were read then. */
+export function fieldSpecOf(field: JobField): FieldSpec {
+  const { kind, type, ...rest } = field
+  const legacy = isFieldType(kind) && kind !== 'auto' ? kind : undefined
+  return { ...rest, type: type ?? legacy ?? inferType(field.key, field.label, field.description) }
+}

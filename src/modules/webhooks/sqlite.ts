@@ -1,0 +1,2 @@
+/** Webhooks on SQLite. */
+export { enqueueJobEvent as enqueueJobEventSqlite } from './service'
