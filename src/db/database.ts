@@ -74,16 +74,6 @@ export async function databaseAnswers(database: Database): Promise<boolean> {
   }
 }
 
-/** The SQLite handle of a module not yet given a PostgreSQL repository. */
-export function sqliteOf(database: Database): Db {
-  if (database.kind === 'sqlite') return database.db
-  return new Proxy({} as Db, {
-    get() {
-      throw new Error('this module does not run on PostgreSQL yet')
-    },
-  })
-}
-
 /**
  * A module's repository for a database: its SQLite or its PostgreSQL implementation, made once
  * per database (their prepared statements and caches live as long as it does).

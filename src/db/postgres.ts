@@ -5,7 +5,8 @@
  */
 import { drizzle } from 'drizzle-orm/postgres-js'
 import type { MigrationConfig, MigrationMeta } from 'drizzle-orm/migrator'
-import postgres from 'postgres'
+import { sql } from 'drizzle-orm'
+import postgres, { type Sql } from 'postgres'
 import { embeddedPgMigrations } from './embed-pg-migrations' with { type: 'macro' }
 import * as tables from './pg-tables'
 
@@ -66,3 +67,18 @@ export async function migratePostgres(
 
 /** What `db.transaction` hands its callback. */
 export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
+
+/** Tells the instances listening on `channel` when the transaction commits. */
+export async function notify(tx: PgTx, channel: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${channel}, '')`)
+}
+
+/**
+ * Calls `wake` on every notification on `channel`, and whenever the listening connection is
+ * (re)made, since notifications sent while it was down are lost. A listen that fails (the
+ * database is away) leaves the caller's own poll to find the work. Returns what stops it.
+ */
+export function listen(client: Sql, channel: string, wake: () => void): () => void {
+  const listening = client.listen(channel, wake, wake).catch(() => undefined)
+  return () => void listening.then((subscription) => subscription?.unlisten().catch(() => {}))
+}

@@ -8,7 +8,8 @@ import { ExtractionError, type Engine } from '../../src/modules/extraction/engin
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { checkDeliveryHost, isPrivateAddress } from '../../src/modules/webhooks/addresses'
 import { createDeliveryWorker, retryDelay } from '../../src/modules/webhooks/delivery'
-import { claimDueMessages, createWebhook as createWebhookDirectly, messagesOfJob, purgeFinishedMessages, sign } from '../../src/modules/webhooks/service'
+import { webhooksRepository } from '../../src/modules/webhooks/repository'
+import { createWebhook as createWebhookDirectly, sign } from '../../src/modules/webhooks/service'
 import { silentLogger } from '../../src/lib/log'
 import { ISO_MS, type TestApp, type TestAppOptions, expectEnvelope, expectValidation, makeTestApp } from '../helpers/app'
 import { ROOT } from '../helpers/process'
@@ -30,7 +31,7 @@ function receiver(...args: Parameters<typeof startReceiver>) {
 }
 
 /** An app whose delivery worker runs, private addresses allowed, fast retries. */
-function deliveringApp(options: TestAppOptions = {}) {
+async function deliveringApp(options: TestAppOptions = {}) {
   const t = await makeTestApp({ ...options, webhooks: { allowPrivate: true, retryDelayMs: 20, timeoutMs: 2000, ...options.webhooks } })
   cleanups.push(() => t.deliveries?.stop(0))
   return t
@@ -277,7 +278,7 @@ describe('private addresses (D83)', () => {
     const t = await makeTestApp({ webhooks: { allowPrivate: false, retryDelayMs: 10 } })
     cleanups.push(() => t.deliveries?.stop(0))
     // Registered while the operator allowed private addresses (the service, as the API did then).
-    const webhook = createWebhookDirectly(t.db, accountIdOf(t), { url: r.url, events: ['job.succeeded', 'job.failed'] }, true)
+    const webhook = await createWebhookDirectly(t.database, t.keyA.accountId, { url: r.url, events: ['job.succeeded', 'job.failed'] }, true)
     const job = await extract(t)
     const deliveries = await eventually(async () => {
       const list = (await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries
@@ -287,14 +288,18 @@ describe('private addresses (D83)', () => {
       { id: expect.stringMatching(/^att_/), message_id: expect.stringMatching(/^msg_/), event: 'job.succeeded', job_id: job.id, attempt: 1, status_code: null, duration_ms: expect.any(Number), error: 'private address refused', created_at: expect.stringMatching(ISO_MS) },
     ])
     await Bun.sleep(100)
-    expect(messagesOfJob(t.db, job.id)).toEqual([{ endpointId: webhook.id, event: 'job.succeeded', status: 'failed', attempts: 1 }])
+    expect(await messagesOfJob(t, job.id)).toEqual([{ endpointId: webhook.id, event: 'job.succeeded', status: 'failed', attempts: 1 }])
     expect(r.received).toHaveLength(0)
   })
 })
 
-/** Account A's ID, read from the database of a test app. */
-function accountIdOf(t: TestApp): string {
-  return (t.sqlite.query("select id from accounts where name = 'account-a'").get() as { id: string }).id
+/** The messages of a job: status and attempts per endpoint. */
+async function messagesOfJob(t: TestApp, jobId: string) {
+  const rows = await t.rows<{ endpoint_id: string; event: string; status: string; attempts: number }>(
+    'select endpoint_id, event, status, attempts from webhook_messages where job_id = ? order by endpoint_id',
+    [jobId],
+  )
+  return rows.map((row) => ({ endpointId: row.endpoint_id, event: row.event, status: row.status, attempts: Number(row.attempts) }))
 }
 
 describe('account isolation and deletion', () => {
@@ -345,7 +350,7 @@ describe('account isolation and deletion', () => {
 describe('deliveries', () => {
   test('a succeeded job is POSTed to the endpoint, signed, with the job exactly as GET /jobs/:id answers it', async () => {
     const r = receiver()
-    const t = deliveringApp()
+    const t = await deliveringApp()
     const webhook = await createWebhook(t, { url: `${r.url}/hook?x=1`, events: BOTH })
     const job = await extract(t)
     await eventually(() => r.received.length === 1)
@@ -389,7 +394,7 @@ describe('deliveries', () => {
 
   test('the signature fails verification with another secret, another body, or an old timestamp', async () => {
     const r = receiver()
-    const t = deliveringApp()
+    const t = await deliveringApp()
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     const other = await createWebhook(t, { url: `${r.url}/other`, events: ['job.failed'] })
     await extract(t)
@@ -407,7 +412,7 @@ describe('deliveries', () => {
 
   test('a failed job sends job.failed; an endpoint that did not subscribe to an event gets nothing of it', async () => {
     const r = receiver()
-    const t = deliveringApp({ engine: failingOnDemand })
+    const t = await deliveringApp({ engine: failingOnDemand })
     const onlyFailed = await createWebhook(t, { url: `${r.url}/failed`, events: ['job.failed'] })
     const onlySucceeded = await createWebhook(t, { url: `${r.url}/succeeded`, events: ['job.succeeded'] })
     const failed = await extract(t, 'FAIL this one')
@@ -429,7 +434,7 @@ describe('deliveries', () => {
 
   test("only the job's own account's endpoints are told", async () => {
     const r = receiver()
-    const t = deliveringApp()
+    const t = await deliveringApp()
     await createWebhook(t, { url: `${r.url}/b`, events: BOTH }, t.keyB.key)
     const a = await createWebhook(t, { url: `${r.url}/a`, events: BOTH })
     await extract(t)
@@ -441,18 +446,18 @@ describe('deliveries', () => {
 
   test('a canceled job sends nothing', async () => {
     const r = receiver()
-    const t = deliveringApp({ paused: true })
+    const t = await deliveringApp({ paused: true })
     await createWebhook(t, { url: r.url, events: BOTH })
     const queued = await t.call('POST', '/api/v1/extract?async=true', { body: upload('Invoice No.: 1') })
     expect((await t.call('POST', `/api/v1/jobs/${queued.body.job.id}/cancel`)).status).toBe(200)
     await Bun.sleep(150)
     expect(r.received).toHaveLength(0)
-    expect(messagesOfJob(t.db, queued.body.job.id)).toEqual([])
+    expect(await messagesOfJob(t, queued.body.job.id)).toEqual([])
   })
 
   test('a receiver that fails twice gets the same message again with backoff, and the list shows every attempt', async () => {
     const r = receiver((n) => new Response('no', { status: n <= 2 ? 500 : 204 }))
-    const t = deliveringApp()
+    const t = await deliveringApp()
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     const job = await extract(t)
     await eventually(() => r.received.length === 3)
@@ -473,7 +478,7 @@ describe('deliveries', () => {
       [2, 500, 'HTTP 500', messageId, job.id],
       [1, 500, 'HTTP 500', messageId, job.id],
     ])
-    expect(messagesOfJob(t.db, job.id)).toEqual([{ endpointId: webhook.id, event: 'job.succeeded', status: 'delivered', attempts: 3 }])
+    expect(await messagesOfJob(t, job.id)).toEqual([{ endpointId: webhook.id, event: 'job.succeeded', status: 'delivered', attempts: 3 }])
 
     // Pages of the list.
     const first = (await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=2`)).body
@@ -486,7 +491,7 @@ describe('deliveries', () => {
   test('a redirect is not followed: the 302 counts as a failure and the target is never called', async () => {
     const target = receiver()
     const r = receiver(() => new Response(null, { status: 302, headers: { location: `${target.url}/elsewhere` } }))
-    const t = deliveringApp({ webhooks: { retryDelayMs: 60_000 } })
+    const t = await deliveringApp({ webhooks: { retryDelayMs: 60_000 } })
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     await extract(t)
     const deliveries = await eventually(async () => {
@@ -502,7 +507,7 @@ describe('deliveries', () => {
       await Bun.sleep(1000)
       return new Response('late')
     })
-    const t = deliveringApp({ webhooks: { timeoutMs: 100, retryDelayMs: 60_000 } })
+    const t = await deliveringApp({ webhooks: { timeoutMs: 100, retryDelayMs: 60_000 } })
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     await extract(t)
     const deliveries = await eventually(async () => {
@@ -518,7 +523,7 @@ describe('deliveries', () => {
     const r = startReceiver()
     const url = r.url
     await r.stop()
-    const t = deliveringApp({ webhooks: { retryDelayMs: 60_000 } })
+    const t = await deliveringApp({ webhooks: { retryDelayMs: 60_000 } })
     const webhook = await createWebhook(t, { url, events: BOTH })
     await extract(t)
     const deliveries = await eventually(async () => {
@@ -530,37 +535,37 @@ describe('deliveries', () => {
 
   test('a deleted endpoint gets nothing more, though its message was still being retried', async () => {
     const r = receiver(() => new Response('down', { status: 503 }))
-    const t = deliveringApp({ webhooks: { retryDelayMs: 100 } })
+    const t = await deliveringApp({ webhooks: { retryDelayMs: 100 } })
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     const job = await extract(t)
     await eventually(() => r.received.length === 1)
     expect((await t.call('DELETE', `/api/v1/webhooks/${webhook.id}`)).status).toBe(200)
     await Bun.sleep(400)
     expect(r.received).toHaveLength(1)
-    expect(messagesOfJob(t.db, job.id)).toEqual([])
+    expect(await messagesOfJob(t, job.id)).toEqual([])
   })
 
   test('messages wait in the database: a worker started later (a restart) delivers what an earlier one left', async () => {
     const r = receiver((n) => new Response(null, { status: n === 1 ? 500 : 200 }))
-    const t = deliveringApp({ webhooks: { retryDelayMs: 200 } })
+    const t = await deliveringApp({ webhooks: { retryDelayMs: 200 } })
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     const job = await extract(t)
     await eventually(() => r.received.length === 1)
     await t.deliveries!.stop(1000)
-    expect(messagesOfJob(t.db, job.id)).toEqual([{ endpointId: webhook.id, event: 'job.succeeded', status: 'pending', attempts: 1 }])
+    expect(await messagesOfJob(t, job.id)).toEqual([{ endpointId: webhook.id, event: 'job.succeeded', status: 'pending', attempts: 1 }])
 
-    const next = createDeliveryWorker({ db: t.db, log: silentLogger, allowPrivate: true, retryDelayMs: 200, pollMs: 50 })
+    const next = createDeliveryWorker({ database: t.database, log: silentLogger, allowPrivate: true, retryDelayMs: 200, pollMs: 50 })
     next.start()
     cleanups.push(() => next.stop(0))
     await eventually(() => r.received.length === 2)
-    await eventually(() => messagesOfJob(t.db, job.id)[0]?.status === 'delivered')
+    await eventually(async () => (await messagesOfJob(t, job.id))[0]?.status === 'delivered')
     expect(new Set(r.received.map((request) => request.headers.get('webhook-id'))).size).toBe(1)
   })
 
   test('two workers on one database deliver each message once', async () => {
     const r = receiver()
-    const t = deliveringApp()
-    const second = createDeliveryWorker({ db: t.db, log: silentLogger, allowPrivate: true, retryDelayMs: 20, pollMs: 5 })
+    const t = await deliveringApp()
+    const second = createDeliveryWorker({ database: t.database, log: silentLogger, allowPrivate: true, retryDelayMs: 20, pollMs: 5 })
     second.start()
     cleanups.push(() => second.stop(0))
     await createWebhook(t, { url: r.url, events: BOTH })
@@ -576,24 +581,26 @@ describe('deliveries', () => {
     const t = await makeTestApp()
     await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
     await extract(t)
-    expect(claimDueMessages(t.db, 'one', 60_000, 10)).toHaveLength(1)
-    expect(claimDueMessages(t.db, 'two', 60_000, 10)).toHaveLength(0)
-    t.sqlite.run("update webhook_messages set lease_expires_at = '2000-01-01T00:00:00.000Z'")
-    expect(claimDueMessages(t.db, 'two', 60_000, 10)).toHaveLength(1)
+    const queue = webhooksRepository(t.database)
+    expect(await queue.claimDue('one', 60_000, 10)).toHaveLength(1)
+    expect(await queue.claimDue('two', 60_000, 10)).toHaveLength(0)
+    await t.rows("update webhook_messages set lease_expires_at = '2000-01-01T00:00:00.000Z'")
+    expect(await queue.claimDue('two', 60_000, 10)).toHaveLength(1)
   })
 
   test('finished messages older than the history window are purged with their attempts; pending ones stay', async () => {
     const r = receiver()
-    const t = deliveringApp()
+    const t = await deliveringApp()
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     const delivered = await extract(t)
-    await eventually(() => messagesOfJob(t.db, delivered.id)[0]?.status === 'delivered')
+    await eventually(async () => (await messagesOfJob(t, delivered.id))[0]?.status === 'delivered')
     await t.deliveries!.stop(0)
     const pending = await extract(t, 'Invoice No.: P-1')
-    expect(purgeFinishedMessages(t.db, new Date(Date.now() - 60_000).toISOString())).toBe(0)
-    expect(purgeFinishedMessages(t.db, new Date(Date.now() + 60_000).toISOString())).toBe(1)
-    expect(messagesOfJob(t.db, delivered.id)).toEqual([])
-    expect(messagesOfJob(t.db, pending.id)).toHaveLength(1)
+    const queue = webhooksRepository(t.database)
+    expect(await queue.purgeFinished(new Date(Date.now() - 60_000).toISOString())).toBe(0)
+    expect(await queue.purgeFinished(new Date(Date.now() + 60_000).toISOString())).toBe(1)
+    expect(await messagesOfJob(t, delivered.id)).toEqual([])
+    expect(await messagesOfJob(t, pending.id)).toHaveLength(1)
     expect((await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries).toEqual([])
   })
 
@@ -605,16 +612,16 @@ describe('deliveries', () => {
 
   test('a message still failing 24 hours after its event is given up: failed, and tried no more', async () => {
     const r = receiver(() => new Response(null, { status: 500 }))
-    const t = deliveringApp({ webhooks: { retryDelayMs: 60_000 } })
+    const t = await deliveringApp({ webhooks: { retryDelayMs: 60_000 } })
     const webhook = await createWebhook(t, { url: r.url, events: BOTH })
     await t.deliveries!.stop(0)
     const job = await extract(t)
     // The event happened a day ago; its next attempt is due now.
-    t.sqlite.run("update webhook_messages set created_at = ?, next_attempt_at = ?", [new Date(Date.now() - 24 * 3_600_000 + 30_000).toISOString(), new Date(0).toISOString()])
-    const worker = createDeliveryWorker({ db: t.db, log: silentLogger, allowPrivate: true, retryDelayMs: 60_000, pollMs: 20 })
+    await t.rows("update webhook_messages set created_at = ?, next_attempt_at = ?", [new Date(Date.now() - 24 * 3_600_000 + 30_000).toISOString(), new Date(0).toISOString()])
+    const worker = createDeliveryWorker({ database: t.database, log: silentLogger, allowPrivate: true, retryDelayMs: 60_000, pollMs: 20 })
     worker.start()
     cleanups.push(() => worker.stop(0))
-    await eventually(() => messagesOfJob(t.db, job.id)[0]?.status === 'failed')
+    await eventually(async () => (await messagesOfJob(t, job.id))[0]?.status === 'failed')
     expect(r.received).toHaveLength(1)
     const list = (await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries
     expect(list).toHaveLength(1)

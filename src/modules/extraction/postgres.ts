@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { PostgresDatabase } from '../../db/database'
-import type { PgTx } from '../../db/postgres'
+import { listen, notify, type PgTx } from '../../db/postgres'
 import { jobFiles, jobs } from '../../db/pg-tables'
 import { nowIso } from '../../lib/time'
 import { enqueueJobEventPostgres } from '../webhooks/postgres'
@@ -21,11 +21,6 @@ function owned(accountId: string, id?: string): SQL {
 
 function claimable(now: string): SQL {
   return or(eq(jobs.status, 'queued'), and(eq(jobs.status, 'running'), lt(jobs.leaseExpiresAt, now)))!
-}
-
-async function announce(tx: PgTx): Promise<void> {
-  // Delivered to the listeners when the transaction commits.
-  await tx.execute(sql`select pg_notify(${QUEUED_CHANNEL}, '')`)
 }
 
 async function releaseFile(tx: PgTx, id: string, keepFileMs: number): Promise<void> {
@@ -61,7 +56,7 @@ export function postgresJobs({ db, client }: PostgresDatabase): JobsRepository {
         const [row] = await tx.insert(jobs).values({ ...job, createdAt: now, updatedAt: now }).returning()
         const { buffer, byteOffset, byteLength } = content
         await tx.insert(jobFiles).values({ jobId: row!.id, content: Buffer.from(buffer, byteOffset, byteLength) })
-        await announce(tx)
+        await notify(tx, QUEUED_CHANNEL)
         return row!
       }),
 
@@ -137,7 +132,7 @@ export function postgresJobs({ db, client }: PostgresDatabase): JobsRepository {
           .set({ status: 'queued', runner: null, leaseExpiresAt: null, updatedAt: nowIso() })
           .where(runningOf(runner, ids))
           .returning({ id: jobs.id })
-        if (rows.length > 0) await announce(tx)
+        if (rows.length > 0) await notify(tx, QUEUED_CHANNEL)
         return rows.length
       })
     },
@@ -164,10 +159,6 @@ export function postgresJobs({ db, client }: PostgresDatabase): JobsRepository {
     },
 
 
-    onQueued(wake) {
-      // A listen that fails (the database is away) leaves the runner's poll to find the jobs.
-      const listening = client.listen(QUEUED_CHANNEL, wake, wake).catch(() => undefined)
-      return () => void listening.then((subscription) => subscription?.unlisten().catch(() => {}))
-    },
+    onQueued: (wake) => listen(client, QUEUED_CHANNEL, wake),
   }
 }

@@ -2,22 +2,20 @@
  * The delivery worker (D84): runs in the serving process, takes due messages from the database
  * with a lease, POSTs each signed (Standard Webhooks), records the attempt, and schedules the
  * next one with exponential backoff for 24 hours. The queue lives in the database, so deliveries
- * survive restarts; a nudge from `enqueueJobEvent` sends new events at once.
+ * survive restarts; new events are sent at once (the repository tells the worker when messages
+ * are queued, in this process or, on PostgreSQL, in any).
  */
-import { type Database, sqliteOf } from '../../db/database'
+import type { Database } from '../../db/database'
 import type { Logger } from '../../lib/log'
 import { VERSION } from '../../version'
 import { checkDeliveryHost } from './addresses'
-import {
-  type AttemptOutcome,
-  type ClaimedMessage,
-  claimDueMessages,
-  onMessagesQueued,
-  purgeFinishedMessages,
-  recordAttempt,
-  releaseLeases,
-  sign,
-} from './service'
+import { type ClaimedMessage, type RecordedAttempt, webhooksRepository } from './repository'
+import { sign } from './service'
+
+interface AttemptOutcome extends RecordedAttempt {
+  /** false when trying again cannot help (a private address): the message fails at once. */
+  retry: boolean
+}
 
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000
 export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000
@@ -67,7 +65,7 @@ export function createDeliveryWorker({
   pollMs = 1000,
   concurrency = 4,
 }: DeliveryWorkerOptions) {
-  const db = sqliteOf(database)
+  const queue = webhooksRepository(database)
   const owner = crypto.randomUUID()
   // A lease outlives the longest attempt (DNS, connect, the timeout) by a good margin.
   const leaseMs = timeoutMs + 30_000
@@ -113,7 +111,7 @@ export function createDeliveryWorker({
   function wakeIn(ms: number): void {
     const timer = setTimeout(() => {
       timers.delete(timer)
-      poll()
+      void poll()
     }, Math.max(0, ms))
     timer.unref?.()
     timers.add(timer)
@@ -121,9 +119,12 @@ export function createDeliveryWorker({
 
   async function deliver(message: ClaimedMessage): Promise<void> {
     const outcome = await attempt(message)
-    const next = recordAttempt(db, message, owner, outcome, {
-      delayMs: (n) => retryDelay(retryDelayMs, n),
-      retryWindowMs: RETRY_WINDOW_MS,
+    const { statusCode, durationMs, error } = outcome
+    const next = await queue.recordAttempt(message.id, owner, { statusCode, durationMs, error }, (number, at) => {
+      const nextAttemptAt = new Date(at.getTime() + retryDelay(retryDelayMs, number))
+      if (error === null) return { status: 'delivered' }
+      const giveUp = !outcome.retry || nextAttemptAt.getTime() > Date.parse(message.createdAt) + RETRY_WINDOW_MS
+      return giveUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nextAttemptAt.toISOString() }
     })
     const fields = { message_id: message.id, event: message.event, attempt: message.attempts + 1, status_code: outcome.statusCode, duration_ms: outcome.durationMs }
     if (outcome.error === null) log.debug('webhook delivered', fields)
@@ -131,11 +132,11 @@ export function createDeliveryWorker({
     if (next) wakeIn(Date.parse(next.nextAttemptAt) - Date.now())
   }
 
-  function poll(): void {
+  async function poll(): Promise<void> {
     if (stopping) return
     let claimed: ClaimedMessage[]
     try {
-      claimed = claimDueMessages(db, owner, leaseMs, concurrency - inFlight.size)
+      claimed = await queue.claimDue(owner, leaseMs, concurrency - inFlight.size)
     } catch (error) {
       log.error('webhook queue unreadable', { error: error instanceof Error ? error.message : String(error) })
       return
@@ -145,7 +146,7 @@ export function createDeliveryWorker({
         .catch((error) => log.error('webhook delivery error', { message_id: message.id, error: String(error) }))
         .finally(() => {
           inFlight.delete(running)
-          poll() // room for one more, and more may be due
+          void poll() // room for one more, and more may be due
         })
       inFlight.add(running)
     }
@@ -155,20 +156,17 @@ export function createDeliveryWorker({
     /** Starts polling; messages left by a stopped process are due again (their leases run out). */
     start(): void {
       stopping = false
-      unsubscribe = onMessagesQueued(() => poll())
-      pollTimer = setInterval(poll, pollMs)
+      unsubscribe = queue.onQueued(() => void poll())
+      pollTimer = setInterval(() => void poll(), pollMs)
       pollTimer.unref?.()
-      const purge = () => {
-        try {
-          purgeFinishedMessages(db, new Date(Date.now() - DELIVERY_HISTORY_MS).toISOString())
-        } catch (error) {
-          log.error('webhook history purge failed', { error: error instanceof Error ? error.message : String(error) })
-        }
-      }
-      purge()
+      const purge = () =>
+        queue
+          .purgeFinished(new Date(Date.now() - DELIVERY_HISTORY_MS).toISOString())
+          .catch((error) => log.error('webhook history purge failed', { error: error instanceof Error ? error.message : String(error) }))
+      void purge()
       purgeTimer = setInterval(purge, PURGE_EVERY_MS)
       purgeTimer.unref?.()
-      poll()
+      void poll()
     },
 
     /** Takes no more messages, waits up to `graceMs` for attempts under way, and gives back the rest. */
@@ -180,11 +178,8 @@ export function createDeliveryWorker({
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
       if (inFlight.size > 0) await Promise.race([Promise.allSettled([...inFlight]), Bun.sleep(graceMs)])
-      try {
-        releaseLeases(db, owner)
-      } catch {
-        // The database may already be closing; the leases then simply run out.
-      }
+      // The database may already be closing; the leases then simply run out.
+      await queue.releaseLeases(owner).catch(() => {})
     },
   }
 }

@@ -1,6 +1,6 @@
 /** Routes of /api/v1/webhooks: the account's endpoints and their delivery attempts (D80–D86). */
 import { Elysia } from 'elysia'
-import { type Database, sqliteOf } from '../../db/database'
+import type { Database } from '../../db/database'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { pageLimit } from '../../http/paging'
@@ -28,13 +28,12 @@ export interface WebhooksDeps {
 }
 
 export function webhooksModule({ database, auth, maxJsonBytes, allowPrivate }: WebhooksDeps) {
-  const db = sqliteOf(database)
   return new Elysia({ prefix: '/webhooks', tags: ['Webhooks'] })
     .use(auth)
     .post(
       '',
-      ({ principal, body, set }) => {
-        const webhook = service.createWebhook(db, principal.accountId, body, allowPrivate)
+      async ({ principal, body, set }) => {
+        const webhook = await service.createWebhook(database, principal.accountId, body, allowPrivate)
         set.status = 201
         return { webhook }
       },
@@ -52,12 +51,12 @@ export function webhooksModule({ database, auth, maxJsonBytes, allowPrivate }: W
         },
       },
     )
-    .get('', ({ principal }) => ({ webhooks: service.listWebhooks(db, principal.accountId) }), {
+    .get('', async ({ principal }) => ({ webhooks: await service.listWebhooks(database, principal.accountId) }), {
       auth: true,
       response: { 200: WebhookList, ...errorResponses(401) },
       detail: { operationId: 'listWebhooks', summary: 'List webhook endpoints', description: 'Newest first, without their secrets.' },
     })
-    .get('/:id', ({ principal, params }) => ({ webhook: service.getWebhook(db, principal.accountId, params.id) }), {
+    .get('/:id', async ({ principal, params }) => ({ webhook: await service.getWebhook(database, principal.accountId, params.id) }), {
       auth: true,
       params: WebhookParams,
       response: { 200: WebhookEnvelope, ...errorResponses(401, 404) },
@@ -65,8 +64,8 @@ export function webhooksModule({ database, auth, maxJsonBytes, allowPrivate }: W
     })
     .delete(
       '/:id',
-      ({ principal, params }) => {
-        service.deleteWebhook(db, principal.accountId, params.id)
+      async ({ principal, params }) => {
+        await service.deleteWebhook(database, principal.accountId, params.id)
         return { ok: true as const }
       },
       {
@@ -82,9 +81,9 @@ export function webhooksModule({ database, auth, maxJsonBytes, allowPrivate }: W
     )
     .get(
       '/:id/deliveries',
-      ({ principal, params, query }) => {
+      async ({ principal, params, query }) => {
         const limit = pageLimit(query.limit, DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE)
-        return service.listDeliveries(db, principal.accountId, params.id, { limit, startingAfter: query.starting_after })
+        return service.listDeliveries(database, principal.accountId, params.id, { limit, startingAfter: query.starting_after })
       },
       {
         auth: true,

@@ -1,19 +1,28 @@
-/** Webhooks on PostgreSQL. */
-import { eq, sql } from 'drizzle-orm'
-import type { PgTx } from '../../db/postgres'
-import { webhookEndpoints, webhookMessages } from '../../db/pg-tables'
-import type { WebhookEvent } from '../../db/tables'
+/**
+ * Webhooks on PostgreSQL, shared by any number of instances (D100): the limit locks the
+ * account's row, a claim locks due messages with SKIP LOCKED, and attempts are fenced by the
+ * lease as on SQLite. Queued messages are announced with NOTIFY, on which the delivery workers
+ * of every instance look at once.
+ */
+import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
+import type { PostgresDatabase } from '../../db/database'
+import { listen, notify, type PgTx } from '../../db/postgres'
+import { accounts, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/pg-tables'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import type { EndedJob } from './service'
+import { type EndedJob, eventOf, type WebhooksRepository } from './repository'
 
-export const QUEUED_CHANNEL = 'extractd_webhooks'
+const QUEUED_CHANNEL = 'extractd_webhooks'
 
-/** As `enqueueJobEvent` (D81), in a PostgreSQL transaction; delivery workers of every instance are told when it commits. */
+function owned(accountId: string, id?: string): SQL {
+  return id === undefined ? eq(webhookEndpoints.accountId, accountId) : and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.id, id))!
+}
+
+/** As enqueueJobEventSqlite (D81), in the PostgreSQL transaction that ends the job; delivery workers are told when it commits. */
 export async function enqueueJobEventPostgres(tx: PgTx, accountId: string, job: EndedJob): Promise<void> {
-  if (job.status !== 'succeeded' && job.status !== 'failed') return
-  const event: WebhookEvent = job.status === 'succeeded' ? 'job.succeeded' : 'job.failed'
-  const endpoints = (await tx.select({ id: webhookEndpoints.id, events: webhookEndpoints.events }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId))).filter(
+  const event = eventOf(job)
+  if (!event) return
+  const endpoints = (await tx.select({ id: webhookEndpoints.id, events: webhookEndpoints.events }).from(webhookEndpoints).where(owned(accountId))).filter(
     (endpoint) => endpoint.events.includes(event),
   )
   if (endpoints.length === 0) return
@@ -22,5 +31,133 @@ export async function enqueueJobEventPostgres(tx: PgTx, accountId: string, job: 
   await tx
     .insert(webhookMessages)
     .values(endpoints.map((endpoint) => ({ id: newId('msg'), endpointId: endpoint.id, event, jobId: job.id, payload, nextAttemptAt: now, createdAt: now, updatedAt: now })))
-  await tx.execute(sql`select pg_notify(${QUEUED_CHANNEL}, '')`)
+  await notify(tx, QUEUED_CHANNEL)
+}
+
+export function postgresWebhooks({ db, client }: PostgresDatabase): WebhooksRepository {
+  return {
+    createWithinLimit: (endpoint, limit) =>
+      db.transaction(async (tx) => {
+        // Held until the transaction ends: the account's endpoint count cannot change meanwhile.
+        await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, endpoint.accountId)).for('update')
+        const [held] = await tx.select({ n: count() }).from(webhookEndpoints).where(owned(endpoint.accountId))
+        if ((held?.n ?? 0) >= limit) return undefined
+        const [row] = await tx.insert(webhookEndpoints).values(endpoint).returning()
+        return row
+      }),
+
+    list: (accountId) => db.select().from(webhookEndpoints).where(owned(accountId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)),
+
+    find: async (accountId, id) => (await db.select().from(webhookEndpoints).where(owned(accountId, id)))[0],
+
+    remove: async (accountId, id) => (await db.delete(webhookEndpoints).where(owned(accountId, id)).returning({ id: webhookEndpoints.id })).length > 0,
+
+    findAttempt: async (endpointId, id) =>
+      (
+        await db
+          .select({ createdAt: webhookAttempts.createdAt, id: webhookAttempts.id })
+          .from(webhookAttempts)
+          .where(and(eq(webhookAttempts.endpointId, endpointId), eq(webhookAttempts.id, id)))
+      )[0],
+
+    attempts(endpointId, limit, after) {
+      let where = eq(webhookAttempts.endpointId, endpointId)
+      if (after)
+        where = and(where, or(lt(webhookAttempts.createdAt, after.createdAt), and(eq(webhookAttempts.createdAt, after.createdAt), lt(webhookAttempts.id, after.id))))!
+      return db
+        .select({
+          id: webhookAttempts.id,
+          messageId: webhookAttempts.messageId,
+          event: webhookMessages.event,
+          jobId: webhookMessages.jobId,
+          attempt: webhookAttempts.attempt,
+          statusCode: webhookAttempts.statusCode,
+          durationMs: webhookAttempts.durationMs,
+          error: webhookAttempts.error,
+          createdAt: webhookAttempts.createdAt,
+        })
+        .from(webhookAttempts)
+        .innerJoin(webhookMessages, eq(webhookMessages.id, webhookAttempts.messageId))
+        .where(where)
+        .orderBy(desc(webhookAttempts.createdAt), desc(webhookAttempts.id))
+        .limit(limit)
+    },
+
+    async claimDue(owner, leaseMs, limit) {
+      if (limit <= 0) return []
+      return db.transaction(async (tx) => {
+        const now = nowIso()
+        // Messages another instance is claiming right now are skipped, not waited for.
+        const due = await tx
+          .select({ id: webhookMessages.id })
+          .from(webhookMessages)
+          .where(
+            and(
+              eq(webhookMessages.status, 'pending'),
+              lte(webhookMessages.nextAttemptAt, now),
+              or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
+            ),
+          )
+          .orderBy(asc(webhookMessages.nextAttemptAt), asc(webhookMessages.id))
+          .limit(limit)
+          .for('update', { skipLocked: true })
+        if (due.length === 0) return []
+        const claimed = await tx
+          .update(webhookMessages)
+          .set({ leaseOwner: owner, leaseExpiresAt: new Date(Date.now() + leaseMs).toISOString() })
+          .where(inArray(webhookMessages.id, due.map((row) => row.id)))
+          .returning()
+        const endpoints = new Map(
+          (
+            await tx
+              .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
+              .from(webhookEndpoints)
+              .where(inArray(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))]))
+          ).map((endpoint) => [endpoint.id, endpoint]),
+        )
+        return claimed.flatMap((row) => {
+          const endpoint = endpoints.get(row.endpointId)
+          return endpoint
+            ? [{ id: row.id, event: row.event, payload: row.payload, attempts: row.attempts, createdAt: row.createdAt, url: endpoint.url, secret: endpoint.secret }]
+            : []
+        })
+      })
+    },
+
+    recordAttempt: (messageId, owner, attempt, next) =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ attempts: webhookMessages.attempts, endpointId: webhookMessages.endpointId })
+          .from(webhookMessages)
+          .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.leaseOwner, owner), eq(webhookMessages.status, 'pending')))
+          .for('update')
+        if (!row) return undefined
+        const number = row.attempts + 1
+        const at = new Date()
+        await tx.insert(webhookAttempts).values({ id: newId('att'), messageId, endpointId: row.endpointId, attempt: number, ...attempt, createdAt: at.toISOString() })
+        const { status, nextAttemptAt } = next(number, at)
+        await tx
+          .update(webhookMessages)
+          .set({ status, attempts: number, leaseOwner: null, leaseExpiresAt: null, updatedAt: at.toISOString(), ...(nextAttemptAt ? { nextAttemptAt } : {}) })
+          .where(eq(webhookMessages.id, messageId))
+        return nextAttemptAt ? { nextAttemptAt } : undefined
+      }),
+
+    async releaseLeases(owner) {
+      await db
+        .update(webhookMessages)
+        .set({ leaseOwner: null, leaseExpiresAt: null })
+        .where(and(eq(webhookMessages.leaseOwner, owner), eq(webhookMessages.status, 'pending')))
+    },
+
+    purgeFinished: async (before) =>
+      (
+        await db
+          .delete(webhookMessages)
+          .where(and(inArray(webhookMessages.status, ['delivered', 'failed']), lt(webhookMessages.updatedAt, before)))
+          .returning({ id: webhookMessages.id })
+      ).length,
+
+    onQueued: (wake) => listen(client, QUEUED_CHANNEL, wake),
+  }
 }
