@@ -20,7 +20,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import postgres from 'postgres'
+import pg from 'pg'
 import { closeDatabase, openDatabase } from '../src/db/database'
 import { createKey } from '../src/modules/keys/service'
 import { createSchema } from '../src/modules/schemas/service'
@@ -71,7 +71,7 @@ if (!extractd) {
 }
 
 // ---- databases: a seeded template of each dialect, copied for every run -----------------------------
-const admin = postgres(PG, { max: 1, onnotice: () => {} })
+const admin = new pg.Pool({ connectionString: PG, max: 1 })
 const prefix = `extractd_bench_${process.pid}`
 const pgUrl = (name: string) => {
   const url = new URL(PG)
@@ -98,7 +98,7 @@ async function seed(location: string, keysFile: string) {
   return { readKey: read.key, keysFile }
 }
 
-await admin.unsafe(`create database "${pgTemplate}"`)
+await admin.query(`create database "${pgTemplate}"`)
 console.log(`seeding ${KEYS} keys and 10 schemas into each template …`)
 const seeded = {
   sqlite: await seed(sqliteTemplate, join(work, 'sqlite.keys')),
@@ -115,7 +115,7 @@ async function freshDatabase(dialect: 'sqlite' | 'postgres'): Promise<string> {
     return path
   }
   const name = `${prefix}_${copies}`
-  await admin.unsafe(`create database "${name}" template "${pgTemplate}"`)
+  await admin.query(`create database "${name}" template "${pgTemplate}"`)
   return pgUrl(name)
 }
 
@@ -299,7 +299,7 @@ const summary = [`bench:postgres, ${new Date().toISOString()}, ${navigator.hardw
 console.log(`\n${summary}`)
 if (env.RESULTS) writeFileSync(env.RESULTS, summary)
 
-for (let i = 1; i <= copies; i++) await admin.unsafe(`drop database if exists "${prefix}_${i}" with (force)`)
-await admin.unsafe(`drop database if exists "${pgTemplate}" with (force)`)
+for (let i = 1; i <= copies; i++) await admin.query(`drop database if exists "${prefix}_${i}" with (force)`)
+await admin.query(`drop database if exists "${pgTemplate}" with (force)`)
 await admin.end()
 rmSync(work, { recursive: true, force: true })

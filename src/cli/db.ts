@@ -1,15 +1,11 @@
 /** `extractd db copy`: a SQLite database into an empty PostgreSQL one. */
 import { existsSync } from 'node:fs'
 import { openDb } from '../db/client'
+import { withoutPassword } from '../db/database'
 import { CopyError, copySqliteToPostgres } from '../db/copy'
 import { migrate } from '../db/migrate'
 import { migratePostgres, openPostgres } from '../db/postgres'
 import type { Output } from './keys'
-
-/** The URL without its password, for messages. */
-function shown(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
-}
 
 export async function dbCopy(from: string, to: string, io: Output): Promise<number> {
   if (!existsSync(from)) {
@@ -22,9 +18,9 @@ export async function dbCopy(from: string, to: string, io: Output): Promise<numb
     migrate(source.db)
     await migratePostgres(target)
     const started = performance.now()
-    const copied = await copySqliteToPostgres(source.sqlite, target.client, ({ table, rows }) => io.out(`${table.padEnd(20)} ${rows}`))
+    const copied = await copySqliteToPostgres(source.sqlite, target.pool, ({ table, rows }) => io.out(`${table.padEnd(20)} ${rows}`))
     const rows = copied.reduce((sum, table) => sum + table.rows, 0)
-    io.out(`Copied ${rows} rows of ${copied.length} tables from ${from} to ${shown(to)} in ${((performance.now() - started) / 1000).toFixed(1)} s.`)
+    io.out(`Copied ${rows} rows of ${copied.length} tables from ${from} to ${withoutPassword(to)} in ${((performance.now() - started) / 1000).toFixed(1)} s.`)
     return 0
   } catch (error) {
     if (!(error instanceof CopyError)) throw error
@@ -32,6 +28,6 @@ export async function dbCopy(from: string, to: string, io: Output): Promise<numb
     return 1
   } finally {
     source.sqlite.close()
-    await target.client.end()
+    await target.pool.end()
   }
 }

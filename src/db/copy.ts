@@ -7,7 +7,7 @@
 import type { Database } from 'bun:sqlite'
 import { getTableConfig as pgConfig, PgTable } from 'drizzle-orm/pg-core'
 import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
-import type { Sql } from 'postgres'
+import type pg from 'pg'
 import * as pgTables from './pg-tables'
 import * as sqliteTables from './tables'
 
@@ -68,45 +68,69 @@ function sizeOf(value: unknown): number {
   return 8
 }
 
+/** The ID of a table or column as PostgreSQL quotes it. */
+function quoted(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`
+}
+
 /**
  * Copies `source` (migrated to the latest version) into `target` (migrated, every table empty).
  * `onTable` hears of each table as it is done.
  */
-export async function copySqliteToPostgres(source: Database, target: Sql, onTable: (copied: CopiedTable) => void = () => {}): Promise<CopiedTable[]> {
+export async function copySqliteToPostgres(source: Database, target: pg.Pool, onTable: (copied: CopiedTable) => void = () => {}): Promise<CopiedTable[]> {
   const tables = plan()
-  for (const table of tables) {
-    const [row] = await target<{ n: number }[]>`select count(*)::int as n from ${target(table.name)}`
-    if (row!.n > 0) throw new CopyError(`the target database is not empty: ${table.name} has ${row!.n} ${row!.n === 1 ? 'row' : 'rows'}`)
-  }
-  return target.begin(async (tx) => {
-    const copied: CopiedTable[] = []
+  const client = await target.connect()
+  try {
     for (const table of tables) {
-      let batch: Record<string, unknown>[] = []
-      let bytes = 0
-      let rows = 0
-      const flush = async () => {
-        if (batch.length === 0) return
-        await tx`insert into ${tx(table.name)} ${tx(batch as never, table.columns)}`
-        rows += batch.length
-        batch = []
-        bytes = 0
-      }
-      const select = source.query<Record<string, unknown>, []>(`select ${table.columns.map((name) => `"${name}"`).join(', ')} from "${table.name}"`)
-      for (const stored of select.iterate()) {
-        const row: Record<string, unknown> = {}
-        for (const column of table.columns) {
-          const value = stored[column]
-          row[column] = table.booleans.has(column) && value !== null ? value === 1 : value instanceof Uint8Array ? Buffer.from(value) : value
-          bytes += sizeOf(value)
-        }
-        batch.push(row)
-        if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) await flush()
-      }
-      await flush()
-      const done = { table: table.name, rows }
-      copied.push(done)
-      onTable(done)
+      const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from ${quoted(table.name)}`)
+      const n = rows[0]!.n
+      if (n > 0) throw new CopyError(`the target database is not empty: ${table.name} has ${n} ${n === 1 ? 'row' : 'rows'}`)
     }
-    return copied
-  })
+    await client.query('begin')
+    try {
+      const copied: CopiedTable[] = []
+      for (const table of tables) {
+        const done = { table: table.name, rows: await copyTable(source, client, table) }
+        copied.push(done)
+        onTable(done)
+      }
+      await client.query('commit')
+      return copied
+    } catch (error) {
+      await client.query('rollback').catch(() => {})
+      throw error
+    }
+  } finally {
+    client.release()
+  }
+}
+
+/** One table's rows, in multi-row INSERTs of at most BATCH_ROWS rows or BATCH_BYTES of values; how many. */
+async function copyTable(source: Database, client: pg.PoolClient, table: TablePlan): Promise<number> {
+  const columns = table.columns.map(quoted).join(', ')
+  let batch: unknown[][] = []
+  let bytes = 0
+  let rows = 0
+  const flush = async () => {
+    if (batch.length === 0) return
+    const width = table.columns.length
+    const values = batch.map((_, row) => `(${table.columns.map((_, column) => `$${row * width + column + 1}`).join(', ')})`).join(', ')
+    await client.query(`insert into ${quoted(table.name)} (${columns}) values ${values}`, batch.flat())
+    rows += batch.length
+    batch = []
+    bytes = 0
+  }
+  const select = source.query<Record<string, unknown>, []>(`select ${columns} from ${quoted(table.name)}`)
+  for (const stored of select.iterate()) {
+    batch.push(
+      table.columns.map((column) => {
+        const value = stored[column]
+        bytes += sizeOf(value)
+        return table.booleans.has(column) && value !== null ? value === 1 : value instanceof Uint8Array ? Buffer.from(value) : value
+      }),
+    )
+    if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) await flush()
+  }
+  await flush()
+  return rows
 }

@@ -3,7 +3,7 @@
  * location alone (D98). Modules never look at which: each asks `perDatabase` for its repository.
  */
 import type { Database as SqliteClient } from 'bun:sqlite'
-import type { Sql } from 'postgres'
+import type pg from 'pg'
 import { type Db, openDb } from './client'
 import { migrate } from './migrate'
 import { migratePostgres, openPostgres, type PgDb } from './postgres'
@@ -19,7 +19,9 @@ export interface SqliteDatabase {
 export interface PostgresDatabase {
   kind: 'postgres'
   db: PgDb
-  client: Sql
+  pool: pg.Pool
+  /** For connections of their own (LISTEN). */
+  url: string
   shown: string
 }
 
@@ -49,7 +51,7 @@ export async function openDatabase(location: string, { poolSize }: OpenOptions =
     try {
       await migratePostgres(migrating)
     } finally {
-      await migrating.client.end({ timeout: 5 })
+      await migrating.pool.end()
     }
     return { kind: 'postgres', ...openPostgres(location, { max: poolSize }), shown: withoutPassword(location) }
   }
@@ -59,14 +61,14 @@ export async function openDatabase(location: string, { poolSize }: OpenOptions =
 }
 
 export async function closeDatabase(database: Database): Promise<void> {
-  if (database.kind === 'postgres') await database.client.end({ timeout: 5 })
+  if (database.kind === 'postgres') await database.pool.end()
   else database.sqlite.close()
 }
 
 /** Whether the database answers a query now (/readyz). */
 export async function databaseAnswers(database: Database): Promise<boolean> {
   try {
-    if (database.kind === 'postgres') await database.client`select 1`
+    if (database.kind === 'postgres') await database.pool.query('select 1')
     else database.sqlite.query('select 1').get()
     return true
   } catch {

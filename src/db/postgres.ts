@@ -1,12 +1,12 @@
 /**
- * PostgreSQL: a pool of connections through postgres.js (pure JavaScript, so the binary stays
- * one file), Drizzle over it, and the embedded migrations applied once however many instances
- * start together.
+ * PostgreSQL: a pool of connections through node-postgres (`pg`, pure JavaScript, so the binary
+ * stays one file), Drizzle over it, the embedded migrations applied once however many instances
+ * start together, and LISTEN on a connection of its own that comes back by itself (D98).
  */
-import { drizzle } from 'drizzle-orm/postgres-js'
-import type { MigrationConfig, MigrationMeta } from 'drizzle-orm/migrator'
 import { sql } from 'drizzle-orm'
-import postgres, { type Sql } from 'postgres'
+import type { MigrationConfig, MigrationMeta } from 'drizzle-orm/migrator'
+import { drizzle } from 'drizzle-orm/node-postgres'
+import pg from 'pg'
 import { embeddedPgMigrations } from './embed-pg-migrations' with { type: 'macro' }
 import * as tables from './pg-tables'
 
@@ -14,29 +14,38 @@ export const pgMigrations: MigrationMeta[] = embeddedPgMigrations()
 
 /** Any number unique to extractd: the session advisory lock its instances take turns on to migrate. */
 const MIGRATION_LOCK = 0x65787472 // "extr"
+/** A server that cannot be reached fails a request (503) after this long rather than holding it. */
+const CONNECT_TIMEOUT_MS = 10_000
+/** How soon a lost listening connection is made again. */
+const RELISTEN_MS = 1_000
 
 export interface PostgresOptions {
   /** Connections in the pool. */
   max?: number
 }
 
+function connectionConfig(url: string): pg.ClientConfig {
+  return { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'extractd' }
+}
+
 export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
-  const client = postgres(url, {
-    max,
-    // A server that cannot be reached fails requests with 503 after this long rather than holding them.
-    connect_timeout: 10,
-    // postgres.js waits up to 20 s between attempts once a few have failed; a server that is back is used within a second.
-    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
-    onnotice: () => {},
-    connection: { application_name: 'extractd' },
-  })
-  const db = drizzle({ client, schema: tables })
-  return { db, client }
+  const pool = new pg.Pool({ ...connectionConfig(url), max })
+  // A connection the server dropped is reported as an 'error' event: on the pool while it is idle,
+  // on the connection itself while it is checked out (a transaction), where no one listens. An
+  // unheard 'error' event ends the process; the query under way fails anyway (503), and the pool
+  // replaces the connection when next needed.
+  pool.on('error', () => {})
+  pool.on('connect', (connection) => connection.on('error', () => {}))
+  const db = drizzle({ client: pool, schema: tables })
+  return { db, pool, url }
 }
 
 export type PgDb = ReturnType<typeof openPostgres>['db']
 
-/** What drizzle's own postgres-js `migrate()` calls, fed with migrations that are already in memory. */
+/** What `db.transaction` hands its callback. */
+export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
+
+/** What drizzle's own node-postgres `migrate()` calls, fed with migrations that are already in memory. */
 interface DrizzleInternals {
   dialect: { migrate(migrations: MigrationMeta[], session: unknown, config: Partial<MigrationConfig>): Promise<void> }
   session: unknown
@@ -45,28 +54,23 @@ interface DrizzleInternals {
 /**
  * Applies the migrations not yet applied. Drizzle's migrator takes no lock, and two instances
  * creating its bookkeeping schema at once collide, so each holds a session advisory lock on one
- * connection of its own while it migrates: the others wait, then find nothing left to do.
+ * connection of its own while it migrates (the pool needs a second): the others wait, then find
+ * nothing left to do.
  */
-export async function migratePostgres(
-  { db, client }: ReturnType<typeof openPostgres>,
-  list: MigrationMeta[] = pgMigrations,
-): Promise<void> {
-  const connection = await client.reserve()
+export async function migratePostgres({ db, pool }: ReturnType<typeof openPostgres>, list: MigrationMeta[] = pgMigrations): Promise<void> {
+  const connection = await pool.connect()
   try {
-    await connection`select pg_advisory_lock(${MIGRATION_LOCK})`
+    await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
     try {
       const { dialect, session } = db as unknown as DrizzleInternals
       await dialect.migrate(list, session, {})
     } finally {
-      await connection`select pg_advisory_unlock(${MIGRATION_LOCK})`
+      await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
     }
   } finally {
     connection.release()
   }
 }
-
-/** What `db.transaction` hands its callback. */
-export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
 
 /** Tells the instances listening on `channel` when the transaction commits. */
 export async function notify(tx: PgTx, channel: string): Promise<void> {
@@ -74,11 +78,48 @@ export async function notify(tx: PgTx, channel: string): Promise<void> {
 }
 
 /**
- * Calls `wake` on every notification on `channel`, and whenever the listening connection is
- * (re)made, since notifications sent while it was down are lost. A listen that fails (the
- * database is away) leaves the caller's own poll to find the work. Returns what stops it.
+ * Calls `wake` on every notification on `channel`, on a connection of its own, and whenever that
+ * connection is (re)made, since notifications sent while it was down are lost. A connection that
+ * is lost, or cannot be made (the database is away), is tried again a second later; meanwhile
+ * the caller's own poll finds the work. Returns what stops it.
  */
-export function listen(client: Sql, channel: string, wake: () => void): () => void {
-  const listening = client.listen(channel, wake, wake).catch(() => undefined)
-  return () => void listening.then((subscription) => subscription?.unlisten().catch(() => {}))
+export function listen(url: string, channel: string, wake: () => void): () => void {
+  let stopped = false
+  let current: pg.Client | undefined
+  let retry: ReturnType<typeof setTimeout> | undefined
+
+  const again = () => {
+    if (stopped) return
+    retry = setTimeout(connect, RELISTEN_MS)
+    retry.unref?.()
+  }
+  async function connect(): Promise<void> {
+    const client = new pg.Client(connectionConfig(url))
+    client.on('notification', (message) => message.channel === channel && wake())
+    // A lost connection reports an error, then ends.
+    client.on('error', () => {})
+    client.on('end', () => {
+      if (current !== client) return
+      current = undefined
+      again()
+    })
+    try {
+      await client.connect()
+      await client.query(`listen "${channel.replace(/"/g, '""')}"`)
+    } catch {
+      await client.end().catch(() => {})
+      return again()
+    }
+    if (stopped) return void (await client.end().catch(() => {}))
+    current = client
+    wake()
+  }
+
+  void connect()
+  return () => {
+    stopped = true
+    clearTimeout(retry)
+    void current?.end().catch(() => {})
+    current = undefined
+  }
 }

@@ -18,7 +18,7 @@ afterEach(async () => {
 async function targetDatabase() {
   const { url, drop } = await freshPostgres()
   const handle = openPostgres(url, { max: 2 })
-  cleanups.push(drop, () => handle.client.end())
+  cleanups.push(drop, () => handle.pool.end())
   await migratePostgres(handle)
   return handle
 }
@@ -52,7 +52,7 @@ test.skipIf(!POSTGRES_URL)('copies every row of every table unchanged, and repor
   const t = await populated()
   const target = await targetDatabase()
   const heard: string[] = []
-  const copied = await copySqliteToPostgres(sqliteOf(t), target.client, ({ table }) => heard.push(table))
+  const copied = await copySqliteToPostgres(sqliteOf(t), target.pool, ({ table }) => heard.push(table))
   expect(heard).toEqual(copied.map((entry) => entry.table))
   // Parents before children.
   expect(heard.indexOf('accounts')).toBeLessThan(heard.indexOf('api_keys'))
@@ -63,10 +63,14 @@ test.skipIf(!POSTGRES_URL)('copies every row of every table unchanged, and repor
 
   for (const { table } of copied) {
     const booleans = new Set(
-      (await target.client<{ name: string }[]>`
-        select column_name as name from information_schema.columns where table_name = ${table} and data_type = 'boolean'`).map((row) => row.name),
+      (
+        await target.pool.query<{ name: string }>(
+          "select column_name as name from information_schema.columns where table_name = $1 and data_type = 'boolean'",
+          [table],
+        )
+      ).rows.map((row) => row.name),
     )
-    const rows = await target.client.unsafe(`select * from "${table}" order by 1, 2`)
+    const { rows } = await target.pool.query(`select * from "${table}" order by 1, 2`)
     const asSqlite = rows.map((row: Record<string, unknown>) =>
       Object.fromEntries(
         Object.entries(row).map(([column, value]) => [
@@ -85,9 +89,9 @@ test.skipIf(!POSTGRES_URL)('copies every row of every table unchanged, and repor
 test.skipIf(!POSTGRES_URL)('refuses a target that holds any row, and writes nothing', async () => {
   const t = await populated()
   const target = await targetDatabase()
-  await target.client`insert into accounts (id, name, created_at) values ('acc_x', 'already here', '2026-01-01T00:00:00.000Z')`
-  await expect(copySqliteToPostgres(sqliteOf(t), target.client)).rejects.toThrow(new CopyError('the target database is not empty: accounts has 1 row'))
-  const [row] = await target.client<{ n: number }[]>`select count(*)::int as n from schemas`
+  await target.pool.query("insert into accounts (id, name, created_at) values ('acc_x', 'already here', '2026-01-01T00:00:00.000Z')")
+  await expect(copySqliteToPostgres(sqliteOf(t), target.pool)).rejects.toThrow(new CopyError('the target database is not empty: accounts has 1 row'))
+  const [row] = (await target.pool.query<{ n: number }>('select count(*)::int as n from schemas')).rows
   expect(row!.n).toBe(0)
 })
 
@@ -97,7 +101,7 @@ test.skipIf(!POSTGRES_URL)('the API on the copy answers every read exactly as on
   cleanups.push(drop)
   const target = closeAfterTest(await openDatabase(url))
   if (target.kind !== 'postgres') throw new Error('PostgreSQL')
-  await copySqliteToPostgres(sqliteOf(original), target.client)
+  await copySqliteToPostgres(sqliteOf(original), target.pool)
   const copy = await makeTestApp({ database: target, keepFileMs: 60_000 })
 
   const read = async (t: TestApp, path: string, key = original.keyA.key) => {

@@ -11,10 +11,11 @@ afterEach(async () => {
 test.skipIf(!POSTGRES_URL)('migrates an empty database to the latest version, with drizzle bookkeeping', async () => {
   const { url, drop } = await freshPostgres()
   const handle = openPostgres(url, { max: 2 })
-  cleanups.push(drop, () => handle.client.end())
+  cleanups.push(drop, () => handle.pool.end())
   await migratePostgres(handle)
-  const tables = await handle.client<{ name: string }[]>`
-    select table_name as name from information_schema.tables where table_schema = 'public' order by table_name`
+  const { rows: tables } = await handle.pool.query<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = 'public' order by table_name",
+  )
   expect(tables.map((row) => row.name)).toEqual([
     'accounts',
     'api_keys',
@@ -27,7 +28,7 @@ test.skipIf(!POSTGRES_URL)('migrates an empty database to the latest version, wi
     'webhook_endpoints',
     'webhook_messages',
   ])
-  const applied = await handle.client<{ hash: string }[]>`select hash from drizzle.__drizzle_migrations order by id`
+  const { rows: applied } = await handle.pool.query<{ hash: string }>('select hash from drizzle.__drizzle_migrations order by id')
   expect(applied.map((row) => row.hash)).toEqual(pgMigrations.map((migration) => migration.hash))
 })
 
@@ -35,8 +36,8 @@ test.skipIf(!POSTGRES_URL)('eight instances migrating one new database at once a
   const { url, drop } = await freshPostgres()
   cleanups.push(drop)
   const handles = Array.from({ length: 8 }, () => openPostgres(url, { max: 2 }))
-  cleanups.push(...handles.map((handle) => () => handle.client.end()))
+  cleanups.push(...handles.map((handle) => () => handle.pool.end()))
   await Promise.all(handles.map((handle) => migratePostgres(handle)))
-  const applied = await handles[0]!.client<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`
+  const { rows: applied } = await handles[0]!.pool.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations')
   expect(applied[0]!.n).toBe(pgMigrations.length)
 })

@@ -4,31 +4,22 @@
  * migrated template and dropped after the test. `bun run test:postgres` runs the API tests so.
  */
 import { afterEach } from 'bun:test'
-import postgres from 'postgres'
 import { closeDatabase, type Database, openDatabase } from '../../src/db/database'
 import { openPostgres } from '../../src/db/postgres'
-import { POSTGRES_URL } from './postgres'
+import { onServer, POSTGRES_URL, urlOf } from './postgres'
 
 export const TEST_DIALECT: Database['kind'] = process.env.EXTRACTD_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
 if (TEST_DIALECT === 'postgres' && !POSTGRES_URL) throw new Error('EXTRACTD_TEST_DATABASE=postgres needs EXTRACTD_TEST_POSTGRES')
 
 const open: { database: Database; name: string }[] = []
 const urls = new WeakMap<Database, string>()
-let admin: postgres.Sql | undefined
 let template: Promise<string> | undefined
 let counter = 0
 
-function urlOf(name: string): string {
-  const url = new URL(POSTGRES_URL!)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
 /** A database with every migration applied, to copy: copying is much faster than migrating. */
-async function migratedTemplate(sql: postgres.Sql): Promise<string> {
+async function migratedTemplate(): Promise<string> {
   const name = `extractd_template_${process.pid}`
-  await sql.unsafe(`drop database if exists "${name}" with (force)`)
-  await sql.unsafe(`create database "${name}"`)
+  await onServer(`drop database if exists "${name}" with (force)`, `create database "${name}"`)
   await closeDatabase(await openDatabase(urlOf(name), { poolSize: 1 }))
   return name
 }
@@ -40,10 +31,9 @@ export async function openTestDatabase(sqlitePath = ':memory:'): Promise<Databas
     urls.set(database, sqlitePath)
     return database
   }
-  admin ??= postgres(POSTGRES_URL!, { max: 1, onnotice: () => {} })
-  const source = await (template ??= migratedTemplate(admin))
+  const source = await (template ??= migratedTemplate())
   const name = `extractd_test_${process.pid}_${counter++}`
-  await admin.unsafe(`create database "${name}" template "${source}"`)
+  await onServer(`create database "${name}" template "${source}"`)
   // The template is migrated already: the pool is opened as openDatabase would, without the migrator's check.
   const database: Database = { kind: 'postgres', ...openPostgres(urlOf(name), { max: 4 }), shown: name }
   open.push({ database, name })
@@ -82,7 +72,7 @@ afterEach(async () => {
   for (const other of others.splice(0)) await closeDatabase(other).catch(() => {})
   for (const { database, name } of open.splice(0)) {
     await closeDatabase(database).catch(() => {})
-    await admin!.unsafe(`drop database if exists "${name}" with (force)`)
+    await onServer(`drop database if exists "${name}" with (force)`)
   }
 })
 
@@ -93,5 +83,5 @@ afterEach(async () => {
 export async function query<T = Record<string, unknown>>(database: Database, text: string, params: unknown[] = []): Promise<T[]> {
   if (database.kind === 'sqlite') return database.sqlite.query(text).all(...(params as never[])) as T[]
   let n = 0
-  return (await database.client.unsafe(text.replace(/\?/g, () => `$${++n}`), params as never[])) as unknown as T[]
+  return (await database.pool.query(text.replace(/\?/g, () => `$${++n}`), params)).rows as T[]
 }

@@ -3,27 +3,31 @@
  * databases (CI starts Debian's postgresql and sets it); each test gets a new empty database.
  * Without it, the tests that need PostgreSQL are skipped.
  */
-import postgres from 'postgres'
+import pg from 'pg'
 
 export const POSTGRES_URL = process.env.EXTRACTD_TEST_POSTGRES
 
 let counter = 0
 
+let admin: pg.Pool | undefined
+
+/** Runs statements on the test server's own database (creating and dropping databases). */
+export async function onServer(...statements: string[]): Promise<void> {
+  if (!POSTGRES_URL) throw new Error('EXTRACTD_TEST_POSTGRES is not set')
+  admin ??= new pg.Pool({ connectionString: POSTGRES_URL, max: 1, allowExitOnIdle: true })
+  for (const statement of statements) await admin.query(statement)
+}
+
+/** The URL of a database on the test server. */
+export function urlOf(name: string): string {
+  const url = new URL(POSTGRES_URL!)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
 /** A new empty database on the test server, and a function that drops it. */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!POSTGRES_URL) throw new Error('EXTRACTD_TEST_POSTGRES is not set')
   const name = `extractd_test_${process.pid}_${Date.now()}_${counter++}`
-  const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`create database "${name}"`)
-  await admin.end()
-  const url = new URL(POSTGRES_URL)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    async drop() {
-      const again = postgres(POSTGRES_URL!, { max: 1, onnotice: () => {} })
-      await again.unsafe(`drop database if exists "${name}" with (force)`)
-      await again.end()
-    },
-  }
+  await onServer(`create database "${name}"`)
+  return { url: urlOf(name), drop: () => onServer(`drop database if exists "${name}" with (force)`) }
 }

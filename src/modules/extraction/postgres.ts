@@ -46,7 +46,7 @@ async function lockedStatus(tx: PgTx, accountId: string, id: string) {
   return row?.status
 }
 
-export function postgresJobs({ db, client }: PostgresDatabase): JobsRepository {
+export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
   const one = async <T>(rows: Promise<T[]>) => (await rows)[0]
   const runningOf = (runner: string, ids: string[]) => and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner))
 
@@ -159,6 +159,6 @@ export function postgresJobs({ db, client }: PostgresDatabase): JobsRepository {
     },
 
 
-    onQueued: (wake) => listen(client, QUEUED_CHANNEL, wake),
+    onQueued: (wake) => listen(url, QUEUED_CHANNEL, wake),
   }
 }

@@ -34,7 +34,7 @@ export async function enqueueJobEventPostgres(tx: PgTx, accountId: string, job: 
   await notify(tx, QUEUED_CHANNEL)
 }
 
-export function postgresWebhooks({ db, client }: PostgresDatabase): WebhooksRepository {
+export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksRepository {
   return {
     createWithinLimit: (endpoint, limit) =>
       db.transaction(async (tx) => {
@@ -158,6 +158,6 @@ export function postgresWebhooks({ db, client }: PostgresDatabase): WebhooksRepo
           .returning({ id: webhookMessages.id })
       ).length,
 
-    onQueued: (wake) => listen(client, QUEUED_CHANNEL, wake),
+    onQueued: (wake) => listen(url, QUEUED_CHANNEL, wake),
   }
 }
