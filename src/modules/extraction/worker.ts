@@ -55,6 +55,8 @@ export function createJobRunner({
   const queue: string[] = []
   /** Jobs queued or running here, with whoever waits for each to finish. */
   const waiting = new Map<string, (() => void)[]>()
+  /** Jobs waited on here that another runner holds: taken over when they become claimable. */
+  const watching = new Set<string>()
   /** Extractions running here, to stop when their job is canceled. */
   const running = new Map<string, AbortController>()
   let active = 0
@@ -136,8 +138,10 @@ export function createJobRunner({
 
   /** Settles the waiters of a job another runner holds once it has ended. */
   async function watch(id: string): Promise<void> {
-    while (!stopping && (await upkeep('watching a job', () => jobs.ended(id))) !== true) await Bun.sleep(WATCH_MS)
-    settle(id)
+    watching.add(id)
+    while (!stopping && watching.has(id) && (await upkeep('watching a job', () => jobs.ended(id))) !== true) await Bun.sleep(WATCH_MS)
+    // A job taken over here is settled when its extraction here ends.
+    if (watching.delete(id) || stopping) settle(id)
   }
 
   /** Keeps the leases of the jobs running here, and stops those this runner no longer holds. */
@@ -154,10 +158,16 @@ export function createJobRunner({
     const room = concurrency - active - queue.length
     if (stopping || room <= 0) return
     const claimable = (await upkeep('looking for jobs', () => jobs.claimable(room + waiting.size))) ?? []
-    const found = claimable.filter((job) => !waiting.has(job.id)).slice(0, room)
+    const found = claimable.filter((job) => !waiting.has(job.id) || watching.has(job.id)).slice(0, room)
     const interrupted = found.filter((job) => job.interrupted).length
     if (found.length > 0 && (atStart || interrupted > 0)) log.info('resuming jobs', { queued: found.length - interrupted, interrupted })
-    for (const job of found) void submit(job.id)
+    for (const job of found) {
+      // A job waited on here whose runner died (or gave it back) is claimable now: run it here, for the same waiters.
+      if (watching.delete(job.id)) {
+        queue.push(job.id)
+        pump()
+      } else void submit(job.id)
+    }
   }
 
   /** Queues a job; the promise resolves when it has ended, here or elsewhere (or this runner stops). */

@@ -213,6 +213,22 @@ describe('job leases', () => {
     expect(await job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
   })
 
+  test('a runner waiting on a job another runner holds takes it over once the lease of that runner runs out, for the same waiters', async () => {
+    const { runner, newJob, job, claim } = await setup()
+    const id = await newJob()
+    expect(await claim(id, 'dead-runner', LEASE_MS)).toBeDefined()
+    const waiter = gatedExtractor('waiter')
+    waiter.release()
+    const here = runner(waiter.extract)
+    here.start()
+    const done = here.submit(id) // held by the dead runner: this runner waits on it
+    await Bun.sleep(LEASE_MS / 2)
+    expect(waiter.state.calls).toBe(0)
+    await done
+    expect(await job(id)).toMatchObject({ status: 'succeeded', result: { total: 'waiter' } })
+    expect(waiter.state.calls).toBe(1)
+  })
+
   test('two processes draining one queue: every job runs once and completes once, none claimed by both', async () => {
     const { database, runner, newJob, job } = await setup()
     const other = await anotherHandle(database)
