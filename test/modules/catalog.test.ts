@@ -3,12 +3,12 @@
  * (interface.md 2.3, 2.4, 4.6, 4.7, 7; D1, D16, D17), and the loader of built-in and operator
  * catalog files (D18).
  */
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { readCatalogFiles } from '../../src/modules/catalog/embed-catalog'
 import { CatalogError, loadCatalog } from '../../src/modules/catalog/service'
-import { expectEnvelope, makeTestApp } from '../helpers/app'
+import { expectEnvelope, makeTestApp, type TestApp } from '../helpers/app'
 import { tempDir as makeTempDir } from '../helpers/process'
 
 const BUILT_IN_TYPES: Record<string, string> = {
@@ -46,7 +46,11 @@ function codePoints(value: string): number {
   return [...value].length
 }
 
-const t = await makeTestApp()
+// A new app for every test: the database of each is dropped after it.
+let t: TestApp
+beforeEach(async () => {
+  t = await makeTestApp()
+})
 
 /** The exact body of a 404 for an unknown slug (interface.md 4.7, 7; D1). */
 function unknownTypeBody(slug: string, availableTypes = SLUGS) {
