@@ -1,5 +1,7 @@
 /** Preloaded before every test file (bunfig.toml): what every test needs done after it. */
-import { afterEach } from 'bun:test'
+import { afterAll, afterEach } from 'bun:test'
 import { closeTestDatabases } from './helpers/database'
+import { killServers } from './helpers/process'
 
 afterEach(closeTestDatabases)
+afterAll(killServers)

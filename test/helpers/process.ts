@@ -9,11 +9,14 @@ const BUN = process.execPath
 /** The command that starts extractd from the sources, for tests that need processes but not the binary. */
 export const FROM_SOURCE = [BUN, join(ROOT, 'src/main.ts')]
 
-/** Every server a test started; any still running when the test run ends is killed, even after a failure. */
+/** Every server a test started and has not stopped. */
 const spawned = new Set<ReturnType<typeof Bun.spawn>>()
-process.on('exit', () => {
+
+/** Kills the servers still running, even after a failed test; test/setup.ts runs it after every test file. */
+export function killServers(): void {
   for (const proc of spawned) if (proc.exitCode === null) proc.kill('SIGKILL')
-})
+}
+process.on('exit', killServers)
 
 let built: Promise<string> | undefined
 
