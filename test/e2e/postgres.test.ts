@@ -137,6 +137,44 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL lost under load', () => {
   })
 })
 
+/** A command that restarts the test server (CI sets it; it needs the rights to restart PostgreSQL). */
+const RESTART = process.env.EXTRACTD_TEST_POSTGRES_RESTART
+
+describe.skipIf(!POSTGRES_URL || !RESTART)('PostgreSQL restarted under load', () => {
+  test('answers are 503 service_unavailable while it restarts, never another 5xx; then service resumes by itself', async () => {
+    const server = await serve(await database())
+    const key = server.firstKey!
+    const statuses: number[] = []
+    let loading = true
+    const load = (async () => {
+      for (let i = 0; loading; i++) {
+        const response = await fetch(`${server.url}/api/v1/schemas`, {
+          method: i % 2 ? 'POST' : 'GET',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: i % 2 ? JSON.stringify({ name: `n${i % 40}` }) : undefined,
+        })
+        statuses.push(response.status)
+        if (response.status >= 500) expect(await response.json()).toMatchObject({ code: 'service_unavailable' })
+        else await response.arrayBuffer()
+      }
+    })()
+    await Bun.sleep(300)
+    const restarted = Bun.spawnSync(['sh', '-c', RESTART!], { stdout: 'pipe', stderr: 'pipe' })
+    expect(restarted.exitCode).toBe(0)
+    const deadline = Date.now() + 30_000
+    while (Date.now() < deadline && (await fetch(`${server.url}/readyz`)).status !== 200) await Bun.sleep(100)
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200)
+    const afterRestart = statuses.length
+    await Bun.sleep(500)
+    loading = false
+    await load
+    expect(server.proc.exitCode).toBeNull()
+    expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([])
+    expect(statuses.slice(afterRestart).length).toBeGreaterThan(0)
+    expect(statuses.slice(-5).every((status) => status < 500)).toBe(true)
+  })
+})
+
 describe.skipIf(!POSTGRES_URL)('moving over with db copy', () => {
   test('keys, schemas, jobs and kept files copied from SQLite answer exactly as before; the CLI manages keys on PostgreSQL', async () => {
     const home = join(dir.path, 'copy')

@@ -88,7 +88,11 @@ async function emptyDatabase(): Promise<string> {
 async function empty(name: string): Promise<void> {
   const { tables } = await template!
   let cleaner = cleaners.get(name)
-  if (!cleaner) cleaners.set(name, (cleaner = new pg.Pool({ connectionString: urlOf(name), max: 1, allowExitOnIdle: true })))
+  if (!cleaner) {
+    cleaner = new pg.Pool({ connectionString: urlOf(name), max: 1, allowExitOnIdle: true })
+    cleaner.on('error', () => {})
+    cleaners.set(name, cleaner)
+  }
   await cleaner.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
   // Deleting the few rows of a test is much faster than TRUNCATE, which writes new files for every table.
   await cleaner.query(`begin; ${tables.map((table) => `delete from "${table}";`).join(' ')} commit`)

@@ -14,7 +14,11 @@ let admin: pg.Pool | undefined
 /** Runs statements on the test server's own database (creating and dropping databases). */
 export async function onServer(...statements: string[]): Promise<void> {
   if (!POSTGRES_URL) throw new Error('EXTRACTD_TEST_POSTGRES is not set')
-  admin ??= new pg.Pool({ connectionString: POSTGRES_URL, max: 1, allowExitOnIdle: true })
+  if (!admin) {
+    admin = new pg.Pool({ connectionString: POSTGRES_URL, max: 1, allowExitOnIdle: true })
+    // A connection the server dropped (a test restarts it) is replaced when next needed.
+    admin.on('error', () => {})
+  }
   for (const statement of statements) await admin.query(statement)
 }
 
