@@ -42,6 +42,34 @@ async function get(server: RunningServer, key: string, path: string) {
   return { path, status: response.status, type: response.headers.get('content-type'), body: await response.text() }
 }
 
+/**
+ * Reads and creates schemas one after another until stopped, keeping every status; a 5xx must be
+ * 503 `service_unavailable`.
+ */
+function underLoad(server: RunningServer) {
+  const statuses: number[] = []
+  let loading = true
+  const load = (async () => {
+    for (let i = 0; loading; i++) {
+      const response = await fetch(`${server.url}/api/v1/schemas`, {
+        method: i % 2 ? 'POST' : 'GET',
+        headers: { authorization: `Bearer ${server.firstKey}`, 'content-type': 'application/json' },
+        body: i % 2 ? JSON.stringify({ name: `n${i % 40}` }) : undefined,
+      })
+      statuses.push(response.status)
+      if (response.status >= 500) expect(await response.json()).toMatchObject({ code: 'service_unavailable' })
+      else await response.arrayBuffer()
+    }
+  })()
+  return {
+    statuses,
+    async stop() {
+      loading = false
+      await load
+    },
+  }
+}
+
 describe.skipIf(!POSTGRES_URL)('two instances on one PostgreSQL', () => {
   test('starting at once they migrate once and issue one first key; 100 creates split across both give exactly 50 × 201', async () => {
     const url = await database()
@@ -102,21 +130,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL lost under load', () => {
     url.hostname = '127.0.0.1'
     url.port = String(proxy.port)
     const server = await serve(url.toString())
-    const key = server.firstKey!
-    const statuses: number[] = []
-    let loading = true
-    const load = (async () => {
-      for (let i = 0; loading; i++) {
-        const response = await fetch(`${server.url}/api/v1/schemas`, {
-          method: i % 2 ? 'POST' : 'GET',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: i % 2 ? JSON.stringify({ name: `n${i % 40}` }) : undefined,
-        })
-        statuses.push(response.status)
-        if (response.status >= 500) expect(await response.json()).toMatchObject({ code: 'service_unavailable' })
-        else await response.arrayBuffer()
-      }
-    })()
+    const { statuses, stop } = underLoad(server)
     await Bun.sleep(300)
     proxy.cut()
     await Bun.sleep(1000)
@@ -128,8 +142,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL lost under load', () => {
     while (Date.now() < deadline && (await fetch(`${server.url}/readyz`)).status !== 200) await Bun.sleep(100)
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200)
     await Bun.sleep(500)
-    loading = false
-    await load
+    await stop()
     expect(server.proc.exitCode).toBeNull()
     expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([])
     expect(statuses.slice(0, during).filter((status) => status === 503).length).toBeGreaterThan(0)
@@ -143,21 +156,7 @@ const RESTART = process.env.EXTRACTD_TEST_POSTGRES_RESTART
 describe.skipIf(!POSTGRES_URL || !RESTART)('PostgreSQL restarted under load', () => {
   test('answers are 503 service_unavailable while it restarts, never another 5xx; then service resumes by itself', async () => {
     const server = await serve(await database())
-    const key = server.firstKey!
-    const statuses: number[] = []
-    let loading = true
-    const load = (async () => {
-      for (let i = 0; loading; i++) {
-        const response = await fetch(`${server.url}/api/v1/schemas`, {
-          method: i % 2 ? 'POST' : 'GET',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: i % 2 ? JSON.stringify({ name: `n${i % 40}` }) : undefined,
-        })
-        statuses.push(response.status)
-        if (response.status >= 500) expect(await response.json()).toMatchObject({ code: 'service_unavailable' })
-        else await response.arrayBuffer()
-      }
-    })()
+    const { statuses, stop } = underLoad(server)
     await Bun.sleep(300)
     const restarted = Bun.spawnSync(['sh', '-c', RESTART!], { stdout: 'pipe', stderr: 'pipe' })
     expect(restarted.exitCode).toBe(0)
@@ -166,8 +165,7 @@ describe.skipIf(!POSTGRES_URL || !RESTART)('PostgreSQL restarted under load', ()
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200)
     const afterRestart = statuses.length
     await Bun.sleep(500)
-    loading = false
-    await load
+    await stop()
     expect(server.proc.exitCode).toBeNull()
     expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([])
     expect(statuses.slice(afterRestart).length).toBeGreaterThan(0)
