@@ -166,8 +166,6 @@ test.each(SHARED_DATABASES)('two servers on one $dialect database: when the one 
   const flags = ['--db', await location(home), '--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.server.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
   try {
     const first = await startServer([binary], flags, home)
-    const second = await startServer([binary], flags, home)
-    second.firstKey = first.firstKey
     const { status, body } = await api(first, '/api/v1/extract?async=true', {
       method: 'POST',
       body: upload('Invoice No.: T-1\nTotal: 10.00 EUR\n', 't1.txt', { document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
@@ -175,6 +173,9 @@ test.each(SHARED_DATABASES)('two servers on one $dialect database: when the one 
     expect(status).toBe(202)
     const id = body.job.id
     while (llm.requests() === 0) await Bun.sleep(10)
+    // Started once the first runs the job, so that it is the first, not the second, that holds it.
+    const second = await startServer([binary], flags, home)
+    second.firstKey = first.firstKey
     expect((await api(second, `/api/v1/jobs/${id}`)).body.job.status).toBe('running')
     first.proc.kill('SIGKILL')
     await first.proc.exited
