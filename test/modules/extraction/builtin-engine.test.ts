@@ -83,6 +83,14 @@ describe('layouts', () => {
     expect(v.total).toBe('1280.00')
   })
 
+  test('reads a table whose header has the column words of another language, accents or not ("Qté", "Prix")', async () => {
+    const text = ['Désignation          Qté     Prix      Montant', 'Pain de campagne     2       3,50      7,00', 'Croissant            10      1,20      12,00'].join('\n')
+    expect((await values(text, invoiceFields)).line_items).toEqual([
+      { Désignation: 'Pain de campagne', Qté: '2', Prix: '3,50', Montant: '7,00' },
+      { Désignation: 'Croissant', Qté: '10', Prix: '1,20', Montant: '12,00' },
+    ])
+  })
+
   test('takes the largest, final total rather than a subtotal or a tax total', async () => {
     const text = ['Subtotal          100.00', 'Total VAT 19%      19.00', 'Total             119.00', 'Cash              200.00', 'Change             81.00'].join('\n')
     expect(await values(text, invoiceFields)).toMatchObject({ subtotal: '100.00', tax: '19.00', total: '119.00' })
@@ -176,6 +184,31 @@ describe('amounts and currencies', () => {
     ['Totalt att betala / Total: 250,00 kr', '250.00', 'SEK'],
   ])('%s', async (text, amount, currency) => {
     expect(await values(text, total)).toEqual({ total: amount, currency })
+  })
+
+  const totals = [inline('total', 'Total amount'), inline('subtotal', 'Subtotal')]
+  test.each([
+    ['German', 'Gesamtbetrag ohne MwSt.: 100,00 EUR\nGesamtbetrag inkl. MwSt.: 119,00 EUR'],
+    ['French', 'Total hors TVA : 100,00 EUR\nTotal TTC : 119,00 EUR'],
+    ['Dutch', 'Totaal zonder btw: 100,00 EUR\nTotaal: 119,00 EUR'],
+    ['Spanish', 'Total sin IVA: 100,00 EUR\nTotal con IVA: 119,00 EUR'],
+    ['Danish', 'Total ekskl. moms: 100,00 kr\nTotal inkl. moms: 119,00 kr'],
+  ])('%s: a word of the lexicon after a total makes it the amount before tax, or the final amount', async (_, text) => {
+    expect(await values(text, totals)).toEqual({ total: '119.00', subtotal: '100.00' })
+  })
+
+  test('a total row under column headers of the lexicons gives subtotal, tax and total ("Nettowert", "Steuer", "Brutto")', async () => {
+    const text = ['Pos   Artikel     Nettowert    Steuer    Brutto', '1     Beratung      100,00     19,00     119,00', 'Gesamtbetrag        100,00     19,00     119,00'].join('\n')
+    expect(await values(text, [...totals, inline('tax', 'Tax')])).toEqual({ total: '119.00', subtotal: '100.00', tax: '19.00' })
+  })
+
+  test('the totals of a tax breakdown under its heading (Danish "Momsspecifikation") are not the total', async () => {
+    const text = ['Total: 125,00 kr', '', 'Momsspecifikation', 'Total: 500,00 kr'].join('\n')
+    expect((await values(text, totals)).total).toBe('125.00')
+  })
+
+  test('a total label after a joining word (Dutch "van") is part of a phrase, not the line\'s label', async () => {
+    expect((await values('Totaal: 121,00 EUR\nBTW van het totaal: 21,00 EUR', totals)).total).toBe('121.00')
   })
 
   test('the currency falls back on the symbols of amounts anywhere in the document', async () => {

@@ -3,8 +3,9 @@
  * tests. Every engine's answer goes through it, so these tables say what a job's result holds.
  */
 import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import { normaliseOutput, normaliseValue, parseEnum, type TypedSpec } from '../../../src/modules/extraction/normalise'
-import { LEXICONS, legalFormsSource } from '../../../src/modules/extraction/normalise/lexicon'
+import { LEXICONS, legalFormsSource, wholeWords } from '../../../src/modules/extraction/normalise/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/modules/extraction/normalise/lexicon-file'
 
 const as = (type: TypedSpec['type'], extra: Partial<TypedSpec> = {}) => (value: unknown) => normaliseValue({ type, ...extra }, value)
@@ -313,6 +314,19 @@ describe('lexicons (D95)', () => {
     for (const word of ['GmbHx', 'Bank', 'Total', 'Sdn Bhd Ltd']) expect(pattern.test(word)).toBe(false)
   })
 
+  test('a phrase list matches whole words, ignoring case and accents, with optional dots and spaces and * for compounds', () => {
+    const pattern = wholeWords(['Qté', 'Reg. No.', '*steuer*', 'Str.', 'à payer'])
+    for (const text of ['QTE', 'qté 2', 'Reg.No: 12', 'reg no', 'Umsatzsteuer', 'Steuerbetrag', 'Steuer', 'Haupt Str. 5', 'Net a payer']) expect(pattern.test(text)).toBe(true)
+    for (const text of ['Qtés', 'Registry', 'Str 5', 'payer']) expect(pattern.test(text)).toBe(false)
+  })
+
+  test("the README's example of a new language's file is a valid lexicon", async () => {
+    const readme = await Bun.file(join(import.meta.dir, '../../../README.md')).text()
+    const section = readme.slice(readme.indexOf('### Adding a language'))
+    const example = /```json\n([\s\S]*?)\n```/.exec(section)![1]!
+    expect(parseLexiconFile({ file: 'data/lexicon/it.json', text: example }).language).toBe('it')
+  })
+
   test.each([
     [{ language: 'it', name: 'Italiano' }, 'data/lexicon/it.json', '/months: expected 12 lists'],
     [{ language: 'IT' }, 'data/lexicon/IT.json', '/language'],
@@ -322,6 +336,14 @@ describe('lexicons (D95)', () => {
     [{ labels: { total: [] } }, 'data/lexicon/de.json', '/labels/total: expected a non-empty array'],
     [{ labels: ['Total'] }, 'data/lexicon/de.json', '/labels: expected an object'],
     [{}, 'data/lexicon/fr.json', 'the file must be named de.json'],
+    [{ excluding_tax: undefined }, 'data/lexicon/de.json', '/excluding_tax: missing'],
+    [{ total_final: [] }, 'data/lexicon/de.json', '/total_final: expected a non-empty array'],
+    [{ total_neutral: ['MwSt.'] }, 'data/lexicon/de.json', '/total_neutral/0: expected one word of letters'],
+    [{ including_tax: ['in*kl'] }, 'data/lexicon/de.json', '/including_tax/0: a * may only stand at the start or end'],
+    [{ yes: ['ja*'] }, 'data/lexicon/de.json', '/yes/0: a * may only stand'],
+    [{ columns: { colour: ['Farbe'] } }, 'data/lexicon/de.json', '/columns/colour: unknown column kind'],
+    [{ columns: { net: ['netto'] } }, 'data/lexicon/de.json', '/columns/description: missing'],
+    [{ columns: ['Menge'] }, 'data/lexicon/de.json', '/columns: expected an object'],
   ])('a lexicon file with %j fails the build, naming the file and the path', (change, file, message) => {
     const valid = LEXICONS.find((lexicon) => lexicon.language === 'de')!
     const data: Record<string, unknown> = { ...valid, ...change }

@@ -6,7 +6,7 @@
  */
 import { currencyAt, LETTER_MARKS } from './currency'
 import { numberWords } from './lexicon'
-import { fold } from './text'
+import { escapeRegex, fold } from './text'
 
 export interface FoundAmount {
   /** Normalised decimal string, sign kept. */
@@ -25,7 +25,7 @@ export interface FoundAmount {
 /** Currency codes and letter marks a number may be glued to ("RM4.00", "EUR12"): the currency module's, listed once there. */
 const GLUED_MARKS = [...LETTER_MARKS, 'Rs.']
   .sort((a, b) => b.length - a.length)
-  .map((mark) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .map(escapeRegex)
   .join('|')
 const NUMBER = new RegExp(
   String.raw`(?:(?<![\p{L}\d.,/:-])|(?<=(?<!\p{L})(?:${GLUED_MARKS})))([-−–]\s?)?(\()?(\d{1,3}(?:(?:[.,'’\u202f\u00a0]|(?<=\d) (?=\d{3}(?:,\d{1,2})?(?![\d.])))\d{3})+|\d+)(?:([.,])(\d{1,4}))?(\))?(-)?(?![\d%]|[.,]\d|\s?%|[.,/:-]\d)`,

@@ -4,6 +4,7 @@
  * one its amounts carry most often.
  */
 import { currencyNames } from './lexicon'
+import { escapeRegex } from './text'
 
 const CODES = new Set(
   (
@@ -76,10 +77,6 @@ export function findCurrency(text: string): string | undefined {
   for (const { code, found } of SYMBOL_MATCHERS) if (found(text)) return code
   for (const [pattern, iso] of WORDS) if (pattern.test(text)) return iso
   return undefined
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 const CURRENCY_BEFORE = /(?:^|[^A-Za-z])([A-Z]{3}|US\$|[A-Z]{1,2}\$|R[Ss]\.?|RM|SFr\.|Fr\.|[€£¥￥₹₽₺₩₪₫฿₱₴$])\s?$/

@@ -3,7 +3,30 @@
  * macro, so a bad file fails the build as a bad catalog file does (D18). Plain checks, no framework.
  */
 
-export interface Lexicon {
+/** What the amounts of a table column are, by the words of its header. */
+export const COLUMN_KINDS = ['description', 'quantity', 'unit', 'price', 'discount', 'rate', 'amount', 'net', 'tax', 'gross', 'total'] as const
+export type ColumnKind = (typeof COLUMN_KINDS)[number]
+
+/**
+ * The lists of words and phrases the readers match in documents (lexicon.ts builds their
+ * patterns): case and accents are ignored, dots and spaces between a word's parts are optional,
+ * and a `*` at either end of a word stands for letters joined to it in a compound ("*steuer*"
+ * finds "Umsatzsteuer"). Every language has every list.
+ */
+export interface PhraseLists {
+  /** Words after a total's label that make it the amount before tax ("excl", "ohne", "hors"); before a tax's name, the tax only qualifies an amount ("Total excl. VAT"). */
+  excluding_tax: string[]
+  /** Words after a total's label that make it the final amount, tax included ("incl", "inkl", "TTC"); before a tax's name, the tax only qualifies an amount. */
+  including_tax: string[]
+  /** Other words after a total's label that make it the final amount ("rounded", "payable", "à payer"). */
+  total_final: string[]
+  /** Headings of a tax breakdown ("VAT summary", "*steueraufschlüsselung"): the totals under one are tax bases, not the total. */
+  tax_breakdown: string[]
+  /** Words before a label in its cell that make the label part of a phrase ("GST included in total", "Summe der Positionen"), not the line's label. */
+  label_joiners: string[]
+}
+
+export interface Lexicon extends PhraseLists {
   /** ISO 639-1 code; the file is named after it. */
   language: string
   /** The language's own name, for people reading the file. */
@@ -21,6 +44,10 @@ export interface Lexicon {
   final_totals: string[]
   /** Number words from zero up, in order ("zero", "one", … ): a count written out. */
   numbers: string[]
+  /** Single words that may stand between a total's label and its amount without making it a total of something else ("VAT", "Betrag"); the words of `including_tax` and `total_final` may too. */
+  total_neutral: string[]
+  /** Words of table column headers, by what the column holds: a total row's amounts are read by them (net, tax, gross), and an item table is found by them. */
+  columns: Record<ColumnKind, string[]>
   /** Printed labels of the fields the built-in engine knows (its concepts, by id) in this language. */
   labels: Record<string, string[]>
 }
@@ -29,15 +56,42 @@ export class LexiconError extends Error {
   override name = 'LexiconError'
 }
 
-const KEYS = ['language', 'name', 'months', 'yes', 'no', 'currencies', 'legal_forms', 'final_totals', 'numbers', 'labels']
+/** How a list's words may be written: as text; as one word of letters (compared word by word); or as a phrase that may join letters with `*`. */
+type WordRule = 'text' | 'letters' | 'phrase'
 
-function words(value: unknown, path: string, file: string): string[] {
+const PHRASE_LISTS: (keyof PhraseLists)[] = [
+  'excluding_tax', 'including_tax', 'total_final', 'tax_breakdown', 'label_joiners',
+]
+
+/** Every list of words of a lexicon but the months, currencies, columns and labels, with how its words are written. */
+const WORD_LISTS: Record<string, WordRule> = {
+  yes: 'text',
+  no: 'text',
+  legal_forms: 'text',
+  final_totals: 'text',
+  numbers: 'text',
+  total_neutral: 'letters',
+  ...Object.fromEntries(PHRASE_LISTS.map((list) => [list, 'phrase'])),
+}
+
+const KEYS = ['language', 'name', 'months', 'currencies', 'columns', 'labels', ...Object.keys(WORD_LISTS)]
+
+function words(value: unknown, path: string, file: string, rule: WordRule = 'text'): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new LexiconError(`${file}: ${path}: expected a non-empty array of words`)
   value.forEach((word, index) => {
     if (typeof word !== 'string' || word.trim() === '' || word !== word.trim())
       throw new LexiconError(`${file}: ${path}/${index}: expected a word without surrounding spaces`)
+    if (rule === 'letters' && !/^\p{L}+$/u.test(word)) throw new LexiconError(`${file}: ${path}/${index}: expected one word of letters`)
+    if (word.includes('*') && (rule !== 'phrase' || !/^\*?[^*]+\*?$/.test(word)))
+      throw new LexiconError(`${file}: ${path}/${index}: a * may only stand at the start or end of a word of a phrase list`)
   })
   return value as string[]
+}
+
+/** An object whose properties are each a non-empty list of words. */
+function record(value: unknown, path: string, file: string, expected: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new LexiconError(`${file}: ${path}: expected an object of ${expected}`)
+  return value as Record<string, unknown>
 }
 
 /** Parses and checks one lexicon file; a problem names the file and the JSON path. */
@@ -49,10 +103,10 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
     throw new LexiconError(`${file}: not valid JSON: ${(error as Error).message}`)
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new LexiconError(`${file}: /: expected an object`)
-  const record = data as Record<string, unknown>
-  for (const key of Object.keys(record)) if (!KEYS.includes(key)) throw new LexiconError(`${file}: /${key}: unknown property`)
-  for (const key of KEYS) if (!Object.hasOwn(record, key)) throw new LexiconError(`${file}: /${key}: missing`)
-  const { language, name, months, currencies } = record
+  const lexicon = data as Record<string, unknown>
+  for (const key of Object.keys(lexicon)) if (!KEYS.includes(key)) throw new LexiconError(`${file}: /${key}: unknown property`)
+  for (const key of KEYS) if (!Object.hasOwn(lexicon, key)) throw new LexiconError(`${file}: /${key}: missing`)
+  const { language, name, months } = lexicon
   if (typeof language !== 'string' || !/^[a-z]{2}$/.test(language))
     throw new LexiconError(`${file}: /language: expected an ISO 639-1 code such as "de"`)
   if (!file.endsWith(`/${language}.json`) && file !== `${language}.json`)
@@ -60,23 +114,23 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
   if (typeof name !== 'string' || name.trim() === '') throw new LexiconError(`${file}: /name: expected the language's name`)
   if (!Array.isArray(months) || months.length !== 12) throw new LexiconError(`${file}: /months: expected 12 lists, January first`)
   months.forEach((names, index) => words(names, `/months/${index}`, file))
-  words(record.yes, '/yes', file)
-  words(record.no, '/no', file)
-  words(record.legal_forms, '/legal_forms', file)
-  words(record.final_totals, '/final_totals', file)
-  words(record.numbers, '/numbers', file)
-  const { labels } = record
-  if (typeof labels !== 'object' || labels === null || Array.isArray(labels))
-    throw new LexiconError(`${file}: /labels: expected an object of concept → labels`)
+  for (const [list, rule] of Object.entries(WORD_LISTS)) words(lexicon[list], `/${list}`, file, rule)
+  const labels = record(lexicon.labels, '/labels', file, 'concept → labels')
   for (const [concept, names] of Object.entries(labels)) {
     if (!/^[a-z_]+$/.test(concept)) throw new LexiconError(`${file}: /labels/${concept}: expected a concept id such as "invoice_number"`)
     words(names, `/labels/${concept}`, file)
   }
-  if (typeof currencies !== 'object' || currencies === null || Array.isArray(currencies))
-    throw new LexiconError(`${file}: /currencies: expected an object of ISO 4217 code → names`)
+  const currencies = record(lexicon.currencies, '/currencies', file, 'ISO 4217 code → names')
   for (const [code, names] of Object.entries(currencies)) {
     if (!/^[A-Z]{3}$/.test(code)) throw new LexiconError(`${file}: /currencies/${code}: expected an ISO 4217 code`)
     words(names, `/currencies/${code}`, file)
+  }
+  const columns = record(lexicon.columns, '/columns', file, `column kind (${COLUMN_KINDS.join(', ')}) → words`)
+  for (const kind of Object.keys(columns))
+    if (!(COLUMN_KINDS as readonly string[]).includes(kind)) throw new LexiconError(`${file}: /columns/${kind}: unknown column kind`)
+  for (const kind of COLUMN_KINDS) {
+    if (!Object.hasOwn(columns, kind)) throw new LexiconError(`${file}: /columns/${kind}: missing`)
+    words(columns[kind], `/columns/${kind}`, file, 'phrase')
   }
   return data as Lexicon
 }

@@ -3,14 +3,55 @@
  * merged for the readers and the normalisation layer. Adding a language is adding a file.
  */
 import { embeddedLexicons } from './embed-lexicon' with { type: 'macro' }
-import type { Lexicon } from './lexicon-file'
-import { fold } from './text'
+import type { ColumnKind, Lexicon } from './lexicon-file'
+import { escapeRegex, fold } from './text'
 
 export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
 
+/** The lists of a lexicon that are plain lists of words. */
+type WordList = { [K in keyof Lexicon]: Lexicon[K] extends string[] ? K : never }[keyof Lexicon]
+
 /** Every language's words of one list, in file order (languages by code). */
-export function lexiconWords(list: 'yes' | 'no' | 'final_totals'): string[] {
+export function lexiconWords(list: WordList): string[] {
   return [...new Set(LEXICONS.flatMap((lexicon) => lexicon[list]))]
+}
+
+/** Every language's words for one kind of table column. */
+export function columnWords(kind: ColumnKind): string[] {
+  return [...new Set(LEXICONS.flatMap((lexicon) => lexicon.columns[kind]))]
+}
+
+/** Letters (or hyphens) a `*` joins to a word in a compound: "*steuer*" finds "Umsatzsteuer-Betrag". Needs the `u` flag. */
+const JOINED = '[\\p{L}-]*'
+
+/**
+ * One word or phrase of a lexicon as a pattern source: special characters escaped, dots and
+ * spaces between its parts optional ("Reg. No." also finds "Reg.No", "reg no"), a one-part word
+ * written with a final dot needing it ("Co.", "Str."); a `*` at either end joins letters.
+ */
+function wordPattern(word: string): string {
+  const bare = word.replace(/^\*|\*$/g, '')
+  const parts = bare.match(/[^\s.]+/g) ?? []
+  const body = parts.map(escapeRegex).join('\\.?\\s*')
+  const pattern = parts.length === 1 && bare.endsWith('.') ? `${body}\\.` : body
+  return (word.startsWith('*') ? JOINED : '') + pattern + (word.endsWith('*') ? JOINED : '')
+}
+
+const longestFirst = (a: string, b: string) => b.length - a.length || (a < b ? -1 : 1)
+
+/**
+ * One pattern source for words of the lexicons, longest first, each also without its accents
+ * ("Quantité" also finds "Quantite"). For a case-insensitive pattern with the `u` flag; the
+ * caller says where a match may start and end.
+ */
+export function wordsSource(words: readonly string[]): string {
+  const spellings = new Set(words.flatMap((word) => [word.toLowerCase(), fold(word)]))
+  return [...new Set([...spellings].map(wordPattern))].sort(longestFirst).join('|')
+}
+
+/** A test for any of the words as whole words (not inside a longer word), ignoring case and accents. */
+export function wholeWords(words: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource(words)})(?![\\p{L}\\p{N}])`, 'iu')
 }
 
 /** Month names and abbreviations of every language, each with its month (1–12). */
@@ -38,12 +79,7 @@ export function legalFormsSource(asWritten = false): string {
   const spellings = asWritten
     ? [...forms].flatMap((form) => [form, form.charAt(0) + form.slice(1).toLowerCase()])
     : [...forms].map((form) => form.toLowerCase())
-  const patterns = spellings.map((form) => {
-    const parts = form.match(/[^\s.]+/g) ?? []
-    const body = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\.?\\s*')
-    return parts.length === 1 && form.endsWith('.') ? `${body}\\.` : body
-  })
-  return [...new Set(patterns)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).join('|')
+  return [...new Set(spellings.map(wordPattern))].sort(longestFirst).join('|')
 }
 
 /** Number words of every lexicon, folded, with their values ("zwölf" → 12). */

@@ -33,3 +33,8 @@ export function foldKeepingLength(text: string): string {
 export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
+
+/** Text to match literally inside a regular expression. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -5,15 +5,16 @@
  * page end; a line with only text under the first columns continues the row above.
  */
 import { moneyAmounts } from '../../normalise/amounts'
+import { COLUMN_KINDS } from '../../normalise/lexicon-file'
+import { columnWords, wholeWords } from '../../normalise/lexicon'
 import { lineAmounts } from './amounts'
 import type { Answer, Context, Plan } from './context'
 import type { Cell, Line } from './document'
 import { hitsOf } from './generic'
 import { isAmountRole } from './totals'
 
-/** Words that head the columns of item tables, besides the field's own labels. */
-const COLUMN_WORDS =
-  /\b(?:qty|quantity|menge|anzahl|aantal|quantité|qté|cantidad|cant|unit|einheit|unité|eenheid|price|preis|prix|prijs|precio|amount|betrag|montant|bedrag|importe|total|summe|gesamt|totaal|vat|tax|mwst|ust|tva|btw|iva|rate|discount|rabatt|remise|korting|descuento|description|item|article|artikel|product|produkt|produit|service|pos|no)\b/i
+/** Words that head the columns of item tables, besides the field's own labels: every column word of the lexicons (D95). */
+const COLUMN_WORDS = wholeWords(COLUMN_KINDS.flatMap(columnWords))
 
 interface Column {
   name: string

@@ -6,7 +6,8 @@
  * which beats "Total 0% supplies"); subtotal and tax are preferably the pair that adds up to it.
  */
 import { findAmounts, moneyAmounts, type FoundAmount } from '../../normalise/amounts'
-import { lexiconWords } from '../../normalise/lexicon'
+import { LETTER_MARKS } from '../../normalise/currency'
+import { columnWords, lexiconWords, wholeWords, wordsSource } from '../../normalise/lexicon'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
 import { isShortLabel } from './generic'
@@ -43,17 +44,25 @@ interface Totals {
 /** Total labels that name the final amount to pay (from the lexicons, D95), folded to letters and digits. */
 const FINAL_TOTALS = new Set(lexiconWords('final_totals').map((label) => squash(label).chars))
 
-/** Words that may stand between a total label and its amount without changing its meaning. */
+/** Words after a total's label that make it the amount before tax ("excl. VAT", "ohne MwSt."). */
+const EXCLUDING = wholeWords(lexiconWords('excluding_tax'))
+/** Words after a total's label that make it the final amount ("incl. VAT", "TTC", "rounded", "payable"). */
+const FINAL_WORDS = [...lexiconWords('including_tax'), ...lexiconWords('total_final')]
+const FINAL_QUALIFIER = wholeWords(FINAL_WORDS)
+
+/**
+ * Words that may stand between a total label and its amount without making it a total of
+ * something else: the lexicons' neutral words, the words that make it final, currency codes.
+ */
 const NEUTRAL_WORDS = new Set(
-  (
-    'sales amount amt incl inclusive including inc of gst tax vat sst after rounding rounded round adj adjustment ' +
-    'ttc eur usd gbp rm myr chf due payable net nett gross brutto invoice bill to pay rechnung facture factuur factura ' +
-    'mwst ust tva btw iva inkl the all in with value price sum summe betrag montant bedrag importe'
-  ).split(' '),
+  [...lexiconWords('total_neutral'), ...FINAL_WORDS, ...LETTER_MARKS].flatMap((phrase) => fold(phrase).split(/[^\p{L}]+/u)),
 )
 
-const EXCLUDING = /\b(?:excl|excluding|exclusive|exkl|ohne|hors|sans|zonder|sin|before|net of|vor)\b/
-const FINAL_QUALIFIER = /\b(?:incl|inclusive|including|inkl|after|rounded|rounding|adj|payable|due|ttc)\b/
+/** Words before a tax's name that only say what an amount includes or excludes ("incl. GST", "ohne MwSt."). */
+const TAX_QUALIFIER = new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource([...lexiconWords('excluding_tax'), ...lexiconWords('including_tax')])})\\W*$`, 'iu')
+
+/** Words before a label that make it part of a phrase ("GST included in total", "Summe der Positionen"). */
+const LABEL_JOINER = wholeWords(lexiconWords('label_joiners'))
 
 /** The amount role a label stands for: its concept's, or that of the field it belongs to. */
 function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
@@ -64,13 +73,20 @@ function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
   return isAmountRole(role) ? role : undefined
 }
 
-/** What a column header says its amounts are, from its words. */
+/** Column headers of counts, prices and rates: their amounts are none of the three. */
+const OTHER_COLUMN = wholeWords([...columnWords('quantity'), ...columnWords('price'), ...columnWords('rate')])
+const NET_COLUMN = wholeWords(columnWords('net'))
+const TAX_COLUMN = wholeWords(columnWords('tax'))
+const GROSS_COLUMN = wholeWords([...columnWords('gross'), ...columnWords('total')])
+const RATE_COLUMN = wholeWords(columnWords('rate'))
+
+/** What a column header says its amounts are, from its words (the lexicons' `columns`, D95). */
 function headerRole(text: string): AmountRole | 'other' | undefined {
   const words = fold(text)
-  if (/\b(?:qty|quantity|menge|qte|quantite|aantal|cantidad|price|preis|prix|prijs|precio|rate|satz|taux|%)\b|%/.test(words)) return 'other'
-  if (/\b(?:ht|net|netto|nett|excl|exkl|ohne|hors|zonder)\b|nettobetrag|nettowert/.test(words)) return 'subtotal'
-  if (/\b(?:tax|vat|gst|sst|tva|mwst|ust|btw|iva)\b|steuer|mwst-betrag/.test(words)) return 'tax'
-  if (/\b(?:ttc|gross|brutto|incl|inkl|total|totaal|gesamt)\b|endbetrag|bruttobetrag/.test(words)) return 'total'
+  if (words.includes('%') || OTHER_COLUMN.test(words)) return 'other'
+  if (NET_COLUMN.test(words)) return 'subtotal'
+  if (TAX_COLUMN.test(words)) return 'tax'
+  if (GROSS_COLUMN.test(words)) return 'total'
   return undefined
 }
 
@@ -97,7 +113,7 @@ function isQualifier(hit: LabelHit, ctx: Context): boolean {
   const raw = hit.line.raw
   // "… incl. GST", "… excl. VAT", "inclusive of tax": the tax only says what the amount includes.
   const before = fold(raw.slice(hit.line.cells[hit.cell]!.start, hit.start))
-  if (/\b(?:incl|inclusive|including|inkl|inklusive|excl|exclusive|excluding|exkl|exklusive|ohne|hors|sans|before|of)\W*$/.test(before)) return true
+  if (TAX_QUALIFIER.test(before)) return true
   for (const other of ctx.hitsByLine.get(hit.line.index) ?? []) {
     if (other === hit || other.cell !== hit.cell) continue
     const role = roleOf(other, ctx)
@@ -113,7 +129,7 @@ function isQualifier(hit: LabelHit, ctx: Context): boolean {
 function isLeading(hit: LabelHit): boolean {
   const cell = hit.line.cells[hit.cell]!
   const before = fold(hit.line.raw.slice(cell.start, hit.start))
-  return !/\b(?:in|of|included|includes|incl|inkl|inclusive|from|der|des|du|de|van|del|im|zum)\b/.test(before)
+  return !LABEL_JOINER.test(before)
 }
 
 /**
@@ -131,9 +147,8 @@ function amountsAfter(hit: LabelHit, ctx: Context): { amounts: FoundAmount[]; te
   return { amounts: moneyAmounts(text), text, offset: hit.end }
 }
 
-/** The heading of a tax breakdown. */
-const TAX_SUMMARY =
-  /\b(?:gst|tax|vat|tva|btw|iva|mwst)\s+(?:summary|analysis|breakdown|details)\b|steueraufschl|r[ée]capitulatif\s+(?:de\s+la\s+)?tva|btw[-\s]specificatie|desglose\s+(?:de\s+)?iva/i
+/** The heading of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"). */
+const TAX_SUMMARY = wholeWords(lexiconWords('tax_breakdown'))
 
 /**
  * Lines of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"): their totals are tax
@@ -218,7 +233,7 @@ function columnValue(hit: LabelHit, ctx: Context): { amount: number; confidence:
   if (rows.length === 1) return { amount: last.amount.number, confidence: 0.72, line: last.line }
   const sumBefore = rows.slice(0, -1).reduce((acc, row) => acc + row.amount.number, 0)
   if (near(sumBefore, last.amount.number)) return { amount: last.amount.number, confidence: 0.7, line: last.line }
-  const byRate = hit.line.cells.some((cell) => /%|\b(?:rate|satz|taux|tarief|tipo)\b/i.test(cell.text))
+  const byRate = hit.line.cells.some((cell) => cell.text.includes('%') || RATE_COLUMN.test(cell.text))
   if (byRate) {
     const sum = Math.round((sumBefore + last.amount.number) * 100) / 100
     return { amount: sum, confidence: 0.62, line: last.line }
