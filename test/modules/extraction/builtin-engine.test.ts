@@ -9,6 +9,7 @@ import type { ResolvedType } from '../../../src/lib/field-types'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { inferType } from '../../../src/modules/extraction/engines/builtin/concepts'
+import { detectLanguage } from '../../../src/modules/extraction/engines/builtin/document'
 import type { ExtractionOutput, FieldSpec } from '../../../src/modules/extraction/engines/types'
 import { readDocument } from '../../../src/modules/extraction/readers'
 
@@ -498,6 +499,21 @@ describe('declared types the built-in engine reads (D90, D95)', () => {
     expect(found).toEqual({ seats: 12, signed: true, status: 'aktiv' })
     const none = await values('Vertrag\nSeats: viele\nSigned: vielleicht\nStatus: offen\n', fields, 'contract')
     expect(none).toEqual({ seats: null, signed: null, status: null })
+  })
+})
+
+describe('the language of a document, by the common words of each lexicon (D95)', () => {
+  test.each([
+    ['en', 'The invoice for the services of May: the total amount is due.'],
+    ['de', 'Bitte überweisen Sie den Betrag der Rechnung bis zum Monatsende.'],
+    ['fr', 'Veuillez trouver la facture et le montant dû pour votre commande.'],
+    ['nl', 'Het bedrag van de factuur is voor uw rekening.'],
+    ['es', 'El importe de la factura es para el pago del pedido.'],
+    ['pl', 'Faktura nie jest opłacona. Kwota do zapłaty: 120,00 zł, słownie: sto dwadzieścia złotych.'],
+    ['da', 'Vi sender hermed faktura for ydelser i maj. Beløb og moms fremgår af betalingsbetingelserne.'],
+    ['other', 'Lorem ipsum dolor sit amet'],
+  ])('%s: %s', (language, text) => {
+    expect(detectLanguage(text)).toBe(language)
   })
 })
 

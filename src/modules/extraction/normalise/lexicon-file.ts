@@ -44,6 +44,8 @@ export interface Lexicon extends PhraseLists {
   final_totals: string[]
   /** Number words from zero up, in order ("zero", "one", … ): a count written out. */
   numbers: string[]
+  /** Frequent words of the language, one word of letters each: a document's language is the one whose words it holds most (it decides the order of numeric dates without other signs, and the OCR model). */
+  common_words: string[]
   /** Single words that may stand between a total's label and its amount without making it a total of something else ("VAT", "Betrag"); the words of `including_tax` and `total_final` may too. */
   total_neutral: string[]
   /** Words of table column headers, by what the column holds: a total row's amounts are read by them (net, tax, gross), and an item table is found by them. */
@@ -70,6 +72,7 @@ const WORD_LISTS: Record<string, WordRule> = {
   legal_forms: 'text',
   final_totals: 'text',
   numbers: 'text',
+  common_words: 'letters',
   total_neutral: 'letters',
   ...Object.fromEntries(PHRASE_LISTS.map((list) => [list, 'phrase'])),
 }

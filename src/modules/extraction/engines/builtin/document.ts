@@ -6,6 +6,7 @@
  */
 import type { DocumentText } from '../../readers/types'
 import { dateOrderOf } from '../../normalise/dates'
+import { LEXICONS } from '../../normalise/lexicon'
 import { collapse, fold } from './text'
 
 export interface Cell {
@@ -67,21 +68,11 @@ function splitCells(raw: string): Cell[] {
   return cells
 }
 
-export type Language = 'en' | 'de' | 'fr' | 'nl' | 'es' | 'other'
+/** A lexicon's language code (D95), or 'other' when no language's common words stand out. */
+export type Language = string
 
-const STOPWORDS: Record<Exclude<Language, 'other'>, string[]> = {
-  en: ['the', 'and', 'of', 'to', 'invoice', 'total', 'date', 'amount', 'for', 'with', 'this', 'shall', 'agreement', 'payment', 'due', 'tax'],
-  de: ['der', 'die', 'das', 'und', 'rechnung', 'datum', 'betrag', 'mit', 'für', 'von', 'nicht', 'ist', 'sie', 'bitte', 'summe', 'zahlung'],
-  fr: ['le', 'la', 'les', 'et', 'des', 'facture', 'montant', 'du', 'pour', 'une', 'est', 'vous', 'votre', 'sur', 'paiement', 'aux'],
-  nl: ['het', 'een', 'van', 'en', 'factuur', 'totaal', 'bedrag', 'voor', 'niet', 'uw', 'wij', 'betaling', 'je', 'op', 'zijn', 'met'],
-  es: ['el', 'los', 'las', 'y', 'factura', 'fecha', 'importe', 'para', 'por', 'una', 'del', 'pago', 'con', 'su', 'que', 'es'],
-}
-
-/** The stopwords as compared: folded like the text. */
-const FOLDED_STOPWORDS = Object.entries(STOPWORDS).map(([language, list]) => [language, list.map(fold)]) as [
-  Exclude<Language, 'other'>,
-  string[],
-][]
+/** Each lexicon's common words as compared: folded like the text. */
+const COMMON_WORDS = LEXICONS.map((lexicon) => ({ language: lexicon.language, words: lexicon.common_words.map(fold) }))
 
 /** The language with the most of its common words in the text (OCR uses it to pick a model too). */
 export function detectLanguage(text: string): Language {
@@ -89,8 +80,8 @@ export function detectLanguage(text: string): Language {
   for (const word of fold(text.slice(0, 20000)).split(/[^\p{L}]+/u)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1)
   let best: Language = 'other'
   let bestScore = 0
-  for (const [language, list] of FOLDED_STOPWORDS) {
-    const score = list.reduce((sum, word) => sum + Math.min(counts.get(word) ?? 0, 20), 0)
+  for (const { language, words } of COMMON_WORDS) {
+    const score = words.reduce((sum, word) => sum + Math.min(counts.get(word) ?? 0, 20), 0)
     if (score > bestScore) {
       best = language
       bestScore = score

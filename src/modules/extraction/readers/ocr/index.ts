@@ -3,7 +3,7 @@
  * when it was read sideways or upside down, and read again with the page's own language when
  * that is not English. The words keep their boxes and confidences.
  */
-import { detectLanguage, type Language } from '../../engines/builtin/document'
+import { detectLanguage } from '../../engines/builtin/document'
 import type { PositionedWord } from '../layout'
 import { type Raster, rotate, scale } from './raster'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
@@ -94,12 +94,12 @@ function quality(words: OcrWord[]): number {
   return words.reduce((sum, word) => sum + word.text.length * word.confidence, 0)
 }
 
-/** Tesseract's model for each language the engine recognises in a text. */
-const MODEL_OF: Record<Language, OcrLanguage> = { en: 'eng', de: 'deu', fr: 'fra', nl: 'nld', es: 'spa', other: 'eng' }
+/** Tesseract's model for each language it has one for here (data/ocr/). */
+const MODEL_OF: Record<string, OcrLanguage> = { en: 'eng', de: 'deu', fr: 'fra', nl: 'nld', es: 'spa' }
 
-/** The page's language, from the words read so far; English (the default model) when unclear. */
+/** The page's language, from the words read so far; English (the default model) when unclear or without a model. */
 function guessLanguage(words: OcrWord[]): OcrLanguage {
-  return MODEL_OF[detectLanguage(words.map((word) => word.text).join(' '))]
+  return MODEL_OF[detectLanguage(words.map((word) => word.text).join(' '))] ?? 'eng'
 }
 
 /** Letters OCR reads in place of digits, mended only where the word then reads as a number. */
