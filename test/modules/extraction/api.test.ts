@@ -1387,7 +1387,7 @@ describe('scans and photos (D22, D67)', () => {
     release()
     const done = await waitForStatus(t, queued.id, ['succeeded'])
     expect(done.progress).toEqual({ pages_done: 3, pages_total: 3 })
-  })
+  }, 30_000) // OCR of three pages: the 20 s of its own deadline, not bun's 5 s, on a busy machine
 
   test('a document over --max-pages ends failed with too_many_pages, and its file is not kept', async () => {
     const t = await makeTestApp({ readLimits: { maxPages: 2, maxPagePixels: 40_000_000 } })
