@@ -168,6 +168,20 @@ describe('dates in five languages', () => {
   })
 })
 
+describe('invoice words of every lexicon: titles, number marks, date leads, periods, payment sentences (D95)', () => {
+  const fields = [inline('invoice_number'), inline('date', 'Invoice date'), inline('due_date', 'Due date')]
+  test.each([
+    ['a Dutch title, its number and its date after "van"', 'Creditnota nr. CN-7 van 5 maart 2024', { invoice_number: 'CN-7', date: '2024-03-05', due_date: null }],
+    ['a Danish title and its number', 'Kreditnota nr. 4711\nKøbenhavn', { invoice_number: '4711', date: null, due_date: null }],
+    ['a Spanish period ("desde … hasta") is not the date of issue', 'Servicio desde 01/01/2024 hasta 31/01/2024\nMadrid, 05/02/2024', { invoice_number: null, date: '2024-02-05', due_date: null }],
+    ['a Polish payment sentence gives the due date', 'Płatne do dnia 15.04.2026 przelewem.', { invoice_number: null, date: '2026-04-15', due_date: '2026-04-15' }],
+    ['a Danish direct debit gives the due date', 'Beløbet trækkes via Betalingsservice den 20.03.2026.', { invoice_number: null, date: '2026-03-20', due_date: '2026-03-20' }],
+    ['a Danish early-payment discount\'s deadline is not the due date', '2 % kontantrabat ved betaling senest 10.03.2026.\nBetaling senest 31.03.2026.', { invoice_number: null, date: '2026-03-10', due_date: '2026-03-31' }],
+  ])('%s', async (_, text, expected) => {
+    expect(await values(text, fields)).toEqual(expected)
+  })
+})
+
 describe('amounts and currencies', () => {
   const total = [inline('total', 'Total amount'), inline('currency', 'Currency')]
   test.each([

@@ -24,6 +24,24 @@ export interface PhraseLists {
   tax_breakdown: string[]
   /** Words before a label in its cell that make the label part of a phrase ("GST included in total", "Summe der Positionen"), not the line's label. */
   label_joiners: string[]
+  /** Titles of a document ("Invoice", "*rechnung*", "Facture"): its number and date may follow them on the title line. */
+  document_titles: string[]
+  /** Words and abbreviations for "number" ("No", "Nr", "N°", "Numéro"): they stand between a title or label and an identifier. */
+  number_marks: string[]
+  /** Words right before a date that tie it to what precedes ("Rechnung Nr. 7 vom 5.3.", "Facture du 2 juillet", "eingezogen am 20.3."). */
+  date_leads: string[]
+  /** Words before the first date of a period ("from", "vom", "du"): such a date is not the date of issue. */
+  period_from: string[]
+  /** Words between the two dates of a period ("to", "bis", "au"): neither date is the date of issue. */
+  period_to: string[]
+  /** Words of a sentence that asks for payment ("payable", "zahlbar", "règlement"): a date after `due_by` in it is the due date. */
+  payment_words: string[]
+  /** Words right before the date by which to pay ("by", "bis zum", "avant le", "uiterlijk"). */
+  due_by: string[]
+  /** Words of a direct-debit sentence ("Lastschrift", "prélèvement", "incasso"), found inside longer words too: the date there is the due date. */
+  direct_debit: string[]
+  /** Words of an early-payment discount ("Skonto", "escompte"), found inside longer words too: a date after one is its deadline, not the due date. */
+  cash_discount: string[]
 }
 
 export interface Lexicon extends PhraseLists {
@@ -62,7 +80,8 @@ export class LexiconError extends Error {
 type WordRule = 'text' | 'letters' | 'phrase'
 
 const PHRASE_LISTS: (keyof PhraseLists)[] = [
-  'excluding_tax', 'including_tax', 'total_final', 'tax_breakdown', 'label_joiners',
+  'excluding_tax', 'including_tax', 'total_final', 'tax_breakdown', 'label_joiners', 'document_titles', 'number_marks', 'date_leads',
+  'period_from', 'period_to', 'payment_words', 'due_by', 'direct_debit', 'cash_discount',
 ]
 
 /** Every list of words of a lexicon but the months, currencies, columns and labels, with how its words are written. */

@@ -4,6 +4,7 @@
  * scored by where it sat, how specific the label was and how well the text fit the kind.
  */
 import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
+import { lexiconWords, wordsSource } from '../../normalise/lexicon'
 import { sameValue, type Answer, type Context, type Plan } from './context'
 import { candidatesFor, type Candidate, type LabelHit } from './labels'
 import { readValue } from './values'
@@ -35,6 +36,9 @@ export function isShortLabel(hit: LabelHit): boolean {
   return hit.entry.squashed.length <= 4
 }
 
+/** A number mark right after a label ("Invoice No. 12", "Rechnung Nr. 5", "Order # 7"). */
+const NUMBER_AFTER = new RegExp(`^\\s*(?:#|${wordsSource(lexiconWords('number_marks'))})`, 'iu')
+
 /**
  * Is a hit used as a label, not a word of running text? A label opens its cell (after an
  * enumeration such as "3." or "(a)"), or closes a short lead-in with a colon ("Cash inv no.:").
@@ -49,7 +53,7 @@ function isLabelLike(hit: LabelHit, kind: FieldKind): boolean {
   const colon = /^\s*(?:\(\w{1,4}\)|\.)?\s*[:：]/.test(after) || (!after.trim() && /^\s*[:：]/.test(line.raw.slice(cell.end, cell.end + 4)))
   const opens = /^[\s\d.()•*\-–—a-zA-Z]{0,4}$/.test(lead) && !/\p{L}{2}/u.test(lead)
   if (!opens && !(colon && lead.length <= 14)) return false
-  if (kind === 'text' || kind === 'list') return colon || !/[\p{L}\d]/u.test(after) || /^\s*(?:#|no\.?|nr\.?|n°)/i.test(after)
+  if (kind === 'text' || kind === 'list') return colon || !/[\p{L}\d]/u.test(after) || NUMBER_AFTER.test(after)
   return true
 }
 

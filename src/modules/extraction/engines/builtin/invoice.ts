@@ -7,6 +7,7 @@
 import { lineAmounts } from './amounts'
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import { documentCurrency, findCurrency, KRONE } from '../../normalise/currency'
+import { lexiconWords, wordsSource } from '../../normalise/lexicon'
 import { lineDates } from './dates'
 import type { Line } from './document'
 import { choose, labelledValues, type Scored } from './generic'
@@ -14,8 +15,9 @@ import { below } from './labels'
 
 // ---------------------------------------------------------------- invoice number
 
-const TITLE_WORDS = String.raw`(?:tax\s+invoice|invoice|bill|receipt|credit\s+note|[\p{L}-]*rechnung[\p{L}-]*|rechnungs-?\s?korrektur|gutschrift|facture|avoir|factuur|creditnota|factura|faktura)`
-const NUMBER_MARK = String.raw`(?:nr|no|n°|nº|n\.º|num|number|nummer|numéro|numero|número)\.?`
+/** The titles of a document and the marks of a number, from the lexicons (D95). */
+const TITLE_WORDS = `(?:${wordsSource(lexiconWords('document_titles'))})`
+const NUMBER_MARK = `(?:${wordsSource(lexiconWords('number_marks'))})\\.?`
 const ID = String.raw`([A-Z0-9][\w./-]*\d[\w./-]*|\d[\w./-]*)`
 
 /** "Rechnung Nr. 2024-117 vom …", "Facture n°80321 du …", "Invoice # AB-2019/077". */
@@ -25,13 +27,16 @@ const TITLE_THEN_ID = new RegExp(String.raw`^${TITLE_WORDS}\s+(?=[\w/.-]*\d)([A-
 /** A line that names the document ("Rechnung", "Facture", "Tax Invoice"). */
 const NAMES_DOCUMENT = new RegExp(String.raw`(?<![\p{L}])${TITLE_WORDS}(?![\p{L}])`, 'iu')
 
+/** A number mark or punctuation before an identifier ("No. 12", "#12", ": 12"). */
+const LEADING_MARK = new RegExp(`^(?:#|:|\\.|-|${NUMBER_MARK})\\s*`, 'iu')
+
 /**
  * An identifier as printed after its label: the first token, with a short letter prefix kept
  * when it is printed apart ("CS 67832"); it must hold a digit and must not be a date or money.
  */
 function readIdentifier(text: string): string | undefined {
   const cleaned = text
-    .replace(/^(?:#|:|\.|-|no\.?|nr\.?|n°|nº|number|nummer|num\.?)\s*/i, '')
+    .replace(LEADING_MARK, '')
     .replace(/^[#:]\s*/, '')
     .trim()
   const tokens = cleaned.split(/\s+/)
@@ -70,8 +75,11 @@ export function invoiceNumberAnswer(plan: Plan, ctx: Context): Answer | undefine
 
 // ---------------------------------------------------------------- dates
 
-/** "… vom 05.03.2018", "… du 02 Juillet 2015", "… dated March 3, 2024": the date of a title line. */
-const TITLE_DATE_LINK = /\b(?:vom|von|du|dated|of|del|van|date|le|from)\s*:?\s*$/i
+/**
+ * Words that tie a date to what precedes it: "… vom 05.03.2018", "… du 02 Juillet 2015", "… dated
+ * March 3, 2024" (the date of a title line), "… eingezogen am 20.03." (the day of a direct debit).
+ */
+const DATE_LEAD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('date_leads'))})\\s*:?\\s*$`, 'iu')
 
 /** The issue date: after its label, in the title line, or (receipts) the first unclaimed date. */
 export function issueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
@@ -87,18 +95,23 @@ function titleDate(ctx: Context): Answer | undefined {
   for (const line of doc.lines.slice(0, 60)) {
     if (!NAMES_DOCUMENT.test(line.text)) continue
     for (const date of lineDates(ctx, line)) {
-      if (TITLE_DATE_LINK.test(line.text.slice(0, date.start)))
+      if (DATE_LEAD.test(line.text.slice(0, date.start)))
         return { value: date.iso, confidence: date.guessed ? 0.6 : 0.82, line }
     }
     // The date may be wrapped onto the next line ("… Nr. 123 vom" / "06.12.2018").
     const next = doc.lines[line.index + 1]
-    if (next && TITLE_DATE_LINK.test(line.text)) {
+    if (next && DATE_LEAD.test(line.text)) {
       const date = lineDates(ctx, next)[0]
       if (date && date.start === 0) return { value: date.iso, confidence: date.guessed ? 0.6 : 0.8, line: next }
     }
   }
   return undefined
 }
+
+/** The text after a period's first date ends with a word that leads to its second ("01.01.2010 bis"), or with a dash after a word. */
+const PERIOD_NEXT = new RegExp(`(?:(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('period_to'))})|\\b[-–])\\s*$`, 'iu')
+/** The end of a text before either date of a period ("vom", "bis", "from", "to"). */
+const PERIOD_BEFORE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource([...lexiconWords('period_from'), ...lexiconWords('period_to')])})\\s*$`, 'iu')
 
 /**
  * A receipt often prints its date with no label, at the top or the bottom: the first date that
@@ -118,20 +131,23 @@ function firstUnlabelledDate(ctx: Context): Answer | undefined {
     const date = lineDates(ctx, line)[0]
     if (!date) continue
     // Ranges ("01.01.2010 bis 31.12.2010") are periods, not the date of issue.
-    if (/\b(?:bis|to|au|tot|al|until|till|-|–)\s*$/i.test(line.text.slice(date.end, date.end + 6))) continue
-    if (/\b(?:bis|to|au|tot|al|until|from|du|von|vom|van|des|del)\s*$/i.test(line.text.slice(0, date.start))) continue
+    if (PERIOD_NEXT.test(line.text.slice(date.end, date.end + 6))) continue
+    if (PERIOD_BEFORE.test(line.text.slice(0, date.start))) continue
     return { value: date.iso, confidence: date.guessed ? 0.45 : 0.6, line }
   }
   return undefined
 }
 
 /** "Bitte überweisen Sie bis zum 09.06.2014", "Zahlbar … bis 04.07.2013", "payable by 1 May 2024". */
-const DUE_SENTENCE =
-  /(?<!\p{L})(?:zahlbar|überweisen|zahlung|zahlungsziel|payable|payment|pay|due|paiement|payer|réglement|règlement|betalen|betaling|pago|pagar|vence|vencimiento)(?!\p{L})[^\n]{0,80}?(?<!\p{L})(?:bis(?:\s+zum)?|by|before|until|on|avant(?:\s+le)?|le|voor|vóór|uiterlijk|antes\s+del?|el)\s+$/iu
+const DUE_SENTENCE = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('payment_words'))})(?![\\p{L}\\p{N}])[^\\n]{0,80}?(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('due_by'))})\\s+$`,
+  'iu',
+)
 
 /** "… wird am 20.03.2014 von Ihrem Konto … eingezogen": the day of a direct debit. */
-const DEBIT_WORDS = /eingezogen|abgebucht|lastschrift|debited|direct debit|prélev|afgeschreven|geïncasseerd|incasso|domiciliaci|cargo en (?:su )?cuenta/i
-const DATE_LEAD = /(?<!\p{L})(?:am|on|le|op|el|ab|from|à partir du|a partir del)\s*:?\s*$/iu
+const DEBIT_WORDS = new RegExp(wordsSource(lexiconWords('direct_debit')), 'iu')
+/** "3% Skonto … bis 15.03.": a discount's deadline. */
+const DISCOUNT_WORDS = new RegExp(wordsSource(lexiconWords('cash_discount')), 'iu')
 
 /** The due date: after its label, or in a payment or direct-debit sentence. */
 export function dueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
@@ -148,7 +164,7 @@ function dueFromSentence(ctx: Context): Answer | undefined {
     for (const date of lineDates(ctx, line)) {
       const lead = line.text.slice(0, date.start)
       // Discount deadlines ("3% Skonto … bis 15.03.") are not the due date.
-      if (/skonto|escompte|discount|korting|descuento/i.test(lead.slice(-40))) continue
+      if (DISCOUNT_WORDS.test(lead.slice(-40))) continue
       if (DUE_SENTENCE.test(lead)) return { value: date.iso, confidence: date.guessed ? 0.55 : 0.75, line }
       if (DEBIT_WORDS.test(sentence) && DATE_LEAD.test(lead)) return { value: date.iso, confidence: date.guessed ? 0.5 : 0.68, line }
     }
