@@ -267,6 +267,21 @@ describe('names', () => {
   })
 })
 
+describe('names, with the words of every lexicon (D95)', () => {
+  const names = catalogFields('invoice', ['company_name', 'client_name'])
+  const footer = ['Rechnung Nr. 5', ...Array.from({ length: 20 }, (_, i) => `${i + 1}   Holzlatte   10,00`), 'Nordwerk Holzhandel', 'Amtsgericht Hamburg HRB 12345']
+  test.each([
+    ['a Polish trade word makes the shop the issuer, not the mall above it', 'Centrum Handlowe Arkadia\nApteka Zdrowie\nRazem: 23,50 zł', { company_name: 'Apteka Zdrowie', client_name: null }],
+    ['a Danish registration label is cut from the name', 'Nordisk Træ ApS CVR 12345678\nFaktura nr. 55', { company_name: 'Nordisk Træ ApS', client_name: null }],
+    ['a Polish form of address opens the addressee', 'Pan\nJan Kowalski\nul. Polna 3', { company_name: null, client_name: 'Pan Jan Kowalski' }],
+    ['a Spanish name label in an address block gives the name', 'Cliente:\nNombre: Restaurante El Sol\nDirección: Calle Mayor 5', { company_name: null, client_name: 'Restaurante El Sol' }],
+    ['a Polish identifier label in an address block is passed over', 'Nabywca:\nNIP 123-456-78-90\nKowalski i Syn', { company_name: null, client_name: 'Kowalski i Syn' }],
+    ['a German legal footer names the company on the line above it', footer.join('\n'), { company_name: 'Nordwerk Holzhandel', client_name: null }],
+  ])('%s', async (_, text, expected) => {
+    expect(await values(text, names)).toEqual(expected)
+  })
+})
+
 describe('contracts', () => {
   const contractFields = catalogFields('contract', ['parties', 'effective_date', 'governing_law', 'term'])
 

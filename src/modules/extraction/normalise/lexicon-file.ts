@@ -42,6 +42,24 @@ export interface PhraseLists {
   direct_debit: string[]
   /** Words of an early-payment discount ("Skonto", "escompte"), found inside longer words too: a date after one is its deadline, not the due date. */
   cash_discount: string[]
+  /** Words of shop and trade names ("restaurant", "Bäckerei", "pharmacie"): a letterhead line with one is likely the issuer. */
+  trade_words: string[]
+  /** Labels of company registration and tax numbers ("Reg. No", "VAT", "SIRET", "KvK"): a name is cut before one, and a line with one is no name. */
+  registration_labels: string[]
+  /** Other words of lines that are never a name: contact and address data, page and date labels, a letter's greeting and thanks ("Tel", "Straße", "Dear", "merci"). */
+  not_name_words: string[]
+  /** Labels of identifiers and contact data in an address block ("GLN", "Kunden-Nr.", "Adresse", "Tel"): skipped when reading the name under a heading. */
+  address_labels: string[]
+  /** Labels of a name in an address block ("Name:", "Firma", "Raison sociale"): their value is the name. */
+  name_labels: string[]
+  /** Forms of address before a person's name ("Mr", "Herrn", "Madame"): the name follows on the next line. */
+  salutations: string[]
+  /** Marks before an addressee that is not a person's form of address ("Attn", "Firma", "z. Hd."): the name follows on the next line. */
+  addressee_marks: string[]
+  /** Words of a footer line with a company's legal data ("Handelsregister", "registered office", "RCS"): the line above often names the company. */
+  legal_footer: string[]
+  /** The words of a company's share capital ("au capital", "Stammkapital"): a footer names the company before them ("ACME SAS au capital de …"), and a line that starts with them is no name. */
+  share_capital: string[]
 }
 
 export interface Lexicon extends PhraseLists {
@@ -81,7 +99,9 @@ type WordRule = 'text' | 'letters' | 'phrase'
 
 const PHRASE_LISTS: (keyof PhraseLists)[] = [
   'excluding_tax', 'including_tax', 'total_final', 'tax_breakdown', 'label_joiners', 'document_titles', 'number_marks', 'date_leads',
-  'period_from', 'period_to', 'payment_words', 'due_by', 'direct_debit', 'cash_discount',
+  'period_from', 'period_to', 'payment_words', 'due_by', 'direct_debit', 'cash_discount', 'trade_words', 'registration_labels',
+  'not_name_words', 'address_labels', 'name_labels', 'salutations', 'addressee_marks', 'legal_footer',
+  'share_capital',
 ]
 
 /** Every list of words of a lexicon but the months, currencies, columns and labels, with how its words are written. */

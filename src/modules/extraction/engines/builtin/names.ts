@@ -7,7 +7,7 @@
  */
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Doc, Line } from './document'
-import { legalFormsSource } from '../../normalise/lexicon'
+import { legalFormsSource, lexiconWords, wholeWords, wordsSource } from '../../normalise/lexicon'
 import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
 import { collapse, fold, squash } from './text'
@@ -18,31 +18,54 @@ const LEGAL_FORM = new RegExp(`(?:^|[\\s,(&])(?:${legalFormsSource()}|enterprise
 const hasLegalForm = (text: string) => LEGAL_FORM.test(text)
 
 /** Words of shop and trade names (receipts rarely print a legal form). */
-const TRADE_WORD =
-  /\b(?:restaurant|restoran|cafe|café|bistro|bakery|boulangerie|bäckerei|hardware|store|stores|mart|market|supermarket|minimarket|mini market|pharmacy|apotheke|pharmacie|farmacia|stationery|bookstore|books?|electrical|electronics?|motor|motors|petro|petrol|station|hotel|shop|boutique|gallery|kedai|syarikat|perniagaan|services|service|solutions|international|industries|holdings|group|versicherung\w*|bank|hospital|clinic|klinik|kitchen|food|foods|beverage|trading|enterprise|gmbh)\b/i
+const TRADE_WORD = wholeWords(lexiconWords('trade_words'))
 
-/** Lines that are parts of an address, contact or registration data, not names. */
-const NOT_A_NAME =
-  /\b(?:tel|telefon|phone|fax|e-?mail|www|http|iban|bic|swift|vat|gst|ust|tva|btw|siret|siren|kvk|hrb|reg(?:istration)?\.?\s*no|company\s+no|co\.?\s*reg|invoice|rechnung|facture|factuur|factura|receipt|quittung|page|seite|datum|date|customer|kunde|street|straße|strasse|str\.|road|rd\.|jalan|jln|lot|no\.\s*\d|p\.?o\.?\s*box|postfach|floor|level|suite|avenue|ave\.|rue|weg|laan|calle|plaza|taman|bandar|seksyen|section|cedex|salutation|sehr geehrte|dear|tax\s+invoice|cash\s+bill|thank|gracias|merci|danke|bedankt)\b/i
+/** Labels of registration and tax numbers ("Co. Reg. No", "VAT", "KvK"). */
+const REGISTRATION = wordsSource(lexiconWords('registration_labels'))
 
-const SALUTATION = /^(?:herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|miss|dr\.?|monsieur|madame|mme\.?|m\.|dhr\.?|mevr\.?|sr\.?|sra\.?|señor|señora|attn\.?:?|z\.?\s?hd\.?)$/i
+/**
+ * Lines that are parts of an address, contact or registration data, a document's title or a
+ * letter's phrases, not names; "www", "http" and the bank's IBAN, BIC and SWIFT are the same in
+ * every language, and a number mark with a digit is a house number ("No. 5").
+ */
+const NOT_A_NAME = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${wordsSource([...lexiconWords('document_titles'), ...lexiconWords('not_name_words')])}|${REGISTRATION}|www|http|iban|bic|swift|(?:${wordsSource(lexiconWords('number_marks'))})\\.\\s*\\d)(?![\\p{L}\\p{N}])`,
+  'iu',
+)
 
-/** A document title or heading alone on its line: never a name. */
-const TITLE_LINE =
-  /^(?:tax\s+)?(?:invoice|bill|receipt|credit\s+note|statement|quotation|\p{L}*rechnung\p{L}*|gutschrift|quittung|facture|avoir|factuur|factura|faktura|simplified\s+tax\s+invoice|cash\s+bill|cash\s+sales?|official\s+receipt)(?!\p{L})/iu
+/** A form of address alone in its cell, before a person's name on the next line ("Herrn", "Mr."). */
+const PERSON_SALUTATION = new RegExp(`^(?:${wordsSource(lexiconWords('salutations'))})\\.?:?$`, 'iu')
+/** A form of address or a mark before an addressee that need not be a person ("Firma", "Attn:", "z. Hd."). */
+const SALUTATION = new RegExp(`^(?:${wordsSource([...lexiconWords('salutations'), ...lexiconWords('addressee_marks')])})\\.?:?$`, 'iu')
+
+/** A document title or heading at the start of its line: never a name. */
+const TITLE_LINE = new RegExp(`^(?:${wordsSource(lexiconWords('document_titles'))})(?!\\p{L})`, 'iu')
+
+/** Registration numbers in parentheses: "(Co. Reg. No: 12345-X)", "(123456-A)". */
+const REGISTRATION_NUMBER = new RegExp(`\\(\\s*(?:(?:${REGISTRATION})\\.?\\s*:?\\s*)?[\\w\\s.-]*\\d[\\w\\s.-]*\\)`, 'giu')
+/** A registration label and all after it. */
+const FROM_REGISTRATION = new RegExp(`(?<![\\p{L}\\p{N}])(?:${REGISTRATION})(?![\\p{L}\\p{N}]).*$`, 'iu')
 
 /** Registration numbers, trailing punctuation and contact data cut from a name. */
 function cleanName(text: string): string {
   return collapse(
     text
-      .replace(/\(\s*(?:co\.?\s*(?:reg\.?)?\s*(?:no\.?)?\s*:?\s*)?[\w\s.-]*\d[\w\s.-]*\)/gi, ' ')
-      .replace(/\b(?:co\.?\s*reg|company\s+reg|reg\.?\s*no|gst|ust|vat)\b.*$/i, '')
+      .replace(REGISTRATION_NUMBER, ' ')
+      .replace(FROM_REGISTRATION, '')
       .replace(/\s(?:fka|f\.k\.a\.|formerly(?:\s+known\s+as)?)\s.*$/i, '')
       .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
       .replace(/\s[-–|•●·]\s.*$/, '')
       .replace(/[,;:]+\s*$/, ''),
   )
 }
+
+/**
+ * The share capital a legal footer states ("SAS au capital de 10 000 €", "Stammkapital"). A line
+ * that starts with it, or with one of the abbreviated legal forms that end names and never start
+ * them, is not a name (the full list of legal forms would take "Corporation of …" for a fragment).
+ */
+const SHARE_CAPITAL = wordsSource(lexiconWords('share_capital'))
+const STARTS_AS_NO_NAME = new RegExp(`^(?:${SHARE_CAPITAL}|sarl|sas|gmbh|ltd|inc|sdn|bhd)(?![\\p{L}\\p{N}])`, 'iu')
 
 /** A line that may be a company or person name: letters, not address or contact data. */
 function looksLikeName(text: string): boolean {
@@ -56,7 +79,7 @@ function looksLikeName(text: string): boolean {
   if (TITLE_LINE.test(cleaned) || TITLE_LINE.test(cleaned.replace(/(?<=\p{L})[\s-](?=\p{L}(?:[\s-]|$))/gu, '').replace(/-/g, ''))) return false
   // A line in parentheses or with a colon is a remark or a "label: value" pair, not a name.
   if (/^\(.*\)$/.test(cleaned) || cleaned.includes(':')) return false
-  if (/^(?:au capital|capital social|stammkapital|sarl|sas|gmbh|ltd|inc|sdn|bhd)\b/i.test(cleaned)) return false
+  if (STARTS_AS_NO_NAME.test(cleaned)) return false
   if (/^\d{4,5}\s+\p{L}/u.test(cleaned)) return false // "12345 Musterstadt"
   if (/@|\.(?:com|de|fr|nl|es|net|org|my)\b/i.test(cleaned)) return false
   return true
@@ -65,8 +88,8 @@ function looksLikeName(text: string): boolean {
 // ---------------------------------------------------------------- shared pieces
 
 /** Labels inside an address block ("Name:", "Nummer:", "GLN") and what they introduce. */
-const NAME_LABEL = /^(?:name|firma|company|raison sociale|naam|nombre|razón social)\s*:?$/i
-const BLOCK_LABEL = /^(?:gln|nummer|number|id|kunden-?nr\.?|globale nummer|lief-nr|ust|vat|anschrift|adresse|address|adres|dirección|tel|telefon|phone|e-?mail|steuernummer|ust\.?-id\.?-nr\.?)\b/i
+const NAME_LABEL = new RegExp(`^(?:${wordsSource(lexiconWords('name_labels'))})\\s*:?$`, 'iu')
+const BLOCK_LABEL = new RegExp(`^(?:${wordsSource(lexiconWords('address_labels'))})(?![\\p{L}\\p{N}])`, 'iu')
 
 /**
  * The name a label introduces. After "Label:" the name follows on the line ("Sold by: ACME");
@@ -212,11 +235,17 @@ function mainPage(ctx: Context): number {
   })
 }
 
-/** A footer line with the company's legal data: the line above it often names the company. */
-const LEGAL_FOOTER =
-  /\b(?:au capital|capital social|siège social|siege social|registered office|registered in|company registration|geschäftsführer|geschaftsfuhrer|handelsregister|amtsgericht|registergericht|kvk|rcs|ust-?id|steuer-?nr)\b/i
+/** A footer line with the company's legal data or share capital: the line above it often names the company. */
+const LEGAL_FOOTER = wholeWords([...lexiconWords('legal_footer'), ...lexiconWords('share_capital')])
 
-/** The next line continues a name when it holds only a legal form, or the name ends with "&". */
+/** "Free SAS au capital de …": the company named at the start of a legal footer, before its share capital. */
+const NAMED_IN_FOOTER = new RegExp(`^(.{2,40}?\\s(?:${legalFormsSource()})\\.?)\\s+(?:${SHARE_CAPITAL})(?![\\p{L}\\p{N}])`, 'iu')
+
+/**
+ * The next line continues a name when it holds only a legal form, or the name ends with "&".
+ * The forms are the abbreviations receipts split off a name ("(M) Sdn Bhd", "GmbH"), not every
+ * legal form: "Company Representative" or "corporation with offices at" under a name are not its end.
+ */
 function continuation(text: string, next: string | undefined): boolean {
   if (!next) return false
   if (/[&-]\s*$/.test(text)) return looksLikeName(next) || hasLegalForm(next)
@@ -262,8 +291,7 @@ function letterhead(ctx: Context): Answer | undefined {
   top.forEach((line, position) => line.cells.forEach((_, cellIndex) => consider(line, cellIndex, 0.5 - position * 0.03)))
   footer.forEach((line) => {
     line.cells.forEach((cell, cellIndex) => {
-      // "Free SAS au capital de …": the company is named at the start of a legal footer.
-      const capital = /^(.{2,40}?\s(?:sas|sarl|sa|gmbh|ag|ltd|bv|b\.v\.|nv|sl|srl|eurl))\s+au capital\b/i.exec(cell.text)
+      const capital = NAMED_IN_FOOTER.exec(cell.text)
       if (capital) answers.push({ value: cleanName(capital[1]!), confidence: 0.75, line })
       else if (hasLegalForm(cell.text) || matchesDomain(cell.text, domainList)) consider(line, cellIndex, 0.3)
     })
@@ -311,7 +339,7 @@ function addressedTo(ctx: Context): Answer | undefined {
   const top = ctx.doc.lines.filter((line) => line.page === 1).slice(0, 15)
   for (const line of top) {
     const cell = line.cells[0]
-    if (!cell || !SALUTATION.test(cell.text) || /^(?:firma|attn)/i.test(cell.text)) continue
+    if (!cell || !PERSON_SALUTATION.test(cell.text)) continue
     const next = ctx.doc.lines[line.index + 1]
     const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3)
     if (next && nextCell && looksLikeName(nextCell.text))
