@@ -317,6 +317,22 @@ describe('contracts', () => {
   })
 })
 
+describe('contract and list words of every lexicon (D95)', () => {
+  test('a Polish heading that names an agreement is the title', async () => {
+    const text = 'UMOWA O ZACHOWANIU POUFNOŚCI\nzawarta w Warszawie.'
+    expect(await values(text, catalogFields('contract', ['title']), 'contract')).toEqual({ title: 'UMOWA O ZACHOWANIU POUFNOŚCI' })
+  })
+
+  test('the parties follow the Polish "pomiędzy"', async () => {
+    const text = 'Umowa zawarta pomiędzy Alfa S.A.; Beta S.A.'
+    expect(await values(text, catalogFields('contract', ['parties']), 'contract')).toEqual({ parties: ['Alfa S.A.', 'Beta S.A.'] })
+  })
+
+  test('a list value splits at the Danish "og" as at commas', async () => {
+    expect(await values('Farver: rød, grøn og blå', [inline('farver', 'Farver', 'list')])).toEqual({ farver: ['rød', 'grøn', 'blå'] })
+  })
+})
+
 describe('contract parties', () => {
   const parties = catalogFields('contract', ['parties'])
   const partiesOf = async (text: string) => (await values(text, parties, 'contract')).parties

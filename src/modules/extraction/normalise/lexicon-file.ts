@@ -60,6 +60,12 @@ export interface PhraseLists {
   legal_footer: string[]
   /** The words of a company's share capital ("au capital", "Stammkapital"): a footer names the company before them ("ACME SAS au capital de …"), and a line that starts with them is no name. */
   share_capital: string[]
+  /** Words that name an agreement ("Agreement", "Vertrag", "contrat"): a heading with one is a contract's title. */
+  agreement_words: string[]
+  /** Words before the list of a contract's parties ("by and between", "zwischen", "entre"). */
+  between_parties: string[]
+  /** The word "and" that joins the last items of a list ("A, B and C", "A und B"). */
+  list_and: string[]
 }
 
 export interface Lexicon extends PhraseLists {
@@ -101,7 +107,7 @@ const PHRASE_LISTS: (keyof PhraseLists)[] = [
   'excluding_tax', 'including_tax', 'total_final', 'tax_breakdown', 'label_joiners', 'document_titles', 'number_marks', 'date_leads',
   'period_from', 'period_to', 'payment_words', 'due_by', 'direct_debit', 'cash_discount', 'trade_words', 'registration_labels',
   'not_name_words', 'address_labels', 'name_labels', 'salutations', 'addressee_marks', 'legal_footer',
-  'share_capital',
+  'share_capital', 'agreement_words', 'between_parties', 'list_and',
 ]
 
 /** Every list of words of a lexicon but the months, currencies, columns and labels, with how its words are written. */

@@ -10,6 +10,7 @@ import { best, memo, type Answer, type Context, type Plan } from './context'
 import { datesIn, lineDates, type FoundDate } from './dates'
 import { flatten, type Flat, type Line } from './document'
 import { genericAnswer } from './generic'
+import { lexiconWords, wholeWords } from '../../normalise/lexicon'
 import { partiesAnswer, SIGNED_NAME } from './parties'
 import { collapse } from './text'
 
@@ -48,7 +49,8 @@ function flatDates(ctx: Context): FoundDate[] {
 
 // ---------------------------------------------------------------- title, dates, notice, signatures
 
-const AGREEMENT_WORD = /\b(?:agreement|contract|covenant|nda|memorandum|addendum|amendment|lease|license|licence|terms|vertrag|vereinbarung|contrat|convention|accord|overeenkomst|contrato|acuerdo|convenio)\b/i
+/** Words that name an agreement ("Agreement", "Vertrag", "contrat"), from the lexicons (D95). */
+const AGREEMENT_WORD = wholeWords(lexiconWords('agreement_words'))
 
 /**
  * The title printed at the top: the first heading that names an agreement (a short line, mostly

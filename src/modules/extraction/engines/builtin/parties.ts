@@ -8,7 +8,7 @@
 import type { Answer, Context } from './context'
 import { lineDates } from './dates'
 import { flatten, type Flat } from './document'
-import { legalFormsSource } from '../../normalise/lexicon'
+import { legalFormsSource, lexiconWords, wordsSource } from '../../normalise/lexicon'
 import { collapse } from './text'
 
 /** Legal-form endings that close a company name: the legal forms of every lexicon (D95). */
@@ -28,11 +28,13 @@ interface Party {
 }
 
 /**
- * Where the list of parties starts: "by and between", "between", "among", "PARTIES:", or the
- * "by" of "entered into this 16th day of March, 1999 by ACME, Inc. … and …".
+ * Where the list of parties starts: "by and between", "zwischen" (the lexicons' words, D95),
+ * "PARTIES:", or the "by" of "entered into this 16th day of March, 1999 by ACME, Inc. … and …".
  */
-const PARTIES_ANCHOR =
-  /\b(?:by\s+and\s+(?:between|among)|between|among|parties\s*:|entre|zwischen|tussen)\s+|\b(?:entered\s+into|made|executed)\b[^.;:“"(]{0,60}?\bby\s+(?!and\b|the\s+undersigned\b|between\b|among\b)/gi
+const PARTIES_ANCHOR = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('between_parties'))}|parties\\s*:)\\s+|\\b(?:entered\\s+into|made|executed)\\b[^.;:“"(]{0,60}?\\bby\\s+(?!and\\b|the\\s+undersigned\\b|between\\b|among\\b)`,
+  'giu',
+)
 
 /** An empty slot for a party in a form: "________", "[NAME]", or a bare defined term "(the “Employee”)". */
 const BLANK_SLOT = /^\s*(?:_{3,}[\s_]*|\[[^\]]{0,40}\]|\((?:\s*the)?\s*[“"][^)]{0,60}\))/

@@ -7,6 +7,7 @@ import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
 import { findAmounts, type FoundAmount, numberWord } from '../../normalise/amounts'
 import { findCurrency } from '../../normalise/currency'
 import { parseBoolean, parseEnum } from '../../normalise'
+import { lexiconWords, wordsSource } from '../../normalise/lexicon'
 import type { FieldSpec } from '../types'
 import { datesIn } from './dates'
 import type { Doc } from './document'
@@ -95,9 +96,12 @@ function readNumber(text: string): ReadValue | undefined {
   return { value: number, quality: m.index < 8 ? 1 : 0.7 }
 }
 
+/** What separates the items of a list: a semicolon, a comma, a tab or the word "and" of a lexicon ("A, B und C"). */
+const LIST_SEPARATOR = new RegExp(`\\s*(?:;|,|\\t|(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('list_and'))})(?![\\p{L}\\p{N}]))\\s*`, 'iu')
+
 function readList(text: string): ReadValue | undefined {
   const items = text
-    .split(/\s*(?:;|,|\band\b|\bund\b|\bet\b|\ben\b|\by\b|\t)\s*/i)
+    .split(LIST_SEPARATOR)
     .map((item) => collapse(item))
     .filter(Boolean)
   return items.length ? { value: items, quality: 0.8 } : undefined
