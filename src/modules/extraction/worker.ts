@@ -74,6 +74,7 @@ export function createJobRunner({
     const started = performance.now()
     const controller = new AbortController()
     running.set(id, controller)
+    let progressWrites: Promise<unknown> = Promise.resolve()
     let outcome: JobOutcome
     try {
       const output = await extractFields(
@@ -84,7 +85,8 @@ export function createJobRunner({
           fields: row.fields.map(fieldSpecOf),
           limits: readLimits,
         },
-        (progress) => void upkeep('recording progress', () => jobs.recordProgress(id, runnerId, progress)),
+        // One write after the other: on a pool, writes sent at once may land out of order, and page 2 overwrite page 3.
+        (progress) => void (progressWrites = progressWrites.then(() => upkeep('recording progress', () => jobs.recordProgress(id, runnerId, progress)))),
         controller.signal,
       )
       // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
