@@ -226,6 +226,11 @@ describe('amounts and currencies', () => {
     expect((await values('Totaal: 121,00 EUR\nBTW van het totaal: 21,00 EUR', totals)).total).toBe('121.00')
   })
 
+  test('on a German receipt, what was paid less the change given ("Gegeben", "Rückgeld") picks the total', async () => {
+    const text = ['Gesamtbetrag          17,50 EUR', 'Gesamtbetrag brutto   20,00 EUR', 'Gegeben               20,00 EUR', 'Rückgeld               2,50 EUR'].join('\n')
+    expect((await values(text, totals)).total).toBe('17.50')
+  })
+
   test('the currency falls back on the symbols of amounts anywhere in the document', async () => {
     const text = 'Widget   2 x 5,00 €   10,00 €\nShipping            4,50 €'
     expect((await values(text, [inline('currency')])).currency).toBe('EUR')

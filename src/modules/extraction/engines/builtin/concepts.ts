@@ -99,6 +99,22 @@ export const CONCEPTS: Concept[] = [
     kind: 'amount',
     labels: conceptLabels('other_amount'),
   },
+  // What a receipt says was rounded, paid and given back: the totals reader checks the total against them.
+  {
+    id: 'rounding',
+    kind: 'amount',
+    labels: conceptLabels('rounding'),
+  },
+  {
+    id: 'amount_paid',
+    kind: 'amount',
+    labels: conceptLabels('amount_paid'),
+  },
+  {
+    id: 'change',
+    kind: 'amount',
+    labels: conceptLabels('change'),
+  },
   {
     id: 'currency',
     role: 'currency',

@@ -175,7 +175,7 @@ function taxSummaryLines(ctx: Context): Set<number> {
 function rounding(ctx: Context): number | undefined {
   return memo(ctx, 'rounding', () => {
     for (const hit of ctx.hits) {
-      if (hit.entry.owner !== 'other_amount' || !/^round/.test(hit.entry.squashed)) continue
+      if (hit.entry.owner !== 'rounding') continue
       const amount = amountsAfter(hit, ctx).amounts.pop()
       if (amount && amount.number !== 0) return amount.number
     }
@@ -192,10 +192,8 @@ function payment(ctx: Context): { paid?: number; change?: number } {
     let paid: number | undefined
     let change: number | undefined
     for (const hit of ctx.hits) {
-      if (hit.entry.owner !== 'other_amount') continue
-      const label = hit.entry.squashed
-      const isChange = /^change/.test(label)
-      const isPaid = /^(?:cash|cashtendered|tendered|amounttendered|paid|amountpaid|payment)$/.test(label)
+      const isChange = hit.entry.owner === 'change'
+      const isPaid = hit.entry.owner === 'amount_paid'
       if (!isChange && !isPaid) continue
       const { amounts } = amountsAfter(hit, ctx)
       let amount = amounts[amounts.length - 1]
