@@ -3,7 +3,7 @@
  * macro, so a bad file fails the build as a bad catalog file does (D18). Plain checks, no framework.
  */
 
-/** What the amounts of a table column are, by the words of its header. */
+/** What a table column holds, as the words of its header say. */
 export const COLUMN_KINDS = ['description', 'quantity', 'unit', 'price', 'discount', 'rate', 'amount', 'net', 'tax', 'gross', 'total'] as const
 export type ColumnKind = (typeof COLUMN_KINDS)[number]
 
@@ -106,8 +106,8 @@ type WordRule = 'text' | 'letters' | 'phrase'
 const PHRASE_LISTS: (keyof PhraseLists)[] = [
   'excluding_tax', 'including_tax', 'total_final', 'tax_breakdown', 'label_joiners', 'document_titles', 'number_marks', 'date_leads',
   'period_from', 'period_to', 'payment_words', 'due_by', 'direct_debit', 'cash_discount', 'trade_words', 'registration_labels',
-  'not_name_words', 'address_labels', 'name_labels', 'salutations', 'addressee_marks', 'legal_footer',
-  'share_capital', 'agreement_words', 'between_parties', 'list_and',
+  'not_name_words', 'address_labels', 'name_labels', 'salutations', 'addressee_marks', 'legal_footer', 'share_capital',
+  'agreement_words', 'between_parties', 'list_and',
 ]
 
 /** Every list of words of a lexicon but the months, currencies, columns and labels, with how its words are written. */
@@ -136,7 +136,7 @@ function words(value: unknown, path: string, file: string, rule: WordRule = 'tex
   return value as string[]
 }
 
-/** An object whose properties are each a non-empty list of words. */
+/** The value as an object; the error says what object was expected. */
 function record(value: unknown, path: string, file: string, expected: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new LexiconError(`${file}: ${path}: expected an object of ${expected}`)
   return value as Record<string, unknown>
