@@ -2,3 +2,8 @@
 export function nowIso(): string {
   return new Date().toISOString()
 }
+
+/** The instant `ms` milliseconds from now, as the API shows timestamps. */
+export function isoIn(ms: number): string {
+  return new Date(Date.now() + ms).toISOString()
+}

@@ -27,7 +27,7 @@ const cleaners = new Map<string, pg.Pool>()
  * the names of its tables. Test databases of processes that no longer run are dropped first.
  */
 async function migratedTemplate(): Promise<{ name: string; tables: string[] }> {
-  const stale = await listOnServer("select datname as name from pg_database where datname ~ '^extractd_(test|template)_[0-9]+'")
+  const stale = await onServer<{ name: string }>("select datname as name from pg_database where datname ~ '^extractd_(test|template)_[0-9]+'")
   for (const { name } of stale) {
     const pid = Number(/_(\d+)/.exec(name)![1])
     if (!isRunning(pid)) await onServer(`drop database if exists "${name}" with (force)`)
@@ -61,16 +61,6 @@ function isRunning(pid: number): boolean {
     return true
   } catch {
     return false
-  }
-}
-
-async function listOnServer(query: string): Promise<{ name: string }[]> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL })
-  await admin.connect()
-  try {
-    return (await admin.query<{ name: string }>(query)).rows
-  } finally {
-    await admin.end()
   }
 }
 

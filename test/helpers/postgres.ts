@@ -11,15 +11,17 @@ let counter = 0
 
 let admin: pg.Pool | undefined
 
-/** Runs statements on the test server's own database (creating and dropping databases). */
-export async function onServer(...statements: string[]): Promise<void> {
+/** Runs statements on the test server's own database (creating and dropping databases); the rows of the last. */
+export async function onServer<Row = Record<string, unknown>>(...statements: string[]): Promise<Row[]> {
   if (!POSTGRES_URL) throw new Error('EXTRACTD_TEST_POSTGRES is not set')
   if (!admin) {
     admin = new pg.Pool({ connectionString: POSTGRES_URL, max: 1, allowExitOnIdle: true })
     // A connection the server dropped (a test restarts it) is replaced when next needed.
     admin.on('error', () => {})
   }
-  for (const statement of statements) await admin.query(statement)
+  let rows: Row[] = []
+  for (const statement of statements) rows = (await admin.query(statement)).rows
+  return rows
 }
 
 /** The URL of a database on the test server. */
@@ -33,5 +35,5 @@ export function urlOf(name: string): string {
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `extractd_test_${process.pid}_${Date.now()}_${counter++}`
   await onServer(`create database "${name}"`)
-  return { url: urlOf(name), drop: () => onServer(`drop database if exists "${name}" with (force)`) }
+  return { url: urlOf(name), drop: async () => void (await onServer(`drop database if exists "${name}" with (force)`)) }
 }

@@ -8,10 +8,9 @@ import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzl
 import type { PostgresDatabase } from '../../db/database'
 import { listen, notify, type PgTx } from '../../db/postgres'
 import { jobFiles, jobs } from '../../db/pg-tables'
-import { nowIso } from '../../lib/time'
+import { isoIn, nowIso } from '../../lib/time'
 import { enqueueJobEventPostgres } from '../webhooks/postgres'
-import { type DescribeJob, FINISHED, type JobOutcome, type JobsRepository } from './repository'
-import { endOf, FILE_MISSING, leaseUntil } from './sqlite'
+import { type DescribeJob, endOf, FILE_MISSING, FINISHED, type JobOutcome, type JobsRepository } from './repository'
 
 const QUEUED_CHANNEL = 'extractd_jobs'
 
@@ -24,7 +23,7 @@ function claimable(now: string): SQL {
 }
 
 async function releaseFile(tx: PgTx, id: string, keepFileMs: number): Promise<void> {
-  if (keepFileMs > 0) await tx.update(jobFiles).set({ expiresAt: new Date(Date.now() + keepFileMs).toISOString() }).where(eq(jobFiles.jobId, id))
+  if (keepFileMs > 0) await tx.update(jobFiles).set({ expiresAt: isoIn(keepFileMs) }).where(eq(jobFiles.jobId, id))
   else await tx.delete(jobFiles).where(eq(jobFiles.jobId, id))
 }
 
@@ -107,7 +106,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
         if (!free) return undefined
         const [row] = await tx
           .update(jobs)
-          .set({ status: 'running', runner, leaseExpiresAt: leaseUntil(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+          .set({ status: 'running', runner, leaseExpiresAt: isoIn(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
           .where(eq(jobs.id, id))
           .returning()
         const [file] = await tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id))
@@ -120,7 +119,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
 
     async renew(runner, ids, leaseMs) {
       if (ids.length === 0) return []
-      const rows = await db.update(jobs).set({ leaseExpiresAt: leaseUntil(leaseMs) }).where(runningOf(runner, ids)).returning({ id: jobs.id })
+      const rows = await db.update(jobs).set({ leaseExpiresAt: isoIn(leaseMs) }).where(runningOf(runner, ids)).returning({ id: jobs.id })
       return rows.map((row) => row.id)
     },
 

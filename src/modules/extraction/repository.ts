@@ -41,6 +41,15 @@ export type JobOutcome =
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 
+/** What a job holds when it ends, by outcome. */
+export function endOf(outcome: JobOutcome, now: string) {
+  return 'result' in outcome
+    ? { status: 'succeeded' as const, result: outcome.result, fieldsMeta: outcome.fieldsMeta, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+}
+
+export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
+
 /** What a job's end tells the webhooks module (D81): the wire form of the ended job. */
 export type DescribeJob = (row: JobRow) => unknown
 

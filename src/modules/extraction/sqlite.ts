@@ -3,17 +3,12 @@ import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzl
 import type { Db, Tx } from '../../db/client'
 import type { SqliteDatabase } from '../../db/database'
 import { jobFiles, jobs } from '../../db/tables'
-import { nowIso } from '../../lib/time'
+import { isoIn, nowIso } from '../../lib/time'
 import { enqueueJobEventSqlite } from '../webhooks/sqlite'
-import { type DescribeJob, FINISHED, type JobOutcome, type JobsRepository } from './repository'
+import { type DescribeJob, endOf, FILE_MISSING, FINISHED, type JobOutcome, type JobsRepository } from './repository'
 
 function owned(accountId: string, id?: string): SQL {
   return id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
-}
-
-/** A running job's lease ends this long from now. */
-export function leaseUntil(leaseMs: number): string {
-  return new Date(Date.now() + leaseMs).toISOString()
 }
 
 /** Jobs no runner holds: queued, or running under a lease its runner stopped renewing. */
@@ -24,18 +19,9 @@ function claimable(now: string): SQL {
 /** A finished job's document is kept for the retention time, or deleted at once (D60). */
 function releaseFile(tx: Tx | Db, id: string, keepFileMs: number): void {
   if (keepFileMs > 0)
-    tx.update(jobFiles).set({ expiresAt: new Date(Date.now() + keepFileMs).toISOString() }).where(eq(jobFiles.jobId, id)).run()
+    tx.update(jobFiles).set({ expiresAt: isoIn(keepFileMs) }).where(eq(jobFiles.jobId, id)).run()
   else tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
 }
-
-/** What a job holds when it ends, by outcome. */
-export function endOf(outcome: JobOutcome, now: string) {
-  return 'result' in outcome
-    ? { status: 'succeeded' as const, result: outcome.result, fieldsMeta: outcome.fieldsMeta, leaseExpiresAt: null, updatedAt: now, completedAt: now }
-    : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
-}
-
-export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
 
 function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, keepFileMs: number, describe: DescribeJob): boolean {
   const done = tx
@@ -121,7 +107,7 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
           const now = nowIso()
           const row = tx
             .update(jobs)
-            .set({ status: 'running', runner, leaseExpiresAt: leaseUntil(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+            .set({ status: 'running', runner, leaseExpiresAt: isoIn(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
             .where(and(eq(jobs.id, id), claimable(now)))
             .returning()
             .get()
@@ -141,7 +127,7 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
       if (ids.length === 0) return []
       return db
         .update(jobs)
-        .set({ leaseExpiresAt: leaseUntil(leaseMs) })
+        .set({ leaseExpiresAt: isoIn(leaseMs) })
         .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner)))
         .returning({ id: jobs.id })
         .all()

@@ -7,6 +7,7 @@
  */
 import type { Database } from '../../db/database'
 import type { Logger } from '../../lib/log'
+import { serialized } from '../../lib/serialized'
 import { ExtractionError, NO_VALUE, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
@@ -61,6 +62,7 @@ export function createJobRunner({
   const running = new Map<string, AbortController>()
   let active = 0
   let stopping = false
+  let polled = false
   let drained: (() => void) | undefined
   let purgeTimer: ReturnType<typeof setInterval> | undefined
   let pollTimer: ReturnType<typeof setInterval> | undefined
@@ -156,7 +158,9 @@ export function createJobRunner({
   renewTimer.unref()
 
   /** Takes up jobs no runner holds, as far as there is room here; logged at start and whenever an interrupted job is resumed. */
-  async function poll(atStart = false): Promise<void> {
+  const poll = serialized(async () => {
+    const atStart = !polled
+    polled = true
     const room = concurrency - active - queue.length
     if (stopping || room <= 0) return
     const claimable = (await upkeep('looking for jobs', () => jobs.claimable(room + waiting.size))) ?? []
@@ -170,7 +174,7 @@ export function createJobRunner({
         pump()
       } else void submit(job.id)
     }
-  }
+  })
 
   /** Queues a job; the promise resolves when it has ended, here or elsewhere (or this runner stops). */
   function submit(id: string): Promise<void> {
@@ -210,7 +214,7 @@ export function createJobRunner({
   return {
     /** Takes up the jobs no runner holds, now and every few seconds, and purges expired documents. */
     start(): void {
-      void poll(true)
+      void poll()
       pollTimer = setInterval(() => void poll(), pollMs)
       pollTimer.unref()
       stopListening = jobs.onQueued(() => void poll())

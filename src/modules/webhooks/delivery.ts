@@ -7,6 +7,8 @@
  */
 import type { Database } from '../../db/database'
 import type { Logger } from '../../lib/log'
+import { serialized } from '../../lib/serialized'
+import { isoIn } from '../../lib/time'
 import { VERSION } from '../../version'
 import { checkDeliveryHost } from './addresses'
 import { type ClaimedMessage, type RecordedAttempt, webhooksRepository } from './repository'
@@ -132,7 +134,7 @@ export function createDeliveryWorker({
     if (next) wakeIn(Date.parse(next.nextAttemptAt) - Date.now())
   }
 
-  async function poll(): Promise<void> {
+  const poll = serialized(async () => {
     if (stopping) return
     let claimed: ClaimedMessage[]
     try {
@@ -150,7 +152,7 @@ export function createDeliveryWorker({
         })
       inFlight.add(running)
     }
-  }
+  })
 
   return {
     /** Starts polling; messages left by a stopped process are due again (their leases run out). */
@@ -161,7 +163,7 @@ export function createDeliveryWorker({
       pollTimer.unref?.()
       const purge = () =>
         queue
-          .purgeFinished(new Date(Date.now() - DELIVERY_HISTORY_MS).toISOString())
+          .purgeFinished(isoIn(-DELIVERY_HISTORY_MS))
           .catch((error) => log.error('webhook history purge failed', { error: error instanceof Error ? error.message : String(error) }))
       void purge()
       purgeTimer = setInterval(purge, PURGE_EVERY_MS)

@@ -9,7 +9,7 @@ import type { PostgresDatabase } from '../../db/database'
 import { listen, notify, type PgTx } from '../../db/postgres'
 import { accounts, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/pg-tables'
 import { newId } from '../../lib/ids'
-import { nowIso } from '../../lib/time'
+import { isoIn, nowIso } from '../../lib/time'
 import { type EndedJob, eventOf, type WebhooksRepository } from './repository'
 
 const QUEUED_CHANNEL = 'extractd_webhooks'
@@ -104,7 +104,7 @@ export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksReposit
         if (due.length === 0) return []
         const claimed = await tx
           .update(webhookMessages)
-          .set({ leaseOwner: owner, leaseExpiresAt: new Date(Date.now() + leaseMs).toISOString() })
+          .set({ leaseOwner: owner, leaseExpiresAt: isoIn(leaseMs) })
           .where(inArray(webhookMessages.id, due.map((row) => row.id)))
           .returning()
         const endpoints = new Map(

@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../db/client'
 import type { SqliteDatabase } from '../../db/database'
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/tables'
 import { newId } from '../../lib/ids'
-import { nowIso } from '../../lib/time'
+import { isoIn, nowIso } from '../../lib/time'
 import { type EndedJob, eventOf, type WebhooksRepository } from './repository'
 
 const queuedListeners = new Set<() => void>()
@@ -115,7 +115,7 @@ export function sqliteWebhooks({ db }: SqliteDatabase): WebhooksRepository {
         (tx) => {
           const claimed = tx
             .update(webhookMessages)
-            .set({ leaseOwner: owner, leaseExpiresAt: new Date(Date.now() + leaseMs).toISOString() })
+            .set({ leaseOwner: owner, leaseExpiresAt: isoIn(leaseMs) })
             .where(inArray(webhookMessages.id, due(tx)))
             .returning()
             .all()
