@@ -19,9 +19,16 @@ export function locateValues(output: ExtractionOutput, document: DocumentText): 
     const value = output.values[key]
     const found = (Object.hasOwn(output.meta, key) ? output.meta[key] : undefined) ?? NO_VALUE
     const layout = found.page === null ? undefined : document.layout?.[found.page - 1]
-    const words = layout && found.snippet !== null ? wordsOf(value, found.snippet, lines[found.page! - 1] ?? [], layout.words) : []
-    if (!words.length) return [key, value, { ...found, bbox: null }]
-    const readConfidence = Math.min(...words.map((word) => word.confidence))
+    const traced = layout && found.snippet !== null ? wordsOf(value, found.snippet, lines[found.page! - 1] ?? [], layout.words) : undefined
+    if (!traced?.words.length) return [key, value, { ...found, bbox: null }]
+    const { words, spelled } = traced
+    // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
+    const numbers = spelled || !wholeMatcherOf(value) ? [] : words.filter((word) => /\d/.test(wordText(word, lines[found.page! - 1]!)))
+    let readConfidence = Math.min(...(numbers.length ? numbers : words).map((word) => word.confidence))
+    // The same value read again elsewhere, from other words, is a second reading of it: an amount
+    // or date that recurs (a receipt's total as cash paid, a date in a footer) holds when one of
+    // its readings is clear.
+    if (readConfidence < MIN_OCR_CONFIDENCE) readConfidence = Math.max(readConfidence, ...otherReadings(value, document.layout, lines, words))
     if (readConfidence < MIN_OCR_CONFIDENCE) return [key, null, NO_VALUE]
     return [key, value, { ...found, confidence: round(found.confidence * Math.min(1, readConfidence + 0.05)), bbox: boxOf(words) }]
   })
@@ -33,21 +40,54 @@ export function locateValues(output: ExtractionOutput, document: DocumentText): 
 }
 
 /** The words of the snippet's line that spell the value; the whole line when none does. */
-function wordsOf(value: unknown, snippet: string, lines: string[], words: PlacedWord[]): PlacedWord[] {
+function wordsOf(value: unknown, snippet: string, lines: string[], words: PlacedWord[]): { words: PlacedWord[]; spelled: boolean } | undefined {
   const wanted = collapse(snippet.replace(/^…|…$/g, ''))
-  if (!wanted) return []
+  if (!wanted) return undefined
   const collapsed = lines.map(collapse)
   let line = collapsed.indexOf(wanted)
   if (line === -1) line = collapsed.findIndex((text) => text.includes(wanted))
-  if (line === -1) return []
+  if (line === -1) return undefined
   const raw = lines[line]!
   const inLine = words.filter((word) => word.line === line)
   const spells = matcherOf(value)
   const spelling = inLine.filter((word) => spells(raw.slice(word.start, word.end)))
-  return spelling.length ? spelling : inLine
+  return spelling.length ? { words: spelling, spelled: true } : { words: inLine, spelled: false }
 }
 
 type Matcher = (wordText: string) => boolean
+
+/**
+ * The confidences of every other word, on any page, that prints the whole value by itself: an
+ * amount's digits with its decimals ("RM20.00" for 20.00), or a date's day, month and year.
+ */
+function otherReadings(value: unknown, layout: DocumentText['layout'], lines: string[][], traced: PlacedWord[]): number[] {
+  const whole = wholeMatcherOf(value)
+  if (!whole || !layout) return []
+  return layout.flatMap((page, index) =>
+    (page?.words ?? [])
+      .filter((word) => !traced.includes(word) && whole(wordText(word, lines[index] ?? [])))
+      .map((word) => word.confidence),
+  )
+}
+
+function wordText(word: PlacedWord, lines: string[]): string {
+  return (lines[word.line] ?? '').slice(word.start, word.end)
+}
+
+function wholeMatcherOf(value: unknown): Matcher | undefined {
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value) : ''
+  const amount = /^-?(\d+)\.(\d{2})$/.exec(text)
+  if (amount) {
+    const printed = new RegExp(`^\\D{0,3}${Number(amount[1]).toLocaleString('en').replace(/,/g, "[.,' ]?")}[.,]${amount[2]}\\D{0,2}$`)
+    return (word) => printed.test(word)
+  }
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (date) {
+    const spells = matcherOf(text)
+    return (word) => (word.match(/\d+/g) ?? []).length === 3 && spells(word)
+  }
+  return undefined
+}
 
 /**
  * What a value looks like in print, as a test of one word: an amount's digits ("1234.50" is
@@ -59,16 +99,24 @@ function matcherOf(value: unknown): Matcher {
   const text = String(value)
   if (/^-?\d+(?:\.\d+)?$/.test(text)) {
     const digits = text.replace(/\D/g, '')
+    // A speck read as a digit ("“4" before "48.00") is not part of the amount.
+    const least = Math.min(2, digits.length)
     return (word) => {
       const own = word.replace(/\D/g, '')
-      return own !== '' && digits.includes(own)
+      return own.length >= least && digits.includes(own)
     }
   }
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
   if (date) {
     const [, year, month, day] = date as unknown as [string, string, string, string]
     const parts = new Set([year, year.slice(2), month, String(Number(month)), day, String(Number(day))])
-    return (word) => (word.match(/\d+/g) ?? []).some((group) => parts.has(group))
+    // Every group of digits is a part of the date, and a lone number is a word of its own: a time
+    // beside the date ("8:01:11") or a number ("No.2") is not part of it.
+    return (word) => {
+      const groups = word.match(/\d+/g) ?? []
+      if (!groups.length || !groups.every((group) => parts.has(group))) return false
+      return groups.length > 1 || !/\p{L}/u.test(word.replace(/(\d)(?:st|nd|rd|th|er|e)\b/g, '$1'))
+    }
   }
   const wanted = new Set(words(text))
   return (word) => words(word).some((piece) => wanted.has(piece))

@@ -231,6 +231,27 @@ describe('amounts and currencies', () => {
     expect((await values(text, totals)).total).toBe('17.50')
   })
 
+  test('when no total label reads what was paid less the change, the line above the payment that prints it is the total', async () => {
+    // "Tota1" is a misread label; the item line prints the amount the customer settled.
+    const text = ['Widget      1     29.68     29.68', 'Subtotal                  28.00', 'Tota1 incl. tax           28.88', 'Cash                      30.00', 'Change                     0.32'].join('\n')
+    expect((await values(text, totals)).total).toBe('29.68')
+  })
+
+  test('a total a few cents off what was paid less the change is cash-rounded: the paid amount is the total', async () => {
+    const text = ['Total (incl. tax)      48.16', 'Rounding adj.          -0.01', 'Cash                   50.00', 'Change                  1.85'].join('\n')
+    expect((await values(text, totals)).total).toBe('48.15')
+  })
+
+  test('a "service change" above the payment is no change given', async () => {
+    const text = ['Subtotal           41.30', 'Service change      4.60', 'Total              45.43', 'Cash               50.00', 'Change              4.57'].join('\n')
+    expect((await values(text, totals)).total).toBe('45.43')
+  })
+
+  test('paid less change that no line above prints, and no total near it, gives no total from the payment', async () => {
+    const text = ['Total              12.00', 'Cash               50.00', 'Change             30.00'].join('\n')
+    expect((await values(text, totals)).total).toBe('12.00')
+  })
+
   test('the currency falls back on the symbols of amounts anywhere in the document', async () => {
     const text = 'Widget   2 x 5,00 €   10,00 €\nShipping            4,50 €'
     expect((await values(text, [inline('currency')])).currency).toBe('EUR')

@@ -66,6 +66,36 @@ describe('locateValues', () => {
     expect(located.meta.date).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
   })
 
+  test('a time beside a date, or a speck beside an amount, does not weigh the value', () => {
+    const scan = page([
+      [['Date:', 0.95], ['09/01/2019', 0.9], ['8:01:11', 0.05], ['PM', 0.9]],
+      [['TOTAL', 0.9], ['“4', 0.2], ['48.00', 0.9]],
+    ])
+    const located = locateValues(output({ date: '2019-01-09', total: '48.00' }, { date: 'Date: 09/01/2019 8:01:11 PM', total: 'TOTAL “4 48.00' }), scan)
+    expect(located.values).toEqual({ date: '2019-01-09', total: '48.00' })
+    expect(located.meta.date!.bbox).toEqual({ left: 0.35, top: 0.1, width: 0.1, height: 0.02 })
+  })
+
+  test('an amount poorly read on its line holds when it is read clearly elsewhere on the page, not otherwise', () => {
+    const lines: [string, number][][] = [
+      [['Total:', 0.95], ['RM20.00', 0.3]],
+      [['Cash:', 0.95], ['RM20.00', 0.9]],
+    ]
+    const given = output({ total: '20.00' }, { total: 'Total: RM20.00' })
+    expect(locateValues(given, page(lines)).values.total).toBe('20.00')
+    lines[1]![1]![1] = 0.4
+    expect(locateValues(given, page(lines)).values.total).toBeNull()
+    lines[1]![1] = ['RM200.00', 0.9]
+    expect(locateValues(given, page(lines)).values.total).toBeNull()
+  })
+
+  test('an amount no word spells (a sum) is judged by the numbers of its line, not its label words', () => {
+    const scan = page([[['Total', 0.9], ['—', 0.1], ['14.64', 0.85]]])
+    expect(locateValues(output({ total: '14.65' }, { total: 'Total — 14.64' }), scan).values.total).toBe('14.65')
+    const misread = page([[['Total', 0.9], ['14.6A', 0.3]]])
+    expect(locateValues(output({ total: '14.65' }, { total: 'Total 14.6A' }), misread).values.total).toBeNull()
+  })
+
   test('documents without positions, values without a page and keys like __proto__ pass through', () => {
     const text: DocumentText = { pages: ['Total: 5.00'] }
     const given: ExtractionOutput = {

@@ -187,10 +187,11 @@ function rounding(ctx: Context): number | undefined {
  * What the customer paid, and what they paid less the change given, on a receipt that prints
  * them: the total is the latter, or the former when no change is printed.
  */
-function payment(ctx: Context): { paid?: number; change?: number } {
+function payment(ctx: Context): { paid?: number; change?: number; lines: Set<number> } {
   return memo(ctx, 'payment', () => {
     let paid: number | undefined
     let change: number | undefined
+    const lines = new Set<number>()
     for (const hit of ctx.hits) {
       const isChange = hit.entry.owner === 'change'
       const isPaid = hit.entry.owner === 'amount_paid'
@@ -202,14 +203,18 @@ function payment(ctx: Context): { paid?: number; change?: number } {
         amount = under ? moneyAmounts(under.text).pop() : undefined
       }
       if (!amount) continue
-      if (isChange && change === undefined) change = amount.number
-      if (isPaid && paid === undefined) paid = amount.number
+      // The payment is printed last: a "service change" above it is no change given.
+      if (isChange) change = amount.number
+      if (isPaid) paid = amount.number
+      lines.add(hit.line.index)
     }
-    return { paid, change }
+    return { paid, change, lines }
   })
 }
 
 const near = (a: number, b: number) => Math.abs(a - b) < 0.011
+/** The most a total is rounded by for cash payment. */
+const CASH_ROUNDING = 0.05
 
 /**
  * Amounts under a label that heads a table column ("Endbetrag" over a column of amounts): one
@@ -295,13 +300,22 @@ function collect(ctx: Context): AmountCandidate[] {
  */
 function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
   const totals = candidates.filter((c) => c.role === 'total' && c.number !== 0 && c.confidence >= 0.5)
-  if (!totals.length) return undefined
-  const { paid, change } = payment(ctx)
+  const { paid, change, lines } = payment(ctx)
   const settled = paid !== undefined && change !== undefined && change <= paid ? paid - change : change === undefined ? paid : undefined
   if (settled !== undefined) {
-    const matching = totals.filter((c) => near(c.number, settled))
-    if (matching.length) return { ...matching[matching.length - 1]!, tier: 3, confidence: 0.95 }
+    const exact = totals.filter((c) => c.value === settled.toFixed(2))
+    if (exact.length) return { ...exact[exact.length - 1]!, tier: 3, confidence: 0.95 }
+    // Paid less change is what the receipt came to. When no total label reads it (the label or
+    // its amount misread), the line above the payment that prints it holds the total.
+    if (change !== undefined && settled > 0) {
+      const shown = lineShowing(ctx, settled, lines)
+      if (shown) return { role: 'total', value: settled.toFixed(2), number: settled, confidence: 0.85, tier: 3, line: shown }
+      // A total a few cents off is rounded to what cash can pay (5 sen, 5 Rappen): the paid amount is the total.
+      const unrounded = totals.filter((c) => c.tier >= 2 && Math.abs(c.number - settled) < CASH_ROUNDING + 0.001)
+      if (unrounded.length) return { ...unrounded[unrounded.length - 1]!, value: settled.toFixed(2), number: settled, confidence: 0.85, tier: 3 }
+    }
   }
+  if (!totals.length) return undefined
   const adjustment = rounding(ctx)
   if (adjustment !== undefined) {
     const rounded = totals.filter((c) => c.tier >= 2 && totals.some((other) => other !== c && near(other.number + adjustment, c.number)))
@@ -310,6 +324,18 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
   const tier = Math.max(...totals.map((c) => c.tier))
   const top = totals.filter((c) => c.tier === tier)
   return top.sort((a, b) => a.line.index - b.line.index).pop()
+}
+
+/** The last line before the first of the payment's lines that prints this amount, outside a tax breakdown. */
+function lineShowing(ctx: Context, amount: number, payment: Set<number>): Line | undefined {
+  const first = Math.min(...payment)
+  const summary = taxSummaryLines(ctx)
+  let found: Line | undefined
+  for (const line of ctx.doc.lines) {
+    if (line.index >= first) break
+    if (!summary.has(line.index) && moneyAmounts(line.text).some((printed) => near(printed.number, amount))) found = line
+  }
+  return found
 }
 
 /** Judges total, subtotal and tax of the document once, for all three fields. */
