@@ -300,8 +300,10 @@ const NOT_A_PARTY =
 const DEFINITION = /\(([^()]{0,200}?[“"][^()]{0,200}?)\)/g
 
 /** A capitalised name, possibly with its legal form: the candidates for what a definition defines. */
-const CAPITALISED_NAME =
-  /(?:^|[\s,(])((?:The\s+)?(?:[A-Z][\w’'&.-]*|[a-z]+[A-Z][\w’'&.-]*)(?:\s+(?:[A-Z][\w’'&.-]*|of|and|&|de|von))*(?:,?\s+(?:Inc|Corp|Corporation|Co|Ltd|Limited|LLC|L\.L\.C|LLP|L\.P|LP|PLC|plc|N\.A|AG|GmbH|S\.A)\b\.?)?)/g
+const CAPITALISED_NAME = new RegExp(
+  String.raw`(?:^|[\s,(])((?:The\s+)?(?:[A-Z][\w’'&.-]*|[a-z]+[A-Z][\w’'&.-]*)(?:\s+(?:[A-Z][\w’'&.-]*|of|and|&|de|von))*(?:,?\s+(?:${legalFormsSource(true)})(?![\w-])\.?)?)`,
+  'g',
+)
 
 /**
  * Organisations defined in the opening: 'ACME, Inc. (“ACME”)', 'ACME, a Delaware corporation …
