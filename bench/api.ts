@@ -174,7 +174,13 @@ function wrk(endpoint: Endpoint, seconds: number, keyOffset: number) {
   const out = run(onCore(1, command), { env: luaEnv })
   const line = out.split('\n').find((l) => l.startsWith('RESULT '))
   if (!line) fail(`no RESULT from wrk:\n${out}`)
-  const result = Object.fromEntries(line.slice(7).split(' ').map((kv) => kv.split('=') as [string, string]).map(([k, v]) => [k, Number(v)]))
+  const result = Object.fromEntries(
+    line
+      .slice(7)
+      .split(' ')
+      .map((kv) => kv.split('=') as [string, string])
+      .map(([k, v]) => [k, Number(v)]),
+  )
   const expectedNon2xx = endpoint.status >= 400 ? result.requests! : 0
   if (result.errors! > 0 || result.non2xx !== expectedNon2xx)
     fail(`${endpoint.name}: ${result.errors} socket errors, ${result.non2xx} of ${result.requests} answers not ${endpoint.status}`)
@@ -199,7 +205,9 @@ type Sample = { rps: number; p50: number; p99: number; cpu: number }
 const results = new Map<string, { startup: number[]; idle: number[]; runs: Map<string, Sample[]> }>()
 for (const server of servers) results.set(server.label, { startup: [], idle: [], runs: new Map() })
 
-console.log(`${ROUNDS} rounds of ${servers.map((s) => s.label).join(', ')}; ${CONNS} connections, ${WARMUP} s warm-up + ${DURATION} s per endpoint${pinned ? ', server on core 0, wrk on core 1' : ''}`)
+console.log(
+  `${ROUNDS} rounds of ${servers.map((s) => s.label).join(', ')}; ${CONNS} connections, ${WARMUP} s warm-up + ${DURATION} s per endpoint${pinned ? ', server on core 0, wrk on core 1' : ''}`,
+)
 for (let round = 1; round <= ROUNDS; round++) {
   for (const server of servers) {
     const mine = results.get(server.label)!
@@ -226,7 +234,9 @@ for (let round = 1; round <= ROUNDS; round++) {
       line.push(`${endpoint.name} ${Math.round(measured.rps)}/s p99 ${measured.p99_ms.toFixed(2)}ms ${cpu.toFixed(0)}µs`)
     }
     await stop(proc!)
-    console.log(`round ${round} ${server.label.padEnd(8)} start ${mine.startup.at(-1)!.toFixed(1)} ms, idle ${mine.idle.at(-1)!.toFixed(1)} MiB | ${line.join(' | ')}`)
+    console.log(
+      `round ${round} ${server.label.padEnd(8)} start ${mine.startup.at(-1)!.toFixed(1)} ms, idle ${mine.idle.at(-1)!.toFixed(1)} MiB | ${line.join(' | ')}`,
+    )
   }
 }
 
@@ -240,22 +250,41 @@ const others = servers.filter((server) => server.label !== 'baseline').map((serv
 rows.push(`| endpoint | metric | baseline | ${others.join(' | ')} | ${others.map((label) => `${label}/baseline per round`).join(' | ')} |`)
 rows.push(`|---|---|---|${others.map(() => '---|').join('')}${others.map(() => '---|').join('')}`)
 for (const endpoint of endpoints) {
-  const metrics = [['req/s', (s: Sample) => s.rps], ['p99 ms', (s: Sample) => s.p99], ['server CPU µs per answer', (s: Sample) => s.cpu]] as const
+  const metrics = [
+    ['req/s', (s: Sample) => s.rps],
+    ['p99 ms', (s: Sample) => s.p99],
+    ['server CPU µs per answer', (s: Sample) => s.cpu],
+  ] as const
   for (const [metric, pick] of metrics) {
     const of = (label: string) => results.get(label)!.runs.get(endpoint.name)!.map(pick)
-    rows.push(`| ${endpoint.what} | ${metric} | ${spread(of('baseline'))} | ${others.map((label) => spread(of(label))).join(' | ')} | ${others.map((label) => spread(ratios(of(label), of('baseline')))).join(' | ')} |`)
+    rows.push(
+      `| ${endpoint.what} | ${metric} | ${spread(of('baseline'))} | ${others.map((label) => spread(of(label))).join(' | ')} | ${others.map((label) => spread(ratios(of(label), of('baseline')))).join(' | ')} |`,
+    )
   }
 }
 const startupOf = (label: string) => results.get(label)!.startup
 const roundMedians = (values: number[]) => Array.from({ length: ROUNDS }, (_, r) => median(values.slice(r * STARTS, (r + 1) * STARTS)))
-rows.push(`| exec → first /healthz 200 | ms | ${spread(startupOf('baseline'))} | ${others.map((label) => spread(startupOf(label))).join(' | ')} | ${others.map((label) => spread(ratios(roundMedians(startupOf(label)), roundMedians(startupOf('baseline'))))).join(' | ')} |`)
-rows.push(`| idle, 1 s after start | RSS MiB | ${spread(baselineResults.idle)} | ${others.map((label) => spread(results.get(label)!.idle)).join(' | ')} | ${others.map((label) => spread(ratios(results.get(label)!.idle, baselineResults.idle))).join(' | ')} |`)
+rows.push(
+  `| exec → first /healthz 200 | ms | ${spread(startupOf('baseline'))} | ${others.map((label) => spread(startupOf(label))).join(' | ')} | ${others.map((label) => spread(ratios(roundMedians(startupOf(label)), roundMedians(startupOf('baseline'))))).join(' | ')} |`,
+)
+rows.push(
+  `| idle, 1 s after start | RSS MiB | ${spread(baselineResults.idle)} | ${others.map((label) => spread(results.get(label)!.idle)).join(' | ')} | ${others.map((label) => spread(ratios(results.get(label)!.idle, baselineResults.idle))).join(' | ')} |`,
+)
 
-const errorRows: string[] = ['| error answer | vs the 200 of the route | ' + servers.map((s) => `${s.label} per round`).join(' | ') + ' |', `|---|---|${servers.map(() => '---|').join('')}`]
+const errorRows: string[] = [
+  '| error answer | vs the 200 of the route | ' + servers.map((s) => `${s.label} per round`).join(' | ') + ' |',
+  `|---|---|${servers.map(() => '---|').join('')}`,
+]
 for (const endpoint of endpoints.filter((e) => e.okOfRoute && endpoints.some((o) => o.name === e.okOfRoute))) {
   const ok = endpoints.find((e) => e.name === endpoint.okOfRoute)!
-  const rpsOf = (label: string, name: string) => results.get(label)!.runs.get(name)!.map((s) => s.rps)
-  errorRows.push(`| ${endpoint.what} (${endpoint.status}) | ${ok.what} (${ok.status}) | ${servers.map((s) => spread(ratios(rpsOf(s.label, endpoint.name), rpsOf(s.label, ok.name)))).join(' | ')} |`)
+  const rpsOf = (label: string, name: string) =>
+    results
+      .get(label)!
+      .runs.get(name)!
+      .map((s) => s.rps)
+  errorRows.push(
+    `| ${endpoint.what} (${endpoint.status}) | ${ok.what} (${ok.status}) | ${servers.map((s) => spread(ratios(rpsOf(s.label, endpoint.name), rpsOf(s.label, ok.name)))).join(' | ')} |`,
+  )
 }
 
 const summary = [

@@ -14,17 +14,11 @@ db.run('PRAGMA busy_timeout = 5000')
 db.run('PRAGMA journal_mode = WAL')
 db.run('PRAGMA synchronous = NORMAL')
 
-const authStatement = db.prepare<{ account_id: string }, [string]>(
-  'SELECT account_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
-)
+const authStatement = db.prepare<{ account_id: string }, [string]>('SELECT account_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
 const columns = 'id, name, description, fields, is_active, created_at, updated_at'
-const listStatement = db.prepare<Row, [string]>(
-  `SELECT ${columns} FROM schemas WHERE account_id = ? AND is_active = 1 ORDER BY created_at DESC, id DESC`,
-)
+const listStatement = db.prepare<Row, [string]>(`SELECT ${columns} FROM schemas WHERE account_id = ? AND is_active = 1 ORDER BY created_at DESC, id DESC`)
 const getStatement = db.prepare<Row, [string, string]>(`SELECT ${columns} FROM schemas WHERE account_id = ? AND id = ?`)
-const countStatement = db.prepare<{ n: number }, [string]>(
-  'SELECT count(*) AS n FROM schemas WHERE account_id = ? AND is_active = 1',
-)
+const countStatement = db.prepare<{ n: number }, [string]>('SELECT count(*) AS n FROM schemas WHERE account_id = ? AND is_active = 1')
 const insertStatement = db.prepare(
   'INSERT INTO schemas (id, account_id, name, description, fields, is_active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)',
 )
@@ -38,8 +32,7 @@ type Row = { id: string; name: string; description: string; fields: string; is_a
 
 const HEADERS = { 'content-type': 'application/json;charset=utf-8' }
 const json = (body: string, status = 200) => new Response(body, { status, headers: HEADERS })
-const error = (status: number, code: string, message: string, extra = '') =>
-  json(`{"error":${JSON.stringify(message)},"code":"${code}"${extra}}`, status)
+const error = (status: number, code: string, message: string, extra = '') => json(`{"error":${JSON.stringify(message)},"code":"${code}"${extra}}`, status)
 const unauthorized = () => error(401, 'invalid_api_key', 'Invalid API key')
 
 function authenticate(request: Request): string | undefined {
@@ -68,8 +61,7 @@ const KEY = /^[A-Za-z0-9_]{1,64}$/
 const NOT_BLANK = /\S/
 const TOP = new Set(['name', 'description', 'fields'])
 const FIELD = new Set(['key', 'label', 'description', 'required'])
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function tooLong(text: string, max: number): boolean {
   if (text.length <= max) return false
@@ -86,8 +78,7 @@ function validate(body: unknown, details: Detail[]) {
     details.push({ path: '/name', message: 'Expected a string of 1 to 100 characters' })
   if (typeof description !== 'string' || tooLong(description, 1000))
     details.push({ path: '/description', message: 'Expected a string of at most 1000 characters' })
-  if (!Array.isArray(fields) || fields.length > 50)
-    return void details.push({ path: '/fields', message: 'Expected at most 50 fields' })
+  if (!Array.isArray(fields) || fields.length > 50) return void details.push({ path: '/fields', message: 'Expected at most 50 fields' })
   const seen = new Map<string, number>()
   const stored = fields.map((field: unknown, i) => {
     const path = `/fields/${i}`
@@ -142,8 +133,7 @@ const server = Bun.serve({
         }
         const details: Detail[] = []
         const input = validate(body, details)
-        if (details.length > 0 || !input)
-          return error(400, 'validation_failed', 'Invalid request', `,"details":${JSON.stringify(details)}`)
+        if (details.length > 0 || !input) return error(400, 'validation_failed', 'Invalid request', `,"details":${JSON.stringify(details)}`)
         const now = new Date().toISOString()
         const row: Row = {
           id: `sch_${Bun.randomUUIDv7().replaceAll('-', '')}`,

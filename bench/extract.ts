@@ -121,9 +121,28 @@ function invoiceNumberKey(value: string): string {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, eighteen: 18, twenty: 20,
-  'twenty-four': 24, thirty: 30, 'thirty-six': 36, sixty: 60,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  eighteen: 18,
+  twenty: 20,
+  'twenty-four': 24,
+  thirty: 30,
+  'thirty-six': 36,
+  sixty: 60,
 }
 
 function termKey(value: unknown): string | undefined {
@@ -204,7 +223,13 @@ function percentile(values: number[], p: number): number {
 function fieldSpecs(documentType: string): FieldSpec[] {
   const entry = loadCatalog().get(documentType)
   if (!entry) throw new Error(`unknown document type ${documentType}`)
-  return entry.fields.map(({ key, label, description, type, aliases }) => ({ key, label, description, type: type === 'auto' || !type ? 'text' : type, aliases }))
+  return entry.fields.map(({ key, label, description, type, aliases }) => ({
+    key,
+    label,
+    description,
+    type: type === 'auto' || !type ? 'text' : type,
+    aliases,
+  }))
 }
 
 interface DatasetResult {
@@ -298,17 +323,17 @@ function printDataset(result: DatasetResult): void {
     `\n${result.name} (${result.docs} documents, ${result.failures} failed; ` +
       `median ${percentile(result.millis, 50).toFixed(1)} ms, p95 ${percentile(result.millis, 95).toFixed(1)} ms per document)`,
   )
-  console.log(`  ${'field'.padEnd(16)}${'truths'.padStart(7)}${'right'.padStart(7)}${'accuracy'.padStart(10)}${'empty'.padStart(7)}${'wrong'.padStart(7)}   notes`)
+  console.log(
+    `  ${'field'.padEnd(16)}${'truths'.padStart(7)}${'right'.padStart(7)}${'accuracy'.padStart(10)}${'empty'.padStart(7)}${'wrong'.padStart(7)}   notes`,
+  )
   for (const [key, score] of [...result.fields.entries()].sort()) {
     const notes: string[] = []
-    if (['company_name', 'client_name', 'jurisdiction'].includes(key))
-      notes.push(`strict ${pct(score.strictMatches, score.truths)} (accuracy is lenient)`)
+    if (['company_name', 'client_name', 'jurisdiction'].includes(key)) notes.push(`strict ${pct(score.strictMatches, score.truths)} (accuracy is lenient)`)
     if (key === 'parties') {
       const meanF1 = result.partiesF1.reduce((a, b) => a + b, 0) / Math.max(1, result.partiesF1.length)
       notes.push(`right = F1 1.0; mean F1 ${meanF1.toFixed(3)}`)
     }
-    if (ABSENT_MEANS_NONE.has(result.name))
-      notes.push(`no truth: ${score.noneOk} rightly empty, ${score.extra} answered (counted wrong)`)
+    if (ABSENT_MEANS_NONE.has(result.name)) notes.push(`no truth: ${score.noneOk} rightly empty, ${score.extra} answered (counted wrong)`)
     console.log(
       `  ${key.padEnd(16)}${String(score.truths).padStart(7)}${String(score.matches).padStart(7)}` +
         `${pct(score.matches, score.truths).padStart(10)}${String(score.empty).padStart(7)}${String(score.wrong).padStart(7)}   ${notes.join('; ')}`,
@@ -403,7 +428,19 @@ function devDocuments(): DevDocument[] {
 async function startServer(workers: number, dir: string) {
   const port = freePort()
   const proc = Bun.spawn(
-    [process.execPath, resolve(import.meta.dir, '../src/main.ts'), 'serve', '--host', '127.0.0.1', '--port', String(port), '--workers', String(workers), '--log-level', 'warn'],
+    [
+      process.execPath,
+      resolve(import.meta.dir, '../src/main.ts'),
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--workers',
+      String(workers),
+      '--log-level',
+      'warn',
+    ],
     { cwd: dir, env: { ...process.env, EXTRACTD_DB: join(dir, 'extractd.sqlite') }, stdout: 'pipe', stderr: 'inherit' },
   )
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()

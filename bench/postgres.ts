@@ -121,10 +121,13 @@ async function freshDatabase(dialect: 'sqlite' | 'postgres'): Promise<string> {
 
 // ---- servers ---------------------------------------------------------------------------------------
 async function startServer(location: string, port: number): Promise<ReturnType<typeof Bun.spawn>> {
-  const proc = Bun.spawn([extractd!, 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', location, '--workers', String(WORKERS), '--log-level', 'warn'], {
-    stdout: 'ignore',
-    stderr: 'inherit',
-  })
+  const proc = Bun.spawn(
+    [extractd!, 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', location, '--workers', String(WORKERS), '--log-level', 'warn'],
+    {
+      stdout: 'ignore',
+      stderr: 'inherit',
+    },
+  )
   running.add(proc)
   const started = performance.now()
   for (;;) {
@@ -165,7 +168,13 @@ function wrkArgs(port: number, endpoint: Endpoint, seconds: number, conns: numbe
 }
 
 /** Each instance's wrk takes its POST keys from its own share of the keys (from `firstKeys`), so no account reaches its limit. */
-async function wrkAt(ports: number[], { readKey, keysFile }: { readKey: string; keysFile: string }, endpoint: Endpoint, seconds: number, firstKeys: number[]): Promise<WrkResult> {
+async function wrkAt(
+  ports: number[],
+  { readKey, keysFile }: { readKey: string; keysFile: string },
+  endpoint: Endpoint,
+  seconds: number,
+  firstKeys: number[],
+): Promise<WrkResult> {
   const conns = Math.max(1, Math.floor(CONNS / ports.length))
   const procs = ports.map((port, i) => {
     const luaEnv: Record<string, string> = { BENCH_KEY: readKey }
@@ -184,8 +193,15 @@ async function wrkAt(ports: number[], { readKey, keysFile }: { readKey: string; 
       if ((await proc.exited) !== 0) fail(`wrk failed: ${await new Response(proc.stderr).text()}`)
       const line = out.split('\n').find((l) => l.startsWith('RESULT '))
       if (!line) fail(`no RESULT from wrk:\n${out}`)
-      const result = Object.fromEntries(line.slice(7).split(' ').map((kv) => kv.split('=')).map(([k, v]) => [k!, Number(v)]))
-      if (result.errors! > 0 || result.non2xx! > 0) fail(`${endpoint.name}: ${result.errors} socket errors, ${result.non2xx} of ${result.requests} answers not 2xx`)
+      const result = Object.fromEntries(
+        line
+          .slice(7)
+          .split(' ')
+          .map((kv) => kv.split('='))
+          .map(([k, v]) => [k!, Number(v)]),
+      )
+      if (result.errors! > 0 || result.non2xx! > 0)
+        fail(`${endpoint.name}: ${result.errors} socket errors, ${result.non2xx} of ${result.requests} answers not 2xx`)
       return result as unknown as WrkResult
     }),
   )
@@ -201,9 +217,22 @@ async function invoicePdf(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create()
   const font = await pdf.embedFont(StandardFonts.Helvetica)
   const page = pdf.addPage([595, 842])
-  const lines = ['Northwind Traders Ltd', 'Harbour Road 12, 20457 Hamburg', '', 'Invoice No.: NW-2024-0042', 'Invoice Date: 14 March 2024', 'Bill To: Contoso GmbH', '',
-    'Description                Qty    Price     Amount', 'Freight Hamburg-Rotterdam    1   900.00     900.00', 'Handling                     2   100.00     200.00', '',
-    'Subtotal: EUR 1,100.00', 'VAT 19%: EUR 209.00', 'Total: EUR 1,309.00']
+  const lines = [
+    'Northwind Traders Ltd',
+    'Harbour Road 12, 20457 Hamburg',
+    '',
+    'Invoice No.: NW-2024-0042',
+    'Invoice Date: 14 March 2024',
+    'Bill To: Contoso GmbH',
+    '',
+    'Description                Qty    Price     Amount',
+    'Freight Hamburg-Rotterdam    1   900.00     900.00',
+    'Handling                     2   100.00     200.00',
+    '',
+    'Subtotal: EUR 1,100.00',
+    'VAT 19%: EUR 209.00',
+    'Total: EUR 1,309.00',
+  ]
   lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 18, size: 11, font }))
   return pdf.save()
 }
@@ -248,7 +277,9 @@ const p99 = new Map<string, number[]>()
 const jobsPerMinute = new Map<string, number[]>()
 const push = (map: Map<string, number[]>, key: string, value: number) => map.set(key, [...(map.get(key) ?? []), value])
 
-console.log(`${ROUNDS} rounds of ${SETUPS.map((setup) => setup.label).join(', ')}; ${CONNS} connections in all, ${WARMUP} s warm-up + ${DURATION} s per endpoint; ${JOBS} jobs, ${WORKERS} workers per instance`)
+console.log(
+  `${ROUNDS} rounds of ${SETUPS.map((setup) => setup.label).join(', ')}; ${CONNS} connections in all, ${WARMUP} s warm-up + ${DURATION} s per endpoint; ${JOBS} jobs, ${WORKERS} workers per instance`,
+)
 for (let round = 1; round <= ROUNDS; round++) {
   for (const setup of SETUPS) {
     const seeds = seeded[setup.dialect]
@@ -291,11 +322,20 @@ for (const endpoint of ENDPOINTS) {
   )
 }
 const jobs = (label: string) => jobsPerMinute.get(label)!
-rows.push('', '| jobs per minute (built-in engine, one-page PDF invoices) | sqlite ×1 | postgres ×1 | postgres ×2 | postgres ×1 / sqlite ×1 | postgres ×2 / postgres ×1 |', '|---|---|---|---|---|---|')
+rows.push(
+  '',
+  '| jobs per minute (built-in engine, one-page PDF invoices) | sqlite ×1 | postgres ×1 | postgres ×2 | postgres ×1 / sqlite ×1 | postgres ×2 / postgres ×1 |',
+  '|---|---|---|---|---|---|',
+)
 rows.push(
   `| ${JOBS} jobs queued through one instance, ${WORKERS} workers each | ${spread(jobs('sqlite ×1'))} | ${spread(jobs('postgres ×1'))} | ${spread(jobs('postgres ×2'))} | ${perRound(jobs('postgres ×1'), jobs('sqlite ×1'))} | ${perRound(jobs('postgres ×2'), jobs('postgres ×1'))} |`,
 )
-const summary = [`bench:postgres, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${ROUNDS} rounds; median (min–max); ratios per round.`, '', ...rows, ''].join('\n')
+const summary = [
+  `bench:postgres, ${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, ${ROUNDS} rounds; median (min–max); ratios per round.`,
+  '',
+  ...rows,
+  '',
+].join('\n')
 console.log(`\n${summary}`)
 if (env.RESULTS) writeFileSync(env.RESULTS, summary)
 

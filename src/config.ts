@@ -177,8 +177,7 @@ function parse<const O extends ParseArgsOptionsConfig>(command: string, args: st
     const option = /'(-[^' ]+)/.exec(message)?.[1]
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
       throw new UsageError(`unknown option '${option}' for '${command}' (see 'extractd ${command} --help')`)
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
-      throw new UsageError(`option '${option}' of '${command}' needs a value`)
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) throw new UsageError(`option '${option}' of '${command}' needs a value`)
     throw new UsageError(message.split('\n')[0]!)
   }
 }
@@ -241,8 +240,7 @@ function parseServe(args: string[], env: Env): Command {
   const port = pick(values.port, env.PORT)
   const dbPool = pick(values['db-pool'], env.EXTRACTD_DB_POOL)
   const logLevel = pick(values['log-level'], env.EXTRACTD_LOG_LEVEL) ?? DEFAULTS.logLevel
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
-    throw new UsageError(`invalid --log-level "${logLevel}": expected one of ${LOG_LEVELS.join(', ')}`)
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`invalid --log-level "${logLevel}": expected one of ${LOG_LEVELS.join(', ')}`)
   const catalogDir = pick(values['catalog-dir'], env.EXTRACTD_CATALOG_DIR)
   const engine = pick(values.engine, env.EXTRACTD_ENGINE) ?? 'builtin'
   if (engine !== 'builtin' && engine !== 'openai') throw new UsageError(`invalid --engine "${engine}": expected builtin or openai`)
@@ -291,8 +289,7 @@ function parseServe(args: string[], env: Env): Command {
       readLimits: {
         maxPages: maxPages === undefined ? DEFAULTS.maxPages : integerIn('--max-pages', maxPages, 1, 100_000),
         maxPagePixels:
-          (maxPageMegapixels === undefined ? DEFAULTS.maxPageMegapixels : integerIn('--max-page-megapixels', maxPageMegapixels, 1, 1000)) *
-          1_000_000,
+          (maxPageMegapixels === undefined ? DEFAULTS.maxPageMegapixels : integerIn('--max-page-megapixels', maxPageMegapixels, 1, 1000)) * 1_000_000,
       },
       webhooks: { allowPrivate, retryDelayMs },
     },
@@ -370,9 +367,7 @@ export function parseCommand(argv: string[], env: Env): Command {
     case 'db':
       return parseDb(rest, env)
     default:
-      throw new UsageError(
-        first.startsWith('-') ? `unknown option '${first}' (see 'extractd --help')` : `unknown command '${first}' (see 'extractd --help')`,
-      )
+      throw new UsageError(first.startsWith('-') ? `unknown option '${first}' (see 'extractd --help')` : `unknown command '${first}' (see 'extractd --help')`)
   }
 }
 

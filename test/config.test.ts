@@ -52,9 +52,7 @@ describe('serve: webhook options (D83, D84)', () => {
     expect(serveConfig([], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: 'true' }).webhooks.allowPrivate).toBe(true)
     expect(serveConfig([], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: '0' }).webhooks.allowPrivate).toBe(false)
     expect(serveConfig([], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: '' }).webhooks.allowPrivate).toBe(false)
-    expect(usageError(() => parseCommand(['serve'], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: 'yes please' })).message).toContain(
-      'EXTRACTD_WEBHOOKS_ALLOW_PRIVATE',
-    )
+    expect(usageError(() => parseCommand(['serve'], { EXTRACTD_WEBHOOKS_ALLOW_PRIVATE: 'yes please' })).message).toContain('EXTRACTD_WEBHOOKS_ALLOW_PRIVATE')
   })
 
   test('--webhook-retry-delay takes a duration, milliseconds included, but not 0', () => {
@@ -221,8 +219,7 @@ describe('serve', () => {
   })
 
   test('accepts every documented log level', () => {
-    for (const level of ['debug', 'info', 'warn', 'error', 'silent'])
-      expect(serveConfig(['--log-level', level]).logLevel).toBe(level as never)
+    for (const level of ['debug', 'info', 'warn', 'error', 'silent']) expect(serveConfig(['--log-level', level]).logLevel).toBe(level as never)
   })
 
   test.each(['abc', '70000', '-1', '65536', '80.5', '1e3', ' 80'])('rejects --port=%p with a one-line UsageError', (port) => {
@@ -277,7 +274,18 @@ describe('serve', () => {
   })
 
   test('the serve help names every flag and environment variable', () => {
-    for (const word of ['--host', '--port', '--db', '--catalog-dir', '--log-level', 'HOST', 'PORT', 'EXTRACTD_DB', 'EXTRACTD_CATALOG_DIR', 'EXTRACTD_LOG_LEVEL'])
+    for (const word of [
+      '--host',
+      '--port',
+      '--db',
+      '--catalog-dir',
+      '--log-level',
+      'HOST',
+      'PORT',
+      'EXTRACTD_DB',
+      'EXTRACTD_CATALOG_DIR',
+      'EXTRACTD_LOG_LEVEL',
+    ])
       expect(HELP.serve).toContain(word)
   })
 })
@@ -288,8 +296,7 @@ describe('help, version and unknown commands', () => {
   })
 
   test('the main help lists the commands and options', () => {
-    for (const word of ['serve', 'keys create', 'keys list', 'keys revoke', '--help', '--version'])
-      expect(HELP.main).toContain(word)
+    for (const word of ['serve', 'keys create', 'keys list', 'keys revoke', '--help', '--version']) expect(HELP.main).toContain(word)
   })
 
   test('help serve and help keys give the help of that command', () => {

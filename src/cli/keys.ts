@@ -27,13 +27,17 @@ export async function keysCreate(location: string, account: string, io: Output):
 export async function keysList(location: string, json: boolean, io: Output): Promise<number> {
   const keys = await withDatabase(location, listKeys)
   if (json) {
-    io.out(JSON.stringify(keys.map((key) => ({
-      id: key.id,
-      account: key.accountName,
-      prefix: key.prefix,
-      created_at: key.createdAt,
-      revoked_at: key.revokedAt,
-    }))))
+    io.out(
+      JSON.stringify(
+        keys.map((key) => ({
+          id: key.id,
+          account: key.accountName,
+          prefix: key.prefix,
+          created_at: key.createdAt,
+          revoked_at: key.revokedAt,
+        })),
+      ),
+    )
     return 0
   }
   if (keys.length === 0) {
@@ -45,7 +49,13 @@ export async function keysList(location: string, json: boolean, io: Output): Pro
     ...keys.map((key) => [key.id, key.accountName, `${key.prefix}…`, key.createdAt, key.revokedAt ? `revoked ${key.revokedAt}` : 'active']),
   ]
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  for (const row of rows) io.out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd())
+  for (const row of rows)
+    io.out(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
   return 0
 }
 

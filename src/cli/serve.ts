@@ -34,7 +34,15 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
 
   const engine = engineName(config.llm)
   const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, log })
-  const runner = createJobRunner({ database, extract: threads.extract, concurrency: config.workers, keepFileMs: config.keepFilesMs, readLimits: config.readLimits, leaseMs: config.jobLeaseMs, log })
+  const runner = createJobRunner({
+    database,
+    extract: threads.extract,
+    concurrency: config.workers,
+    keepFileMs: config.keepFilesMs,
+    readLimits: config.readLimits,
+    leaseMs: config.jobLeaseMs,
+    log,
+  })
   const deliveries = createDeliveryWorker({ database, log, ...config.webhooks })
   const app = createApp({
     database,

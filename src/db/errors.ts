@@ -10,7 +10,8 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL|NO
  * classes 08 (connection exception), 53 (insufficient resources), 57P (shutting down, starting
  * up) and 58 (system error).
  */
-const POSTGRES_UNAVAILABLE = /^(?:ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOTFOUND|EAI_AGAIN|ConnectionRefused|ConnectionClosed|08...|53...|57P0[1-4]|58...)$/
+const POSTGRES_UNAVAILABLE =
+  /^(?:ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOTFOUND|EAI_AGAIN|ConnectionRefused|ConnectionClosed|08...|53...|57P0[1-4]|58...)$/
 /** node-postgres reports a connection lost, or not made in time, with these messages and no code. */
 const POSTGRES_CONNECTION_LOST =
   /^(?:Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect)/

@@ -19,10 +19,7 @@ type ParseContext = { request: Request }
  * The checks every body parser makes first. Returns false for a request with no body and no
  * content type, which the route's validation then reports as missing.
  */
-function hasAcceptedBody(
-  request: Request,
-  expected: { mediaType: RegExp; name: string; limitBytes: number; shownLimitBytes: number },
-): boolean {
+function hasAcceptedBody(request: Request, expected: { mediaType: RegExp; name: string; limitBytes: number; shownLimitBytes: number }): boolean {
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim()
   if (request.body === null && mediaType === '') return false
   if (!expected.mediaType.test(mediaType)) throw errors.unsupportedMediaType(expected.name)
@@ -38,7 +35,8 @@ function nestingDepth(text: string, limit: number): number {
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i)
     if (inString) {
-      if (char === 92) i++ // backslash: skip the escaped character
+      if (char === 92)
+        i++ // backslash: skip the escaped character
       else if (char === 34) inString = false
     } else if (char === 34) inString = true
     else if (char === 91 || char === 123) {

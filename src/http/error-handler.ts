@@ -85,10 +85,8 @@ export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: 
       const cause = (error as Error).cause
       return answer(cause instanceof ApiError ? cause : errors.invalidJson('unreadable body'))
     }
-    if (code === 'VALIDATION' && error instanceof ValidationError && error.type === 'params')
-      return answer(errors.notFound('Resource')) // D6: a path ID that cannot even be decoded names nothing
-    if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response')
-      return answer(errors.validation(validationDetails(error)))
+    if (code === 'VALIDATION' && error instanceof ValidationError && error.type === 'params') return answer(errors.notFound('Resource')) // D6: a path ID that cannot even be decoded names nothing
+    if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response') return answer(errors.validation(validationDetails(error)))
     if (code === 'NOT_FOUND') {
       const allowed = allowedMethods(path)
       if (allowed.length > 0) return answer(errors.methodNotAllowed(request.method, allowed))

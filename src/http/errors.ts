@@ -58,44 +58,40 @@ export class ApiError extends Error {
 export const errors = {
   invalidApiKey: () => new ApiError('invalid_api_key', 'Invalid API key'),
   notFound: (what: string) => new ApiError('not_found', `${what} not found`),
-  validation: (details: ErrorDetail[]) =>
-    new ApiError('validation_failed', describeDetails(details), { details }),
-  missingParameter: (name: string) =>
-    new ApiError('missing_parameter', `Missing required query param: ${name}`),
+  validation: (details: ErrorDetail[]) => new ApiError('validation_failed', describeDetails(details), { details }),
+  missingParameter: (name: string) => new ApiError('missing_parameter', `Missing required query param: ${name}`),
   invalidJson: (reason: string) => new ApiError('invalid_json', `Malformed JSON body: ${reason}`),
-  unsupportedMediaType: (expected: string) =>
-    new ApiError('unsupported_media_type', `Unsupported Content-Type: expected ${expected}`),
+  unsupportedMediaType: (expected: string) => new ApiError('unsupported_media_type', `Unsupported Content-Type: expected ${expected}`),
   unsupportedDocument: (accepted_types: string[]) =>
-    new ApiError(
-      'unsupported_media_type',
-      'Unsupported document: send a PDF, an image (JPEG, PNG, TIFF or WebP), a DOCX, HTML, Markdown or plain text file',
-      { accepted_types },
-    ),
-  payloadTooLarge: (limitBytes: number) =>
-    new ApiError('payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`),
+    new ApiError('unsupported_media_type', 'Unsupported document: send a PDF, an image (JPEG, PNG, TIFF or WebP), a DOCX, HTML, Markdown or plain text file', {
+      accepted_types,
+    }),
+  payloadTooLarge: (limitBytes: number) => new ApiError('payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`),
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new ApiError('method_not_allowed', `Method ${method} is not allowed on this path`, {}, {
-      Allow: allowed.join(', '),
-    }),
-  jobFinished: (status: string) => new ApiError('job_finished', `The job has already ended (${status}); only queued or running jobs can be canceled`),
-  jobNotFinished: (status: string) =>
-    new ApiError('job_not_finished', `The job is ${status}; cancel it first, or wait until it ends, to delete it`),
-  idempotencyKeyReused: () =>
     new ApiError(
-      'idempotency_key_reused',
-      'This Idempotency-Key was used with a different request; use a new key for a new request',
+      'method_not_allowed',
+      `Method ${method} is not allowed on this path`,
+      {},
+      {
+        Allow: allowed.join(', '),
+      },
     ),
+  jobFinished: (status: string) => new ApiError('job_finished', `The job has already ended (${status}); only queued or running jobs can be canceled`),
+  jobNotFinished: (status: string) => new ApiError('job_not_finished', `The job is ${status}; cancel it first, or wait until it ends, to delete it`),
+  idempotencyKeyReused: () => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request'),
   idempotencyKeyInUse: () =>
-    new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry after it ends', {}, {
-      'Retry-After': '1',
-    }),
-  schemaLimitReached: (max: number) =>
-    new ApiError('schema_limit_reached', `Schema limit reached: an account can hold at most ${max} active schemas`),
-  webhookLimitReached: (max: number) =>
-    new ApiError('webhook_limit_reached', `Webhook limit reached: an account can hold at most ${max} webhooks`),
+    new ApiError(
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still being processed; retry after it ends',
+      {},
+      {
+        'Retry-After': '1',
+      },
+    ),
+  schemaLimitReached: (max: number) => new ApiError('schema_limit_reached', `Schema limit reached: an account can hold at most ${max} active schemas`),
+  webhookLimitReached: (max: number) => new ApiError('webhook_limit_reached', `Webhook limit reached: an account can hold at most ${max} webhooks`),
   internal: () => new ApiError('internal_error', 'Internal server error'),
-  serviceUnavailable: () =>
-    new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),
+  serviceUnavailable: () => new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),
 }
 
 function describeDetails(details: ErrorDetail[]): string {

@@ -59,7 +59,10 @@ function sqliteStore({ db }: SqliteDatabase): IdempotencyStore {
     .where(mine)
     .prepare()
   const forget = db.delete(idempotencyKeys).where(mine).prepare()
-  const purge = db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore'))).prepare()
+  const purge = db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore')))
+    .prepare()
   const claim = db.$client.transaction((values: Claim) => {
     release.run(values)
     return insert.get(values) !== undefined ? { claimed: true as const } : { claimed: false as const, row: find.get(values) }

@@ -66,8 +66,7 @@ export function createIdempotency(database: Database): Idempotency {
     async run(request, accountId, fingerprint, handle) {
       const key = request.headers.get('idempotency-key')
       if (key === null) return toResponse(await handle())
-      if (!KEY_PATTERN.test(key))
-        throw errors.validation([{ path: 'headers:/idempotency-key', message: 'Expected 1 to 255 printable ASCII characters' }])
+      if (!KEY_PATTERN.test(key)) throw errors.validation([{ path: 'headers:/idempotency-key', message: 'Expected 1 to 255 printable ASCII characters' }])
       const url = new URL(request.url)
       const requestHash = sha256(`${request.method} ${url.pathname}${url.search}\n${fingerprint()}`)
       const at = Date.now()

@@ -123,10 +123,11 @@ export function duplicateKeyDetails(fields: readonly { key: string }[], basePath
   fields.forEach((field, index) => {
     const first = firstIndex.get(field.key)
     if (first === undefined) firstIndex.set(field.key, index)
-    else details.push({
-      path: `${basePath}/${index}/key`,
-      message: `Duplicate field key "${field.key}": also at ${basePath}/${first}/key`,
-    })
+    else
+      details.push({
+        path: `${basePath}/${index}/key`,
+        message: `Duplicate field key "${field.key}": also at ${basePath}/${first}/key`,
+      })
   })
   return details
 }
@@ -146,8 +147,7 @@ export function typeRuleDetails(field: TypedInput, path: string): ErrorDetail[] 
   const type = field.type ?? 'auto'
   if (field.values !== undefined && type !== 'enum')
     details.push({ path: `${path}/values`, message: `values are only allowed with type "enum", not "${type}"` })
-  if (type === 'enum' && field.values === undefined)
-    details.push({ path: `${path}/values`, message: 'A field of type "enum" needs its allowed values' })
+  if (type === 'enum' && field.values === undefined) details.push({ path: `${path}/values`, message: 'A field of type "enum" needs its allowed values' })
   field.values?.forEach((value, index) => {
     const first = field.values!.indexOf(value)
     if (first !== index) details.push({ path: `${path}/values/${index}`, message: `Duplicate value "${value}": also at ${path}/values/${first}` })

@@ -51,10 +51,8 @@ function textProblem(schema: TText, value: unknown): string | undefined {
   if (typeof value !== 'string') return 'Expected string'
   if (!value.isWellFormed()) return 'Expected well-formed Unicode text (no lone surrogates)'
   const length = lengthForLimits(value, schema)
-  if (schema.minLength !== undefined && length < schema.minLength)
-    return `Expected string length greater or equal to ${schema.minLength}`
-  if (schema.maxLength !== undefined && length > schema.maxLength)
-    return `Expected string length less or equal to ${schema.maxLength} characters`
+  if (schema.minLength !== undefined && length < schema.minLength) return `Expected string length greater or equal to ${schema.minLength}`
+  if (schema.maxLength !== undefined && length > schema.maxLength) return `Expected string length less or equal to ${schema.maxLength} characters`
   if (schema.pattern !== undefined && !matches(schema.pattern, value))
     return schema.pattern === NOT_BLANK ? 'Expected a non-whitespace character' : `Expected string to match '${schema.pattern}'`
   return undefined

@@ -12,7 +12,10 @@ export type FieldType = (typeof FIELD_TYPES)[number]
 export type ResolvedType = Exclude<FieldType, 'auto'>
 
 /** Types a table column may have: anything but a nested table (D88). */
-export const COLUMN_TYPES = ['auto', 'text', 'number', 'amount', 'date', 'currency', 'boolean', 'enum', 'list'] as const satisfies readonly Exclude<FieldType, 'table'>[]
+export const COLUMN_TYPES = ['auto', 'text', 'number', 'amount', 'date', 'currency', 'boolean', 'enum', 'list'] as const satisfies readonly Exclude<
+  FieldType,
+  'table'
+>[]
 
 export type ColumnType = (typeof COLUMN_TYPES)[number]
 

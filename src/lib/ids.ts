@@ -48,7 +48,9 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
 
 /** True when `value` has the shape of an ID with this prefix; anything else can never exist. */
 export function isIdOf(prefix: IdPrefix, value: string): boolean {
-  return value.length === prefix.length + 1 + TIME_CHARS + RANDOM_CHARS
-    && value.startsWith(`${prefix}_`)
-    && /^[0-9a-hjkmnp-tv-z]+$/.test(value.slice(prefix.length + 1))
+  return (
+    value.length === prefix.length + 1 + TIME_CHARS + RANDOM_CHARS &&
+    value.startsWith(`${prefix}_`) &&
+    /^[0-9a-hjkmnp-tv-z]+$/.test(value.slice(prefix.length + 1))
+  )
 }

@@ -13,10 +13,12 @@ export interface Logger {
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => console.log(line)): Logger {
   const threshold = LOG_LEVELS.indexOf(level)
-  const at = (name: Exclude<LogLevel, 'silent'>) => (message: string, fields: LogFields = {}) => {
-    if (LOG_LEVELS.indexOf(name) < threshold) return
-    write(JSON.stringify({ time: new Date().toISOString(), level: name, msg: message, ...fields }))
-  }
+  const at =
+    (name: Exclude<LogLevel, 'silent'>) =>
+    (message: string, fields: LogFields = {}) => {
+      if (LOG_LEVELS.indexOf(name) < threshold) return
+      write(JSON.stringify({ time: new Date().toISOString(), level: name, msg: message, ...fields }))
+    }
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }
 

@@ -80,7 +80,9 @@ test.skipIf(!POSTGRES_URL)('copies every row of every table unchanged, and repor
       ),
     )
     const original = rowsOfSqlite(t, table).map((row) =>
-      Object.fromEntries(Object.entries(row as Record<string, unknown>).map(([column, value]) => [column, value instanceof Uint8Array ? new Uint8Array(value) : value])),
+      Object.fromEntries(
+        Object.entries(row as Record<string, unknown>).map(([column, value]) => [column, value instanceof Uint8Array ? new Uint8Array(value) : value]),
+      ),
     )
     expect({ table, rows: asSqlite }).toEqual({ table, rows: original })
   }

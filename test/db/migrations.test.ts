@@ -70,10 +70,7 @@ test('a database made by the first version keeps every row when the latest binar
   const keyHash = new Bun.CryptoHasher('sha256').update(key).digest('hex')
   const now = '2026-01-02T03:04:05.678Z'
   old.sqlite.run("insert into accounts (id, name, created_at) values ('acc_old', 'old', ?)", [now])
-  old.sqlite.run(
-    "insert into api_keys (id, account_id, key_hash, key_prefix, created_at) values ('key_old', 'acc_old', ?, 'exd_AAAAAA', ?)",
-    [keyHash, now],
-  )
+  old.sqlite.run("insert into api_keys (id, account_id, key_hash, key_prefix, created_at) values ('key_old', 'acc_old', ?, 'exd_AAAAAA', ?)", [keyHash, now])
   const schemaId = `sch_${'0'.repeat(30)}`
   const fields = [{ key: 'total', label: 'Total', description: '', required: true }]
   old.sqlite.run(
@@ -83,19 +80,39 @@ test('a database made by the first version keeps every row when the latest binar
   old.sqlite.close()
 
   const latest = await openDatabase(path)
-  const app = createApp({ database: latest, catalog: loadCatalog(), extraction: { runner: createJobRunner({ database: latest, extract: inProcessExtractor(builtinEngine), concurrency: 1, keepFileMs: 0, readLimits: DEFAULT_READ_LIMITS, log: silentLogger }), engineName: 'builtin', maxUploadBytes: 1024 } })
-  const response = await app.handle(
-    new Request(`http://localhost/api/v1/schemas/${schemaId}`, { headers: { authorization: `Bearer ${key}` } }),
-  )
+  const app = createApp({
+    database: latest,
+    catalog: loadCatalog(),
+    extraction: {
+      runner: createJobRunner({
+        database: latest,
+        extract: inProcessExtractor(builtinEngine),
+        concurrency: 1,
+        keepFileMs: 0,
+        readLimits: DEFAULT_READ_LIMITS,
+        log: silentLogger,
+      }),
+      engineName: 'builtin',
+      maxUploadBytes: 1024,
+    },
+  })
+  const response = await app.handle(new Request(`http://localhost/api/v1/schemas/${schemaId}`, { headers: { authorization: `Bearer ${key}` } }))
   expect(response.status).toBe(200)
   expect(await response.json()).toEqual({
     // Stored before typed fields: answered as `auto` (D89).
-    schema: { id: schemaId, name: 'Old', description: 'kept', fields: [{ ...fields[0], type: 'auto' }], version: 1, is_active: true, created_at: now, updated_at: now },
+    schema: {
+      id: schemaId,
+      name: 'Old',
+      description: 'kept',
+      fields: [{ ...fields[0], type: 'auto' }],
+      version: 1,
+      is_active: true,
+      created_at: now,
+      updated_at: now,
+    },
   })
   // Its history starts with what it held when versions came in.
-  const versions = await app.handle(
-    new Request(`http://localhost/api/v1/schemas/${schemaId}/versions`, { headers: { authorization: `Bearer ${key}` } }),
-  )
+  const versions = await app.handle(new Request(`http://localhost/api/v1/schemas/${schemaId}/versions`, { headers: { authorization: `Bearer ${key}` } }))
   expect(await versions.json()).toEqual({
     versions: [{ schema_id: schemaId, version: 1, name: 'Old', description: 'kept', fields: [{ ...fields[0], type: 'auto' }], created_at: now }],
     has_more: false,

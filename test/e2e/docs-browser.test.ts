@@ -23,7 +23,15 @@ beforeAll(async () => {
   server = await startServer([await buildBinary()], [], dir.path)
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
 }, 60_000)
 
@@ -82,9 +90,9 @@ test.skipIf(!runs)('renders every operation offline, authorizes with a key, list
     mimeType: 'text/plain',
     buffer: Buffer.from('Invoice No.: UI-7\nTotal: 12.00 EUR\n'),
   })
-  await extract.locator('tr[data-property-name="extract"] input').fill(
-    JSON.stringify({ document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
-  )
+  await extract
+    .locator('tr[data-property-name="extract"] input')
+    .fill(JSON.stringify({ document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }))
   await extract.locator('button.execute').click()
   const extractBody = extract.locator('.live-responses-table .response-col_description pre').first()
   await extractBody.waitFor({ timeout: 10_000 })

@@ -154,46 +154,60 @@ afterAll(async () => {
   for (const drop of drops) await drop()
 })
 
-test.each(SHARED_DATABASES)('two servers on one $dialect database: when the one running a job is killed, the other finishes it, once (D77)', async ({ location }) => {
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  const llm = llmStub(async (number, attempt) => {
-    if (attempt === 1) await released // the first server's call hangs until it is dead
-    return `${number} (attempt ${attempt})`
-  })
-  const home = join(dir.path, `takeover-${Bun.randomUUIDv7()}`)
-  await Bun.$`mkdir -p ${home}`
-  const flags = ['--db', await location(home), '--engine', 'openai', '--llm-url', `http://127.0.0.1:${llm.server.port}/v1`, '--llm-model', 'stub', '--job-lease', '2s']
-  try {
-    const first = await startServer([binary], flags, home)
-    const { status, body } = await api(first, '/api/v1/extract?async=true', {
-      method: 'POST',
-      body: upload('Invoice No.: T-1\nTotal: 10.00 EUR\n', 't1.txt', { document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
+test.each(SHARED_DATABASES)(
+  'two servers on one $dialect database: when the one running a job is killed, the other finishes it, once (D77)',
+  async ({ location }) => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const llm = llmStub(async (number, attempt) => {
+      if (attempt === 1) await released // the first server's call hangs until it is dead
+      return `${number} (attempt ${attempt})`
     })
-    expect(status).toBe(202)
-    const id = body.job.id
-    while (llm.requests() === 0) await Bun.sleep(10)
-    // Started once the first runs the job, so that it is the first, not the second, that holds it.
-    const second = await startServer([binary], flags, home)
-    second.firstKey = first.firstKey
-    expect((await api(second, `/api/v1/jobs/${id}`)).body.job.status).toBe('running')
-    first.proc.kill('SIGKILL')
-    await first.proc.exited
-    release()
+    const home = join(dir.path, `takeover-${Bun.randomUUIDv7()}`)
+    await Bun.$`mkdir -p ${home}`
+    const flags = [
+      '--db',
+      await location(home),
+      '--engine',
+      'openai',
+      '--llm-url',
+      `http://127.0.0.1:${llm.server.port}/v1`,
+      '--llm-model',
+      'stub',
+      '--job-lease',
+      '2s',
+    ]
+    try {
+      const first = await startServer([binary], flags, home)
+      const { status, body } = await api(first, '/api/v1/extract?async=true', {
+        method: 'POST',
+        body: upload('Invoice No.: T-1\nTotal: 10.00 EUR\n', 't1.txt', { document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
+      })
+      expect(status).toBe(202)
+      const id = body.job.id
+      while (llm.requests() === 0) await Bun.sleep(10)
+      // Started once the first runs the job, so that it is the first, not the second, that holds it.
+      const second = await startServer([binary], flags, home)
+      second.firstKey = first.firstKey
+      expect((await api(second, `/api/v1/jobs/${id}`)).body.job.status).toBe('running')
+      first.proc.kill('SIGKILL')
+      await first.proc.exited
+      release()
 
-    const deadline = Date.now() + 20_000
-    let job: any
-    while (Date.now() < deadline) {
-      job = (await api(second, `/api/v1/jobs/${id}`)).body.job
-      if (job.status !== 'running' && job.status !== 'queued') break
-      await Bun.sleep(50)
+      const deadline = Date.now() + 20_000
+      let job: any
+      while (Date.now() < deadline) {
+        job = (await api(second, `/api/v1/jobs/${id}`)).body.job
+        if (job.status !== 'running' && job.status !== 'queued') break
+        await Bun.sleep(50)
+      }
+      expect(job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'T-1 (attempt 2)' } })
+      expect(llm.requests()).toBe(2)
+      await Bun.sleep(500)
+      expect((await api(second, `/api/v1/jobs/${id}`)).body.job).toEqual(job) // completed once, and left alone after
+      await second.stop()
+    } finally {
+      llm.server.stop(true)
     }
-    expect(job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'T-1 (attempt 2)' } })
-    expect(llm.requests()).toBe(2)
-    await Bun.sleep(500)
-    expect((await api(second, `/api/v1/jobs/${id}`)).body.job).toEqual(job) // completed once, and left alone after
-    await second.stop()
-  } finally {
-    llm.server.stop(true)
-  }
-})
+  },
+)

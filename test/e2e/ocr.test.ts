@@ -39,7 +39,9 @@ async function api(path: string, init: RequestInit = {}) {
 }
 
 test('the binary reads a photographed receipt (JPEG) with its embedded OCR', async () => {
-  const jpeg = toJpeg(await renderPage({ lines: ['CORNER GROCER LTD', 'Receipt No: CG-3390', 'Date: 05/11/2024', 'Apples       2   3.20', 'TOTAL          12.40'] }))
+  const jpeg = toJpeg(
+    await renderPage({ lines: ['CORNER GROCER LTD', 'Receipt No: CG-3390', 'Date: 05/11/2024', 'Apples       2   3.20', 'TOTAL          12.40'] }),
+  )
   const { status, body } = await api('/api/v1/extract', {
     method: 'POST',
     body: upload(jpeg, 'receipt.jpg', { document_type: 'invoice', fields: { invoice_number: 'Receipt number', date: 'Date', total: 'Total' } }),

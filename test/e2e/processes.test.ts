@@ -11,10 +11,7 @@ afterAll(() => dir.remove())
 
 test('100 concurrent creates across two server processes give exactly 50 × 201 and 50 × 429', async () => {
   const db = join(dir.path, 'shared.sqlite')
-  const [a, b] = await Promise.all([
-    startServer(FROM_SOURCE, ['--db', db], dir.path),
-    startServer(FROM_SOURCE, ['--db', db], dir.path),
-  ])
+  const [a, b] = await Promise.all([startServer(FROM_SOURCE, ['--db', db], dir.path), startServer(FROM_SOURCE, ['--db', db], dir.path)])
   try {
     const created = await runCli(FROM_SOURCE, ['keys', 'create', '--account', 'racer', '--db', db], dir.path)
     expect(created.code).toBe(0)
@@ -55,10 +52,7 @@ test('two processes starting on a new database at once both start, and only one 
 
 test('one Idempotency-Key sent to two server processes at once makes exactly one schema (D75)', async () => {
   const db = join(dir.path, 'idempotent.sqlite')
-  const [a, b] = await Promise.all([
-    startServer(FROM_SOURCE, ['--db', db], dir.path),
-    startServer(FROM_SOURCE, ['--db', db], dir.path),
-  ])
+  const [a, b] = await Promise.all([startServer(FROM_SOURCE, ['--db', db], dir.path), startServer(FROM_SOURCE, ['--db', db], dir.path)])
   try {
     const created = await runCli(FROM_SOURCE, ['keys', 'create', '--account', 'retrier', '--db', db], dir.path)
     const key = lastLine(created.stdout)

@@ -149,5 +149,10 @@ export async function closeTestDatabases(): Promise<void> {
 export async function query<T = Record<string, unknown>>(database: Database, text: string, params: unknown[] = []): Promise<T[]> {
   if (database.kind === 'sqlite') return database.sqlite.query(text).all(...(params as never[])) as T[]
   let n = 0
-  return (await database.pool.query(text.replace(/\?/g, () => `$${++n}`), params)).rows as T[]
+  return (
+    await database.pool.query(
+      text.replace(/\?/g, () => `$${++n}`),
+      params,
+    )
+  ).rows as T[]
 }

@@ -75,18 +75,18 @@ export function toTiff(rasters: Raster[]): Uint8Array {
   // Only tags may be given to UTIF.encode (its type describes decoded directories).
   const directory = (raster: Raster, stripOffset: number) =>
     ({
-    t256: [raster.width],
-    t257: [raster.height],
-    t258: [8, 8, 8, 8],
-    t259: [1],
-    t262: [2],
-    t273: [stripOffset],
-    t277: [4],
-    t278: [raster.height],
-    t279: [raster.width * raster.height * 4],
-    t284: [1],
-    t338: [1],
-  }) as unknown as UTIF.IFD
+      t256: [raster.width],
+      t257: [raster.height],
+      t258: [8, 8, 8, 8],
+      t259: [1],
+      t262: [2],
+      t273: [stripOffset],
+      t277: [4],
+      t278: [raster.height],
+      t279: [raster.width * raster.height * 4],
+      t284: [1],
+      t338: [1],
+    }) as unknown as UTIF.IFD
   // Offsets are 4-byte values: a first pass with zeros gives the header's length.
   const headerLength = UTIF.encode(rasters.map((raster) => directory(raster, 0))).byteLength
   const offsets: number[] = []

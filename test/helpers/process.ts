@@ -27,7 +27,10 @@ export function buildBinary(): Promise<string> {
     const outfile = join(outDir, 'extractd')
     // The project's own build command, with the output moved to a temporary directory.
     const pkg = (await Bun.file(join(ROOT, 'package.json')).json()) as { scripts: { build: string } }
-    const args = pkg.scripts.build.split(' ').slice(1).map((arg) => (arg === 'dist/extractd' ? outfile : arg))
+    const args = pkg.scripts.build
+      .split(' ')
+      .slice(1)
+      .map((arg) => (arg === 'dist/extractd' ? outfile : arg))
     const build = Bun.spawn([BUN, ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
     if ((await build.exited) !== 0) throw new Error(`build failed: ${await new Response(build.stderr).text()}`)
     return outfile
@@ -84,10 +87,13 @@ export async function startServer(command: string[], args: string[], cwd: string
     // A server that prints nothing more must not leave read() waiting past the deadline.
     let timer: ReturnType<typeof setTimeout> | undefined
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        proc.kill('SIGKILL')
-        reject(new Error(`server did not start within 15 s: ${lines.join('\n')}`))
-      }, Math.max(0, deadline - Date.now()))
+      timer = setTimeout(
+        () => {
+          proc.kill('SIGKILL')
+          reject(new Error(`server did not start within 15 s: ${lines.join('\n')}`))
+        },
+        Math.max(0, deadline - Date.now()),
+      )
     })
     const { value, done } = await Promise.race([reader.read(), timedOut]).finally(() => clearTimeout(timer))
     if (done) throw new Error(`server exited: ${lines.join('\n')}\n${await new Response(proc.stderr).text()}`)

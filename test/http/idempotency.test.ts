@@ -127,7 +127,7 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
   test('a stored answer lasts 24 hours; after that the key is free again', async () => {
     const t = await makeTestApp()
     await createWithKey(t, SCHEMA)
-    await t.rows("update idempotency_keys set created_at = ?", [new Date(Date.now() - 24 * 3600_000 - 1000).toISOString()])
+    await t.rows('update idempotency_keys set created_at = ?', [new Date(Date.now() - 24 * 3600_000 - 1000).toISOString()])
     const later = await createWithKey(t, SCHEMA)
     expect(later.status).toBe(201)
     expect(later.headers.get('idempotent-replayed')).toBeNull()
@@ -222,12 +222,7 @@ describe('POST /api/v1/extract with Idempotency-Key', () => {
     const first = extractWithKey(t, extractForm(request))
     await started
     const during = await extractWithKey(t, extractForm(request))
-    expectEnvelope(
-      during,
-      409,
-      'idempotency_key_in_use',
-      'A request with this Idempotency-Key is still being processed; retry after it ends',
-    )
+    expectEnvelope(during, 409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry after it ends')
     expect(during.headers.get('retry-after')).toBe('1')
     release()
     const answered = await first

@@ -76,17 +76,13 @@ describe('/openapi.json', () => {
       expect(Object.keys(response.content)).toEqual([download ? 'application/octet-stream' : 'application/json'])
       if (Number(status) >= 400 && path.startsWith('/api/')) expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
     }
-    if (op.requestBody)
-      expect(Object.keys(op.requestBody.content)).toEqual([op.operationId === 'extract' ? 'multipart/form-data' : 'application/json'])
+    if (op.requestBody) expect(Object.keys(op.requestBody.content)).toEqual([op.operationId === 'extract' ? 'multipart/form-data' : 'application/json'])
   })
 
-  test.each(operations.filter(({ path }) => path.startsWith('/api/')))(
-    '$method $path requires the bearer key and documents 401',
-    ({ op }) => {
-      expect(op.security).toEqual([{ bearerAuth: [] }])
-      expect(op.responses['401']).toBeDefined()
-    },
-  )
+  test.each(operations.filter(({ path }) => path.startsWith('/api/')))('$method $path requires the bearer key and documents 401', ({ op }) => {
+    expect(op.security).toEqual([{ bearerAuth: [] }])
+    expect(op.responses['401']).toBeDefined()
+  })
 
   test('declares the bearer security scheme and the shared schemas as components', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
@@ -112,7 +108,9 @@ describe('/openapi.json', () => {
     const job = doc.components.schemas.Job
     const error = job.properties.error.anyOf.find((schema: { type?: string }) => schema.type === 'object')
     expect(error.properties.code).toEqual({ type: 'string', description: 'Why the job failed (D58).', enum: [...JOB_ERROR_CODES] })
-    expect(JOB_ERROR_CODES).toEqual(expect.arrayContaining(['corrupt_document', 'no_text_layer', 'too_many_pages', 'image_too_large', 'extraction_failed', 'file_missing']))
+    expect(JOB_ERROR_CODES).toEqual(
+      expect.arrayContaining(['corrupt_document', 'no_text_layer', 'too_many_pages', 'image_too_large', 'extraction_failed', 'file_missing']),
+    )
   })
 
   test('test/generated/api.ts matches the document (run `bun run openapi:types` after changing routes)', async () => {
@@ -157,7 +155,7 @@ describe('real responses conform to the document', () => {
     const schema = await createSchema(t, { name: 'x', fields: [field('a'), field('b', { description: undefined })] })
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'y' } }))
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: '' } }))
-    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: '{' , headers: { 'content-type': 'application/json' } }))
+    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: '{', headers: { 'content-type': 'application/json' } }))
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: 'x', headers: { 'content-type': 'text/plain' } }))
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'x'.repeat(2 * 1024 * 1024) } }))
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'y' }, key: null }))
@@ -171,7 +169,11 @@ describe('real responses conform to the document', () => {
     conforms('get', '/api/v1/schemas/{id}/json-schema', await t.call('GET', `/api/v1/schemas/${schema.id}/json-schema`, { key: null }))
     const typed = { name: 't', fields: [field('s', { type: 'enum', values: ['a'] }), field('l', { type: 'table', columns: [{ key: 'c', type: 'date' }] })] }
     conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: typed }))
-    conforms('post', '/api/v1/schemas', await t.call('POST', '/api/v1/schemas', { body: { name: 'j', json_schema: { type: 'object', properties: { a: { type: 'integer' } } } } }))
+    conforms(
+      'post',
+      '/api/v1/schemas',
+      await t.call('POST', '/api/v1/schemas', { body: { name: 'j', json_schema: { type: 'object', properties: { a: { type: 'integer' } } } } }),
+    )
     conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 'z' } }))
     conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { name: 1 } }))
     conforms('patch', '/api/v1/schemas/{id}', await t.call('PATCH', '/api/v1/schemas/sch_nope', { body: {} }))
@@ -221,7 +223,11 @@ describe('real responses conform to the document', () => {
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload('{') }))
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'nope' }) }))
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }), key: null }))
-    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])) }))
+    conforms(
+      'post',
+      '/api/v1/extract',
+      await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])) }),
+    )
     conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: { document_type: 'invoice' } }))
     const small = await makeTestApp({ maxUploadBytes: 10 })
     const tooBig = await small.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, 'x'.repeat(100)) })

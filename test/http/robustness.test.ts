@@ -211,9 +211,7 @@ function withValueAt(path: string, value: unknown): Record<string, unknown> {
   return body
 }
 
-const WRONG_TYPE_CASES = WRONG_TYPES.flatMap(({ path, values }) =>
-  values.map((value) => ({ path, value, shown: JSON.stringify(value) })),
-)
+const WRONG_TYPE_CASES = WRONG_TYPES.flatMap(({ path, values }) => values.map((value) => ({ path, value, shown: JSON.stringify(value) })))
 
 describe.each(BODY_ROUTES)('$name with a property of the wrong type', (route) => {
   test.each(WRONG_TYPE_CASES)('$path = $shown → 400 validation_failed naming $path, nothing written', async ({ path, value }) => {
@@ -234,13 +232,7 @@ describe('validation details name every offending path', () => {
         name: 5,
         description: null,
         extra: true,
-        fields: [
-          field('a'),
-          field('b'),
-          field('c'),
-          { key: 'bad key!', label: 'Fine', required: 'true', colour: 'red' },
-          { label: 'No key', required: false },
-        ],
+        fields: [field('a'), field('b'), field('c'), { key: 'bad key!', label: 'Fine', required: 'true', colour: 'red' }, { label: 'No key', required: false }],
       },
     })
     expectError(response, 400, 'validation_failed')
@@ -248,9 +240,7 @@ describe('validation details name every offending path', () => {
     for (const path of ['/name', '/description', '/extra', '/fields/3/key', '/fields/3/required', '/fields/3/colour', '/fields/4/key'])
       expect(paths).toContain(path)
     for (const path of ['/fields/0', '/fields/1', '/fields/2', '/fields/3/label']) expect(paths).not.toContain(path)
-    expect([...paths].sort()).toEqual(
-      ['/name', '/description', '/extra', '/fields/3/key', '/fields/3/required', '/fields/3/colour', '/fields/4/key'].sort(),
-    )
+    expect([...paths].sort()).toEqual(['/name', '/description', '/extra', '/fields/3/key', '/fields/3/required', '/fields/3/colour', '/fields/4/key'].sort())
     await expectNothingWritten(f)
   })
 
@@ -272,21 +262,18 @@ describe('validation details name every offending path', () => {
     await expectListEmpty(t)
   })
 
-  test.each(['__proto__', 'constructor', 'prototype'])(
-    'POST /api/v1/schemas with an own `%s` property → 400 naming it, nothing written',
-    async (property) => {
-      const t = await makeTestApp()
-      const response = await t.call('POST', '/api/v1/schemas', {
-        body: `{"name":"x","${property}":{"is_active":false,"polluted":true}}`,
-        headers: JSON_TYPE,
-      })
-      expectError(response, 400, 'validation_failed')
-      expect(detailPaths(response)).toContain(`/${property}`)
-      expect(detailPaths(response)).toEqual([`/${property}`])
-      expect(({} as any).polluted).toBeUndefined()
-      await expectListEmpty(t)
-    },
-  )
+  test.each(['__proto__', 'constructor', 'prototype'])('POST /api/v1/schemas with an own `%s` property → 400 naming it, nothing written', async (property) => {
+    const t = await makeTestApp()
+    const response = await t.call('POST', '/api/v1/schemas', {
+      body: `{"name":"x","${property}":{"is_active":false,"polluted":true}}`,
+      headers: JSON_TYPE,
+    })
+    expectError(response, 400, 'validation_failed')
+    expect(detailPaths(response)).toContain(`/${property}`)
+    expect(detailPaths(response)).toEqual([`/${property}`])
+    expect(({} as any).polluted).toBeUndefined()
+    await expectListEmpty(t)
+  })
 
   test('POST /api/v1/schemas with an unknown property inside a Field → 400 naming /fields/0/<property>', async () => {
     const t = await makeTestApp()
@@ -339,21 +326,17 @@ describe('deeply nested JSON', () => {
     await expectListEmpty(t)
   })
 
-  test(
-    'POST /api/v1/schemas with 50 000 nested arrays (100 KB, inside the 1 MiB limit) → 400, not 500',
-    async () => {
-      const t = await makeTestApp()
-      const body = nested(50_000)
-      expect(body.length).toBeLessThan(MAX_JSON_BYTES)
-      const response = await t.call('POST', '/api/v1/schemas', { body, headers: JSON_TYPE })
-      expect(response.status).toBe(400)
-      expectD1(response)
-      expectError(response, 400, 'validation_failed')
-      expect(response.body.details).toEqual([{ path: '', message: 'JSON nested deeper than 32 levels' }])
-      await expectListEmpty(t)
-    },
-    30_000,
-  )
+  test('POST /api/v1/schemas with 50 000 nested arrays (100 KB, inside the 1 MiB limit) → 400, not 500', async () => {
+    const t = await makeTestApp()
+    const body = nested(50_000)
+    expect(body.length).toBeLessThan(MAX_JSON_BYTES)
+    const response = await t.call('POST', '/api/v1/schemas', { body, headers: JSON_TYPE })
+    expect(response.status).toBe(400)
+    expectD1(response)
+    expectError(response, 400, 'validation_failed')
+    expect(response.body.details).toEqual([{ path: '', message: 'JSON nested deeper than 32 levels' }])
+    await expectListEmpty(t)
+  }, 30_000)
 })
 
 describe('huge strings and the 1 MiB body limit', () => {
@@ -445,7 +428,12 @@ describe('huge strings and the 1 MiB body limit', () => {
     expectError(response, 400, 'validation_failed')
     expect(detailPaths(response)).toContain('/unknown_0')
     // D2: `details` names every offending path, not the first 64 of them.
-    expect([...detailPaths(response)].sort()).toEqual(Object.keys(body).filter((key) => key !== 'name').map((key) => `/${key}`).sort())
+    expect([...detailPaths(response)].sort()).toEqual(
+      Object.keys(body)
+        .filter((key) => key !== 'name')
+        .map((key) => `/${key}`)
+        .sort(),
+    )
     await expectListEmpty(t)
   })
 })
@@ -605,16 +593,15 @@ describe('GET /api/v1/fields with odd query values', () => {
     { query: `?${'a=1&'.repeat(5_000)}type=invoice`, answer: 'invoice' },
   ]
 
-  test.each(oddQueries.map((entry) => ({ ...entry, shown: entry.query.length > 60 ? `${entry.query.slice(0, 20)}…(${entry.query.length} chars)` : entry.query })))(
-    '$shown → $answer, no 5xx',
-    async ({ query, answer }) => {
-      const t = await makeTestApp()
-      const response = await t.call('GET', `/api/v1/fields${query}`)
-      expectHandled(response)
-      await ODD_QUERY_ANSWERS[answer](t, response)
-      expect(({} as any).polluted).toBeUndefined()
-    },
-  )
+  test.each(
+    oddQueries.map((entry) => ({ ...entry, shown: entry.query.length > 60 ? `${entry.query.slice(0, 20)}…(${entry.query.length} chars)` : entry.query })),
+  )('$shown → $answer, no 5xx', async ({ query, answer }) => {
+    const t = await makeTestApp()
+    const response = await t.call('GET', `/api/v1/fields${query}`)
+    expectHandled(response)
+    await ODD_QUERY_ANSWERS[answer](t, response)
+    expect(({} as any).polluted).toBeUndefined()
+  })
 
   // Which of two `type` values wins is not decided anywhere; it must only not fail.
   test('?type=invoice&type=passport → no 5xx, any error as the D1 envelope', async () => {
@@ -688,7 +675,10 @@ describe('wrong method on a known path (D2)', () => {
     const body = method === 'GET' ? undefined : { name: 'Changed', fields: [] }
     const response = await f.t.call(method, path(f), { body })
     expectError(response, 405, 'method_not_allowed')
-    const listed = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean)
+    const listed = (response.headers.get('allow') ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean)
     expect(listed.sort()).toEqual(withHead(allow).sort())
     await expectNothingWritten(f)
   })
@@ -765,7 +755,11 @@ describe('routes that take no body ignore it (D2)', () => {
       },
       headers: {},
     },
-    { name: 'application/octet-stream with invalid UTF-8', body: () => new Uint8Array([0xff, 0xfe, 0x00]), headers: { 'content-type': 'application/octet-stream' } },
+    {
+      name: 'application/octet-stream with invalid UTF-8',
+      body: () => new Uint8Array([0xff, 0xfe, 0x00]),
+      headers: { 'content-type': 'application/octet-stream' },
+    },
     { name: 'application/xml', body: () => '<x/>', headers: { 'content-type': 'application/xml' } },
     { name: 'no Content-Type', body: () => new Uint8Array([1, 2, 3]), headers: {} },
     { name: 'malformed JSON', body: () => '{', headers: JSON_TYPE },

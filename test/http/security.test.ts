@@ -51,7 +51,12 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     call: () => ({ method: 'POST', path: '/api/v1/schemas', body: { name: 'Second', fields: [field('total')] } }),
     okStatus: 201,
   },
-  { route: 'GET /api/v1/schemas/:id', name: 'GET /api/v1/schemas/:id', call: (ids) => ({ method: 'GET', path: `/api/v1/schemas/${ids.schema}` }), okStatus: 200 },
+  {
+    route: 'GET /api/v1/schemas/:id',
+    name: 'GET /api/v1/schemas/:id',
+    call: (ids) => ({ method: 'GET', path: `/api/v1/schemas/${ids.schema}` }),
+    okStatus: 200,
+  },
   {
     route: 'PATCH /api/v1/schemas/:id',
     name: 'PATCH /api/v1/schemas/:id',
@@ -96,7 +101,12 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
   },
   { route: 'GET /api/v1/document-types', name: 'GET /api/v1/document-types', call: () => ({ method: 'GET', path: '/api/v1/document-types' }), okStatus: 200 },
   { route: 'GET /api/v1/fields', name: 'GET /api/v1/fields?type=invoice', call: () => ({ method: 'GET', path: '/api/v1/fields?type=invoice' }), okStatus: 200 },
-  { route: 'POST /api/v1/extract', name: 'POST /api/v1/extract', call: () => ({ method: 'POST', path: '/api/v1/extract', body: extractForm() }), okStatus: 200 },
+  {
+    route: 'POST /api/v1/extract',
+    name: 'POST /api/v1/extract',
+    call: () => ({ method: 'POST', path: '/api/v1/extract', body: extractForm() }),
+    okStatus: 200,
+  },
   { route: 'GET /api/v1/jobs', name: 'GET /api/v1/jobs', call: () => ({ method: 'GET', path: '/api/v1/jobs' }), okStatus: 200 },
   { route: 'GET /api/v1/jobs/:id', name: 'GET /api/v1/jobs/:id', call: (ids) => ({ method: 'GET', path: `/api/v1/jobs/${ids.job}` }), okStatus: 200 },
   {

@@ -162,9 +162,7 @@ describe.each(SLUGS)('GET /api/v1/fields?type=%s', (slug) => {
 
   test('suggests exactly the keys of the required fields, in field order', async () => {
     const { body } = await t.call('GET', `/api/v1/fields?type=${slug}`)
-    const required = body.fields
-      .filter((field: { required: boolean }) => field.required)
-      .map((field: { key: string }) => field.key)
+    const required = body.fields.filter((field: { required: boolean }) => field.required).map((field: { key: string }) => field.key)
     expect(body.suggested_keys).toEqual(required)
     expect(body.suggested_keys.length).toBeGreaterThan(0)
   })
@@ -441,9 +439,7 @@ describe('loadCatalog', () => {
   test('throws a CatalogError naming a bad built-in file and the path', () => {
     const file = typeFile('receipt')
     ;(file.fields as { key: string }[])[0]!.key = 'has-dash'
-    const error = catalogError(() =>
-      loadCatalog({ builtIns: [{ file: 'data/document-types/receipt.json', text: JSON.stringify(file) }] }),
-    )
+    const error = catalogError(() => loadCatalog({ builtIns: [{ file: 'data/document-types/receipt.json', text: JSON.stringify(file) }] }))
     expect(error.message).toContain('data/document-types/receipt.json')
     expect(error.message).toContain('/fields/0/key')
   })

@@ -186,7 +186,18 @@ describe('POST /api/v1/schemas with json_schema (D97)', () => {
     [{ type: 'object', properties: { a: { $ref: '#/$defs/x' } } }, ['/json_schema/properties/a/$ref', '/json_schema/properties/a/type']],
     [{ type: 'object', properties: { a: { type: ['string', 'number'] } } }, ['/json_schema/properties/a/type']],
     [{ type: 'object', properties: { a: { type: 'array', items: { type: 'array', items: { type: 'string' } } } } }, ['/json_schema/properties/a/items']],
-    [{ type: 'object', properties: { a: { type: 'array', items: { type: 'object', properties: { b: { type: 'array', items: { type: 'object', properties: { c: { type: 'string' } } } } } } } } }, ['/json_schema/properties/a/items/properties/b/items']],
+    [
+      {
+        type: 'object',
+        properties: {
+          a: {
+            type: 'array',
+            items: { type: 'object', properties: { b: { type: 'array', items: { type: 'object', properties: { c: { type: 'string' } } } } } },
+          },
+        },
+      },
+      ['/json_schema/properties/a/items/properties/b/items'],
+    ],
     [{ type: 'object', properties: { 'bad-key': { type: 'string' } } }, ['/json_schema/properties/bad-key']],
     [{ type: 'object', properties: { a: { type: 'string', title: 'x'.repeat(101) } } }, ['/json_schema/properties/a/title']],
     [{ type: 'object', properties: { a: { enum: [1, 2] } } }, ['/json_schema/properties/a/enum']],

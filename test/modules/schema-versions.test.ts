@@ -30,9 +30,7 @@ describe('schema versions', () => {
     const schema = await createSchema(t, { name: 'Invoices', description: 'd', fields: [field('total')] })
     expect(schema.version).toBe(1)
     expect(await versionsOf(t, schema.id)).toEqual({
-      versions: [
-        { schema_id: schema.id, version: 1, name: 'Invoices', description: 'd', fields: schema.fields, created_at: schema.created_at },
-      ],
+      versions: [{ schema_id: schema.id, version: 1, name: 'Invoices', description: 'd', fields: schema.fields, created_at: schema.created_at }],
       has_more: false,
     })
     const one = await t.call('GET', `/api/v1/schemas/${schema.id}/versions/1`)
@@ -108,7 +106,7 @@ describe('schema versions', () => {
     expectValidation(await t.call('GET', `/api/v1/schemas/${schema.id}/versions${query}`), [path])
   })
 
-  test('an unknown version, a version that is not a number, and another account\'s schema are 404', async () => {
+  test("an unknown version, a version that is not a number, and another account's schema are 404", async () => {
     const t = await makeTestApp()
     const schema = await createSchema(t)
     for (const version of ['2', '0', '-1', 'x', '1.0', '99999999999']) {
@@ -126,7 +124,7 @@ describe('schema versions', () => {
 })
 
 describe('jobs and schema versions', () => {
-  test('a job from schema_id records the schema\'s current version; other jobs record null', async () => {
+  test("a job from schema_id records the schema's current version; other jobs record null", async () => {
     const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'S', fields: [field('total')] })
     await patch(t, schema.id, { fields: [field('total'), field('date')] })
@@ -141,7 +139,7 @@ describe('jobs and schema versions', () => {
     expect(inline.body.job).toMatchObject({ schema_id: null, schema_version: null })
   })
 
-  test('schema_version pins an earlier version: the job gets that version\'s fields', async () => {
+  test("schema_version pins an earlier version: the job gets that version's fields", async () => {
     const t = await makeTestApp()
     const schema = await createSchema(t, { name: 'S', fields: [field('total', { label: 'Old total', type: 'text' })] })
     await patch(t, schema.id, { fields: [field('invoice_number')] })

@@ -122,7 +122,13 @@ describe('POST /api/v1/schemas', () => {
       path: '/description',
       limit: '1000',
     },
-    { name: '50 fields and rejects 51', accepted: { name: 'x', fields: fifty }, rejected: { name: 'x', fields: [...fifty, field('f50')] }, path: '/fields', limit: '50' },
+    {
+      name: '50 fields and rejects 51',
+      accepted: { name: 'x', fields: fifty },
+      rejected: { name: 'x', fields: [...fifty, field('f50')] },
+      path: '/fields',
+      limit: '50',
+    },
     {
       name: 'a field key of 64 characters and rejects 65',
       accepted: { name: 'x', fields: [field('k'.repeat(64))] },
@@ -483,9 +489,7 @@ describe('the limit of 50 active schemas (D10)', () => {
 
   test('100 concurrent creates on an empty account give exactly 50 × 201 and 50 × 429', async () => {
     const t = await makeTestApp()
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => t.call('POST', '/api/v1/schemas', { body: { name: `race ${i}` } })),
-    )
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => t.call('POST', '/api/v1/schemas', { body: { name: `race ${i}` } })))
     const statuses = responses.map((r) => r.status)
     expect(statuses.filter((s) => s === 201)).toHaveLength(50)
     expect(statuses.filter((s) => s === 429)).toHaveLength(50)

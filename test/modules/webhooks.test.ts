@@ -74,7 +74,13 @@ describe('registering endpoints', () => {
     expect(response.status).toBe(201)
     const webhook = response.body.webhook
     expect(response.body).toEqual({
-      webhook: { id: expect.stringMatching(WEBHOOK_ID), url: 'https://example.com/hooks', events: BOTH, secret: expect.stringMatching(SECRET), created_at: expect.stringMatching(ISO_MS) },
+      webhook: {
+        id: expect.stringMatching(WEBHOOK_ID),
+        url: 'https://example.com/hooks',
+        events: BOTH,
+        secret: expect.stringMatching(SECRET),
+        created_at: expect.stringMatching(ISO_MS),
+      },
     })
     expect(Object.keys(webhook)).toEqual(['id', 'url', 'events', 'created_at', 'secret'])
     expect(Buffer.from(webhook.secret.slice(6), 'base64')).toHaveLength(32)
@@ -251,16 +257,36 @@ describe('private addresses (D83)', () => {
     expect((await t.call('POST', '/api/v1/webhooks', { body: { url, events: BOTH } })).status).toBe(201)
   })
 
-  test.each(['https://example.com/hook', 'http://93.184.216.34/hook', 'http://172.32.0.1/', 'http://100.128.0.1/', 'http://[2606:4700::1111]/hook', 'http://[::ffff:8.8.8.8]/'])(
-    '%s is a public address and accepted',
-    async (url) => {
-      const t = await makeTestApp()
-      expect((await t.call('POST', '/api/v1/webhooks', { body: { url, events: BOTH } })).status).toBe(201)
-    },
-  )
+  test.each([
+    'https://example.com/hook',
+    'http://93.184.216.34/hook',
+    'http://172.32.0.1/',
+    'http://100.128.0.1/',
+    'http://[2606:4700::1111]/hook',
+    'http://[::ffff:8.8.8.8]/',
+  ])('%s is a public address and accepted', async (url) => {
+    const t = await makeTestApp()
+    expect((await t.call('POST', '/api/v1/webhooks', { body: { url, events: BOTH } })).status).toBe(201)
+  })
 
   test('isPrivateAddress knows the ranges', () => {
-    for (const address of ['127.0.0.1', '10.0.0.1', '172.20.1.1', '192.168.0.1', '169.254.1.1', '100.100.0.1', '0.0.0.0', '::1', '::', 'fd12::1', 'fe80::1', '::ffff:192.168.0.1', '::ffff:c0a8:1', '::127.0.0.1', 'not an ip'])
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.20.1.1',
+      '192.168.0.1',
+      '169.254.1.1',
+      '100.100.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd12::1',
+      'fe80::1',
+      '::ffff:192.168.0.1',
+      '::ffff:c0a8:1',
+      '::127.0.0.1',
+      'not an ip',
+    ])
       expect([address, isPrivateAddress(address)]).toEqual([address, true])
     for (const address of ['8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.0', '100.63.255.255', '2606:4700::1111', '::ffff:8.8.8.8'])
       expect([address, isPrivateAddress(address)]).toEqual([address, false])
@@ -285,7 +311,17 @@ describe('private addresses (D83)', () => {
       return list.length > 0 && list
     })
     expect(deliveries).toEqual([
-      { id: expect.stringMatching(/^att_/), message_id: expect.stringMatching(/^msg_/), event: 'job.succeeded', job_id: job.id, attempt: 1, status_code: null, duration_ms: expect.any(Number), error: 'private address refused', created_at: expect.stringMatching(ISO_MS) },
+      {
+        id: expect.stringMatching(/^att_/),
+        message_id: expect.stringMatching(/^msg_/),
+        event: 'job.succeeded',
+        job_id: job.id,
+        attempt: 1,
+        status_code: null,
+        duration_ms: expect.any(Number),
+        error: 'private address refused',
+        created_at: expect.stringMatching(ISO_MS),
+      },
     ])
     await Bun.sleep(100)
     expect(await messagesOfJob(t, job.id)).toEqual([{ endpointId: webhook.id, event: 'job.succeeded', status: 'failed', attempts: 1 }])
@@ -342,7 +378,8 @@ describe('account isolation and deletion', () => {
   test('deliveries: limit must be 1–100 and starting_after one of its attempts', async () => {
     const t = await makeTestApp()
     const webhook = await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
-    for (const limit of ['0', '101', 'x', '1.5']) expectValidation(await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=${limit}`), ['query:/limit'])
+    for (const limit of ['0', '101', 'x', '1.5'])
+      expectValidation(await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries?limit=${limit}`), ['query:/limit'])
     expectValidation(await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries?starting_after=att_nope`), ['query:/starting_after'])
   })
 })
@@ -429,7 +466,13 @@ describe('deliveries', () => {
     const failedBody = JSON.parse(r.received.find((request) => request.path === '/failed')!.body)
     expect(failedBody.data.job.error).toEqual({ code: 'corrupt_document', message: 'broken' })
     expect(verifyWebhook(onlyFailed.secret, r.received.find((request) => request.path === '/failed')!.headers, JSON.stringify(failedBody))).toBe(true)
-    expect(verifyWebhook(onlySucceeded.secret, r.received.find((request) => request.path === '/succeeded')!.headers, r.received.find((request) => request.path === '/succeeded')!.body)).toBe(true)
+    expect(
+      verifyWebhook(
+        onlySucceeded.secret,
+        r.received.find((request) => request.path === '/succeeded')!.headers,
+        r.received.find((request) => request.path === '/succeeded')!.body,
+      ),
+    ).toBe(true)
   })
 
   test("only the job's own account's endpoints are told", async () => {
@@ -617,7 +660,10 @@ describe('deliveries', () => {
     await t.deliveries!.stop(0)
     const job = await extract(t)
     // The event happened a day ago; its next attempt is due now.
-    await t.rows("update webhook_messages set created_at = ?, next_attempt_at = ?", [new Date(Date.now() - 24 * 3_600_000 + 30_000).toISOString(), new Date(0).toISOString()])
+    await t.rows('update webhook_messages set created_at = ?, next_attempt_at = ?', [
+      new Date(Date.now() - 24 * 3_600_000 + 30_000).toISOString(),
+      new Date(0).toISOString(),
+    ])
     const worker = createDeliveryWorker({ database: t.database, log: silentLogger, allowPrivate: true, retryDelayMs: 60_000, pollMs: 20 })
     worker.start()
     cleanups.push(() => worker.stop(0))
@@ -636,7 +682,16 @@ describe('the README', () => {
     const block = /## Webhooks[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(block).toBeDefined()
     expect(block).toBe(snippetOf(helper))
-    for (const word of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'whsec_', 'job.succeeded', 'job.failed', '--webhooks-allow-private', '--webhook-retry-delay'])
+    for (const word of [
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'whsec_',
+      'job.succeeded',
+      'job.failed',
+      '--webhooks-allow-private',
+      '--webhook-retry-delay',
+    ])
       expect(readme).toContain(word)
   })
 })

@@ -4,7 +4,9 @@ import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 
 export const accounts = pgTable('accounts', {
-  id: text('id').primaryKey().$defaultFn(() => newId('acc')),
+  id: text('id')
+    .primaryKey()
+    .$defaultFn(() => newId('acc')),
   name: text('name').notNull().unique(),
   createdAt: text('created_at').notNull().$defaultFn(nowIso),
 })
@@ -12,8 +14,12 @@ export const accounts = pgTable('accounts', {
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('key')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('key')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     keyHash: text('key_hash').notNull().unique(),
     keyPrefix: text('key_prefix').notNull(),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),

@@ -5,7 +5,9 @@ import { accounts } from './accounts'
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     responseStatus: integer('response_status'),

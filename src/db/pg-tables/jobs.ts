@@ -9,8 +9,12 @@ import { bytea, jsonText } from './columns'
 export const jobs = pgTable(
   'jobs',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('job')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('job')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     status: text('status').$type<JobStatus>().notNull().default('queued'),
     documentType: text('document_type').notNull(),
     schemaId: text('schema_id'),
@@ -33,16 +37,15 @@ export const jobs = pgTable(
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
     completedAt: text('completed_at'),
   },
-  (table) => [
-    index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
-    index('jobs_status_idx').on(table.status, table.createdAt),
-  ],
+  (table) => [index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id), index('jobs_status_idx').on(table.status, table.createdAt)],
 )
 
 export const jobFiles = pgTable(
   'job_files',
   {
-    jobId: text('job_id').primaryKey().references(() => jobs.id, { onDelete: 'cascade' }),
+    jobId: text('job_id')
+      .primaryKey()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
     content: bytea('content').notNull(),
     expiresAt: text('expires_at'),
   },

@@ -9,8 +9,12 @@ import { jsonText } from './columns'
 export const schemas = pgTable(
   'schemas',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('sch')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('sch')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     fields: jsonText<StoredField[]>('fields').notNull(),
@@ -26,7 +30,9 @@ export const schemas = pgTable(
 export const schemaVersions = pgTable(
   'schema_versions',
   {
-    schemaId: text('schema_id').notNull().references(() => schemas.id),
+    schemaId: text('schema_id')
+      .notNull()
+      .references(() => schemas.id),
     version: integer('version').notNull(),
     name: text('name').notNull(),
     description: text('description').notNull(),

@@ -9,8 +9,12 @@ import { jsonText } from './columns'
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('whk')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('whk')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     url: text('url').notNull(),
     events: jsonText<WebhookEvent[]>('events').notNull(),
     secret: text('secret').notNull(),
@@ -22,7 +26,9 @@ export const webhookEndpoints = pgTable(
 export const webhookMessages = pgTable(
   'webhook_messages',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('msg')),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('msg')),
     endpointId: text('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
@@ -37,16 +43,15 @@ export const webhookMessages = pgTable(
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
   },
-  (table) => [
-    index('webhook_messages_due_idx').on(table.status, table.nextAttemptAt),
-    index('webhook_messages_endpoint_idx').on(table.endpointId),
-  ],
+  (table) => [index('webhook_messages_due_idx').on(table.status, table.nextAttemptAt), index('webhook_messages_endpoint_idx').on(table.endpointId)],
 )
 
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('att')),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('att')),
     messageId: text('message_id')
       .notNull()
       .references(() => webhookMessages.id, { onDelete: 'cascade' }),
@@ -57,5 +62,8 @@ export const webhookAttempts = pgTable(
     error: text('error'),
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
   },
-  (table) => [index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id), index('webhook_attempts_message_idx').on(table.messageId)],
+  (table) => [
+    index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id),
+    index('webhook_attempts_message_idx').on(table.messageId),
+  ],
 )

@@ -5,7 +5,9 @@ import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 
 export const accounts = sqliteTable('accounts', {
-  id: text('id').primaryKey().$defaultFn(() => newId('acc')),
+  id: text('id')
+    .primaryKey()
+    .$defaultFn(() => newId('acc')),
   name: text('name').notNull().unique(),
   createdAt: text('created_at').notNull().$defaultFn(nowIso),
 })
@@ -13,8 +15,12 @@ export const accounts = sqliteTable('accounts', {
 export const apiKeys = sqliteTable(
   'api_keys',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('key')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('key')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     /** SHA-256 of the key, hex; the key itself is never stored. */
     keyHash: text('key_hash').notNull().unique(),
     /** The first characters of the key, so an operator can tell keys apart in `keys list`. */
@@ -24,5 +30,3 @@ export const apiKeys = sqliteTable(
   },
   (table) => [index('api_keys_account_idx').on(table.accountId)],
 )
-
-

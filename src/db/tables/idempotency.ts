@@ -5,7 +5,9 @@ import { accounts } from './accounts'
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     key: text('key').notNull(),
     /** SHA-256 of the request's method, path, query and body, hex. */
     requestHash: text('request_hash').notNull(),

@@ -42,8 +42,12 @@ export interface JobProgress {
 export const jobs = sqliteTable(
   'jobs',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('job')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('job')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     status: text('status').$type<JobStatus>().notNull().default('queued'),
     documentType: text('document_type').notNull(),
     /** The schema the fields were copied from; no foreign key, the copy stands alone. */
@@ -70,17 +74,16 @@ export const jobs = sqliteTable(
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
     completedAt: text('completed_at'),
   },
-  (table) => [
-    index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
-    index('jobs_status_idx').on(table.status, table.createdAt),
-  ],
+  (table) => [index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id), index('jobs_status_idx').on(table.status, table.createdAt)],
 )
 
 /** Uploaded documents: kept until their job ends, then only when the operator asks (retention). */
 export const jobFiles = sqliteTable(
   'job_files',
   {
-    jobId: text('job_id').primaryKey().references(() => jobs.id, { onDelete: 'cascade' }),
+    jobId: text('job_id')
+      .primaryKey()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
     content: blob('content', { mode: 'buffer' }).notNull(),
     /** When a finished job's file may be deleted; null while the job still needs it. */
     expiresAt: text('expires_at'),

@@ -16,8 +16,12 @@ export interface StoredField extends Partial<Typed> {
 export const schemas = sqliteTable(
   'schemas',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('sch')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('sch')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     fields: text('fields', { mode: 'json' }).$type<StoredField[]>().notNull(),
@@ -37,7 +41,9 @@ export const schemas = sqliteTable(
 export const schemaVersions = sqliteTable(
   'schema_versions',
   {
-    schemaId: text('schema_id').notNull().references(() => schemas.id),
+    schemaId: text('schema_id')
+      .notNull()
+      .references(() => schemas.id),
     version: integer('version').notNull(),
     name: text('name').notNull(),
     description: text('description').notNull(),

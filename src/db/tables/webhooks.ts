@@ -13,8 +13,12 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
 export const webhookEndpoints = sqliteTable(
   'webhook_endpoints',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('whk')),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('whk')),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     url: text('url').notNull(),
     events: text('events', { mode: 'json' }).$type<WebhookEvent[]>().notNull(),
     /** `whsec_…`: kept as it is, because every delivery is signed with it. */
@@ -28,7 +32,9 @@ export const webhookEndpoints = sqliteTable(
 export const webhookMessages = sqliteTable(
   'webhook_messages',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('msg')),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('msg')),
     endpointId: text('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
@@ -45,16 +51,15 @@ export const webhookMessages = sqliteTable(
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
   },
-  (table) => [
-    index('webhook_messages_due_idx').on(table.status, table.nextAttemptAt),
-    index('webhook_messages_endpoint_idx').on(table.endpointId),
-  ],
+  (table) => [index('webhook_messages_due_idx').on(table.status, table.nextAttemptAt), index('webhook_messages_endpoint_idx').on(table.endpointId)],
 )
 
 export const webhookAttempts = sqliteTable(
   'webhook_attempts',
   {
-    id: text('id').primaryKey().$defaultFn(() => newId('att')),
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => newId('att')),
     messageId: text('message_id')
       .notNull()
       .references(() => webhookMessages.id, { onDelete: 'cascade' }),
@@ -67,5 +72,8 @@ export const webhookAttempts = sqliteTable(
     createdAt: text('created_at').notNull().$defaultFn(nowIso),
   },
   // The second index serves the cascade when a message is deleted (purge, endpoint deleted).
-  (table) => [index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id), index('webhook_attempts_message_idx').on(table.messageId)],
+  (table) => [
+    index('webhook_attempts_endpoint_idx').on(table.endpointId, table.createdAt, table.id),
+    index('webhook_attempts_message_idx').on(table.messageId),
+  ],
 )

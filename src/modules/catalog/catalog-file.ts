@@ -41,7 +41,6 @@ export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry 
   }
   const duplicate = fieldListDetails(entry.fields)[0]
   if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
-  if (basename(file) !== `${entry.slug}.json`)
-    throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
+  if (basename(file) !== `${entry.slug}.json`) throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
   return toEntry(entry)
 }

@@ -16,7 +16,12 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
   // D96: every field of the type a property, its suggested keys required (the result of a job without fields).
   const jsonSchemas = new Map(
     catalog.list().map((entry) => {
-      const fields = entry.fields.map(({ key, label, description, ...typed }) => ({ key, label, description, ...resolveType({ key, label, description, ...typed }, undefined) }))
+      const fields = entry.fields.map(({ key, label, description, ...typed }) => ({
+        key,
+        label,
+        description,
+        ...resolveType({ key, label, description, ...typed }, undefined),
+      }))
       return [entry.slug, JSON.stringify(resultJsonSchema(entry.label, fields, entry.suggestedKeys))]
     }),
   )
@@ -34,20 +39,16 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
       response: { 200: DocumentTypeList, ...errorResponses(401) },
       detail: { operationId: 'listDocumentTypes', summary: 'List document types' },
     })
-    .get(
-      '/fields',
-      ({ query }) => answerFor(suggestedFields, query.type),
-      {
-        auth: true,
-        query: FieldsQuery,
-        response: { 200: SuggestedFields, ...errorResponses(400, 401, 404) },
-        detail: {
-          operationId: 'getSuggestedFields',
-          summary: 'Suggested fields of a document type',
-          description: '`suggested_keys` are the keys of the fields marked `required`: a ready-made default selection.',
-        },
+    .get('/fields', ({ query }) => answerFor(suggestedFields, query.type), {
+      auth: true,
+      query: FieldsQuery,
+      response: { 200: SuggestedFields, ...errorResponses(400, 401, 404) },
+      detail: {
+        operationId: 'getSuggestedFields',
+        summary: 'Suggested fields of a document type',
+        description: '`suggested_keys` are the keys of the fields marked `required`: a ready-made default selection.',
       },
-    )
+    })
     .get('/fields/json-schema', ({ query }) => answerFor(jsonSchemas, query.type), {
       auth: true,
       query: FieldsQuery,

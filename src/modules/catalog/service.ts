@@ -34,7 +34,9 @@ const builtInTypes: CatalogFile[] = embeddedCatalogTypes()
 function readDirectory(dir: string): SourceFile[] {
   let names: string[]
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.json')).sort()
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
   } catch (error) {
     throw new CatalogError(`${dir}: cannot read the catalog directory: ${(error as Error).message}`)
   }

@@ -33,4 +33,3 @@ export function resolveType(field: FieldSource, catalogField: CatalogField | und
     ...(resolved === 'table' && typed.columns ? { columns: typed.columns.map(resolveColumn) } : {}),
   }
 }
-

@@ -10,17 +10,7 @@ import type { Idempotency } from '../../http/idempotency'
 import { Deleted, errorResponses } from '../../http/models'
 import { multipartBody } from '../../http/body'
 import type { Catalog } from '../catalog/service'
-import {
-  DEFAULT_JOB_PAGE,
-  ExtractForm,
-  ExtractQuery,
-  ExtractRequest,
-  JobEnvelope,
-  JobList,
-  JobParams,
-  JobsQuery,
-  MAX_JOB_PAGE,
-} from './model'
+import { DEFAULT_JOB_PAGE, ExtractForm, ExtractQuery, ExtractRequest, JobEnvelope, JobList, JobParams, JobsQuery, MAX_JOB_PAGE } from './model'
 // Detection only: the readers themselves (PDF.js, OCR) load in the extraction threads.
 import { detectMediaType } from './readers/detect'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
@@ -52,9 +42,10 @@ function parseExtract(text: string): ExtractRequest {
   for (const problem of extractRequest.Errors(value)) {
     const path = `/extract${problem.path}`
     // A key that breaks the Field rules shows up as a property the record does not allow.
-    const message = path.startsWith('/extract/fields/') && problem.message === 'Unexpected property'
-      ? 'Invalid field key: ASCII letters, digits and underscores only, 1 to 64 of them'
-      : problem.message
+    const message =
+      path.startsWith('/extract/fields/') && problem.message === 'Unexpected property'
+        ? 'Invalid field key: ASCII letters, digits and underscores only, 1 to 64 of them'
+        : problem.message
     if (!details.some((detail) => detail.path === path)) details.push({ path, message })
   }
   throw errors.validation(details)
@@ -81,23 +72,28 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         const content = new Uint8Array(await file.arrayBuffer())
         const sha256 = new Bun.CryptoHasher('sha256').update(content).digest('hex')
         // D75: a retry is the same `extract` part with the same file.
-        return idempotency.run(request, principal.accountId, () => `${body.extract}\n${sha256}`, async () => {
-          const resolved = await resolveFields(database, catalog, principal.accountId, wanted)
-          if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
-          const mediaType = detectMediaType(content)
-          if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
+        return idempotency.run(
+          request,
+          principal.accountId,
+          () => `${body.extract}\n${sha256}`,
+          async () => {
+            const resolved = await resolveFields(database, catalog, principal.accountId, wanted)
+            if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
+            const mediaType = detectMediaType(content)
+            if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
 
-          const job = await createJob(database, {
-            accountId: principal.accountId,
-            ...resolved,
-            engine: engineName,
-            file: { name: file.name, mediaType, content, sha256 },
-          })
-          const finished = runner.submit(job.id)
-          if (query.async === 'true') return { status: 202, body: JSON.stringify({ job }) }
-          await finished
-          return { status: 200, body: JSON.stringify({ job: await getJob(database, principal.accountId, job.id) }) }
-        })
+            const job = await createJob(database, {
+              accountId: principal.accountId,
+              ...resolved,
+              engine: engineName,
+              file: { name: file.name, mediaType, content, sha256 },
+            })
+            const finished = runner.submit(job.id)
+            if (query.async === 'true') return { status: 202, body: JSON.stringify({ job }) }
+            await finished
+            return { status: 200, body: JSON.stringify({ job: await getJob(database, principal.accountId, job.id) }) }
+          },
+        )
       },
       {
         auth: true,
@@ -112,7 +108,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
           description:
             'Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown ' +
             'or plain text) and `extract` (JSON). Scans and photos are read by OCR. ' +
-            'Fields come from `fields`, from `schema_id`, or else the document type\'s suggested fields. ' +
+            "Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. " +
             'Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); ' +
             'with `?async=true` answers 202 at once. With `Idempotency-Key`, a retry (the same `extract` part and the same file) ' +
             'gets the first answer again instead of a second job.',

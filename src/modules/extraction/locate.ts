@@ -12,7 +12,6 @@ import type { DocumentText } from './readers/types'
 /** Below this OCR confidence (0–1) of its words a value is not trusted. */
 export const MIN_OCR_CONFIDENCE = 0.6
 
-
 export function locateValues(output: ExtractionOutput, document: DocumentText): ExtractionOutput {
   const lines = document.pages.map((page) => page.split('\n'))
   const located = Object.keys(output.values).map((key): [string, unknown, FieldMeta] => {
@@ -64,9 +63,7 @@ function otherReadings(value: unknown, layout: DocumentText['layout'], lines: st
   const whole = wholeMatcherOf(value)
   if (!whole || !layout) return []
   return layout.flatMap((page, index) =>
-    (page?.words ?? [])
-      .filter((word) => !traced.includes(word) && whole(wordText(word, lines[index] ?? [])))
-      .map((word) => word.confidence),
+    (page?.words ?? []).filter((word) => !traced.includes(word) && whole(wordText(word, lines[index] ?? []))).map((word) => word.confidence),
   )
 }
 

@@ -125,7 +125,10 @@ export const Job = t.Object(
                 width: t.Number({ minimum: 0, maximum: 1 }),
                 height: t.Number({ minimum: 0, maximum: 1 }),
               },
-              { description: "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX)." },
+              {
+                description:
+                  "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX).",
+              },
             ),
           ),
         }),

@@ -23,7 +23,11 @@ function claimable(now: string): SQL {
 }
 
 async function releaseFile(tx: PgTx, id: string, keepFileMs: number): Promise<void> {
-  if (keepFileMs > 0) await tx.update(jobFiles).set({ expiresAt: isoIn(keepFileMs) }).where(eq(jobFiles.jobId, id))
+  if (keepFileMs > 0)
+    await tx
+      .update(jobFiles)
+      .set({ expiresAt: isoIn(keepFileMs) })
+      .where(eq(jobFiles.jobId, id))
   else await tx.delete(jobFiles).where(eq(jobFiles.jobId, id))
 }
 
@@ -52,7 +56,10 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
   return {
     create: ({ now, ...job }, content) =>
       db.transaction(async (tx) => {
-        const [row] = await tx.insert(jobs).values({ ...job, createdAt: now, updatedAt: now }).returning()
+        const [row] = await tx
+          .insert(jobs)
+          .values({ ...job, createdAt: now, updatedAt: now })
+          .returning()
         const { buffer, byteOffset, byteLength } = content
         await tx.insert(jobFiles).values({ jobId: row!.id, content: Buffer.from(buffer, byteOffset, byteLength) })
         await notify(tx, QUEUED_CHANNEL)
@@ -65,8 +72,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
       let where = owned(accountId)
       if (status !== undefined) where = and(where, eq(jobs.status, status))!
       if (schemaId !== undefined) where = and(where, eq(jobs.schemaId, schemaId))!
-      if (after !== undefined)
-        where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
+      if (after !== undefined) where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
       return db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit)
     },
 
@@ -102,7 +108,11 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
       db.transaction(async (tx) => {
         const now = nowIso()
         // Another instance claiming the same job holds its row: skip it rather than wait.
-        const [free] = await tx.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.id, id), claimable(now))).for('update', { skipLocked: true })
+        const [free] = await tx
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(eq(jobs.id, id), claimable(now)))
+          .for('update', { skipLocked: true })
         if (!free) return undefined
         const [row] = await tx
           .update(jobs)
@@ -119,7 +129,11 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
 
     async renew(runner, ids, leaseMs) {
       if (ids.length === 0) return []
-      const rows = await db.update(jobs).set({ leaseExpiresAt: isoIn(leaseMs) }).where(runningOf(runner, ids)).returning({ id: jobs.id })
+      const rows = await db
+        .update(jobs)
+        .set({ leaseExpiresAt: isoIn(leaseMs) })
+        .where(runningOf(runner, ids))
+        .returning({ id: jobs.id })
       return rows.map((row) => row.id)
     },
 
@@ -147,16 +161,21 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
     },
 
     async recordProgress(id, runner, progress) {
-      await db.update(jobs).set({ progress, updatedAt: nowIso() }).where(runningOf(runner, [id]))
+      await db
+        .update(jobs)
+        .set({ progress, updatedAt: nowIso() })
+        .where(runningOf(runner, [id]))
     },
 
     complete: (id, runner, outcome, keepFileMs, describe) => db.transaction((tx) => finish(tx, id, runner, outcome, keepFileMs, describe)),
 
     async purgeExpiredFiles() {
-      const rows = await db.delete(jobFiles).where(and(isNotNull(jobFiles.expiresAt), lt(jobFiles.expiresAt, nowIso()))).returning({ id: jobFiles.jobId })
+      const rows = await db
+        .delete(jobFiles)
+        .where(and(isNotNull(jobFiles.expiresAt), lt(jobFiles.expiresAt, nowIso())))
+        .returning({ id: jobFiles.jobId })
       return rows.length
     },
-
 
     onQueued: (wake) => listen(url, QUEUED_CHANNEL, wake),
   }

@@ -35,9 +35,7 @@ export interface ClaimedJob {
   content: Uint8Array
 }
 
-export type JobOutcome =
-  | { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> }
-  | { error: { code: JobErrorCode; message: string } }
+export type JobOutcome = { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> } | { error: { code: JobErrorCode; message: string } }
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 

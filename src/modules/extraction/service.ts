@@ -22,12 +22,7 @@ import { toWire } from './wire'
  * suggested fields, each typed once here (D91). Catalog fields of the same key lend the engine
  * their aliases and, for a field left `auto`, their type.
  */
-export async function resolveFields(
-  database: Database,
-  catalog: Catalog,
-  accountId: string,
-  request: ExtractRequest,
-): Promise<ResolvedFields> {
+export async function resolveFields(database: Database, catalog: Catalog, accountId: string, request: ExtractRequest): Promise<ResolvedFields> {
   if (request.fields !== undefined && request.schema_id !== undefined)
     throw errors.validation([{ path: '/extract/schema_id', message: 'Give either fields or schema_id, not both' }])
   if (request.schema_version !== undefined && request.schema_id === undefined)
@@ -65,8 +60,7 @@ export async function resolveFields(
   }
   if (request.schema_id !== undefined) {
     const schema = await getActiveSchemaVersion(database, accountId, request.schema_id, request.schema_version)
-    if (schema.fields.length === 0)
-      throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
+    if (schema.fields.length === 0) throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
     const fields = schema.fields.map(withCatalog)
     return { documentType: type.slug, schemaId: schema.schema_id, schemaVersion: schema.version, fields }
   }

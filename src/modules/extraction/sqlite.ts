@@ -19,7 +19,10 @@ function claimable(now: string): SQL {
 /** A finished job's document is kept for the retention time, or deleted at once (D60). */
 function releaseFile(tx: Tx | Db, id: string, keepFileMs: number): void {
   if (keepFileMs > 0)
-    tx.update(jobFiles).set({ expiresAt: isoIn(keepFileMs) }).where(eq(jobFiles.jobId, id)).run()
+    tx.update(jobFiles)
+      .set({ expiresAt: isoIn(keepFileMs) })
+      .where(eq(jobFiles.jobId, id))
+      .run()
   else tx.delete(jobFiles).where(eq(jobFiles.jobId, id)).run()
 }
 
@@ -38,8 +41,7 @@ function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, ke
 }
 
 export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
-  const ownedStatus = (tx: Tx, accountId: string, id: string) =>
-    tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get()?.status
+  const ownedStatus = (tx: Tx, accountId: string, id: string) => tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get()?.status
 
   return {
     async create({ now, ...job }, content) {
@@ -50,7 +52,9 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
           .returning()
           .get()
         const { buffer, byteOffset, byteLength } = content
-        tx.insert(jobFiles).values({ jobId: row.id, content: Buffer.from(buffer, byteOffset, byteLength) }).run() // a view, not a copy
+        tx.insert(jobFiles)
+          .values({ jobId: row.id, content: Buffer.from(buffer, byteOffset, byteLength) })
+          .run() // a view, not a copy
         return row
       })
     },
@@ -61,8 +65,7 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
       let where = owned(accountId)
       if (status !== undefined) where = and(where, eq(jobs.status, status))!
       if (schemaId !== undefined) where = and(where, eq(jobs.schemaId, schemaId))!
-      if (after !== undefined)
-        where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
+      if (after !== undefined) where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
       return db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit).all()
     },
 
@@ -178,7 +181,6 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
         .returning({ id: jobFiles.jobId })
         .all().length
     },
-
 
     // Other processes' jobs are found by the runner's poll.
     onQueued: () => () => {},

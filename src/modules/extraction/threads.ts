@@ -42,9 +42,7 @@ interface Thread {
  * The thread's entry point. In the binary, entry points are addressed by their path below the
  * common root of `bun run build`'s entry points (src/); from the sources, it sits beside this file.
  */
-const THREAD_ENTRY = import.meta.url.includes('/$bunfs/')
-  ? './modules/extraction/extract-thread.ts'
-  : new URL('./extract-thread.ts', import.meta.url).href
+const THREAD_ENTRY = import.meta.url.includes('/$bunfs/') ? './modules/extraction/extract-thread.ts' : new URL('./extract-thread.ts', import.meta.url).href
 
 /** The rejection of a canceled task; its job is already marked canceled, so nothing stores it. */
 const CANCELED = () => new ExtractionError(UNEXPECTED.code, 'The extraction was canceled')
@@ -75,9 +73,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
       if (data.id !== thread.current?.id) return
       if ('progress' in data) return thread.current.onProgress?.(data.progress)
       if (!data.ok && data.detail) log.error('extraction failed unexpectedly', { error: data.detail })
-      settle(thread, (pending) =>
-        data.ok ? pending.resolve(data.output) : pending.reject(new ExtractionError(data.error.code, data.error.message)),
-      )
+      settle(thread, (pending) => (data.ok ? pending.resolve(data.output) : pending.reject(new ExtractionError(data.error.code, data.error.message))))
       dispatch()
     }
     thread.worker.onerror = (event) => {

@@ -93,8 +93,7 @@ export function createJobRunner({
       )
       // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
       // `constructor` or `__proto__` must be read and written as own properties only.
-      const own = <T>(record: Record<string, T>, key: string): T | undefined =>
-        Object.hasOwn(record, key) ? record[key] : undefined
+      const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined)
       const entries = row.fields.map(({ key }) => {
         const value = own(output.values, key) ?? null
         return [key, value, value === null ? NO_VALUE : (own(output.meta, key) ?? NO_VALUE)] as const

@@ -18,9 +18,7 @@ import type { KeysRepository, NewKey, Principal, StoredKey } from './repository'
 const MAX_REMEMBERED_KEYS = 10_000
 
 function store(tx: Tx, accountName: string, key: NewKey): StoredKey {
-  const account =
-    tx.select().from(accounts).where(eq(accounts.name, accountName)).get() ??
-    tx.insert(accounts).values({ name: accountName }).returning().get()
+  const account = tx.select().from(accounts).where(eq(accounts.name, accountName)).get() ?? tx.insert(accounts).values({ name: accountName }).returning().get()
   const row = tx.insert(apiKeys).values({ accountId: account.id, keyHash: key.hash, keyPrefix: key.prefix }).returning().get()
   return { id: row.id, accountId: account.id, accountName: account.name, createdAt: row.createdAt }
 }
@@ -70,10 +68,9 @@ export function sqliteKeys({ db, sqlite }: SqliteDatabase): KeysRepository {
     async issueFirst(accountName, key) {
       // The usual start finds keys with a plain read and takes no write lock.
       if (db.select({ id: apiKeys.id }).from(apiKeys).limit(1).get()) return undefined
-      return db.transaction(
-        (tx) => (tx.select({ id: apiKeys.id }).from(apiKeys).limit(1).get() ? undefined : store(tx, accountName, key)),
-        { behavior: 'immediate' },
-      )
+      return db.transaction((tx) => (tx.select({ id: apiKeys.id }).from(apiKeys).limit(1).get() ? undefined : store(tx, accountName, key)), {
+        behavior: 'immediate',
+      })
     },
 
     async list() {

@@ -55,7 +55,12 @@ async function schemaJsonSchema(database: Database, catalog: Catalog, accountId:
     if (!type) throw unknownDocumentType(catalog, documentType)
     catalogFields = new Map(type.fields.map((field) => [field.key, field]))
   }
-  const fields = schema.fields.map((field) => ({ key: field.key, label: field.label, description: field.description, ...resolveType(field, catalogFields.get(field.key)) }))
+  const fields = schema.fields.map((field) => ({
+    key: field.key,
+    label: field.label,
+    description: field.description,
+    ...resolveType(field, catalogFields.get(field.key)),
+  }))
   return resultJsonSchema(schema.name, fields)
 }
 
@@ -66,17 +71,21 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
     .get('', async ({ principal }) => jsonResponse(await service.listSchemasJson(database, principal.accountId)), {
       auth: true,
       response: { 200: SchemaList, ...errorResponses(401) },
-      detail: { operationId: 'listSchemas',
-          summary: 'List active schemas', description: 'Newest first. Soft-deleted schemas are left out.' },
+      detail: { operationId: 'listSchemas', summary: 'List active schemas', description: 'Newest first. Soft-deleted schemas are left out.' },
     })
     .post(
       '',
       // async, so that Elysia awaits the answer and a refusal reaches the error handler
       async ({ principal, body, request }) =>
-        idempotency.run(request, principal.accountId, () => JSON.stringify(body), async () => ({
-          status: 201,
-          body: `{"schema":${await service.createSchema(database, principal.accountId, body)}}`,
-        })),
+        idempotency.run(
+          request,
+          principal.accountId,
+          () => JSON.stringify(body),
+          async () => ({
+            status: 201,
+            body: `{"schema":${await service.createSchema(database, principal.accountId, body)}}`,
+          }),
+        ),
       {
         auth: true,
         parse,
@@ -97,26 +106,21 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
       auth: true,
       params: SchemaParams,
       response: { 200: SchemaEnvelope, ...errorResponses(401, 404) },
-      detail: { operationId: 'getSchema',
-          summary: 'Read a schema', description: 'Soft-deleted schemas stay readable, with `is_active: false`.' },
+      detail: { operationId: 'getSchema', summary: 'Read a schema', description: 'Soft-deleted schemas stay readable, with `is_active: false`.' },
     })
-    .get(
-      '/:id/json-schema',
-      async ({ principal, params, query }) => schemaJsonSchema(database, catalog, principal.accountId, params.id, query.document_type),
-      {
-        auth: true,
-        params: SchemaParams,
-        query: JsonSchemaQuery,
-        response: { 200: ResultJsonSchema, ...errorResponses(401, 404) },
-        detail: {
-          operationId: 'getSchemaJsonSchema',
-          summary: "JSON Schema of a job's result",
-          description:
-            'A JSON Schema (2020-12) of the `result` object of a job with this schema: one property per field, typed as the job answers it, ' +
-            'null allowed (not found), every key required (D96).',
-        },
+    .get('/:id/json-schema', async ({ principal, params, query }) => schemaJsonSchema(database, catalog, principal.accountId, params.id, query.document_type), {
+      auth: true,
+      params: SchemaParams,
+      query: JsonSchemaQuery,
+      response: { 200: ResultJsonSchema, ...errorResponses(401, 404) },
+      detail: {
+        operationId: 'getSchemaJsonSchema',
+        summary: "JSON Schema of a job's result",
+        description:
+          'A JSON Schema (2020-12) of the `result` object of a job with this schema: one property per field, typed as the job answers it, ' +
+          'null allowed (not found), every key required (D96).',
       },
-    )
+    })
     .patch('/:id', async ({ principal, params, body }) => service.updateSchema(database, principal.accountId, params.id, body), {
       auth: true,
       parse,
@@ -125,7 +129,7 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
       response: { 200: Schema, ...errorResponses(400, 401, 404, 413, 415) },
       detail: {
         operationId: 'updateSchema',
-          summary: 'Update a schema',
+        summary: 'Update a schema',
         description: 'Partial update of an active schema. Answers the schema itself, not wrapped.',
       },
     })
@@ -139,17 +143,21 @@ export function schemasModule({ database, catalog, auth, idempotency, maxJsonByt
         auth: true,
         params: SchemaParams,
         response: { 200: Deleted, ...errorResponses(401, 404) },
-        detail: { operationId: 'deleteSchema',
-          summary: 'Soft-delete a schema', description: 'Jobs that used it keep their own copy of the fields.' },
+        detail: { operationId: 'deleteSchema', summary: 'Soft-delete a schema', description: 'Jobs that used it keep their own copy of the fields.' },
       },
     )
     .post(
       '/:id/restore',
       async ({ principal, params, request }) =>
-        idempotency.run(request, principal.accountId, () => '', async () => ({
-          status: 200,
-          body: JSON.stringify({ schema: await service.restoreSchema(database, principal.accountId, params.id) }),
-        })),
+        idempotency.run(
+          request,
+          principal.accountId,
+          () => '',
+          async () => ({
+            status: 200,
+            body: JSON.stringify({ schema: await service.restoreSchema(database, principal.accountId, params.id) }),
+          }),
+        ),
       {
         auth: true,
         params: SchemaParams,

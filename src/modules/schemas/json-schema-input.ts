@@ -121,7 +121,10 @@ function typeOf(node: Json, path: string, problems: Problems, inTable: boolean):
         const columns = properties(items, `${path}/items`, problems, true, MAX_COLUMNS)
         return columns ? { type: 'table', columns: columns.map(({ required: _, ...column }) => column) as ColumnInput[] } : undefined
       }
-      problems.add(`${path}/items`, inTable ? 'A column is a string, number, integer, boolean, enum or array of strings' : 'Arrays are read as lists of strings or tables of objects')
+      problems.add(
+        `${path}/items`,
+        inTable ? 'A column is a string, number, integer, boolean, enum or array of strings' : 'Arrays are read as lists of strings or tables of objects',
+      )
       return undefined
     }
     default:

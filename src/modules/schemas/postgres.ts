@@ -34,13 +34,21 @@ async function lockAccount(tx: PgTx, accountId: string): Promise<void> {
 }
 
 async function activeCount(tx: PgTx, accountId: string): Promise<number> {
-  const [row] = await tx.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true))
+  const [row] = await tx
+    .select({ n: count() })
+    .from(schemas)
+    .where(owned(accountId, undefined, true))
   return row?.n ?? 0
 }
 
 export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
   return {
-    listActive: (accountId) => db.select(wireColumns).from(schemas).where(owned(accountId, undefined, true)).orderBy(desc(schemas.createdAt), desc(schemas.id)),
+    listActive: (accountId) =>
+      db
+        .select(wireColumns)
+        .from(schemas)
+        .where(owned(accountId, undefined, true))
+        .orderBy(desc(schemas.createdAt), desc(schemas.id)),
 
     createWithinLimit: (values, limit) =>
       db.transaction(async (tx) => {
@@ -54,7 +62,13 @@ export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
         return row as WireRow
       }),
 
-    find: async (accountId, id, activeOnly = false) => (await db.select().from(schemas).where(owned(accountId, id, activeOnly)))[0],
+    find: async (accountId, id, activeOnly = false) =>
+      (
+        await db
+          .select()
+          .from(schemas)
+          .where(owned(accountId, id, activeOnly))
+      )[0],
     findWire: async (accountId, id) => (await db.select(wireColumns).from(schemas).where(owned(accountId, id)))[0],
     versions: (schemaId, before, limit) =>
       db
@@ -64,11 +78,20 @@ export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
         .orderBy(desc(schemaVersions.version))
         .limit(limit),
     version: async (schemaId, version) =>
-      (await db.select().from(schemaVersions).where(and(eq(schemaVersions.schemaId, schemaId), eq(schemaVersions.version, version))))[0],
+      (
+        await db
+          .select()
+          .from(schemaVersions)
+          .where(and(eq(schemaVersions.schemaId, schemaId), eq(schemaVersions.version, version)))
+      )[0],
 
     updateActive: (accountId, id, decide) =>
       db.transaction(async (tx) => {
-        const [row] = await tx.select().from(schemas).where(owned(accountId, id, true)).for('update')
+        const [row] = await tx
+          .select()
+          .from(schemas)
+          .where(owned(accountId, id, true))
+          .for('update')
         if (!row) return undefined
         const changes = decide(row)
         if (!changes) return row
@@ -85,7 +108,11 @@ export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
     async softDelete(accountId, id) {
       const [row] = await db.select({ isActive: schemas.isActive }).from(schemas).where(owned(accountId, id))
       if (!row) return false
-      if (row.isActive) await db.update(schemas).set({ isActive: false, updatedAt: nowIso() }).where(owned(accountId, id, true))
+      if (row.isActive)
+        await db
+          .update(schemas)
+          .set({ isActive: false, updatedAt: nowIso() })
+          .where(owned(accountId, id, true))
       return true
     },
 

@@ -32,7 +32,11 @@ const wireColumns = {
 export function sqliteSchemas({ db }: SqliteDatabase): SchemasRepository {
   const accountId = sql.placeholder('accountId')
   const id = sql.placeholder('id')
-  const activeCount = db.select({ n: count() }).from(schemas).where(owned(accountId, undefined, true)).prepare()
+  const activeCount = db
+    .select({ n: count() })
+    .from(schemas)
+    .where(owned(accountId, undefined, true))
+    .prepare()
   const insert = db
     .insert(schemas)
     .values({
@@ -47,9 +51,18 @@ export function sqliteSchemas({ db }: SqliteDatabase): SchemasRepository {
     })
     .returning(wireColumns)
     .prepare()
-  const list = db.select(wireColumns).from(schemas).where(owned(accountId, undefined, true)).orderBy(desc(schemas.createdAt), desc(schemas.id)).prepare()
+  const list = db
+    .select(wireColumns)
+    .from(schemas)
+    .where(owned(accountId, undefined, true))
+    .orderBy(desc(schemas.createdAt), desc(schemas.id))
+    .prepare()
   const find = db.select().from(schemas).where(owned(accountId, id)).prepare()
-  const findActive = db.select().from(schemas).where(owned(accountId, id, true)).prepare()
+  const findActive = db
+    .select()
+    .from(schemas)
+    .where(owned(accountId, id, true))
+    .prepare()
   const findWire = db.select(wireColumns).from(schemas).where(owned(accountId, id)).prepare()
   const versions = db
     .select()

@@ -97,8 +97,7 @@ export function isLocalhostName(host: string): boolean {
 export function refusedHost(hostname: string): string | undefined {
   const host = bareHost(hostname)
   if (isLocalhostName(host)) return 'localhost is not allowed: webhooks may not reach loopback addresses'
-  if ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host))
-    return `${host} is a private, loopback or reserved address, which webhooks may not reach`
+  if ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host)) return `${host} is a private, loopback or reserved address, which webhooks may not reach`
   return undefined
 }
 

@@ -111,10 +111,13 @@ export function createDeliveryWorker({
   }
 
   function wakeIn(ms: number): void {
-    const timer = setTimeout(() => {
-      timers.delete(timer)
-      void poll()
-    }, Math.max(0, ms))
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer)
+        void poll()
+      },
+      Math.max(0, ms),
+    )
     timer.unref?.()
     timers.add(timer)
   }
@@ -128,7 +131,13 @@ export function createDeliveryWorker({
       const giveUp = !outcome.retry || nextAttemptAt.getTime() > Date.parse(message.createdAt) + RETRY_WINDOW_MS
       return giveUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nextAttemptAt.toISOString() }
     })
-    const fields = { message_id: message.id, event: message.event, attempt: message.attempts + 1, status_code: outcome.statusCode, duration_ms: outcome.durationMs }
+    const fields = {
+      message_id: message.id,
+      event: message.event,
+      attempt: message.attempts + 1,
+      status_code: outcome.statusCode,
+      duration_ms: outcome.durationMs,
+    }
     if (outcome.error === null) log.debug('webhook delivered', fields)
     else log.info('webhook attempt failed', { ...fields, error: outcome.error, next_attempt_at: next?.nextAttemptAt ?? null })
     if (next) wakeIn(Date.parse(next.nextAttemptAt) - Date.now())

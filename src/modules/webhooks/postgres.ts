@@ -28,9 +28,18 @@ export async function enqueueJobEventPostgres(tx: PgTx, accountId: string, job: 
   if (endpoints.length === 0) return
   const now = nowIso()
   const payload = JSON.stringify({ type: event, timestamp: job.completedAt ?? now, data: { job: job.wire() } })
-  await tx
-    .insert(webhookMessages)
-    .values(endpoints.map((endpoint) => ({ id: newId('msg'), endpointId: endpoint.id, event, jobId: job.id, payload, nextAttemptAt: now, createdAt: now, updatedAt: now })))
+  await tx.insert(webhookMessages).values(
+    endpoints.map((endpoint) => ({
+      id: newId('msg'),
+      endpointId: endpoint.id,
+      event,
+      jobId: job.id,
+      payload,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  )
   await notify(tx, QUEUED_CHANNEL)
 }
 
@@ -63,7 +72,10 @@ export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksReposit
     attempts(endpointId, limit, after) {
       let where = eq(webhookAttempts.endpointId, endpointId)
       if (after)
-        where = and(where, or(lt(webhookAttempts.createdAt, after.createdAt), and(eq(webhookAttempts.createdAt, after.createdAt), lt(webhookAttempts.id, after.id))))!
+        where = and(
+          where,
+          or(lt(webhookAttempts.createdAt, after.createdAt), and(eq(webhookAttempts.createdAt, after.createdAt), lt(webhookAttempts.id, after.id))),
+        )!
       return db
         .select({
           id: webhookAttempts.id,
@@ -105,7 +117,12 @@ export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksReposit
         const claimed = await tx
           .update(webhookMessages)
           .set({ leaseOwner: owner, leaseExpiresAt: isoIn(leaseMs) })
-          .where(inArray(webhookMessages.id, due.map((row) => row.id)))
+          .where(
+            inArray(
+              webhookMessages.id,
+              due.map((row) => row.id),
+            ),
+          )
           .returning()
         const endpoints = new Map(
           (
@@ -118,7 +135,17 @@ export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksReposit
         return claimed.flatMap((row) => {
           const endpoint = endpoints.get(row.endpointId)
           return endpoint
-            ? [{ id: row.id, event: row.event, payload: row.payload, attempts: row.attempts, createdAt: row.createdAt, url: endpoint.url, secret: endpoint.secret }]
+            ? [
+                {
+                  id: row.id,
+                  event: row.event,
+                  payload: row.payload,
+                  attempts: row.attempts,
+                  createdAt: row.createdAt,
+                  url: endpoint.url,
+                  secret: endpoint.secret,
+                },
+              ]
             : []
         })
       })
@@ -134,7 +161,9 @@ export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksReposit
         if (!row) return undefined
         const number = row.attempts + 1
         const at = new Date()
-        await tx.insert(webhookAttempts).values({ id: newId('att'), messageId, endpointId: row.endpointId, attempt: number, ...attempt, createdAt: at.toISOString() })
+        await tx
+          .insert(webhookAttempts)
+          .values({ id: newId('att'), messageId, endpointId: row.endpointId, attempt: number, ...attempt, createdAt: at.toISOString() })
         const { status, nextAttemptAt } = next(number, at)
         await tx
           .update(webhookMessages)

@@ -100,7 +100,7 @@ export async function listDeliveries(
   let after: { createdAt: string; id: string } | undefined
   if (startingAfter !== undefined) {
     after = isIdOf('att', startingAfter) ? await repository.findAttempt(id, startingAfter) : undefined
-    if (!after) throw errors.validation([{ path: 'query:/starting_after', message: 'Expected the ID of one of this webhook\'s deliveries' }])
+    if (!after) throw errors.validation([{ path: 'query:/starting_after', message: "Expected the ID of one of this webhook's deliveries" }])
   }
   const rows = await repository.attempts(id, limit + 1, after)
   const deliveries = rows.slice(0, limit).map((row) => ({

@@ -35,7 +35,18 @@ export function enqueueJobEventSqlite(tx: Db | Tx, accountId: string, job: Ended
   const now = nowIso()
   const payload = JSON.stringify({ type: event, timestamp: job.completedAt ?? now, data: { job: job.wire() } })
   tx.insert(webhookMessages)
-    .values(endpoints.map((endpoint) => ({ id: newId('msg'), endpointId: endpoint.id, event, jobId: job.id, payload, nextAttemptAt: now, createdAt: now, updatedAt: now })))
+    .values(
+      endpoints.map((endpoint) => ({
+        id: newId('msg'),
+        endpointId: endpoint.id,
+        event,
+        jobId: job.id,
+        payload,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
     .run()
   // The transaction is synchronous: by the time this runs it has committed (or rolled back, and the worker finds nothing).
   queueMicrotask(() => {
@@ -72,7 +83,10 @@ export function sqliteWebhooks({ db }: SqliteDatabase): WebhooksRepository {
     async attempts(endpointId, limit, after) {
       let where = eq(webhookAttempts.endpointId, endpointId)
       if (after)
-        where = and(where, or(lt(webhookAttempts.createdAt, after.createdAt), and(eq(webhookAttempts.createdAt, after.createdAt), lt(webhookAttempts.id, after.id))))!
+        where = and(
+          where,
+          or(lt(webhookAttempts.createdAt, after.createdAt), and(eq(webhookAttempts.createdAt, after.createdAt), lt(webhookAttempts.id, after.id))),
+        )!
       return db
         .select({
           id: webhookAttempts.id,
@@ -131,7 +145,17 @@ export function sqliteWebhooks({ db }: SqliteDatabase): WebhooksRepository {
           return claimed.flatMap((row) => {
             const endpoint = endpoints.get(row.endpointId)
             return endpoint
-              ? [{ id: row.id, event: row.event, payload: row.payload, attempts: row.attempts, createdAt: row.createdAt, url: endpoint.url, secret: endpoint.secret }]
+              ? [
+                  {
+                    id: row.id,
+                    event: row.event,
+                    payload: row.payload,
+                    attempts: row.attempts,
+                    createdAt: row.createdAt,
+                    url: endpoint.url,
+                    secret: endpoint.secret,
+                  },
+                ]
               : []
           })
         },

@@ -16,16 +16,7 @@ import {
 } from '../../../src/modules/extraction/engines/types'
 import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
-import {
-  type CallOptions,
-  ISO_MS,
-  type TestApp,
-  createSchema,
-  expectEnvelope,
-  expectValidation,
-  field,
-  makeTestApp,
-} from '../../helpers/app'
+import { type CallOptions, ISO_MS, type TestApp, createSchema, expectEnvelope, expectValidation, field, makeTestApp } from '../../helpers/app'
 
 /** Which of these jobs still have their document stored. */
 async function storedFileIds(t: TestApp, ids: string[]): Promise<string[]> {
@@ -112,9 +103,8 @@ function makeDocx(paragraphs: string[]): Uint8Array {
 
 /** A 1×1 GIF: an image format that is not read (D22). */
 const GIF = new Uint8Array([
-  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x21,
-  0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44,
-  0x01, 0x00, 0x3b,
+  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00,
+  0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
 ])
 
 /** Deterministic bytes with NULs and every byte value: no text, no known magic number. */
@@ -140,11 +130,7 @@ interface FilePart {
 }
 
 /** The multipart form of /extract: a `file` part (unless null) and an `extract` part (unless undefined). */
-function extractForm(
-  extract: unknown,
-  file: FilePart | null = { content: INVOICE_TEXT },
-  extra: Record<string, string | Blob> = {},
-): FormData {
+function extractForm(extract: unknown, file: FilePart | null = { content: INVOICE_TEXT }, extra: Record<string, string | Blob> = {}): FormData {
   const form = new FormData()
   if (file) form.append('file', new Blob([file.content], file.type ? { type: file.type } : {}), file.name ?? 'invoice.txt')
   if (extract !== undefined) form.append('extract', typeof extract === 'string' ? extract : JSON.stringify(extract))
@@ -257,7 +243,10 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   test('sync extraction answers 200 {job} succeeded with every D21 property, and stores exactly that job', async () => {
     const engine = fakeEngine(() => ({
       values: { invoice_number: 'INV-2024-001', total: 1234.5, not_requested: 'x' },
-      meta: { invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001' }, total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR' } },
+      meta: {
+        invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001' },
+        total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR' },
+      },
     }))
     const t = await makeTestApp({ engine })
     const bytes = utf8('Rechnung für Müller — Invoice No.: INV-2024-001\nTotal: 1,234.50 €\n')
@@ -419,9 +408,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       return { values: Object.fromEntries(input.fields.map(({ key }) => [key, key])), meta: {} }
     })
     const t = await makeTestApp({ engine, workers: 2 })
-    const responses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => extract(t, INLINE, { content: `Invoice No.: INV-${i}\n`, name: `c-${i}.txt` })),
-    )
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => extract(t, INLINE, { content: `Invoice No.: INV-${i}\n`, name: `c-${i}.txt` })))
     for (const response of responses) {
       expect(response.status).toBe(200)
       expect(response.body.job.status).toBe('succeeded')
@@ -476,7 +463,7 @@ describe('typed fields through the API: one pipeline for both engines (D90, D91)
     }
   })
 
-  test('the built-in engine reads declared booleans and enums in the document\'s language', async () => {
+  test("the built-in engine reads declared booleans and enums in the document's language", async () => {
     const fields = {
       paid: { label: 'Bezahlt', type: 'boolean' },
       status: { label: 'Status', type: 'enum', values: ['bezahlt', 'offen'] },
@@ -602,7 +589,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.schema_id).toBe(schema.id)
   })
 
-  test.each(['invoice', 'passport'])('neither fields nor schema_id: the %s type\'s suggested fields, in catalog order', async (slug) => {
+  test.each(['invoice', 'passport'])("neither fields nor schema_id: the %s type's suggested fields, in catalog order", async (slug) => {
     const engine = fakeEngine()
     const t = await makeTestApp({ engine })
     const suggested = (await t.call('GET', `/api/v1/fields?type=${slug}`)).body
@@ -615,8 +602,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     expect(job.document_type).toBe(slug)
     expect(job.fields).toEqual(expected)
     expect(job.fields.map((field: { key: string }) => field.key)).toEqual(suggested.suggested_keys)
-    if (slug === 'invoice')
-      expect(suggested.suggested_keys).toEqual(['company_name', 'invoice_number', 'date', 'client_name', 'line_items', 'total'])
+    if (slug === 'invoice') expect(suggested.suggested_keys).toEqual(['company_name', 'invoice_number', 'date', 'client_name', 'line_items', 'total'])
     expect(Object.keys(job.result)).toEqual(suggested.suggested_keys)
     expect(engine.calls[0]!.fields.map((field) => field.key)).toEqual(suggested.suggested_keys)
   })
@@ -642,11 +628,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
   const invalid: [string, unknown, string][] = [
     ['both fields and schema_id', { document_type: 'invoice', fields: { total: 'Total' }, schema_id: 'sch_x' }, '/extract/schema_id'],
     ['an empty fields object', { document_type: 'invoice', fields: {} }, '/extract/fields'],
-    [
-      '51 fields',
-      { document_type: 'invoice', fields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, 'x'])) },
-      '/extract/fields',
-    ],
+    ['51 fields', { document_type: 'invoice', fields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, 'x'])) }, '/extract/fields'],
     ['a key with a dash', { document_type: 'invoice', fields: { 'bad-key': 'x' } }, '/extract/fields/bad-key'],
     ['a key of 65 characters', { document_type: 'invoice', fields: { ['k'.repeat(65)]: 'x' } }, `/extract/fields/${'k'.repeat(65)}`],
     ['a key with a non-ASCII letter', { document_type: 'invoice', fields: { montant_é: 'x' } }, '/extract/fields/montant_é'],
@@ -697,7 +679,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     await expectNoJobs(t)
   })
 
-  test('a schema_id that is unknown, malformed, soft-deleted or another account\'s → 404 not_found, nothing stored', async () => {
+  test("a schema_id that is unknown, malformed, soft-deleted or another account's → 404 not_found, nothing stored", async () => {
     const t = await makeTestApp({ engine: fakeEngine() })
     const deleted = await createSchema(t, { name: 'Gone', fields: [{ key: 'total', label: 'Total', required: true }] })
     expect((await t.call('DELETE', `/api/v1/schemas/${deleted.id}`)).status).toBe(200)
@@ -721,7 +703,7 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
 })
 
 describe('D20: a job keeps its own copy of its fields', () => {
-  test('PATCH and DELETE of the schema after the job leave the job\'s fields and schema_id unchanged', async () => {
+  test("PATCH and DELETE of the schema after the job leave the job's fields and schema_id unchanged", async () => {
     const t = await makeTestApp({ engine: fakeEngine() })
     const schema = await createSchema(t, {
       name: 'Invoices',
@@ -753,7 +735,7 @@ describe('D20: a job keeps its own copy of its fields', () => {
     expect((await t.call('GET', '/api/v1/jobs')).body.jobs).toEqual([job])
   })
 
-  test('a job created after a PATCH uses the schema\'s new fields; the earlier job keeps the old ones', async () => {
+  test("a job created after a PATCH uses the schema's new fields; the earlier job keeps the old ones", async () => {
     const t = await makeTestApp({ engine: fakeEngine() })
     const schema = await createSchema(t, { name: 'S', fields: [{ key: 'a', label: 'A', required: true }] })
     const first = await extracted(t, { document_type: 'invoice', schema_id: schema.id })
@@ -1236,7 +1218,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
     expect(afterLast.body).toEqual({ jobs: [], has_more: false })
   })
 
-  test('starting_after of an unknown job ID, another account\'s job, a schema ID or garbage → 400 naming starting_after', async () => {
+  test("starting_after of an unknown job ID, another account's job, a schema ID or garbage → 400 naming starting_after", async () => {
     const t = await makeTestApp({ engine: fakeEngine() })
     await makeJobs(t, 2)
     const [bJob] = await makeJobs(t, 1, t.keyB.key)
@@ -1247,7 +1229,7 @@ describe('GET /api/v1/jobs and GET /api/v1/jobs/:id', () => {
     }
   })
 
-  test('account isolation: B gets 404 for A\'s job, B\'s list is empty, A still sees it', async () => {
+  test("account isolation: B gets 404 for A's job, B's list is empty, A still sees it", async () => {
     const t = await makeTestApp({ engine: fakeEngine() })
     const [id] = await makeJobs(t, 1)
     const asB = await t.call('GET', `/api/v1/jobs/${id}`, { key: t.keyB.key })
@@ -1347,7 +1329,7 @@ describe('scans and photos (D22, D67)', () => {
   const RECEIPT = ['HARBOUR BOOKS LTD', 'Receipt No: HB-5521', 'Date: 21/06/2024', 'TOTAL            18.50']
   const FIELDS = { document_type: 'invoice', fields: { invoice_number: 'Receipt number', date: 'Date', total: 'Total paid' } }
 
-  test('a PNG photo is extracted: its media type, values, and each value\'s box on the page', async () => {
+  test("a PNG photo is extracted: its media type, values, and each value's box on the page", async () => {
     const t = await makeTestApp()
     const png = toPng(await renderPage({ lines: RECEIPT }))
     const job = await extracted(t, FIELDS, { content: png, name: 'receipt.png' })
@@ -1360,8 +1342,7 @@ describe('scans and photos (D22, D67)', () => {
     // The total is printed right of and below the receipt number.
     expect(total.bbox.left).toBeGreaterThan(invoice_number.bbox.left)
     expect(total.bbox.top).toBeGreaterThan(invoice_number.bbox.top)
-    for (const box of [total.bbox, invoice_number.bbox])
-      for (const value of Object.values(box) as number[]) expect(value >= 0 && value <= 1).toBe(true)
+    for (const box of [total.bbox, invoice_number.bbox]) for (const value of Object.values(box) as number[]) expect(value >= 0 && value <= 1).toBe(true)
     expect(total.confidence).toBeGreaterThan(0.5)
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
   })
@@ -1408,7 +1389,9 @@ describe('scans and photos (D22, D67)', () => {
     const job = await extracted(t, INLINE, { content: jpeg, name: 'photo.jpg' })
     expect(job.status).toBe('failed')
     expect(job.error.code).toBe('image_too_large')
-    expect(job.error.message).toMatch(/^A page of the document is \d+ × \d+ pixels \(\d+(\.\d)? MP\); at most 0\.1 MP are read per page \(--max-page-megapixels\)\.$/)
+    expect(job.error.message).toMatch(
+      /^A page of the document is \d+ × \d+ pixels \(\d+(\.\d)? MP\); at most 0\.1 MP are read per page \(--max-page-megapixels\)\.$/,
+    )
   })
 })
 
@@ -1440,7 +1423,7 @@ describe('job lifecycle: cancel and delete (D71)', () => {
     expect(engine.calls).toHaveLength(0)
   })
 
-  test('a running job is stopped: it ends canceled and the engine\'s late answer is never stored', async () => {
+  test("a running job is stopped: it ends canceled and the engine's late answer is never stored", async () => {
     const { engine, release, running } = heldEngine()
     const t = await makeTestApp({ engine })
     const job = await extracted(t, INLINE, undefined, undefined, '?async=true')
@@ -1511,7 +1494,11 @@ describe('GET /api/v1/jobs/:id/file (D72)', () => {
     expect(response.headers.get('content-disposition')).toBe(
       `attachment; filename="Rechnung M_rz (final).pdf"; filename*=UTF-8''Rechnung%20M%C3%A4rz%20%28final%29.pdf`,
     )
-    const bytes = new Uint8Array(await (await t.app.handle(new Request(`http://localhost/api/v1/jobs/${job.id}/file`, { headers: { authorization: `Bearer ${t.keyA.key}` } }))).arrayBuffer())
+    const bytes = new Uint8Array(
+      await (
+        await t.app.handle(new Request(`http://localhost/api/v1/jobs/${job.id}/file`, { headers: { authorization: `Bearer ${t.keyA.key}` } }))
+      ).arrayBuffer(),
+    )
     expect(sha256(bytes)).toBe(job.file.sha256)
   })
 

@@ -26,7 +26,13 @@ const catalogFields = (type: string, keys?: string[]): FieldSpec[] =>
   catalog
     .get(type)!
     .fields.filter((field) => !keys || keys.includes(field.key))
-    .map(({ key, label, description, type, aliases }) => ({ key, label, description, type: type === 'auto' || !type ? inferType(key, label, description) : type, aliases }))
+    .map(({ key, label, description, type, aliases }) => ({
+      key,
+      label,
+      description,
+      type: type === 'auto' || !type ? inferType(key, label, description) : type,
+      aliases,
+    }))
 
 async function extract(pages: string | string[], fields: FieldSpec[], documentType = 'invoice'): Promise<ExtractionOutput> {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
@@ -65,7 +71,11 @@ describe('layouts', () => {
   })
 
   test('reads a right-aligned value under a label that ends its line', async () => {
-    const text = ['Holzbau Krämer GmbH                 RECHNUNG', '                                    Rechnungsnummer', '80333 München                                            583214'].join('\n')
+    const text = [
+      'Holzbau Krämer GmbH                 RECHNUNG',
+      '                                    Rechnungsnummer',
+      '80333 München                                            583214',
+    ].join('\n')
     expect((await values(text, invoiceFields)).invoice_number).toBe('583214')
   })
 
@@ -85,7 +95,11 @@ describe('layouts', () => {
   })
 
   test('reads a table whose header has the column words of another language, accents or not ("Qté", "Prix")', async () => {
-    const text = ['Désignation          Qté     Prix      Montant', 'Pain de campagne     2       3,50      7,00', 'Croissant            10      1,20      12,00'].join('\n')
+    const text = [
+      'Désignation          Qté     Prix      Montant',
+      'Pain de campagne     2       3,50      7,00',
+      'Croissant            10      1,20      12,00',
+    ].join('\n')
     expect((await values(text, invoiceFields)).line_items).toEqual([
       { Désignation: 'Pain de campagne', Qté: '2', Prix: '3,50', Montant: '7,00' },
       { Désignation: 'Croissant', Qté: '10', Prix: '1,20', Montant: '12,00' },
@@ -93,7 +107,13 @@ describe('layouts', () => {
   })
 
   test('takes the largest, final total rather than a subtotal or a tax total', async () => {
-    const text = ['Subtotal          100.00', 'Total VAT 19%      19.00', 'Total             119.00', 'Cash              200.00', 'Change             81.00'].join('\n')
+    const text = [
+      'Subtotal          100.00',
+      'Total VAT 19%      19.00',
+      'Total             119.00',
+      'Cash              200.00',
+      'Change             81.00',
+    ].join('\n')
     expect(await values(text, invoiceFields)).toMatchObject({ subtotal: '100.00', tax: '19.00', total: '119.00' })
   })
 
@@ -171,12 +191,32 @@ describe('dates in five languages', () => {
 describe('invoice words of every lexicon: titles, number marks, date leads, periods, payment sentences (D95)', () => {
   const fields = [inline('invoice_number'), inline('date', 'Invoice date'), inline('due_date', 'Due date')]
   test.each([
-    ['a Dutch title, its number and its date after "van"', 'Creditnota nr. CN-7 van 5 maart 2024', { invoice_number: 'CN-7', date: '2024-03-05', due_date: null }],
+    [
+      'a Dutch title, its number and its date after "van"',
+      'Creditnota nr. CN-7 van 5 maart 2024',
+      { invoice_number: 'CN-7', date: '2024-03-05', due_date: null },
+    ],
     ['a Danish title and its number', 'Kreditnota nr. 4711\nKøbenhavn', { invoice_number: '4711', date: null, due_date: null }],
-    ['a Spanish period ("desde … hasta") is not the date of issue', 'Servicio desde 01/01/2024 hasta 31/01/2024\nMadrid, 05/02/2024', { invoice_number: null, date: '2024-02-05', due_date: null }],
-    ['a Polish payment sentence gives the due date', 'Płatne do dnia 15.04.2026 przelewem.', { invoice_number: null, date: '2026-04-15', due_date: '2026-04-15' }],
-    ['a Danish direct debit gives the due date', 'Beløbet trækkes via Betalingsservice den 20.03.2026.', { invoice_number: null, date: '2026-03-20', due_date: '2026-03-20' }],
-    ['a Danish early-payment discount\'s deadline is not the due date', '2 % kontantrabat ved betaling senest 10.03.2026.\nBetaling senest 31.03.2026.', { invoice_number: null, date: '2026-03-10', due_date: '2026-03-31' }],
+    [
+      'a Spanish period ("desde … hasta") is not the date of issue',
+      'Servicio desde 01/01/2024 hasta 31/01/2024\nMadrid, 05/02/2024',
+      { invoice_number: null, date: '2024-02-05', due_date: null },
+    ],
+    [
+      'a Polish payment sentence gives the due date',
+      'Płatne do dnia 15.04.2026 przelewem.',
+      { invoice_number: null, date: '2026-04-15', due_date: '2026-04-15' },
+    ],
+    [
+      'a Danish direct debit gives the due date',
+      'Beløbet trækkes via Betalingsservice den 20.03.2026.',
+      { invoice_number: null, date: '2026-03-20', due_date: '2026-03-20' },
+    ],
+    [
+      "a Danish early-payment discount's deadline is not the due date",
+      '2 % kontantrabat ved betaling senest 10.03.2026.\nBetaling senest 31.03.2026.',
+      { invoice_number: null, date: '2026-03-10', due_date: '2026-03-31' },
+    ],
   ])('%s', async (_, text, expected) => {
     expect(await values(text, fields)).toEqual(expected)
   })
@@ -213,7 +253,11 @@ describe('amounts and currencies', () => {
   })
 
   test('a total row under column headers of the lexicons gives subtotal, tax and total ("Nettowert", "Steuer", "Brutto")', async () => {
-    const text = ['Pos   Artikel     Nettowert    Steuer    Brutto', '1     Beratung      100,00     19,00     119,00', 'Gesamtbetrag        100,00     19,00     119,00'].join('\n')
+    const text = [
+      'Pos   Artikel     Nettowert    Steuer    Brutto',
+      '1     Beratung      100,00     19,00     119,00',
+      'Gesamtbetrag        100,00     19,00     119,00',
+    ].join('\n')
     expect(await values(text, [...totals, inline('tax', 'Tax')])).toEqual({ total: '119.00', subtotal: '100.00', tax: '19.00' })
   })
 
@@ -227,13 +271,24 @@ describe('amounts and currencies', () => {
   })
 
   test('on a German receipt, what was paid less the change given ("Gegeben", "Rückgeld") picks the total', async () => {
-    const text = ['Gesamtbetrag          17,50 EUR', 'Gesamtbetrag brutto   20,00 EUR', 'Gegeben               20,00 EUR', 'Rückgeld               2,50 EUR'].join('\n')
+    const text = [
+      'Gesamtbetrag          17,50 EUR',
+      'Gesamtbetrag brutto   20,00 EUR',
+      'Gegeben               20,00 EUR',
+      'Rückgeld               2,50 EUR',
+    ].join('\n')
     expect((await values(text, totals)).total).toBe('17.50')
   })
 
   test('when no total label reads what was paid less the change, the line above the payment that prints it is the total', async () => {
     // "Tota1" is a misread label; the item line prints the amount the customer settled.
-    const text = ['Widget      1     29.68     29.68', 'Subtotal                  28.00', 'Tota1 incl. tax           28.88', 'Cash                      30.00', 'Change                     0.32'].join('\n')
+    const text = [
+      'Widget      1     29.68     29.68',
+      'Subtotal                  28.00',
+      'Tota1 incl. tax           28.88',
+      'Cash                      30.00',
+      'Change                     0.32',
+    ].join('\n')
     expect((await values(text, totals)).total).toBe('29.68')
   })
 
@@ -243,7 +298,13 @@ describe('amounts and currencies', () => {
   })
 
   test('a "service change" above the payment is no change given', async () => {
-    const text = ['Subtotal           41.30', 'Service change      4.60', 'Total              45.43', 'Cash               50.00', 'Change              4.57'].join('\n')
+    const text = [
+      'Subtotal           41.30',
+      'Service change      4.60',
+      'Total              45.43',
+      'Cash               50.00',
+      'Change              4.57',
+    ].join('\n')
     expect((await values(text, totals)).total).toBe('45.43')
   })
 
@@ -279,7 +340,10 @@ describe('nothing rather than a wrong value', () => {
 describe('names', () => {
   test('the issuer is the letterhead company and the client follows "Bill to"', async () => {
     const text = ['Northwind Traders GmbH', 'Hauptstraße 5, 10115 Berlin', '', 'Bill To:', 'Contoso Ltd', '1 Market Street', 'Invoice No: 77'].join('\n')
-    expect(await values(text, catalogFields('invoice', ['company_name', 'client_name']))).toEqual({ company_name: 'Northwind Traders GmbH', client_name: 'Contoso Ltd' })
+    expect(await values(text, catalogFields('invoice', ['company_name', 'client_name']))).toEqual({
+      company_name: 'Northwind Traders GmbH',
+      client_name: 'Contoso Ltd',
+    })
   })
 
   test('a sender line above the address window gives both sides', async () => {
@@ -295,13 +359,34 @@ describe('names', () => {
 
 describe('names, with the words of every lexicon (D95)', () => {
   const names = catalogFields('invoice', ['company_name', 'client_name'])
-  const footer = ['Rechnung Nr. 5', ...Array.from({ length: 20 }, (_, i) => `${i + 1}   Holzlatte   10,00`), 'Nordwerk Holzhandel', 'Amtsgericht Hamburg HRB 12345']
+  const footer = [
+    'Rechnung Nr. 5',
+    ...Array.from({ length: 20 }, (_, i) => `${i + 1}   Holzlatte   10,00`),
+    'Nordwerk Holzhandel',
+    'Amtsgericht Hamburg HRB 12345',
+  ]
   test.each([
-    ['a Polish trade word makes the shop the issuer, not the mall above it', 'Centrum Handlowe Arkadia\nApteka Zdrowie\nRazem: 23,50 zł', { company_name: 'Apteka Zdrowie', client_name: null }],
-    ['a Danish registration label is cut from the name', 'Nordisk Træ ApS CVR 12345678\nFaktura nr. 55', { company_name: 'Nordisk Træ ApS', client_name: null }],
+    [
+      'a Polish trade word makes the shop the issuer, not the mall above it',
+      'Centrum Handlowe Arkadia\nApteka Zdrowie\nRazem: 23,50 zł',
+      { company_name: 'Apteka Zdrowie', client_name: null },
+    ],
+    [
+      'a Danish registration label is cut from the name',
+      'Nordisk Træ ApS CVR 12345678\nFaktura nr. 55',
+      { company_name: 'Nordisk Træ ApS', client_name: null },
+    ],
     ['a Polish form of address opens the addressee', 'Pan\nJan Kowalski\nul. Polna 3', { company_name: null, client_name: 'Pan Jan Kowalski' }],
-    ['a Spanish name label in an address block gives the name', 'Cliente:\nNombre: Restaurante El Sol\nDirección: Calle Mayor 5', { company_name: null, client_name: 'Restaurante El Sol' }],
-    ['a Polish identifier label in an address block is passed over', 'Nabywca:\nNIP 123-456-78-90\nKowalski i Syn', { company_name: null, client_name: 'Kowalski i Syn' }],
+    [
+      'a Spanish name label in an address block gives the name',
+      'Cliente:\nNombre: Restaurante El Sol\nDirección: Calle Mayor 5',
+      { company_name: null, client_name: 'Restaurante El Sol' },
+    ],
+    [
+      'a Polish identifier label in an address block is passed over',
+      'Nabywca:\nNIP 123-456-78-90\nKowalski i Syn',
+      { company_name: null, client_name: 'Kowalski i Syn' },
+    ],
     ['a German legal footer names the company on the line above it', footer.join('\n'), { company_name: 'Nordwerk Holzhandel', client_name: null }],
   ])('%s', async (_, text, expected) => {
     expect(await values(text, names)).toEqual(expected)
@@ -384,31 +469,38 @@ describe('contract parties', () => {
   })
 
   test('an empty slot in a form is a party not named: "[NAME]", "(the “Employee”)", "and_____"', async () => {
-    expect(await partiesOf('This Agreement is made between [EMPLOYEE NAME] (the “Employee”) and Larchmere Holdings, Inc. (“Larchmere”), an Oregon corporation.')).toEqual([
-      'Larchmere Holdings Inc.',
-    ])
-    expect(await partiesOf('This Agreement dated as of , is by and between Tidewell Analytics, LLC, a Utah limited liability company (the “Company”), and (the “Executive”).')).toEqual([
-      'Tidewell Analytics LLC',
-    ])
-    expect(await partiesOf('This Agreement made as of ____________ is between Brightfen Labs, Inc., an Iowa corporation ("Brightfen"), and____________, a ________ (the "Receiving Party").')).toEqual([
-      'Brightfen Labs Inc.',
-    ])
+    expect(
+      await partiesOf('This Agreement is made between [EMPLOYEE NAME] (the “Employee”) and Larchmere Holdings, Inc. (“Larchmere”), an Oregon corporation.'),
+    ).toEqual(['Larchmere Holdings Inc.'])
+    expect(
+      await partiesOf(
+        'This Agreement dated as of , is by and between Tidewell Analytics, LLC, a Utah limited liability company (the “Company”), and (the “Executive”).',
+      ),
+    ).toEqual(['Tidewell Analytics LLC'])
+    expect(
+      await partiesOf(
+        'This Agreement made as of ____________ is between Brightfen Labs, Inc., an Iowa corporation ("Brightfen"), and____________, a ________ (the "Receiving Party").',
+      ),
+    ).toEqual(['Brightfen Labs Inc.'])
   })
 
   test('"made … by X and Y", with a description listing who belongs to Y', async () => {
-    const text = 'THIS AGREEMENT is made the 3rd day of June, 2002 by CORVANT, INC. (the "OWNER") and PELLAM OPTICS, its OFFICERS, AGENTS and EMPLOYEES (the "RECIPIENT") so that the Owner may share its designs.'
+    const text =
+      'THIS AGREEMENT is made the 3rd day of June, 2002 by CORVANT, INC. (the "OWNER") and PELLAM OPTICS, its OFFICERS, AGENTS and EMPLOYEES (the "RECIPIENT") so that the Owner may share its designs.'
     expect(await partiesOf(text)).toEqual(['CORVANT INC', 'PELLAM OPTICS'])
   })
 
   test('a name ends at the end of its sentence, and keeps "of …" written in capitals', async () => {
-    expect(await partiesOf('This Agreement is made on 9 April 2003 by and between Rockfall Data Partners and T. K. Ambers Enterprises. Both of them wish to cooperate.')).toEqual([
-      'Rockfall Data Partners',
-      'T. K. Ambers Enterprises',
-    ])
-    expect(await partiesOf('This Agreement is made between LOOMTEX, INC., an Ohio corporation (the “Supplier”) and HARBOR WEAVING CORPORATION OF NEW BEDFORD, a Maine company (the “Buyer”).')).toEqual([
-      'LOOMTEX INC',
-      'HARBOR WEAVING CORPORATION OF NEW BEDFORD',
-    ])
+    expect(
+      await partiesOf(
+        'This Agreement is made on 9 April 2003 by and between Rockfall Data Partners and T. K. Ambers Enterprises. Both of them wish to cooperate.',
+      ),
+    ).toEqual(['Rockfall Data Partners', 'T. K. Ambers Enterprises'])
+    expect(
+      await partiesOf(
+        'This Agreement is made between LOOMTEX, INC., an Ohio corporation (the “Supplier”) and HARBOR WEAVING CORPORATION OF NEW BEDFORD, a Maine company (the “Buyer”).',
+      ),
+    ).toEqual(['LOOMTEX INC', 'HARBOR WEAVING CORPORATION OF NEW BEDFORD'])
   })
 
   test('the parties of an agreement referred to are not answered, unless this document amends it', async () => {
@@ -478,23 +570,36 @@ describe('contract dates, terms and law: null rather than a weak reading', () =>
   const read = (text: string) => values(text, fields, 'contract')
 
   test('the date of another agreement is not the effective date; the letter date is', async () => {
-    const text = ['June 3, 2019', 'Dear Ana:', 'This letter supersedes your prior consulting agreement dated March 1, 2017, which will end on signature.', 'Sincerely,'].join('\n')
+    const text = [
+      'June 3, 2019',
+      'Dear Ana:',
+      'This letter supersedes your prior consulting agreement dated March 1, 2017, which will end on signature.',
+      'Sincerely,',
+    ].join('\n')
     expect((await read(text)).effective_date).toBe('2019-06-03')
     const other = 'This Agreement ends when the Services Agreement between the parties dated July 7, 2011 ends.'
     expect((await read(other)).effective_date).toBeNull()
   })
 
   test('signature blocks side by side: every "Date:" counts and the latest wins; "dated" in a sentence is no label', async () => {
-    const text = ['1. Confidentiality. The parties agree to keep information confidential.', 'By: /s/ A. Lee By: /s/ B. Kim', 'Date: 3/2/11 Date: 3/19/11'].join('\n')
+    const text = [
+      '1. Confidentiality. The parties agree to keep information confidential.',
+      'By: /s/ A. Lee By: /s/ B. Kim',
+      'Date: 3/2/11 Date: 3/19/11',
+    ].join('\n')
     expect((await read(text)).effective_date).toBe('2011-03-19')
     const sentence = ['1. Scope. This Agreement covers the work under the Supply Agreement dated May 5, 2010.', 'By: /s/ A. Lee'].join('\n')
     expect((await read(sentence)).effective_date).toBeNull()
   })
 
   test('a survival period, a notice period, a renewal, or a deadline is not the term', async () => {
-    const survival = await read('The duties of each party under this Agreement shall survive for four (4) years after the expiration or termination of this Agreement.')
+    const survival = await read(
+      'The duties of each party under this Agreement shall survive for four (4) years after the expiration or termination of this Agreement.',
+    )
     expect(survival.term).toBeNull()
-    const fromDisclosure = await read('The confidentiality obligations shall bind the Recipient for a period of seven (7) years from the date of each disclosure.')
+    const fromDisclosure = await read(
+      'The confidentiality obligations shall bind the Recipient for a period of seven (7) years from the date of each disclosure.',
+    )
     expect(fromDisclosure.term).toBeNull()
     const notice = await read('Either party may terminate this Agreement at any time upon sixty (60) days prior written notice to the other.')
     expect(notice.term).toBeNull()
@@ -502,21 +607,27 @@ describe('contract dates, terms and law: null rather than a weak reading', () =>
     expect(deadline.term).toBeNull()
     const renewal = await read('After the Initial Term, this Agreement shall renew automatically for further one (1) year terms.')
     expect(renewal.term).toBeNull()
-    const afterReturn = await read('Notwithstanding the return of the Information, the Recipient shall remain bound by its confidentiality obligations for a period of three years from the date hereof.')
+    const afterReturn = await read(
+      'Notwithstanding the return of the Information, the Recipient shall remain bound by its confidentiality obligations for a period of three years from the date hereof.',
+    )
     expect(afterReturn.term).toBeNull()
   })
 
-  test('the agreement\'s own duration wins over a survival period in the same text', async () => {
+  test("the agreement's own duration wins over a survival period in the same text", async () => {
     const text = [
       '9. Duration. This Agreement shall remain effective for two (2) years after the Effective Date unless terminated earlier by either party on ninety (90) days’ written notice.',
       'The duty of confidence shall survive any termination of this Agreement and shall continue in force for four (4) years thereafter.',
     ].join('\n')
     expect((await read(text)).term).toBe('2 years')
-    expect((await read('12. End. Apart from Section 6, which survives termination, this Agreement will end on the date three years after the date hereof.')).term).toBe('3 years')
-    expect((await read('4.2This Agreement takes effect on signature and shall automatically expire eighteen (18) months after such Effective Date.')).term).toBe('18 months')
+    expect(
+      (await read('12. End. Apart from Section 6, which survives termination, this Agreement will end on the date three years after the date hereof.')).term,
+    ).toBe('3 years')
+    expect(
+      (await read('4.2This Agreement takes effect on signature and shall automatically expire eighteen (18) months after such Effective Date.')).term,
+    ).toBe('18 months')
   })
 
-  test('obligations that run from the agreement\'s start give the term, with less confidence', async () => {
+  test("obligations that run from the agreement's start give the term, with less confidence", async () => {
     const out = await extract(
       '3.1 Duration. The duties of the Recipient set out in this Section 3 shall end and have no further effect on the date that is four (4) years from the date hereof.',
       fields,
@@ -524,11 +635,19 @@ describe('contract dates, terms and law: null rather than a weak reading', () =>
     )
     expect(out.values.term).toBe('4 years')
     expect(out.meta.term!.confidence).toBeLessThan(0.7)
-    expect((await read('2. Each party agrees to abide by these undertakings of secrecy and non-disclosure for a period of three years from the date of this Agreement.')).term).toBe('3 years')
+    expect(
+      (
+        await read(
+          '2. Each party agrees to abide by these undertakings of secrecy and non-disclosure for a period of three years from the date of this Agreement.',
+        )
+      ).term,
+    ).toBe('3 years')
   })
 
   test('a "Term" heading followed by the duration itself gives the term', async () => {
-    expect((await read('4. Term. Two (2) years from the Effective Date.\n5. Governing Law. This Agreement is governed by the laws of the State of Ohio.')).term).toBe('2 years')
+    expect(
+      (await read('4. Term. Two (2) years from the Effective Date.\n5. Governing Law. This Agreement is governed by the laws of the State of Ohio.')).term,
+    ).toBe('2 years')
   })
 
   test('federal law named in passing is not the governing law; a state that "shall govern" is', async () => {
@@ -538,7 +657,9 @@ describe('contract dates, terms and law: null rather than a weak reading', () =>
     ].join('\n')
     expect((await read(text)).governing_law).toBe('Oregon')
     expect((await read('All inventions shall be protected under United States law to the fullest extent.')).governing_law).toBeNull()
-    expect((await read('K. Law. The law of the State of Ohio, U.S.A., excluding its conflict of laws rules, shall govern this Agreement.')).governing_law).toBe('Ohio')
+    expect((await read('K. Law. The law of the State of Ohio, U.S.A., excluding its conflict of laws rules, shall govern this Agreement.')).governing_law).toBe(
+      'Ohio',
+    )
   })
 })
 
@@ -565,7 +686,11 @@ describe('through the readers', () => {
 
 describe('declared types the built-in engine reads (D90, D95)', () => {
   test('a count written out, a yes/no and an enum, in the document language', async () => {
-    const fields = [inline('seats', 'Number of seats', 'number'), inline('signed', 'Signed', 'boolean'), { ...inline('status', 'Status', 'enum'), values: ['aktiv', 'gekündigt'] }]
+    const fields = [
+      inline('seats', 'Number of seats', 'number'),
+      inline('signed', 'Signed', 'boolean'),
+      { ...inline('status', 'Status', 'enum'), values: ['aktiv', 'gekündigt'] },
+    ]
     const found = await values('Vertrag\nSeats: zwölf\nSigned: Ja\nStatus: Aktiv\n', fields, 'contract')
     expect(found).toEqual({ seats: 12, signed: true, status: 'aktiv' })
     const none = await values('Vertrag\nSeats: viele\nSigned: vielleicht\nStatus: offen\n', fields, 'contract')

@@ -69,15 +69,17 @@ async function setup(log: Logger = silentLogger) {
     return created
   }
   const newJob = async (on: Database = database) =>
-    (await createJob(on, {
-      accountId,
-      documentType: 'invoice',
-      schemaId: null,
-      schemaVersion: null,
-      fields: [{ key: 'total', label: 'Total', description: '' }],
-      engine: 'test',
-      file: { name: 'a.txt', mediaType: 'text/plain', content: new TextEncoder().encode('Total: 1.00'), sha256: '0'.repeat(64) },
-    })).id
+    (
+      await createJob(on, {
+        accountId,
+        documentType: 'invoice',
+        schemaId: null,
+        schemaVersion: null,
+        fields: [{ key: 'total', label: 'Total', description: '' }],
+        engine: 'test',
+        file: { name: 'a.txt', mediaType: 'text/plain', content: new TextEncoder().encode('Total: 1.00'), sha256: '0'.repeat(64) },
+      })
+    ).id
   const job = (id: string) => getJob(database, accountId, id)
   const claim = (id: string, runnerId: string, leaseMs: number) => jobsRepository(database).claim(id, runnerId, leaseMs, toWire)
   return { database, runner, newJob, job, claim }
@@ -192,26 +194,29 @@ describe('job leases', () => {
     expect(bystander.state.calls).toBe(0)
   })
 
-  test.skipIf(TEST_DIALECT !== 'sqlite')('SQLite: a database locked past the busy timeout while a job runs is logged, not thrown: the runner goes on', async () => {
-    const errors: string[] = []
-    const log = { ...silentLogger, error: (message: string) => errors.push(message) }
-    const { database, runner, newJob, job } = await setup(log)
-    if (database.kind !== 'sqlite') throw new Error('SQLite only')
-    database.sqlite.run('PRAGMA busy_timeout = 5')
-    const path = database.sqlite.filename
-    const id = await newJob()
-    const slow = gatedExtractor('slow')
-    const done = runner(slow.extract, { leaseMs: 60 }).submit(id)
-    await until(() => slow.state.calls === 1)
-    const holder = new SqliteClient(path)
-    holder.run('BEGIN EXCLUSIVE')
-    await until(() => errors.includes('job runner: renewing leases failed'))
-    holder.run('ROLLBACK')
-    holder.close()
-    slow.release()
-    await done
-    expect(await job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
-  })
+  test.skipIf(TEST_DIALECT !== 'sqlite')(
+    'SQLite: a database locked past the busy timeout while a job runs is logged, not thrown: the runner goes on',
+    async () => {
+      const errors: string[] = []
+      const log = { ...silentLogger, error: (message: string) => errors.push(message) }
+      const { database, runner, newJob, job } = await setup(log)
+      if (database.kind !== 'sqlite') throw new Error('SQLite only')
+      database.sqlite.run('PRAGMA busy_timeout = 5')
+      const path = database.sqlite.filename
+      const id = await newJob()
+      const slow = gatedExtractor('slow')
+      const done = runner(slow.extract, { leaseMs: 60 }).submit(id)
+      await until(() => slow.state.calls === 1)
+      const holder = new SqliteClient(path)
+      holder.run('BEGIN EXCLUSIVE')
+      await until(() => errors.includes('job runner: renewing leases failed'))
+      holder.run('ROLLBACK')
+      holder.close()
+      slow.release()
+      await done
+      expect(await job(id)).toMatchObject({ status: 'succeeded', result: { total: 'slow' } })
+    },
+  )
 
   test('a runner waiting on a job another runner holds takes it over once the lease of that runner runs out, for the same waiters', async () => {
     const { runner, newJob, job, claim } = await setup()
@@ -235,11 +240,13 @@ describe('job leases', () => {
     const ids: string[] = []
     for (let i = 0; i < 30; i++) ids.push(await newJob(i % 2 ? database : other))
     const seen: string[] = []
-    const counting = (name: string): Extractor => async ({ fields, content }) => {
-      seen.push(new TextDecoder().decode(content))
-      await Bun.sleep(5)
-      return { values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }
-    }
+    const counting =
+      (name: string): Extractor =>
+      async ({ fields, content }) => {
+        seen.push(new TextDecoder().decode(content))
+        await Bun.sleep(5)
+        return { values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }
+      }
     runner(counting('here'), { concurrency: 3 }).start()
     runner(counting('there'), { concurrency: 3, on: other }).start()
     await until(async () => (await Promise.all(ids.map(job))).every((one) => one.status === 'succeeded'), 10_000)

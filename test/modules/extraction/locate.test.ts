@@ -30,9 +30,20 @@ const output = (values: Record<string, unknown>, snippets: Record<string, string
 
 describe('locateValues', () => {
   const invoice = page([
-    [['ACME', 1], ['Trading', 1], ['Ltd', 1]],
-    [['Date:', 1], ['14.03.2024', 1]],
-    [['Total:', 1], ['EUR', 1], ['1.234,50', 1]],
+    [
+      ['ACME', 1],
+      ['Trading', 1],
+      ['Ltd', 1],
+    ],
+    [
+      ['Date:', 1],
+      ['14.03.2024', 1],
+    ],
+    [
+      ['Total:', 1],
+      ['EUR', 1],
+      ['1.234,50', 1],
+    ],
   ])
 
   test('an amount, a date and a name get the box of the words that print them', () => {
@@ -57,8 +68,14 @@ describe('locateValues', () => {
 
   test('recognised words weigh the confidence; a value from poorly recognised words is null', () => {
     const scan = page([
-      [['Total:', 0.95], ['18.50', 0.8]],
-      [['Date:', 0.9], ['O1/O3/2O24', MIN_OCR_CONFIDENCE - 0.1]],
+      [
+        ['Total:', 0.95],
+        ['18.50', 0.8],
+      ],
+      [
+        ['Date:', 0.9],
+        ['O1/O3/2O24', MIN_OCR_CONFIDENCE - 0.1],
+      ],
     ])
     const located = locateValues(output({ total: '18.50', date: '2024-03-01' }, { total: 'Total: 18.50', date: 'Date: O1/O3/2O24' }), scan)
     expect(located.values).toEqual({ total: '18.50', date: null })
@@ -68,8 +85,17 @@ describe('locateValues', () => {
 
   test('a time beside a date, or a speck beside an amount, does not weigh the value', () => {
     const scan = page([
-      [['Date:', 0.95], ['09/01/2019', 0.9], ['8:01:11', 0.05], ['PM', 0.9]],
-      [['TOTAL', 0.9], ['“4', 0.2], ['48.00', 0.9]],
+      [
+        ['Date:', 0.95],
+        ['09/01/2019', 0.9],
+        ['8:01:11', 0.05],
+        ['PM', 0.9],
+      ],
+      [
+        ['TOTAL', 0.9],
+        ['“4', 0.2],
+        ['48.00', 0.9],
+      ],
     ])
     const located = locateValues(output({ date: '2019-01-09', total: '48.00' }, { date: 'Date: 09/01/2019 8:01:11 PM', total: 'TOTAL “4 48.00' }), scan)
     expect(located.values).toEqual({ date: '2019-01-09', total: '48.00' })
@@ -78,8 +104,14 @@ describe('locateValues', () => {
 
   test('an amount poorly read on its line holds when it is read clearly elsewhere on the page, not otherwise', () => {
     const lines: [string, number][][] = [
-      [['Total:', 0.95], ['RM20.00', 0.3]],
-      [['Cash:', 0.95], ['RM20.00', 0.9]],
+      [
+        ['Total:', 0.95],
+        ['RM20.00', 0.3],
+      ],
+      [
+        ['Cash:', 0.95],
+        ['RM20.00', 0.9],
+      ],
     ]
     const given = output({ total: '20.00' }, { total: 'Total: RM20.00' })
     expect(locateValues(given, page(lines)).values.total).toBe('20.00')
@@ -90,9 +122,20 @@ describe('locateValues', () => {
   })
 
   test('an amount no word spells (a sum) is judged by the numbers of its line, not its label words', () => {
-    const scan = page([[['Total', 0.9], ['—', 0.1], ['14.64', 0.85]]])
+    const scan = page([
+      [
+        ['Total', 0.9],
+        ['—', 0.1],
+        ['14.64', 0.85],
+      ],
+    ])
     expect(locateValues(output({ total: '14.65' }, { total: 'Total — 14.64' }), scan).values.total).toBe('14.65')
-    const misread = page([[['Total', 0.9], ['14.6A', 0.3]]])
+    const misread = page([
+      [
+        ['Total', 0.9],
+        ['14.6A', 0.3],
+      ],
+    ])
     expect(locateValues(output({ total: '14.65' }, { total: 'Total 14.6A' }), misread).values.total).toBeNull()
   })
 

@@ -8,7 +8,10 @@ import { normaliseOutput, normaliseValue, parseEnum, type TypedSpec } from '../.
 import { LEXICONS, legalFormsSource, wholeWords } from '../../../src/modules/extraction/normalise/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/modules/extraction/normalise/lexicon-file'
 
-const as = (type: TypedSpec['type'], extra: Partial<TypedSpec> = {}) => (value: unknown) => normaliseValue({ type, ...extra }, value)
+const as =
+  (type: TypedSpec['type'], extra: Partial<TypedSpec> = {}) =>
+  (value: unknown) =>
+    normaliseValue({ type, ...extra }, value)
 
 describe('date → YYYY-MM-DD', () => {
   test.each([
@@ -209,10 +212,16 @@ describe('text and list', () => {
   })
 
   test.each([
-    [['Widget', ' Gadget '], ['Widget', 'Gadget']],
+    [
+      ['Widget', ' Gadget '],
+      ['Widget', 'Gadget'],
+    ],
     [['Widget', '', '  '], ['Widget']],
     ['Widget; Gadget\nGizmo', ['Widget', 'Gadget', 'Gizmo']],
-    [[1, 'two'], ['1', 'two']],
+    [
+      [1, 'two'],
+      ['1', 'two'],
+    ],
     [[], null],
     [['Widget', {}], null],
     [7, null],
@@ -316,7 +325,8 @@ describe('lexicons (D95)', () => {
 
   test('a phrase list matches whole words, ignoring case and accents, with optional dots and spaces and * for compounds', () => {
     const pattern = wholeWords(['Qté', 'Reg. No.', '*steuer*', 'Str.', 'à payer'])
-    for (const text of ['QTE', 'qté 2', 'Reg.No: 12', 'reg no', 'Umsatzsteuer', 'Steuerbetrag', 'Steuer', 'Haupt Str. 5', 'Net a payer']) expect(pattern.test(text)).toBe(true)
+    for (const text of ['QTE', 'qté 2', 'Reg.No: 12', 'reg no', 'Umsatzsteuer', 'Steuerbetrag', 'Steuer', 'Haupt Str. 5', 'Net a payer'])
+      expect(pattern.test(text)).toBe(true)
     for (const text of ['Qtés', 'Registry', 'Str 5', 'payer']) expect(pattern.test(text)).toBe(false)
   })
 

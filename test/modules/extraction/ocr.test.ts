@@ -138,12 +138,12 @@ describe('limits (D67)', () => {
 
   test('an image larger than the pixel limit is refused from its header, before decoding', async () => {
     // A PNG header claiming 100,000 × 100,000 pixels and no image data at all.
-    const header = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 0, 0, 0, 0])
+    const header = new Uint8Array([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 0, 0, 0, 0,
+    ])
     const error = await readError(header)
     expect(error.code).toBe('image_too_large')
-    expect(error.message).toBe(
-      'A page of the document is 100000 × 100000 pixels (10000 MP); at most 40 MP are read per page (--max-page-megapixels).',
-    )
+    expect(error.message).toBe('A page of the document is 100000 × 100000 pixels (10000 MP); at most 40 MP are read per page (--max-page-megapixels).')
   })
 
   test('the pixel limit applies to JPEG, WebP and PDF page images too', async () => {

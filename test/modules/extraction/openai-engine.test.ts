@@ -13,10 +13,7 @@ const FIELDS: FieldSpec[] = [
 ]
 const KEYS = FIELDS.map((field) => field.key)
 
-const PAGES = [
-  'ACME GmbH\nInvoice number: INV-2024-001\nDate: March 5, 2024',
-  'Items:\nWidget\nGadget\nTotal: 1,234.50 EUR',
-]
+const PAGES = ['ACME GmbH\nInvoice number: INV-2024-001\nDate: March 5, 2024', 'Items:\nWidget\nGadget\nTotal: 1,234.50 EUR']
 
 function input(overrides: Partial<ExtractionInput> = {}): ExtractionInput {
   return { document: { pages: PAGES }, documentType: 'invoice', fields: FIELDS, ...overrides }
@@ -71,9 +68,7 @@ function completion(content: unknown, extra: { message?: object; choice?: object
     object: 'chat.completion',
     created: 1_700_000_000,
     model: 'test-model',
-    choices: [
-      { index: 0, message: { role: 'assistant', content, ...extra.message }, finish_reason: 'stop', ...extra.choice },
-    ],
+    choices: [{ index: 0, message: { role: 'assistant', content, ...extra.message }, finish_reason: 'stop', ...extra.choice }],
   })
 }
 
@@ -179,7 +174,14 @@ describe('the request', () => {
 
   test('describes a table as columns and rows and gives the rows back as objects', async () => {
     const fields: FieldSpec[] = [{ key: 'line_items', label: 'Line items', description: 'One row per item.', type: 'table' }]
-    const table = { columns: ['description', 'quantity'], rows: [['Widget', 2], ['Gadget', 1], [null, null]] }
+    const table = {
+      columns: ['description', 'quantity'],
+      rows: [
+        ['Widget', 2],
+        ['Gadget', 1],
+        [null, null],
+      ],
+    }
     const stub = startServer(() => answer({ line_items: table }, { line_items: 2 }))
     const output = await engineFor(stub).extract(input({ fields }))
 
@@ -248,10 +250,7 @@ describe('the answer', () => {
 
   test('gives null for a value of the wrong type, an empty value and a page that does not exist', async () => {
     const stub = startServer(() =>
-      answer(
-        { invoice_number: { id: 42 }, issue_date: '   ', total: 'about a thousand', items: ['Widget', {}] },
-        { invoice_number: 1, total: 2 },
-      ),
+      answer({ invoice_number: { id: 42 }, issue_date: '   ', total: 'about a thousand', items: ['Widget', {}] }, { invoice_number: 1, total: 2 }),
     )
     const output = await engineFor(stub).extract(input())
     expect(output.values).toEqual({ invoice_number: null, issue_date: null, total: null, items: null })
@@ -293,7 +292,10 @@ describe('the answer', () => {
         ],
       },
     ]
-    const lines = [{ item: 'Widget', price: '1.234,50' }, { item: 'Gadget', price: 'n/a' }]
+    const lines = [
+      { item: 'Widget', price: '1.234,50' },
+      { item: 'Gadget', price: 'n/a' },
+    ]
     const stub = startServer(() => answer({ paid: 'Ja', status: 'PAID', lines }))
     const output = await engineFor(stub).extract(input({ fields }))
 
@@ -309,7 +311,10 @@ describe('the answer', () => {
     expect(output.values).toEqual({
       paid: true,
       status: 'paid',
-      lines: [{ item: 'Widget', price: '1234.50' }, { item: 'Gadget', price: null }],
+      lines: [
+        { item: 'Widget', price: '1234.50' },
+        { item: 'Gadget', price: null },
+      ],
     })
 
     const wrong = startServer(() => answer({ paid: 'perhaps', status: 'cancelled', lines: 'none' }))
@@ -431,9 +436,7 @@ describe('failures', () => {
   })
 
   test('a 404 or 400 is engine_rejected, and a key the server echoes is hidden', async () => {
-    const notFound = startServer(() =>
-      Response.json({ error: { message: 'model "test-model" not found, try pulling it first' } }, { status: 404 }),
-    )
+    const notFound = startServer(() => Response.json({ error: { message: 'model "test-model" not found, try pulling it first' } }, { status: 404 }))
     const missing = await extractionError(engineFor(notFound).extract(input()))
     expect(missing.code).toBe('engine_rejected')
     expect(missing.message).toContain('404')
@@ -486,7 +489,9 @@ describe('failures', () => {
     setTimeout(() => controller.abort(reason), 50)
     const started = performance.now()
 
-    const outcome = await engineFor(stub).extract(input({ signal: controller.signal })).catch((error: unknown) => error)
+    const outcome = await engineFor(stub)
+      .extract(input({ signal: controller.signal }))
+      .catch((error: unknown) => error)
     expect(outcome).toBe(reason)
     expect(performance.now() - started).toBeLessThan(1_000)
     expect(stub.received).toHaveLength(1)
@@ -495,7 +500,9 @@ describe('failures', () => {
   test('an already aborted signal sends nothing', async () => {
     const stub = startServer(() => answer(NORMAL_VALUES))
     const reason = new Error('job cancelled')
-    const outcome = await engineFor(stub).extract(input({ signal: AbortSignal.abort(reason) })).catch((error: unknown) => error)
+    const outcome = await engineFor(stub)
+      .extract(input({ signal: AbortSignal.abort(reason) }))
+      .catch((error: unknown) => error)
     expect(outcome).toBe(reason)
     expect(stub.received).toHaveLength(0)
   })

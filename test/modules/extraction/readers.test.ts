@@ -154,8 +154,16 @@ describe('DOCX', () => {
   test('reads paragraphs, table rows with tab-separated cells and splits pages at page breaks', async () => {
     const body =
       paragraph('ACME &amp; Sons GmbH') +
-      '<w:tbl><w:tr><w:tc>' + paragraph('Item') + '</w:tc><w:tc>' + paragraph('Price') + '</w:tc></w:tr>' +
-      '<w:tr><w:tc>' + paragraph('Tea') + '</w:tc><w:tc>' + paragraph('3,00') + '</w:tc></w:tr></w:tbl>' +
+      '<w:tbl><w:tr><w:tc>' +
+      paragraph('Item') +
+      '</w:tc><w:tc>' +
+      paragraph('Price') +
+      '</w:tc></w:tr>' +
+      '<w:tr><w:tc>' +
+      paragraph('Tea') +
+      '</w:tc><w:tc>' +
+      paragraph('3,00') +
+      '</w:tc></w:tr></w:tbl>' +
       '<w:p><w:r><w:br w:type="page"/></w:r></w:p>' +
       paragraph('Second page') +
       '<w:p><w:r><w:lastRenderedPageBreak/><w:t>Third page</w:t></w:r></w:p>'

@@ -14,7 +14,13 @@ afterEach(() => {
 })
 
 function pool(options: { size?: number; timeoutMs?: number; idleMs?: number } = {}) {
-  const created = createThreadPool({ size: options.size ?? 2, llm: undefined, timeoutMs: options.timeoutMs ?? 20_000, idleMs: options.idleMs, log: silentLogger })
+  const created = createThreadPool({
+    size: options.size ?? 2,
+    llm: undefined,
+    timeoutMs: options.timeoutMs ?? 20_000,
+    idleMs: options.idleMs,
+    log: silentLogger,
+  })
   pools.push(created)
   return created
 }
@@ -53,11 +59,13 @@ test('extracts a document in a worker thread', async () => {
 
 test('a document that cannot be read rejects with its own error code', async () => {
   const threads = pool()
-  const error = await failure(threads.extract({ ...textTask(''), content: new TextEncoder().encode('%PDF-1.4\nnot really a pdf'), mediaType: 'application/pdf' }))
+  const error = await failure(
+    threads.extract({ ...textTask(''), content: new TextEncoder().encode('%PDF-1.4\nnot really a pdf'), mediaType: 'application/pdf' }),
+  )
   expect(error.code).toBe('corrupt_document')
 })
 
-test('leaves the caller\'s event loop free while it works', async () => {
+test("leaves the caller's event loop free while it works", async () => {
   const threads = pool()
   const order: string[] = []
   const extraction = threads.extract(textTask(LONG_DOCUMENT)).then(() => order.push('extraction'))

@@ -266,9 +266,7 @@ function responseSchema(fields: FieldSpec[]): JsonObject {
         type: 'object',
         additionalProperties: false,
         required: keys,
-        properties: Object.fromEntries(
-          fields.map((field) => [field.key, { type: ['integer', 'null'], description: `Page of ${field.label}` }]),
-        ),
+        properties: Object.fromEntries(fields.map((field) => [field.key, { type: ['integer', 'null'], description: `Page of ${field.label}` }])),
       },
     },
   }
@@ -396,9 +394,7 @@ function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: Document
     if (value === null) return [field.key, null, { confidence: 0, page: null, snippet: null }]
     const claimedPage = Object.hasOwn(pages, field.key) ? pages[field.key] : null
     const modelPage =
-      typeof claimedPage === 'number' && Number.isInteger(claimedPage) && claimedPage >= 1 && claimedPage <= document.pages.length
-        ? claimedPage
-        : null
+      typeof claimedPage === 'number' && Number.isInteger(claimedPage) && claimedPage >= 1 && claimedPage <= document.pages.length ? claimedPage : null
     // Where the value is found verbatim, that page wins over the model's claim, so page and snippet agree.
     const found = locate(needles(given, value), modelPage)
     return [field.key, value, { confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, snippet: found?.snippet ?? null }]

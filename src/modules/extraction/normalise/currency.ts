@@ -15,11 +15,40 @@ const CODES = new Set(
 
 /** Symbols and local abbreviations, longest first so "US$" wins over "$". */
 const SYMBOLS: [string, string][] = [
-  ['US$', 'USD'], ['U$S', 'USD'], ['A$', 'AUD'], ['AU$', 'AUD'], ['C$', 'CAD'], ['CA$', 'CAD'], ['NZ$', 'NZD'],
-  ['S$', 'SGD'], ['HK$', 'HKD'], ['R$', 'BRL'], ['MX$', 'MXN'],
-  ['€', 'EUR'], ['£', 'GBP'], ['¥', 'JPY'], ['￥', 'JPY'], ['₹', 'INR'], ['₽', 'RUB'], ['₺', 'TRY'], ['₩', 'KRW'],
-  ['₪', 'ILS'], ['₫', 'VND'], ['฿', 'THB'], ['₱', 'PHP'], ['₴', 'UAH'], ['zł', 'PLN'], ['Kč', 'CZK'], ['Ft', 'HUF'],
-  ['lei', 'RON'], ['RM', 'MYR'], ['Rs.', 'INR'], ['Rs', 'INR'], ['SFr.', 'CHF'], ['Fr.', 'CHF'], ['$', 'USD'],
+  ['US$', 'USD'],
+  ['U$S', 'USD'],
+  ['A$', 'AUD'],
+  ['AU$', 'AUD'],
+  ['C$', 'CAD'],
+  ['CA$', 'CAD'],
+  ['NZ$', 'NZD'],
+  ['S$', 'SGD'],
+  ['HK$', 'HKD'],
+  ['R$', 'BRL'],
+  ['MX$', 'MXN'],
+  ['€', 'EUR'],
+  ['£', 'GBP'],
+  ['¥', 'JPY'],
+  ['￥', 'JPY'],
+  ['₹', 'INR'],
+  ['₽', 'RUB'],
+  ['₺', 'TRY'],
+  ['₩', 'KRW'],
+  ['₪', 'ILS'],
+  ['₫', 'VND'],
+  ['฿', 'THB'],
+  ['₱', 'PHP'],
+  ['₴', 'UAH'],
+  ['zł', 'PLN'],
+  ['Kč', 'CZK'],
+  ['Ft', 'HUF'],
+  ['lei', 'RON'],
+  ['RM', 'MYR'],
+  ['Rs.', 'INR'],
+  ['Rs', 'INR'],
+  ['SFr.', 'CHF'],
+  ['Fr.', 'CHF'],
+  ['$', 'USD'],
 ]
 
 /** Codes and abbreviations written in letters ("EUR", "RM", "Rs"): what OCR may misread before an amount. */
@@ -27,7 +56,13 @@ export const LETTER_MARKS: ReadonlySet<string> = new Set([...CODES, ...SYMBOLS.m
 
 /** Currency names of every lexicon (D95), one case-insensitive pattern per code, longest name first. */
 const WORDS: [RegExp, string][] = [...currencyNames()].map(([code, names]) => [
-  new RegExp(`\\b(?:${[...new Set(names)].sort((a, b) => b.length - a.length).map(escapeRegex).join('|')})\\b`, 'i'),
+  new RegExp(
+    `\\b(?:${[...new Set(names)]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegex)
+      .join('|')})\\b`,
+    'i',
+  ),
   code,
 ])
 

@@ -34,10 +34,7 @@ const DAY_MONTH_YEAR = new RegExp(
   'giu',
 )
 /** "March 20, 2023", "Feb. 6th, 1999", "Mar 10 2018". */
-const MONTH_DAY_YEAR = new RegExp(
-  String.raw`(?<![\p{L}\d])(${MONTH_ALT})\.?\s+${DAY}\s*,?\s*${YEAR}(?!\d)`,
-  'giu',
-)
+const MONTH_DAY_YEAR = new RegExp(String.raw`(?<![\p{L}\d])(${MONTH_ALT})\.?\s+${DAY}\s*,?\s*${YEAR}(?!\d)`, 'giu')
 const ISO = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])/g
 const NUMERIC = /(?<![\p{L}\d.,/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,/-]\d)/gu
 

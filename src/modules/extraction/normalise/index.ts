@@ -90,7 +90,10 @@ export function parseEnum(value: unknown, allowed: readonly string[]): string | 
   if (typeof value === 'boolean' || typeof value === 'number') value = String(value)
   if (typeof value !== 'string') return null
   if (allowed.includes(value)) return value
-  const key = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+  const key = (text: string) =>
+    fold(text)
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
   const wanted = key(value)
   if (wanted === '') return null
   const keys = allowed.map(key)

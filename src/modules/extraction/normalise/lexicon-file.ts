@@ -104,10 +104,32 @@ export class LexiconError extends Error {
 type WordRule = 'text' | 'letters' | 'phrase'
 
 const PHRASE_LISTS: (keyof PhraseLists)[] = [
-  'excluding_tax', 'including_tax', 'total_final', 'tax_breakdown', 'label_joiners', 'document_titles', 'number_marks', 'date_leads',
-  'period_from', 'period_to', 'payment_words', 'due_by', 'direct_debit', 'cash_discount', 'trade_words', 'registration_labels',
-  'not_name_words', 'address_labels', 'name_labels', 'salutations', 'addressee_marks', 'legal_footer', 'share_capital',
-  'agreement_words', 'between_parties', 'list_and',
+  'excluding_tax',
+  'including_tax',
+  'total_final',
+  'tax_breakdown',
+  'label_joiners',
+  'document_titles',
+  'number_marks',
+  'date_leads',
+  'period_from',
+  'period_to',
+  'payment_words',
+  'due_by',
+  'direct_debit',
+  'cash_discount',
+  'trade_words',
+  'registration_labels',
+  'not_name_words',
+  'address_labels',
+  'name_labels',
+  'salutations',
+  'addressee_marks',
+  'legal_footer',
+  'share_capital',
+  'agreement_words',
+  'between_parties',
+  'list_and',
 ]
 
 /** Every list of words of a lexicon but the months, currencies, columns and labels, with how its words are written. */
@@ -155,10 +177,8 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
   for (const key of Object.keys(lexicon)) if (!KEYS.includes(key)) throw new LexiconError(`${file}: /${key}: unknown property`)
   for (const key of KEYS) if (!Object.hasOwn(lexicon, key)) throw new LexiconError(`${file}: /${key}: missing`)
   const { language, name, months } = lexicon
-  if (typeof language !== 'string' || !/^[a-z]{2}$/.test(language))
-    throw new LexiconError(`${file}: /language: expected an ISO 639-1 code such as "de"`)
-  if (!file.endsWith(`/${language}.json`) && file !== `${language}.json`)
-    throw new LexiconError(`${file}: /language: the file must be named ${language}.json`)
+  if (typeof language !== 'string' || !/^[a-z]{2}$/.test(language)) throw new LexiconError(`${file}: /language: expected an ISO 639-1 code such as "de"`)
+  if (!file.endsWith(`/${language}.json`) && file !== `${language}.json`) throw new LexiconError(`${file}: /language: the file must be named ${language}.json`)
   if (typeof name !== 'string' || name.trim() === '') throw new LexiconError(`${file}: /name: expected the language's name`)
   if (!Array.isArray(months) || months.length !== 12) throw new LexiconError(`${file}: /months: expected 12 lists, January first`)
   months.forEach((names, index) => words(names, `/months/${index}`, file))

@@ -62,8 +62,7 @@ export function monthNames(): [name: string, month: number][] {
 /** Currency names of every language, by ISO 4217 code. */
 export function currencyNames(): Map<string, string[]> {
   const byCode = new Map<string, string[]>()
-  for (const lexicon of LEXICONS)
-    for (const [code, names] of Object.entries(lexicon.currencies)) byCode.set(code, [...(byCode.get(code) ?? []), ...names])
+  for (const lexicon of LEXICONS) for (const [code, names] of Object.entries(lexicon.currencies)) byCode.set(code, [...(byCode.get(code) ?? []), ...names])
   return byCode
 }
 

@@ -2,13 +2,7 @@
 
 /** Lower case without diacritics: "Échéance" → "echeance", "Fällig" → "fallig". */
 export function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/ß/g, 'ss')
-    .replace(/[łŁ]/g, 'l')
-    .replace(/[øØ]/g, 'o')
-    .toLowerCase()
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').replace(/[łŁ]/g, 'l').replace(/[øØ]/g, 'o').toLowerCase()
 }
 
 /** Like `fold`, but one character for one, so indexes into the result are indexes into the input. */

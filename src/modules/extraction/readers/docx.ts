@@ -129,5 +129,10 @@ function wordXmlToPages(xml: string): string[] {
     }
   }
   flushParagraph()
-  return pages.map((lines) => lines.join('\n').replace(/\n{3,}/g, '\n\n').trim())
+  return pages.map((lines) =>
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+  )
 }

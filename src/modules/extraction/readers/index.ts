@@ -15,16 +15,11 @@ export { detectMediaType } from './detect'
  * ExtractionError for documents that cannot be read (`corrupt_document`, `encrypted_document`,
  * `no_text_layer`, `empty_document`, `too_many_pages`, `image_too_large`).
  */
-export async function readDocument(
-  bytes: Uint8Array,
-  mediaType: MediaType,
-  options: ReadOptions = { limits: DEFAULT_READ_LIMITS },
-): Promise<DocumentText> {
+export async function readDocument(bytes: Uint8Array, mediaType: MediaType, options: ReadOptions = { limits: DEFAULT_READ_LIMITS }): Promise<DocumentText> {
   const document = await readPages(bytes, mediaType, options)
   // Formats read whole report their pages once, at the end; PDFs and images report each page.
   if (!document.layout) options.onPage?.(document.pages.length, document.pages.length)
-  if (!document.pages.some((page) => page.trim()))
-    throw new ExtractionError('empty_document', 'The document contains no text.')
+  if (!document.pages.some((page) => page.trim())) throw new ExtractionError('empty_document', 'The document contains no text.')
   return document
 }
 

@@ -64,7 +64,11 @@ async function readPage(page: PdfPage, options: ReadOptions): Promise<LaidOutPag
     const scan = await scannedImage(page, width * height, options)
     if (scan) return layOut(await recognisedWords(scan, x0, y1), width, height)
   }
-  return layOut(runs.map((run) => [run]), width, height)
+  return layOut(
+    runs.map((run) => [run]),
+    width,
+    height,
+  )
 }
 
 /** A page image as placed on the page: pixels, and its box in page units (y downwards). */
@@ -97,10 +101,7 @@ async function scannedImage(page: PdfPage, pageArea: number, options: ReadOption
     else if (op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject) {
       const area = Math.abs(matrix[0]! * matrix[3]! - matrix[1]! * matrix[2]!)
       if (!best || area > best.area) {
-        best =
-          op === OPS.paintImageXObject
-            ? { key: args[0] as string, matrix, area }
-            : { key: '', inline: args[0] as PdfImage, matrix, area }
+        best = op === OPS.paintImageXObject ? { key: args[0] as string, matrix, area } : { key: '', inline: args[0] as PdfImage, matrix, area }
       }
     }
   }
@@ -144,8 +145,7 @@ function imageRaster(image: PdfImage): Raster | undefined {
     // One bit per pixel, rows padded to whole bytes, 1 is white.
     const grey = new Uint8Array(width * height)
     const rowBytes = Math.ceil(width / 8)
-    for (let y = 0; y < height; y++)
-      for (let x = 0; x < width; x++) grey[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) grey[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0
     return { width, height, data: grey }
   }
   const channels = kind === 2 ? 3 : kind === 3 ? 4 : data.length / (width * height)
@@ -191,10 +191,7 @@ async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
     return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 })
   } catch (error) {
     if ((error as { name?: string })?.name === 'PasswordException')
-      throw new ExtractionError(
-        'encrypted_document',
-        'The PDF is encrypted and needs a password to open; remove the password and send it again.',
-      )
+      throw new ExtractionError('encrypted_document', 'The PDF is encrypted and needs a password to open; remove the password and send it again.')
     throw new ExtractionError('corrupt_document', `The file is not a readable PDF: ${messageOf(error)}`)
   }
 }

@@ -49,7 +49,10 @@ function isTableSeparator(line: string): boolean {
 function tableRow(line: string): string | undefined {
   const trimmed = line.trim()
   if (!trimmed.startsWith('|') || trimmed.length < 3) return undefined
-  const cells = trimmed.replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/)
+  const cells = trimmed
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/)
   return cells.map((cell) => cell.trim().replace(/\\\|/g, '|')).join('\t')
 }
 

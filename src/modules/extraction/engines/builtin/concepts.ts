@@ -48,7 +48,9 @@ export const CONCEPTS: Concept[] = [
     role: 'invoice_number',
     kind: 'text',
     labels: conceptLabels('invoice_number'),
-    means: (w, key) => key === 'invoice_number' || (has(w, 'invoice', 'bill', 'receipt', 'rechnung', 'facture', 'factuur', 'factura') && has(w, 'number', 'no', 'nr', 'num', 'id', 'nummer', 'numero')),
+    means: (w, key) =>
+      key === 'invoice_number' ||
+      (has(w, 'invoice', 'bill', 'receipt', 'rechnung', 'facture', 'factuur', 'factura') && has(w, 'number', 'no', 'nr', 'num', 'id', 'nummer', 'numero')),
   },
   {
     id: 'issue_date',
@@ -128,7 +130,22 @@ export const CONCEPTS: Concept[] = [
     kind: 'text',
     labels: conceptLabels('issuer'),
     means: (_, key) =>
-      ['company_name', 'company', 'vendor', 'vendor_name', 'seller', 'seller_name', 'supplier', 'supplier_name', 'issuer', 'issuer_name', 'merchant', 'merchant_name', 'store_name', 'shop_name'].includes(key),
+      [
+        'company_name',
+        'company',
+        'vendor',
+        'vendor_name',
+        'seller',
+        'seller_name',
+        'supplier',
+        'supplier_name',
+        'issuer',
+        'issuer_name',
+        'merchant',
+        'merchant_name',
+        'store_name',
+        'shop_name',
+      ].includes(key),
   },
   {
     id: 'recipient',
@@ -174,14 +191,19 @@ export const CONCEPTS: Concept[] = [
     role: 'agreement_date',
     kind: 'date',
     labels: conceptLabels('agreement_date'),
-    means: (w, key) => key === 'agreement_date' || key === 'signing_date' || key === 'execution_date' || (has(w, 'agreement', 'contract', 'signing', 'signature', 'execution') && has(w, 'date') && !has(w, 'effective', 'expiration', 'end', 'start')),
+    means: (w, key) =>
+      key === 'agreement_date' ||
+      key === 'signing_date' ||
+      key === 'execution_date' ||
+      (has(w, 'agreement', 'contract', 'signing', 'signature', 'execution') && has(w, 'date') && !has(w, 'effective', 'expiration', 'end', 'start')),
   },
   {
     id: 'expiration_date',
     role: 'expiration_date',
     kind: 'date',
     labels: conceptLabels('expiration_date'),
-    means: (w, key) => key === 'expiration_date' || key === 'expiry_date' || key === 'end_date' || (has(w, 'expiration', 'expiry', 'expires') && has(w, 'date')),
+    means: (w, key) =>
+      key === 'expiration_date' || key === 'expiry_date' || key === 'end_date' || (has(w, 'expiration', 'expiry', 'expires') && has(w, 'date')),
   },
   {
     id: 'notice_period',
@@ -209,7 +231,8 @@ export const CONCEPTS: Concept[] = [
     role: 'term',
     kind: 'text',
     labels: conceptLabels('term'),
-    means: (w, key) => key === 'term' || key === 'contract_term' || key === 'duration' || (has(w, 'term', 'duration') && !has(w, 'notice', 'payment', 'renewal', 'terms')),
+    means: (w, key) =>
+      key === 'term' || key === 'contract_term' || key === 'duration' || (has(w, 'term', 'duration') && !has(w, 'notice', 'payment', 'renewal', 'terms')),
   },
 ]
 
@@ -229,7 +252,10 @@ export function inferKind(key: string, label: string, description: string): Fiel
   const all = words(`${key} ${label} ${description}`)
   if (has(head, 'date', 'datum', 'fecha', 'dob', 'birthday', 'expiry', 'expires', 'issued') || /yyyy-mm-dd/i.test(description)) return 'date'
   if (has(head, 'currency', 'wahrung', 'devise')) return 'currency'
-  if (has(head, 'amount', 'total', 'price', 'cost', 'fee', 'fees', 'subtotal', 'tax', 'vat', 'balance', 'salary', 'pay', 'betrag', 'montant', 'importe', 'bedrag')) return 'amount'
+  if (
+    has(head, 'amount', 'total', 'price', 'cost', 'fee', 'fees', 'subtotal', 'tax', 'vat', 'balance', 'salary', 'pay', 'betrag', 'montant', 'importe', 'bedrag')
+  )
+    return 'amount'
   if (has(head, 'items', 'lines', 'table', 'rows', 'transactions', 'positions')) return 'table'
   if (has(head, 'parties', 'names', 'list', 'signatories', 'tags', 'emails')) return 'list'
   if (has(head, 'count', 'quantity', 'qty', 'age', 'pages', 'percentage', 'percent', 'rate') || has(all, 'integer')) return 'number'

@@ -60,8 +60,12 @@ const AGREEMENT_WORD = wholeWords(lexiconWords('agreement_words'))
 function titleAnswer(ctx: Context): Answer | undefined {
   const lines = ctx.doc.lines.filter((line) => line.page <= 2).slice(0, 25)
   const isHeading = (line: Line | undefined) =>
-    !!line && line.cells.length === 1 && line.text.length <= 90 && !/^(?:EX-|exhibit\b|page\b|\d+$|=)/i.test(line.text) &&
-    line.text === line.text.toUpperCase() && /\p{Lu}{3}/u.test(line.text)
+    !!line &&
+    line.cells.length === 1 &&
+    line.text.length <= 90 &&
+    !/^(?:EX-|exhibit\b|page\b|\d+$|=)/i.test(line.text) &&
+    line.text === line.text.toUpperCase() &&
+    /\p{Lu}{3}/u.test(line.text)
   for (const [index, line] of lines.entries()) {
     if (!isHeading(line) || !AGREEMENT_WORD.test(line.text)) continue
     let title = line.text
@@ -134,20 +138,111 @@ function signatories(ctx: Context): Answer | undefined {
 // ---------------------------------------------------------------- governing law
 
 const US_STATES = [
-  'Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware', 'Florida', 'Georgia',
-  'Hawaii', 'Idaho', 'Illinois', 'Indiana', 'Iowa', 'Kansas', 'Kentucky', 'Louisiana', 'Maine', 'Maryland',
-  'Massachusetts', 'Michigan', 'Minnesota', 'Mississippi', 'Missouri', 'Montana', 'Nebraska', 'Nevada', 'New Hampshire',
-  'New Jersey', 'New Mexico', 'New York', 'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania',
-  'Rhode Island', 'South Carolina', 'South Dakota', 'Tennessee', 'Texas', 'Utah', 'Vermont', 'Virginia', 'Washington',
-  'West Virginia', 'Wisconsin', 'Wyoming', 'District of Columbia', 'Puerto Rico',
+  'Alabama',
+  'Alaska',
+  'Arizona',
+  'Arkansas',
+  'California',
+  'Colorado',
+  'Connecticut',
+  'Delaware',
+  'Florida',
+  'Georgia',
+  'Hawaii',
+  'Idaho',
+  'Illinois',
+  'Indiana',
+  'Iowa',
+  'Kansas',
+  'Kentucky',
+  'Louisiana',
+  'Maine',
+  'Maryland',
+  'Massachusetts',
+  'Michigan',
+  'Minnesota',
+  'Mississippi',
+  'Missouri',
+  'Montana',
+  'Nebraska',
+  'Nevada',
+  'New Hampshire',
+  'New Jersey',
+  'New Mexico',
+  'New York',
+  'North Carolina',
+  'North Dakota',
+  'Ohio',
+  'Oklahoma',
+  'Oregon',
+  'Pennsylvania',
+  'Rhode Island',
+  'South Carolina',
+  'South Dakota',
+  'Tennessee',
+  'Texas',
+  'Utah',
+  'Vermont',
+  'Virginia',
+  'Washington',
+  'West Virginia',
+  'Wisconsin',
+  'Wyoming',
+  'District of Columbia',
+  'Puerto Rico',
 ]
 const COUNTRIES = [
-  'England and Wales', 'England', 'Scotland', 'Northern Ireland', 'Ireland', 'United Kingdom', 'United States',
-  'Germany', 'France', 'the Netherlands', 'Netherlands', 'Belgium', 'Luxembourg', 'Switzerland', 'Austria', 'Spain',
-  'Portugal', 'Italy', 'Sweden', 'Norway', 'Denmark', 'Finland', 'Poland', 'Canada', 'Ontario', 'Quebec',
-  'British Columbia', 'Alberta', 'Australia', 'New South Wales', 'Victoria', 'New Zealand', 'Singapore', 'Hong Kong',
-  'Japan', 'China', 'India', 'Israel', 'Malaysia', 'Mexico', 'Brazil', 'Cayman Islands', 'Bermuda',
-  'British Virgin Islands', 'Deutschland', 'Frankreich', 'Nederland', 'España', 'Schweiz', 'Suisse', 'Österreich',
+  'England and Wales',
+  'England',
+  'Scotland',
+  'Northern Ireland',
+  'Ireland',
+  'United Kingdom',
+  'United States',
+  'Germany',
+  'France',
+  'the Netherlands',
+  'Netherlands',
+  'Belgium',
+  'Luxembourg',
+  'Switzerland',
+  'Austria',
+  'Spain',
+  'Portugal',
+  'Italy',
+  'Sweden',
+  'Norway',
+  'Denmark',
+  'Finland',
+  'Poland',
+  'Canada',
+  'Ontario',
+  'Quebec',
+  'British Columbia',
+  'Alberta',
+  'Australia',
+  'New South Wales',
+  'Victoria',
+  'New Zealand',
+  'Singapore',
+  'Hong Kong',
+  'Japan',
+  'China',
+  'India',
+  'Israel',
+  'Malaysia',
+  'Mexico',
+  'Brazil',
+  'Cayman Islands',
+  'Bermuda',
+  'British Virgin Islands',
+  'Deutschland',
+  'Frankreich',
+  'Nederland',
+  'España',
+  'Schweiz',
+  'Suisse',
+  'Österreich',
 ]
 const JURISDICTIONS = [...US_STATES, ...COUNTRIES].sort((a, b) => b.length - a.length)
 const JURISDICTION_ALT = JURISDICTIONS.map((name) => name.replace(/ /g, '\\s+')).join('|')
@@ -170,7 +265,10 @@ const LAW_FIRST = new RegExp(
   'gi',
 )
 /** "… of the United States and the State of Indiana": the state is the answer. */
-const AND_STATE = new RegExp(String.raw`^\s+(?:of\s+America\s+)?and\s+(?:the\s+)?(?:laws\s+of\s+)?(?:the\s+)?(?:State|Commonwealth)\s+of\s+(${US_STATES.join('|').replace(/ /g, '\\s+')})\b`, 'i')
+const AND_STATE = new RegExp(
+  String.raw`^\s+(?:of\s+America\s+)?and\s+(?:the\s+)?(?:laws\s+of\s+)?(?:the\s+)?(?:State|Commonwealth)\s+of\s+(${US_STATES.join('|').replace(/ /g, '\\s+')})\b`,
+  'i',
+)
 /** "… construed under Delaware law", "Delaware law governs …". */
 const LAW_ADJECTIVE = new RegExp(String.raw`\b(?:under|by|with)\s+(?:the\s+)?(?:internal\s+)?(${JURISDICTION_ALT})\s+law\b`, 'gi')
 /** German, French, Dutch, Spanish clauses: "unterliegt deutschem Recht", "soumis au droit français" … */
@@ -328,9 +426,34 @@ function signatureDate(ctx: Context): Answer | undefined {
 
 const NUMBER_WORDS = new Map(
   Object.entries({
-    one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-    thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
-    'twenty-four': 24, thirty: 30, 'thirty-six': 36, forty: 40, 'forty-eight': 48, fifty: 50, sixty: 60, ninety: 90,
+    one: 1,
+    two: 2,
+    three: 3,
+    four: 4,
+    five: 5,
+    six: 6,
+    seven: 7,
+    eight: 8,
+    nine: 9,
+    ten: 10,
+    eleven: 11,
+    twelve: 12,
+    thirteen: 13,
+    fourteen: 14,
+    fifteen: 15,
+    sixteen: 16,
+    seventeen: 17,
+    eighteen: 18,
+    nineteen: 19,
+    twenty: 20,
+    'twenty-four': 24,
+    thirty: 30,
+    'thirty-six': 36,
+    forty: 40,
+    'forty-eight': 48,
+    fifty: 50,
+    sixty: 60,
+    ninety: 90,
   }),
 )
 
@@ -375,7 +498,8 @@ const OBLIGATION_SUBJECT =
 const PERIOD_START = /^\s*(?:\)\s*)?(?:from|after|following|beyond|of)\s+([^.;,]{0,70})/i
 
 /** Start points that are the agreement's own start. */
-const AGREEMENT_START = /\b(?:hereof|this\s+(?:letter\s+)?agreement|effective\s+date|execution|executed|first\s+(?:written|set\s+forth|above)|signature|signed|signing|commencement)\b/i
+const AGREEMENT_START =
+  /\b(?:hereof|this\s+(?:letter\s+)?agreement|effective\s+date|execution|executed|first\s+(?:written|set\s+forth|above)|signature|signed|signing|commencement)\b/i
 
 /** Start points that make a period outlast the agreement or depend on events: termination, disclosure, the end of talks. */
 const LATER_START = /\b(?:terminat\w*|expir\w*|disclos\w*|receipt|received|cessation|ceas\w*|last\b|completion|consummation|discussions?|closing|return)\b/i
@@ -425,9 +549,14 @@ function termAnswer(ctx: Context): Answer | undefined {
       candidates.push({ value, confidence: 0.72, line })
       continue
     }
-    if (OBLIGATION_SUBJECT.test(sentence) && (fromStart || ends) && !/surviv/i.test(sentence) && !COVENANT.test(sentence) && !COVENANT.test(clauseAfter.slice(0, 120)))
+    if (
+      OBLIGATION_SUBJECT.test(sentence) &&
+      (fromStart || ends) &&
+      !/surviv/i.test(sentence) &&
+      !COVENANT.test(sentence) &&
+      !COVENANT.test(clauseAfter.slice(0, 120))
+    )
       candidates.push({ value, confidence: 0.64, line })
   }
   return best(candidates)
 }
-

@@ -86,9 +86,7 @@ export function labelledValues(plan: Plan, ctx: Context, kind: FieldKind = plan.
  */
 export function choose(values: Scored[]): Scored | undefined {
   if (!values.length) return undefined
-  const sorted = [...values].sort(
-    (a, b) => b.confidence - a.confidence || (a.line?.index ?? 0) - (b.line?.index ?? 0),
-  )
+  const sorted = [...values].sort((a, b) => b.confidence - a.confidence || (a.line?.index ?? 0) - (b.line?.index ?? 0))
   const top = sorted[0]!
   const rival = sorted.find((other) => !sameValue(other.value, top.value))
   const agreeing = sorted.filter((other) => sameValue(other.value, top.value)).length

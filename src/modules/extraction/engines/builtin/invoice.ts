@@ -95,8 +95,7 @@ function titleDate(ctx: Context): Answer | undefined {
   for (const line of doc.lines.slice(0, 60)) {
     if (!NAMES_DOCUMENT.test(line.text)) continue
     for (const date of lineDates(ctx, line)) {
-      if (DATE_LEAD.test(line.text.slice(0, date.start)))
-        return { value: date.iso, confidence: date.guessed ? 0.6 : 0.82, line }
+      if (DATE_LEAD.test(line.text.slice(0, date.start))) return { value: date.iso, confidence: date.guessed ? 0.6 : 0.82, line }
     }
     // The date may be wrapped onto the next line ("… Nr. 123 vom" / "06.12.2018").
     const next = doc.lines[line.index + 1]
@@ -178,8 +177,7 @@ function dueFromSentence(ctx: Context): Answer | undefined {
 function documentCurrencyAnswer(ctx: Context): Answer | undefined {
   return memo(ctx, 'document-currency', () => {
     const amountCurrencies: string[] = []
-    for (const line of ctx.doc.lines)
-      for (const amount of lineAmounts(ctx, line)) if (amount.currency) amountCurrencies.push(amount.currency)
+    for (const line of ctx.doc.lines) for (const amount of lineAmounts(ctx, line)) if (amount.currency) amountCurrencies.push(amount.currency)
     const overall = documentCurrency(ctx.doc.text, amountCurrencies)
     return overall ? { value: overall.code, confidence: overall.confidence, line: lineWithCurrency(ctx, overall.code) } : undefined
   })
@@ -189,8 +187,7 @@ function documentCurrencyAnswer(ctx: Context): Answer | undefined {
 export function currencyAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const labelled = choose(labelledValues(plan, ctx, 'currency'))
   const fromDocument = documentCurrencyAnswer(ctx)
-  if (labelled && fromDocument && labelled.value === fromDocument.value)
-    return { ...labelled, confidence: Math.min(0.99, labelled.confidence + 0.05) }
+  if (labelled && fromDocument && labelled.value === fromDocument.value) return { ...labelled, confidence: Math.min(0.99, labelled.confidence + 0.05) }
   return best([labelled, fromDocument])
 }
 
@@ -198,6 +195,8 @@ export function currencyAnswer(plan: Plan, ctx: Context): Answer | undefined {
 function lineWithCurrency(ctx: Context, code: string): Line | undefined {
   const crown = ['SEK', 'NOK', 'DKK'].includes(code)
   const shows = (found: string | undefined) => found === code || (crown && found === KRONE)
-  return ctx.doc.lines.find((line) => lineAmounts(ctx, line).some((amount) => shows(amount.currency))) ??
+  return (
+    ctx.doc.lines.find((line) => lineAmounts(ctx, line).some((amount) => shows(amount.currency))) ??
     ctx.doc.lines.find((line) => findCurrency(line.text) === code)
+  )
 }

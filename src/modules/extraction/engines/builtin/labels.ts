@@ -91,14 +91,7 @@ function atBoundary(text: string, start: number, end: number): boolean {
 /** Of overlapping hits in a cell, a longer one hides a shorter one. */
 function keepLongest(found: LabelHit[]): LabelHit[] {
   return found.filter(
-    (hit) =>
-      !found.some(
-        (other) =>
-          other !== hit &&
-          other.start <= hit.start &&
-          other.end >= hit.end &&
-          other.end - other.start > hit.end - hit.start,
-      ),
+    (hit) => !found.some((other) => other !== hit && other.start <= hit.start && other.end >= hit.end && other.end - other.start > hit.end - hit.start),
   )
 }
 
@@ -175,9 +168,7 @@ export function below(hit: LabelHit, doc: Doc, hitsByLine: Map<number, LabelHit[
     if (!next || next.page !== line.page) break
     // Tab-separated rows (DOCX, HTML and Markdown tables) align by cell, not by column.
     const byIndex = line.raw.includes('\t') && next.raw.includes('\t') && next.cells.length === line.cells.length
-    const cellIndex = byIndex
-      ? hit.cell
-      : next.cells.findIndex((cell) => cell.start < labelCell.end && cell.end > labelCell.start && cell.start < nextStart)
+    const cellIndex = byIndex ? hit.cell : next.cells.findIndex((cell) => cell.start < labelCell.end && cell.end > labelCell.start && cell.start < nextStart)
     let chosen = cellIndex
     if (chosen < 0 && isLast) chosen = next.cells.findIndex((cell) => cell.start >= labelCell.start - 1)
     if (chosen < 0) continue

@@ -135,8 +135,7 @@ function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line
     // A name over two lines: the second carries the legal form ("Müller & Söhne Holz" /
     // "Handelsgesellschaft mbH").
     const afterText = after?.page === next.page ? cellTextUnder(after, hit) : undefined
-    if (afterText && !hasLegalForm(text) && hasLegalForm(afterText) && looksLikeName(afterText))
-      return { name: cleanName(`${text} ${afterText}`), line: next }
+    if (afterText && !hasLegalForm(text) && hasLegalForm(afterText) && looksLikeName(afterText)) return { name: cleanName(`${text} ${afterText}`), line: next }
     return { name: cleanName(text), line: next }
   }
   return undefined
@@ -160,8 +159,7 @@ function cellTextUnder(line: Line | undefined, hit: LabelHit): string | undefine
 /** Domains of the document's web and e-mail addresses, folded to letters and digits. */
 function domains(doc: Doc): string[] {
   const found = new Set<string>()
-  for (const m of doc.text.matchAll(/(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\.[a-z]{2,}/gi))
-    found.add(m[1]!.toLowerCase().replace(/[^a-z0-9]/g, ''))
+  for (const m of doc.text.matchAll(/(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\.[a-z]{2,}/gi)) found.add(m[1]!.toLowerCase().replace(/[^a-z0-9]/g, ''))
   return [...found].filter((domain) => domain.length >= 4 && !/^(?:gmail|yahoo|hotmail|outlook|example|localhost|gmx|web|orange|free)$/.test(domain))
 }
 
@@ -194,8 +192,7 @@ function senderLine(ctx: Context): { name: string; line: Line; start: number } |
       if (line.page !== 1) break
       const text = line.raw.trimStart()
       const m = SENDER_LINE.exec(text)
-      if (m && looksLikeName(m[1]!) && !/\d{3,}/.test(m[1]!))
-        return { name: cleanName(m[1]!), line, start: line.raw.length - text.length }
+      if (m && looksLikeName(m[1]!) && !/\d{3,}/.test(m[1]!)) return { name: cleanName(m[1]!), line, start: line.raw.length - text.length }
     }
     return undefined
   })
@@ -342,8 +339,7 @@ function addressedTo(ctx: Context): Answer | undefined {
     if (!cell || !PERSON_SALUTATION.test(cell.text)) continue
     const next = ctx.doc.lines[line.index + 1]
     const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3)
-    if (next && nextCell && looksLikeName(nextCell.text))
-      return { value: `${cell.text} ${cleanName(nextCell.text)}`, confidence: 0.62, line: next }
+    if (next && nextCell && looksLikeName(nextCell.text)) return { value: `${cell.text} ${cleanName(nextCell.text)}`, confidence: 0.62, line: next }
   }
   return undefined
 }

@@ -20,7 +20,8 @@ const ORGANISATION = new RegExp(
 )
 
 /** Words that start a description after a party's name rather than continue it. */
-const NAME_STOP = /^(?:a|an|the|its|his|her|having|located|with|whose|which|who|on|in|at|by|of|organized|incorporated|existing|formed|doing|d\/b\/a|dba|together|hereinafter|and|or|as|each|acting|through|for|from|to|residing|an?\s+individual)\b/i
+const NAME_STOP =
+  /^(?:a|an|the|its|his|her|having|located|with|whose|which|who|on|in|at|by|of|organized|incorporated|existing|formed|doing|d\/b\/a|dba|together|hereinafter|and|or|as|each|acting|through|for|from|to|residing|an?\s+individual)\b/i
 
 interface Party {
   name: string
@@ -226,7 +227,12 @@ function readName(text: string, position: number): { name: string; end: number }
   const trimmed = name.replace(/(?<!\b(?:Inc|Corp|Co|Ltd|Jr|Sr|[A-Z]))\.$/, '')
   const cleaned = collapse(trimmed.replace(/\s+(?:of|and|the|de|du|von|van|der|für|&)$/i, '').replace(/[,\s]+$/, ''))
   if (!cleaned || cleaned === 'The' || cleaned.length < 3 || !/[A-Za-z]{2}/.test(cleaned)) return undefined
-  if (/^(?:The\s+)?(?:This|That|Agreement|Company|Party|Parties|Corporation|Each|Such|Said|Any|All|Whereas|Now|In|By|And|Employee|Executive|Consultant|Recipient|Discloser|Confidential\w*|Receiving|Disclosing)\b/i.test(cleaned)) return undefined
+  if (
+    /^(?:The\s+)?(?:This|That|Agreement|Company|Party|Parties|Corporation|Each|Such|Said|Any|All|Whereas|Now|In|By|And|Employee|Executive|Consultant|Recipient|Discloser|Confidential\w*|Receiving|Disclosing)\b/i.test(
+      cleaned,
+    )
+  )
+    return undefined
   if (/\b(?:Agreement|Exhibit|Section|Schedule|Parties|Party)\b/i.test(cleaned)) return undefined
   // A legal form alone ("Inc.") is no name.
   const form = LEGAL_END.exec(cleaned)
@@ -265,7 +271,14 @@ function nextPartyStart(text: string, from: number): number | undefined {
       const upcoming = text.slice(after, after + 80)
       if (BLANK_SLOT.test(upcoming)) return after
       const listed = !/^,\s+$/.test(joiner[0]) || ORGANISATION.test(readName(text, after)?.name ?? '')
-      if (listed && /^(?:the\s+)?[A-Z0-9]/.test(upcoming) && !/^(?:the\s+)?(?:Company|Parties|Party|Agreement|Confidential|Recipient|Discloser|Receiving|Disclosing|Employee|Executive|Purchaser|Buyer|Seller)\b/.test(upcoming) && startsName(upcoming))
+      if (
+        listed &&
+        /^(?:the\s+)?[A-Z0-9]/.test(upcoming) &&
+        !/^(?:the\s+)?(?:Company|Parties|Party|Agreement|Confidential|Recipient|Discloser|Receiving|Disclosing|Employee|Executive|Purchaser|Buyer|Seller)\b/.test(
+          upcoming,
+        ) &&
+        startsName(upcoming)
+      )
         return after
       if (/^(?:you|me)\b/i.test(upcoming)) return undefined
     }
@@ -328,7 +341,11 @@ function definedParties(text: string): Defined[] {
     // "… you (“Employee” or “you”)": the term defines a person, not the organisation named earlier.
     if (/\b(?:you|I|me|the\s+undersigned)\s*$/i.test(before)) continue
     const candidates = [...before.matchAll(CAPITALISED_NAME)].filter((c) => ORGANISATION.test(c[1]!))
-    const head = candidates.find((c) => /^\s*,?\s*(?:(?:and|or|and\/or)\s+)?(?:its|their)\s+(?:affiliates|subsidiaries|parents?|divisions)\b[^()]*\binclud/i.test(before.slice(c.index! + c[0].length)))
+    const head = candidates.find((c) =>
+      /^\s*,?\s*(?:(?:and|or|and\/or)\s+)?(?:its|their)\s+(?:affiliates|subsidiaries|parents?|divisions)\b[^()]*\binclud/i.test(
+        before.slice(c.index! + c[0].length),
+      ),
+    )
     const organisation = head ?? candidates.at(-1)
     if (!organisation) continue
     // A heading run into the name ("NON-DISCLOSURE AGREEMENT The Regents of …") is not part of
@@ -389,7 +406,10 @@ function signingIndividual(ctx: Context): string | undefined {
   const signers: { name: string; officer: boolean }[] = []
   lines.forEach((line, index) => {
     for (const m of line.raw.matchAll(SIGNED)) {
-      const context = lines.slice(Math.max(0, index - 2), index + 1).map((l) => l.text).join(' ')
+      const context = lines
+        .slice(Math.max(0, index - 2), index + 1)
+        .map((l) => l.text)
+        .join(' ')
       if (/\bwitness(?!\s+whereof)/i.test(context)) continue
       const before = line.raw.slice(Math.max(0, m.index! - 12), m.index!)
       signers.push({ name: collapse(m[1]!), officer: /by:?\s*$/i.test(before) })

@@ -54,9 +54,7 @@ const FINAL_QUALIFIER = wholeWords(FINAL_WORDS)
  * Words that may stand between a total label and its amount without making it a total of
  * something else: the lexicons' neutral words, the words that make it final, currency codes.
  */
-const NEUTRAL_WORDS = new Set(
-  [...lexiconWords('total_neutral'), ...FINAL_WORDS, ...LETTER_MARKS].flatMap((phrase) => fold(phrase).split(/[^\p{L}]+/u)),
-)
+const NEUTRAL_WORDS = new Set([...lexiconWords('total_neutral'), ...FINAL_WORDS, ...LETTER_MARKS].flatMap((phrase) => fold(phrase).split(/[^\p{L}]+/u)))
 
 /** Words before a tax's name that only say what an amount includes or excludes ("incl. GST", "ohne MwSt."). */
 const TAX_QUALIFIER = new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource([...lexiconWords('excluding_tax'), ...lexiconWords('including_tax')])})\\W*$`, 'iu')
@@ -373,8 +371,7 @@ function readTotals(ctx: Context): Totals {
       }
     }
     if (!result.consistent) {
-      const bounded = (list: AmountCandidate[]) =>
-        total ? list.filter((c) => Math.abs(c.number) <= Math.abs(total.number) + 0.001) : list
+      const bounded = (list: AmountCandidate[]) => (total ? list.filter((c) => Math.abs(c.number) <= Math.abs(total.number) + 0.001) : list)
       result.subtotal = largest(bounded(subtotals).filter((c) => !total || !near(c.number, total.number)))
       result.tax = agreed(bounded(taxes).filter((c) => !total || !near(c.number, total.number)))
     }

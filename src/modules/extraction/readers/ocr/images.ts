@@ -44,10 +44,7 @@ export function checkPixels(width: number, height: number, limits: ReadLimits): 
 /** Refuses a document with more pages than the limit. */
 export function checkPages(pages: number, limits: ReadLimits): void {
   if (pages > limits.maxPages)
-    throw new ExtractionError(
-      'too_many_pages',
-      `The document has ${pages} pages; at most ${limits.maxPages} are read (--max-pages).`,
-    )
+    throw new ExtractionError('too_many_pages', `The document has ${pages} pages; at most ${limits.maxPages} are read (--max-pages).`)
 }
 
 function megapixels(pixels: number): string {

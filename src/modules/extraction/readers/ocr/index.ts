@@ -103,7 +103,22 @@ function guessLanguage(words: OcrWord[]): OcrLanguage {
 }
 
 /** Letters OCR reads in place of digits, mended only where the word then reads as a number. */
-const DIGIT_LOOKALIKES: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', '|': '1', i: '1', Z: '2', S: '5', s: '5', '§': '5', B: '8', g: '9' }
+const DIGIT_LOOKALIKES: Record<string, string> = {
+  O: '0',
+  o: '0',
+  D: '0',
+  Q: '0',
+  l: '1',
+  I: '1',
+  '|': '1',
+  i: '1',
+  Z: '2',
+  S: '5',
+  s: '5',
+  '§': '5',
+  B: '8',
+  g: '9',
+}
 /** Specks OCR reads as quotes or tildes around a number. */
 const SPECKS = /^[“”"'`‘’~^*«»]+|[“”"'`‘’~^*«»]+$/g
 const NUMBER_LIKE = /^[(+\-]?(?:RM|[$€£¥])?\d{1,3}(?:[.,' ]?\d{3})*(?:[.,]\d{1,2})?[)%]?$|^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/
@@ -122,11 +137,7 @@ function mendNumbers(words: OcrWord[]): OcrWord[] {
     const gap = previous ? word.left - (previous.left + previous.width) : Infinity
     const lastOfLine = words[index + 1]?.line !== word.line
     const pointLost = previous && /^\d{1,3}$/.test(previous.text) && /^\d{2}$/.test(word.text) && lastOfLine && gap < charWidth
-    if (
-      previous &&
-      previous.line === word.line &&
-      ((/\d[.,]$/.test(previous.text) && /^\d{1,2}\b/.test(word.text) && gap < charWidth * 1.5) || pointLost)
-    ) {
+    if (previous && previous.line === word.line && ((/\d[.,]$/.test(previous.text) && /^\d{1,2}\b/.test(word.text) && gap < charWidth * 1.5) || pointLost)) {
       mended[mended.length - 1] = {
         ...previous,
         text: previous.text + (pointLost ? '.' : '') + word.text,
@@ -167,7 +178,7 @@ function toLines(words: OcrWord[]): PositionedWord[][] {
       y0: word.top,
       x1: word.left + word.width,
       y1: word.top + word.height,
-      size: charWidth * COLUMN_GAP_CHARS / 0.8,
+      size: (charWidth * COLUMN_GAP_CHARS) / 0.8,
       confidence: word.confidence / 100,
     }))
   })
