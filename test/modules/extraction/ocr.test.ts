@@ -9,7 +9,7 @@ import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { orient } from '../../../src/modules/extraction/readers/ocr/images'
 import { mendCurrencyMarks, mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
-import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
+import { flattenBackground, type Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
 import { imagePdf, renderPage, renderPages, rotate, toJpeg, toPng, toTiff, toWebp } from '../../helpers/images'
 
@@ -192,6 +192,30 @@ describe('misread currency marks', () => {
     expect(mendCurrencyMarks(words(['Total', 'a'], ['Ri', 'a'], ['86.00', 'a'])).map((word) => word.text)).toEqual(['Total', 'Ri', '86.00'])
     const page = words(['EUR', 'a'], ['10.00', 'a'], ['EUD', 'b'], ['paid', 'b'], ['EUX', 'c'], ['12', 'd'])
     expect(mendCurrencyMarks(page).map((word) => word.text)).toEqual(['EUR', '10.00', 'EUD', 'paid', 'EUX', '12'])
+  })
+})
+
+describe('uneven paper', () => {
+  /** The page under a shadow: darker and greyer towards the left, as a photo taken by a window. */
+  const shaded = (page: Raster): Raster => ({
+    ...page,
+    data: page.data.map((value, i) => value * (0.35 + (0.6 * (i % page.width)) / page.width)),
+  })
+
+  test('the paper is evened out to white while ink keeps its contrast', () => {
+    const page: Raster = { width: 400, height: 200, data: new Uint8Array(400 * 200).fill(250) }
+    for (let y = 90; y < 110; y++) for (let x = 20; x < 380; x += 40) page.data.fill(20, y * 400 + x, y * 400 + x + 8)
+    const flat = flattenBackground(shaded(page))
+    const at = (x: number, y: number) => flat.data[y * flat.width + x]!
+    for (const x of [5, 100, 200, 300, 395]) expect(at(x, 30)).toBeGreaterThanOrEqual(210)
+    for (const x of [22, 102, 222, 342]) expect(at(x, 100)).toBeLessThanOrEqual(60)
+  })
+
+  test('a receipt photographed in a shadow is read', async () => {
+    const { pages } = await readDocument(toPng(shaded(receipt)), MEDIA_TYPES.png)
+    const lines = linesOf(pages[0]!)
+    expect(lines).toContain('BLUE HARBOUR CAFE')
+    expect(lines.some((line) => line.includes('18.50'))).toBe(true)
   })
 })
 

@@ -1,11 +1,11 @@
 /**
- * Reading a page image: the image is prepared (small text enlarged), recognised, turned upright
+ * Reading a page image: the image is prepared (the paper evened out, small text enlarged), recognised, turned upright
  * when it was read sideways or upside down, and read again with the page's own language when
  * that is not English. The words keep their boxes and confidences.
  */
 import { detectLanguage } from '../../engines/builtin/document'
 import type { PositionedWord } from '../layout'
-import { type Raster, rotate, scale } from './raster'
+import { flattenBackground, type Raster, rotate, scale } from './raster'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
 import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
 
@@ -28,7 +28,7 @@ const MAX_PREPARED_PIXELS = 16_000_000
 const DOUBTFUL_CONFIDENCE = 60
 
 export async function recognisePage(page: Raster): Promise<RecognisedPage> {
-  const prepared = enlarge(page)
+  const prepared = enlarge(flattenBackground(page))
   let words = await recognise(prepared, ['eng'])
   let upright = prepared
   // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
