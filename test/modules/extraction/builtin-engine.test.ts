@@ -346,6 +346,15 @@ describe('names', () => {
     })
   })
 
+  test('a receipt name wrapped before its trade word and legal form is one name; a brand above a company line is not joined', async () => {
+    const wrapped = ['      GOLDEN LOTUS VEGETARIAN', '        RESTAURANT SDN BHD', '          (10956514-X)', '  12 JALAN SS2/11', 'TOTAL      RM 5.00'].join(
+      '\n',
+    )
+    expect((await values(wrapped, catalogFields('invoice', ['company_name']))).company_name).toBe('GOLDEN LOTUS VEGETARIAN RESTAURANT SDN BHD')
+    const brand = ['        MR. FIXIT', '    MR. FIXIT (M) SDN BHD', '  12 JALAN SS2/11', 'TOTAL      RM 5.00'].join('\n')
+    expect((await values(brand, catalogFields('invoice', ['company_name']))).company_name).toBe('MR. FIXIT (M) SDN BHD')
+  })
+
   test('a sender line above the address window gives both sides', async () => {
     const text = ['Nordwerk GmbH · Hafenweg 7 · 20457 Hamburg', 'Hanna Berg', 'Lindenallee 3', '50667 Köln', 'Rechnung Nr. 731 vom 23.06.2021'].join('\n')
     expect(await values(text, catalogFields('invoice', ['company_name', 'client_name', 'invoice_number', 'date']))).toEqual({

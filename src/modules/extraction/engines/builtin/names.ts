@@ -20,6 +20,21 @@ const hasLegalForm = (text: string) => LEGAL_FORM.test(text)
 /** Words of shop and trade names (receipts rarely print a legal form). */
 const TRADE_WORD = wholeWords(lexiconWords('trade_words'))
 
+const LEGAL_FORMS = new RegExp(`(?:^|(?<=[\\s,(&]))(?:${legalFormsSource()})(?=$|[\\s.,)])`, 'gi')
+
+/**
+ * A line of trade words and a legal form only ("RESTAURANT SDN BHD") names no one by itself: it
+ * ends a long name wrapped from the line above ("LIAN CHI VEGETARIAN" / "RESTAURANT SDN BHD").
+ */
+function endsWithTradeAndForm(line: string): boolean {
+  if (!hasLegalForm(line)) return false
+  const words = line
+    .replace(LEGAL_FORMS, ' ')
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean)
+  return words.length > 0 && words.every((word) => TRADE_WORD.test(word))
+}
+
 /** Labels of registration and tax numbers ("Co. Reg. No", "VAT", "KvK"). */
 const REGISTRATION = wordsSource(lexiconWords('registration_labels'))
 
@@ -245,6 +260,7 @@ const NAMED_IN_FOOTER = new RegExp(`^(.{2,40}?\\s(?:${legalFormsSource()})\\.?)\
  */
 function continuation(text: string, next: string | undefined): boolean {
   if (!next) return false
+  if (!hasLegalForm(text) && endsWithTradeAndForm(next)) return true
   if (/[&-]\s*$/.test(text)) return looksLikeName(next) || hasLegalForm(next)
   if (/^(?:\(m\)\s*)?(?:sdn\.?\s*bhd\.?|bhd\.?|s\/b|gmbh|ag|ltd\.?|inc\.?|llc|b\.v\.?|co\.\s*\(m\)\s*(?:sdn\s*)?bhd\.?)$/i.test(next.trim())) return true
   return !hasLegalForm(text) && /^(?:co\.|\(m\)|sdn\b|bhd\b|s\/b|gmbh\b)/i.test(next.trim())
