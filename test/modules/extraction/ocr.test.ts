@@ -3,13 +3,14 @@
  * read by OCR inside the process, upright even when turned, with their words' positions; the
  * limits refuse what is too large before it is decoded. Every image is rendered by the tests.
  */
-import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
 import { PDFDocument } from 'pdf-lib'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { orient } from '../../../src/modules/extraction/readers/ocr/images'
 import { mendCurrencyMarks, mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
 import { flattenBackground, type Raster } from '../../../src/modules/extraction/readers/ocr/raster'
+import * as tesseract from '../../../src/modules/extraction/readers/ocr/tesseract'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
 import { imagePdf, renderPage, renderPages, rotate, toJpeg, toPng, toTiff, toWebp } from '../../helpers/images'
 
@@ -73,6 +74,28 @@ describe('images are documents', () => {
       [1, 2],
       [2, 2],
     ])
+  })
+
+  test('a German document is read in German, and its later pages with the German model only', async () => {
+    const german = (title: string) => ({
+      lines: [
+        title,
+        'Rechnungsnummer: 2024-117',
+        'Lieferung für Müller und Söhne',
+        'Die Rechnung ist zahlbar innerhalb von 14 Tagen',
+        'Gesamtbetrag: 1.250,00 EUR',
+      ],
+    })
+    const [first, second] = await renderPages([german('Rechnung'), german('Rechnung Seite 2')])
+    const reads = spyOn(tesseract, 'recognise')
+    try {
+      const document = await readDocument(toTiff([first!, second!]), MEDIA_TYPES.tiff)
+      expect(document.pages.map((page) => linesOf(page)[2])).toEqual(['Lieferung für Müller und Söhne', 'Lieferung für Müller und Söhne'])
+      // Page one: English first, then German; page two: German at once.
+      expect(reads.mock.calls.map(([, languages]) => languages.join('+'))).toEqual(['eng', 'deu', 'deu'])
+    } finally {
+      reads.mockRestore()
+    }
   })
 
   test('a page turned a quarter or upside down is read upright', async () => {

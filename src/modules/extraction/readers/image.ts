@@ -1,6 +1,6 @@
 /** Image documents (JPEG, PNG, TIFF, WebP) → page texts through OCR, one page per image or frame. */
 import { layOut, type LaidOutPage } from './layout'
-import { recognisePage } from './ocr'
+import { pageRecogniser } from './ocr'
 import { decodeImage } from './ocr/images'
 import type { ReadOptions } from './types'
 
@@ -8,9 +8,10 @@ export async function readImage(bytes: Uint8Array, mediaType: string, options: R
   const rasters = await decodeImage(bytes, mediaType, options.limits)
   const total = rasters.length
   const pages: LaidOutPage[] = []
+  const recognise = pageRecogniser()
   // Taken off the list one by one, so a page's pixels can go once it is read.
   for (let raster = rasters.shift(); raster; raster = rasters.shift()) {
-    const page = await recognisePage(raster)
+    const page = await recognise(raster)
     pages.push(layOut(page.lines, page.width, page.height))
     options.onPage?.(pages.length, total)
   }

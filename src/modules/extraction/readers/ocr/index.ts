@@ -27,34 +27,54 @@ const MAX_PREPARED_PIXELS = 16_000_000
 /** Below this mean confidence (0–100) a page may be turned: its orientation is checked. */
 const DOUBTFUL_CONFIDENCE = 60
 
-export async function recognisePage(page: Raster): Promise<RecognisedPage> {
+/**
+ * Reads the pages of one document in order. Each page is read first with the model of the
+ * language the page before it turned out to be in (English for the first): a document keeps its
+ * language, so its later pages are read once where each would otherwise be read twice.
+ */
+export type PageRecogniser = (page: Raster) => Promise<RecognisedPage>
+
+export function pageRecogniser(): PageRecogniser {
+  let language: OcrLanguage = 'eng'
+  return async (page) => {
+    const read = await recognisePage(page, language)
+    language = read.language
+    return read
+  }
+}
+
+export async function recognisePage(page: Raster, expected: OcrLanguage = 'eng'): Promise<RecognisedPage & { language: OcrLanguage }> {
   const prepared = enlarge(flattenBackground(page))
-  let words = await recognise(prepared, ['eng'])
+  let words = await recognise(prepared, [expected])
   let upright = prepared
   // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
   const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE
   const turn = sure ? turnFromReadingOrder(words) : 0
   if (turn) {
     upright = rotate(prepared, turn)
-    words = await recognise(upright, ['eng'])
+    words = await recognise(upright, [expected])
   } else if (!sure) {
     const orientation = await detectOrientation(prepared)
     if (orientation && orientation.degrees !== 0) {
       const turned = rotate(prepared, orientation.degrees)
-      const again = await recognise(turned, ['eng'])
+      const again = await recognise(turned, [expected])
       if (quality(again) > quality(words)) {
         words = again
         upright = turned
       }
     }
   }
-  const language = guessLanguage(words)
-  if (language !== 'eng') {
+  let language = expected
+  const guessed = guessLanguage(words)
+  if (guessed !== expected) {
     // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
-    const again = await recognise(upright, [language])
-    if (quality(again) >= quality(words) * 0.95) words = again
+    const again = await recognise(upright, [guessed])
+    if (quality(again) >= quality(words) * 0.95) {
+      words = again
+      language = guessed
+    }
   }
-  return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height }
+  return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height, language }
 }
 
 function enlarge(raster: Raster): Raster {
