@@ -297,6 +297,15 @@ describe('amounts and currencies', () => {
     expect((await values(text, totals)).total).toBe('48.15')
   })
 
+  test('without a total label, a line after the subtotal and tax that prints their sum holds the total', async () => {
+    const misread = ['Sub Total          RM 68.87', 'GST/TAX 6%         RM  4.13', 'TOza               RM 73.00', 'Thank you, please come again'].join('\n')
+    expect((await values(misread, totals)).total).toBe('73.00')
+    const notPrinted = ['Sub Total          RM 68.87', 'GST/TAX 6%         RM  4.13', 'Thank you, please come again'].join('\n')
+    expect((await values(notPrinted, totals)).total).toBeNull()
+    const printedAbove = ['Goods              RM 73.00', 'Sub Total          RM 68.87', 'GST/TAX 6%         RM  4.13'].join('\n')
+    expect((await values(printedAbove, totals)).total).toBeNull()
+  })
+
   test('a "service change" above the payment is no change given', async () => {
     const text = [
       'Subtotal           41.30',

@@ -313,7 +313,7 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
       if (unrounded.length) return { ...unrounded[unrounded.length - 1]!, value: settled.toFixed(2), number: settled, confidence: 0.85, tier: 3 }
     }
   }
-  if (!totals.length) return undefined
+  if (!totals.length) return sumShown(candidates, ctx)
   const adjustment = rounding(ctx)
   if (adjustment !== undefined) {
     const rounded = totals.filter((c) => c.tier >= 2 && totals.some((other) => other !== c && near(other.number + adjustment, c.number)))
@@ -322,6 +322,24 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
   const tier = Math.max(...totals.map((c) => c.tier))
   const top = totals.filter((c) => c.tier === tier)
   return top.sort((a, b) => a.line.index - b.line.index).pop()
+}
+
+/**
+ * No total label read (a misread "TOTAL"), but a subtotal and a tax whose sum a later line prints:
+ * that line holds the total.
+ */
+function sumShown(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
+  const summary = taxSummaryLines(ctx)
+  for (const subtotal of candidates.filter((c) => c.role === 'subtotal' && c.number > 0))
+    for (const tax of candidates.filter((c) => c.role === 'tax' && c.number > 0)) {
+      const sum = Math.round((subtotal.number + tax.number) * 100) / 100
+      const after = Math.max(subtotal.line.index, tax.line.index)
+      const line = ctx.doc.lines.find(
+        (line) => line.index > after && !summary.has(line.index) && moneyAmounts(line.text).some((printed) => near(printed.number, sum)),
+      )
+      if (line) return { role: 'total', value: sum.toFixed(2), number: sum, confidence: 0.8, tier: 2, line }
+    }
+  return undefined
 }
 
 /** The last line before the first of the payment's lines that prints this amount, outside a tax breakdown. */
