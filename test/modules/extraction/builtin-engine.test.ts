@@ -306,6 +306,16 @@ describe('amounts and currencies', () => {
     expect((await values(printedAbove, totals)).total).toBeNull()
   })
 
+  test('without any total label, what was paid less the change is the total, or what was paid when no change is printed', async () => {
+    const withChange = ['HEINEKEN 5 BTL     2 x 95.00', 'CASH :             200.00', 'CHANGE :            10.00'].join('\n')
+    expect((await values(withChange, totals)).total).toBe('190.00')
+    const exact = ['OPT.08 = RM 149.00', 'DPT.04 = RM  21.00', 'CASH', 'RM 170.00'].join('\n')
+    expect((await values(exact, totals)).total).toBe('170.00')
+    // A total label, even one whose amount disagrees, is not overruled by a payment that no line prints.
+    const labelled = ['Total              12.00', 'Cash               50.00', 'Change             30.00'].join('\n')
+    expect((await values(labelled, totals)).total).toBe('12.00')
+  })
+
   test('a "service change" above the payment is no change given', async () => {
     const text = [
       'Subtotal           41.30',

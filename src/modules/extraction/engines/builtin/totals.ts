@@ -313,7 +313,13 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
       if (unrounded.length) return { ...unrounded[unrounded.length - 1]!, value: settled.toFixed(2), number: settled, confidence: 0.85, tier: 3 }
     }
   }
-  if (!totals.length) return sumShown(candidates, ctx)
+  if (!totals.length) {
+    // No total label read at all: a line that prints subtotal plus tax, else what was paid (less the change).
+    const sum = sumShown(candidates, ctx)
+    if (sum || settled === undefined || settled <= 0) return sum
+    const line = ctx.doc.lines.find((line) => lines.has(line.index))!
+    return { role: 'total', value: settled.toFixed(2), number: settled, confidence: 0.7, tier: 2, line }
+  }
   const adjustment = rounding(ctx)
   if (adjustment !== undefined) {
     const rounded = totals.filter((c) => c.tier >= 2 && totals.some((other) => other !== c && near(other.number + adjustment, c.number)))
