@@ -309,6 +309,8 @@ describe('amounts and currencies', () => {
   test('without any total label, what was paid less the change is the total, or what was paid when no change is printed', async () => {
     const withChange = ['HEINEKEN 5 BTL     2 x 95.00', 'CASH :             200.00', 'CHANGE :            10.00'].join('\n')
     expect((await values(withChange, totals)).total).toBe('190.00')
+    const cashChange = ['SUBTOTAL:           28.60', 'TLiRM               28.60', 'CASH               100.00', 'CASH CHANGE         71.40'].join('\n')
+    expect((await values(cashChange, totals)).total).toBe('28.60')
     const exact = ['OPT.08 = RM 149.00', 'DPT.04 = RM  21.00', 'CASH', 'RM 170.00'].join('\n')
     expect((await values(exact, totals)).total).toBe('170.00')
     // A total label, even one whose amount disagrees, is not overruled by a payment that no line prints.

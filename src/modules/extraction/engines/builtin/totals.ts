@@ -190,9 +190,11 @@ function payment(ctx: Context): { paid?: number; change?: number; lines: Set<num
     let paid: number | undefined
     let change: number | undefined
     const lines = new Set<number>()
+    // "CASH CHANGE 71.40" is the change: a line that names the change pays nothing.
+    const changeLines = new Set(ctx.hits.filter((hit) => hit.entry.owner === 'change').map((hit) => hit.line.index))
     for (const hit of ctx.hits) {
       const isChange = hit.entry.owner === 'change'
-      const isPaid = hit.entry.owner === 'amount_paid'
+      const isPaid = hit.entry.owner === 'amount_paid' && !changeLines.has(hit.line.index)
       if (!isChange && !isPaid) continue
       const { amounts } = amountsAfter(hit, ctx)
       let amount = amounts[amounts.length - 1]
