@@ -6,7 +6,7 @@ import type { Database as SqliteClient } from 'bun:sqlite'
 import type pg from 'pg'
 import { type Db, openDb } from './client'
 import { migrate } from './migrate'
-import { migratePostgres, openPostgres, type PgDb } from './postgres'
+import { migratePostgres, openPostgres, type PgDb, type PgTransaction } from './postgres'
 
 export interface SqliteDatabase {
   kind: 'sqlite'
@@ -22,6 +22,8 @@ export interface PostgresDatabase {
   pool: pg.Pool
   /** For connections of their own (LISTEN). */
   url: string
+  /** A transaction that gives its connection back whatever fails (use it, not `db.transaction`). */
+  transaction: PgTransaction
   shown: string
 }
 

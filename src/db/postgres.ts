@@ -8,7 +8,6 @@ import type { MigrationConfig, MigrationMeta } from 'drizzle-orm/migrator'
 import { drizzle } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { embeddedPgMigrations } from './embed-pg-migrations' with { type: 'macro' }
-import * as tables from './pg-tables'
 
 export const pgMigrations: MigrationMeta[] = embeddedPgMigrations()
 
@@ -36,14 +35,34 @@ export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
   // replaces the connection when next needed.
   pool.on('error', () => {})
   pool.on('connect', (connection) => connection.on('error', () => {}))
-  const db = drizzle({ client: pool, schema: tables })
-  return { db, pool, url }
+  const db = drizzle({ client: pool })
+
+  /**
+   * Runs `work` in a transaction on one connection of the pool. Drizzle's own `db.transaction`
+   * on a pool sends BEGIN before the try whose `finally` gives the connection back: a connection
+   * the server drops as it is handed out (a restart, a failover, an operator ending sessions)
+   * fails BEGIN and is never returned, so the pool loses it for good and, after as many such
+   * moments as it has connections, waits forever. Here the connection goes back whatever fails;
+   * the pool discards a broken one.
+   */
+  async function transaction<T>(work: (tx: PgTx) => Promise<T>): Promise<T> {
+    const connection = await pool.connect()
+    try {
+      return await drizzle({ client: connection }).transaction(work)
+    } finally {
+      connection.release()
+    }
+  }
+
+  return { db, pool, url, transaction }
 }
 
 export type PgDb = ReturnType<typeof openPostgres>['db']
 
 /** What `db.transaction` hands its callback. */
 export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
+
+export type PgTransaction = ReturnType<typeof openPostgres>['transaction']
 
 /** What drizzle's own node-postgres `migrate()` calls, fed with migrations that are already in memory. */
 interface DrizzleInternals {

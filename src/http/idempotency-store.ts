@@ -76,12 +76,12 @@ function sqliteStore({ db }: SqliteDatabase): IdempotencyStore {
   }
 }
 
-function postgresStore({ db }: PostgresDatabase): IdempotencyStore {
+function postgresStore({ db, transaction }: PostgresDatabase): IdempotencyStore {
   const { idempotencyKeys } = pg
   const mine = (accountId: string, key: string) => and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!
   return {
     claim: ({ accountId, key, requestHash, now, expiredBefore, lostBefore }) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         await tx
           .delete(idempotencyKeys)
           .where(

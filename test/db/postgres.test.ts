@@ -1,5 +1,6 @@
 /** The PostgreSQL migrations on a real server (skipped without EXTRACTD_TEST_POSTGRES). */
 import { afterEach, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
 import { migratePostgres, openPostgres, pgMigrations } from '../../src/db/postgres'
 import { POSTGRES_URL, freshPostgres } from '../helpers/postgres'
 
@@ -40,4 +41,28 @@ test.skipIf(!POSTGRES_URL)('eight instances migrating one new database at once a
   await Promise.all(handles.map((handle) => migratePostgres(handle)))
   const { rows: applied } = await handles[0]!.pool.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations')
   expect(applied[0]!.n).toBe(pgMigrations.length)
+})
+
+test.skipIf(!POSTGRES_URL)('a connection the server drops as it is handed out fails its transaction and goes back to the pool', async () => {
+  const { url, drop } = await freshPostgres()
+  const handle = openPostgres(url, { max: 1 })
+  cleanups.push(drop)
+  const connect = handle.pool.connect.bind(handle.pool)
+  let drops = 1
+  handle.pool.connect = (async () => {
+    const connection = await connect()
+    if (drops-- > 0) {
+      // Dropped after the pool handed it out, before BEGIN is sent.
+      const ended = new Promise((resolve) => connection.once('end', resolve))
+      ;(connection as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy()
+      await ended
+    }
+    return connection
+  }) as typeof handle.pool.connect
+  await expect(handle.transaction((tx) => tx.execute(sql`select 1`))).rejects.toThrow()
+  // The pool's one connection is not lost: the next transaction gets a new one, and the pool ends.
+  const { rows } = await handle.transaction((tx) => tx.execute(sql`select 2 as n`))
+  expect(rows).toEqual([{ n: 2 }])
+  await handle.pool.end()
+  expect(handle.pool.totalCount).toBe(0)
 })

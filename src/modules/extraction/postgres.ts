@@ -49,13 +49,13 @@ async function lockedStatus(tx: PgTx, accountId: string, id: string) {
   return row?.status
 }
 
-export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
+export function postgresJobs({ db, url, transaction }: PostgresDatabase): JobsRepository {
   const one = async <T>(rows: Promise<T[]>) => (await rows)[0]
   const runningOf = (runner: string, ids: string[]) => and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner))
 
   return {
     create: ({ now, ...job }, content) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         const [row] = await tx
           .insert(jobs)
           .values({ ...job, createdAt: now, updatedAt: now })
@@ -86,7 +86,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
       ),
 
     cancel: (accountId, id, keepFileMs) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         const status = await lockedStatus(tx, accountId, id)
         if (status === undefined || FINISHED.includes(status)) return status
         const now = nowIso()
@@ -96,7 +96,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
       }),
 
     remove: (accountId, id) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         const status = await lockedStatus(tx, accountId, id)
         if (status === undefined || !FINISHED.includes(status)) return status
         await tx.delete(jobFiles).where(eq(jobFiles.jobId, id))
@@ -105,7 +105,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
       }),
 
     claim: (id, runner, leaseMs, describe) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         const now = nowIso()
         // Another instance claiming the same job holds its row: skip it rather than wait.
         const [free] = await tx
@@ -139,7 +139,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
 
     async release(runner, ids) {
       if (ids.length === 0) return 0
-      return db.transaction(async (tx) => {
+      return transaction(async (tx) => {
         const rows = await tx
           .update(jobs)
           .set({ status: 'queued', runner: null, leaseExpiresAt: null, updatedAt: nowIso() })
@@ -167,7 +167,7 @@ export function postgresJobs({ db, url }: PostgresDatabase): JobsRepository {
         .where(runningOf(runner, [id]))
     },
 
-    complete: (id, runner, outcome, keepFileMs, describe) => db.transaction((tx) => finish(tx, id, runner, outcome, keepFileMs, describe)),
+    complete: (id, runner, outcome, keepFileMs, describe) => transaction((tx) => finish(tx, id, runner, outcome, keepFileMs, describe)),
 
     async purgeExpiredFiles() {
       const rows = await db

@@ -20,7 +20,7 @@ async function store(tx: PgTx, accountName: string, key: NewKey): Promise<Stored
   return { id: row!.id, accountId: account!.id, accountName: account!.name, createdAt: row!.createdAt }
 }
 
-export function postgresKeys({ db }: PostgresDatabase): KeysRepository {
+export function postgresKeys({ db, transaction }: PostgresDatabase): KeysRepository {
   const lookup = db
     .select({ accountId: apiKeys.accountId, keyId: apiKeys.id })
     .from(apiKeys)
@@ -29,11 +29,11 @@ export function postgresKeys({ db }: PostgresDatabase): KeysRepository {
   const anyKey = async (tx: PgTx | PostgresDatabase['db']) => (await tx.select({ id: apiKeys.id }).from(apiKeys).limit(1)).length > 0
 
   return {
-    issue: (accountName, key) => db.transaction((tx) => store(tx, accountName, key)),
+    issue: (accountName, key) => transaction((tx) => store(tx, accountName, key)),
 
     async issueFirst(accountName, key) {
       if (await anyKey(db)) return undefined
-      return db.transaction(async (tx) => {
+      return transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_KEY_LOCK})`)
         return (await anyKey(tx)) ? undefined : store(tx, accountName, key)
       })
@@ -47,7 +47,7 @@ export function postgresKeys({ db }: PostgresDatabase): KeysRepository {
         .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)),
 
     revoke: (keyId) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         const [row] = await tx.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)).for('update')
         if (!row) return 'not_found'
         if (row.revokedAt) return 'already_revoked'

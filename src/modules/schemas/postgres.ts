@@ -41,7 +41,7 @@ async function activeCount(tx: PgTx, accountId: string): Promise<number> {
   return row?.n ?? 0
 }
 
-export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
+export function postgresSchemas({ db, transaction }: PostgresDatabase): SchemasRepository {
   return {
     listActive: (accountId) =>
       db
@@ -51,7 +51,7 @@ export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
         .orderBy(desc(schemas.createdAt), desc(schemas.id)),
 
     createWithinLimit: (values, limit) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         await lockAccount(tx, values.accountId)
         if ((await activeCount(tx, values.accountId)) >= limit) return undefined
         const { now, ...schema } = values
@@ -86,7 +86,7 @@ export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
       )[0],
 
     updateActive: (accountId, id, decide) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         const [row] = await tx
           .select()
           .from(schemas)
@@ -117,7 +117,7 @@ export function postgresSchemas({ db }: PostgresDatabase): SchemasRepository {
     },
 
     restore: (accountId, id, limit) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         await lockAccount(tx, accountId)
         const [row] = await tx.select().from(schemas).where(owned(accountId, id))
         if (!row) return 'not_found' as const

@@ -43,10 +43,10 @@ export async function enqueueJobEventPostgres(tx: PgTx, accountId: string, job: 
   await notify(tx, QUEUED_CHANNEL)
 }
 
-export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksRepository {
+export function postgresWebhooks({ db, url, transaction }: PostgresDatabase): WebhooksRepository {
   return {
     createWithinLimit: (endpoint, limit) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         // Held until the transaction ends: the account's endpoint count cannot change meanwhile.
         await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, endpoint.accountId)).for('update')
         const [held] = await tx.select({ n: count() }).from(webhookEndpoints).where(owned(endpoint.accountId))
@@ -97,7 +97,7 @@ export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksReposit
 
     async claimDue(owner, leaseMs, limit) {
       if (limit <= 0) return []
-      return db.transaction(async (tx) => {
+      return transaction(async (tx) => {
         const now = nowIso()
         // Messages another instance is claiming right now are skipped, not waited for.
         const due = await tx
@@ -152,7 +152,7 @@ export function postgresWebhooks({ db, url }: PostgresDatabase): WebhooksReposit
     },
 
     recordAttempt: (messageId, owner, attempt, next) =>
-      db.transaction(async (tx) => {
+      transaction(async (tx) => {
         const [row] = await tx
           .select({ attempts: webhookMessages.attempts, endpointId: webhookMessages.endpointId })
           .from(webhookMessages)
