@@ -35,7 +35,8 @@ export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
   // replaces the connection when next needed.
   pool.on('error', () => {})
   pool.on('connect', (connection) => connection.on('error', () => {}))
-  const db = drizzle({ client: pool })
+  // Typed without `transaction`: transactions go through the one below.
+  const db: PgDb = drizzle({ client: pool })
 
   /**
    * Runs `work` in a transaction on one connection of the pool. Drizzle's own `db.transaction`
@@ -57,10 +58,13 @@ export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
   return { db, pool, url, transaction }
 }
 
-export type PgDb = ReturnType<typeof openPostgres>['db']
+type DrizzlePg = ReturnType<typeof drizzle<Record<string, never>, pg.Pool>>
 
-/** What `db.transaction` hands its callback. */
-export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
+/** Drizzle over the pool, for single statements; transactions are the `transaction` of openPostgres. */
+export type PgDb = Omit<DrizzlePg, 'transaction'>
+
+/** What a transaction's callback is handed. */
+export type PgTx = Parameters<Parameters<DrizzlePg['transaction']>[0]>[0]
 
 export type PgTransaction = ReturnType<typeof openPostgres>['transaction']
 

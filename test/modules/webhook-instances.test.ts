@@ -37,7 +37,7 @@ async function twoInstances() {
 async function jobEnded(database: Database, accountId: string, id: string): Promise<void> {
   const job = { id, status: 'succeeded', completedAt: new Date().toISOString(), wire: () => ({ id }) }
   if (database.kind === 'sqlite') database.db.transaction((tx) => enqueueJobEventSqlite(tx, accountId, job))
-  else await database.db.transaction((tx) => enqueueJobEventPostgres(tx, accountId, job))
+  else await database.transaction((tx) => enqueueJobEventPostgres(tx, accountId, job))
 }
 
 test('30 creates split over two instances at once: exactly the limit is accepted', async () => {
