@@ -3,7 +3,7 @@
  * empty PostgreSQL database of its own on the server `EXTRACTD_TEST_POSTGRES` names (`bun run
  * test:postgres` runs the API tests so). Creating and dropping a database costs a few hundred
  * milliseconds, so each is made once, cloned from a migrated template, and emptied after each
- * test for the next one (its connections ended, every table truncated).
+ * test for the next one (its connections ended, every row deleted).
  */
 import pg from 'pg'
 import { closeDatabase, type Database, openDatabase } from '../../src/db/database'

@@ -18,11 +18,12 @@ export function locateValues(output: ExtractionOutput, document: DocumentText): 
     const value = output.values[key]
     const found = (Object.hasOwn(output.meta, key) ? output.meta[key] : undefined) ?? NO_VALUE
     const layout = found.page === null ? undefined : document.layout?.[found.page - 1]
-    const traced = layout && found.snippet !== null ? wordsOf(value, found.snippet, lines[found.page! - 1] ?? [], layout.words) : undefined
+    const pageLines = found.page === null ? [] : (lines[found.page - 1] ?? [])
+    const traced = layout && found.snippet !== null ? wordsOf(value, found.snippet, pageLines, layout.words) : undefined
     if (!traced?.words.length) return [key, value, { ...found, bbox: null }]
     const { words, spelled } = traced
     // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
-    const numbers = spelled || !wholeMatcherOf(value) ? [] : words.filter((word) => /\d/.test(wordText(word, lines[found.page! - 1]!)))
+    const numbers = spelled || !wholeMatcherOf(value) ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
     let readConfidence = Math.min(...(numbers.length ? numbers : words).map((word) => word.confidence))
     // The same value read again elsewhere, from other words, is a second reading of it: an amount
     // or date that recurs (a receipt's total as cash paid, a date in a footer) holds when one of

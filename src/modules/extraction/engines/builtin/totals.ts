@@ -185,11 +185,12 @@ function rounding(ctx: Context): number | undefined {
  * What the customer paid, and what they paid less the change given, on a receipt that prints
  * them: the total is the latter, or the former when no change is printed.
  */
-function payment(ctx: Context): { paid?: number; change?: number; lines: Set<number> } {
+function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
   return memo(ctx, 'payment', () => {
     let paid: number | undefined
     let change: number | undefined
-    const lines = new Set<number>()
+    // The first line of the payment.
+    let at: Line | undefined
     // "CASH CHANGE 71.40" is the change: a line that names the change pays nothing.
     const changeLines = new Set(ctx.hits.filter((hit) => hit.entry.owner === 'change').map((hit) => hit.line.index))
     for (const hit of ctx.hits) {
@@ -206,13 +207,14 @@ function payment(ctx: Context): { paid?: number; change?: number; lines: Set<num
       // The payment is printed last: a "service change" above it is no change given.
       if (isChange) change = amount.number
       if (isPaid) paid = amount.number
-      lines.add(hit.line.index)
+      if (!at || hit.line.index < at.index) at = hit.line
     }
-    return { paid, change, lines }
+    return { paid, change, at }
   })
 }
 
 const near = (a: number, b: number) => Math.abs(a - b) < 0.011
+const printsAmount = (line: Line, amount: number) => moneyAmounts(line.text).some((printed) => near(printed.number, amount))
 /** The most a total is rounded by for cash payment. */
 const CASH_ROUNDING = 0.05
 
@@ -300,7 +302,7 @@ function collect(ctx: Context): AmountCandidate[] {
  */
 function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
   const totals = candidates.filter((c) => c.role === 'total' && c.number !== 0 && c.confidence >= 0.5)
-  const { paid, change, lines } = payment(ctx)
+  const { paid, change, at } = payment(ctx)
   const settled = paid !== undefined && change !== undefined && change <= paid ? paid - change : change === undefined ? paid : undefined
   if (settled !== undefined) {
     const exact = totals.filter((c) => c.value === settled.toFixed(2))
@@ -308,19 +310,17 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
     // Paid less change is what the receipt came to. When no total label reads it (the label or
     // its amount misread), the line above the payment that prints it holds the total.
     if (change !== undefined && settled > 0) {
-      const shown = lineShowing(ctx, settled, lines)
-      if (shown) return { role: 'total', value: settled.toFixed(2), number: settled, confidence: 0.85, tier: 3, line: shown }
+      const shown = lineShowing(ctx, settled, at!)
+      if (shown) return totalAt(settled, shown, 0.85, 3)
       // A total a few cents off is rounded to what cash can pay (5 sen, 5 Rappen): the paid amount is the total.
       const unrounded = totals.filter((c) => c.tier >= 2 && Math.abs(c.number - settled) < CASH_ROUNDING + 0.001)
-      if (unrounded.length) return { ...unrounded[unrounded.length - 1]!, value: settled.toFixed(2), number: settled, confidence: 0.85, tier: 3 }
+      if (unrounded.length) return totalAt(settled, unrounded[unrounded.length - 1]!.line, 0.85, 3)
     }
   }
   if (!totals.length) {
     // No total label read at all: a line that prints subtotal plus tax, else what was paid (less the change).
     const sum = sumShown(candidates, ctx)
-    if (sum || settled === undefined || settled <= 0) return sum
-    const line = ctx.doc.lines.find((line) => lines.has(line.index))!
-    return { role: 'total', value: settled.toFixed(2), number: settled, confidence: 0.7, tier: 2, line }
+    return sum ?? (settled !== undefined && settled > 0 ? totalAt(settled, at!, 0.7, 2) : undefined)
   }
   const adjustment = rounding(ctx)
   if (adjustment !== undefined) {
@@ -330,6 +330,11 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
   const tier = Math.max(...totals.map((c) => c.tier))
   const top = totals.filter((c) => c.tier === tier)
   return top.sort((a, b) => a.line.index - b.line.index).pop()
+}
+
+/** A total the engine worked out (from the payment, or a sum) rather than read after a label. */
+function totalAt(amount: number, line: Line, confidence: number, tier: number): AmountCandidate {
+  return { role: 'total', value: amount.toFixed(2), number: amount, confidence, tier, line }
 }
 
 /**
@@ -342,24 +347,16 @@ function sumShown(candidates: AmountCandidate[], ctx: Context): AmountCandidate 
     for (const tax of candidates.filter((c) => c.role === 'tax' && c.number > 0)) {
       const sum = Math.round((subtotal.number + tax.number) * 100) / 100
       const after = Math.max(subtotal.line.index, tax.line.index)
-      const line = ctx.doc.lines.find(
-        (line) => line.index > after && !summary.has(line.index) && moneyAmounts(line.text).some((printed) => near(printed.number, sum)),
-      )
-      if (line) return { role: 'total', value: sum.toFixed(2), number: sum, confidence: 0.8, tier: 2, line }
+      const line = ctx.doc.lines.find((line) => line.index > after && !summary.has(line.index) && printsAmount(line, sum))
+      if (line) return totalAt(sum, line, 0.8, 2)
     }
   return undefined
 }
 
-/** The last line before the first of the payment's lines that prints this amount, outside a tax breakdown. */
-function lineShowing(ctx: Context, amount: number, payment: Set<number>): Line | undefined {
-  const first = Math.min(...payment)
+/** The last line above the payment that prints this amount, outside a tax breakdown. */
+function lineShowing(ctx: Context, amount: number, payment: Line): Line | undefined {
   const summary = taxSummaryLines(ctx)
-  let found: Line | undefined
-  for (const line of ctx.doc.lines) {
-    if (line.index >= first) break
-    if (!summary.has(line.index) && moneyAmounts(line.text).some((printed) => near(printed.number, amount))) found = line
-  }
-  return found
+  return ctx.doc.lines.slice(0, payment.index).findLast((line) => !summary.has(line.index) && printsAmount(line, amount))
 }
 
 /** Judges total, subtotal and tax of the document once, for all three fields. */

@@ -27,13 +27,13 @@ const MAX_PREPARED_PIXELS = 16_000_000
 /** Below this mean confidence (0–100) a page may be turned: its orientation is checked. */
 const DOUBTFUL_CONFIDENCE = 60
 
+export type PageRecogniser = (page: Raster) => Promise<RecognisedPage>
+
 /**
  * Reads the pages of one document in order. Each page is read first with the model of the
  * language the page before it turned out to be in (English for the first): a document keeps its
  * language, so its later pages are read once where each would otherwise be read twice.
  */
-export type PageRecogniser = (page: Raster) => Promise<RecognisedPage>
-
 export function pageRecogniser(): PageRecogniser {
   let language: OcrLanguage = 'eng'
   return async (page) => {
@@ -43,7 +43,7 @@ export function pageRecogniser(): PageRecogniser {
   }
 }
 
-export async function recognisePage(page: Raster, expected: OcrLanguage = 'eng'): Promise<RecognisedPage & { language: OcrLanguage }> {
+async function recognisePage(page: Raster, expected: OcrLanguage): Promise<RecognisedPage & { language: OcrLanguage }> {
   const prepared = enlarge(flattenBackground(page))
   let words = await recognise(prepared, [expected])
   let upright = prepared

@@ -120,6 +120,16 @@ export function flattenBackground(raster: Raster, block = PAPER_BLOCK): Raster {
       paper[by * cols + bx] = Math.max(level, 1)
     }
   }
+  // Where each column falls between block centres: the same for every row.
+  const left = new Uint32Array(width)
+  const right = new Uint32Array(width)
+  const weight = new Float32Array(width)
+  for (let x = 0; x < width; x++) {
+    const fx = Math.min(cols - 1, Math.max(0, (x + 0.5) / block - 0.5))
+    left[x] = Math.floor(fx)
+    right[x] = Math.min(cols - 1, left[x]! + 1)
+    weight[x] = fx - left[x]!
+  }
   const data = new Uint8Array(width * height)
   for (let y = 0; y < height; y++) {
     const fy = Math.min(rows - 1, Math.max(0, (y + 0.5) / block - 0.5))
@@ -127,10 +137,7 @@ export function flattenBackground(raster: Raster, block = PAPER_BLOCK): Raster {
     const y1 = Math.min(rows - 1, y0 + 1)
     const ty = fy - y0
     for (let x = 0; x < width; x++) {
-      const fx = Math.min(cols - 1, Math.max(0, (x + 0.5) / block - 0.5))
-      const x0 = Math.floor(fx)
-      const x1 = Math.min(cols - 1, x0 + 1)
-      const tx = fx - x0
+      const [x0, x1, tx] = [left[x]!, right[x]!, weight[x]!]
       const top = paper[y0 * cols + x0]! * (1 - tx) + paper[y0 * cols + x1]! * tx
       const bottom = paper[y1 * cols + x0]! * (1 - tx) + paper[y1 * cols + x1]! * tx
       const background = top * (1 - ty) + bottom * ty
