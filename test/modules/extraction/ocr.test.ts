@@ -9,7 +9,8 @@ import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { orient } from '../../../src/modules/extraction/readers/ocr/images'
 import { mendCurrencyMarks, mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
-import { flattenBackground, type Raster } from '../../../src/modules/extraction/readers/ocr/raster'
+import { modelShown } from '../../../src/modules/extraction/readers/ocr/language'
+import { blankRowNear, flattenBackground, type Raster, rows } from '../../../src/modules/extraction/readers/ocr/raster'
 import * as tesseract from '../../../src/modules/extraction/readers/ocr/tesseract'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
 import { imagePdf, renderPage, renderPages, rotate, toJpeg, toPng, toTiff, toWebp } from '../../helpers/images'
@@ -76,7 +77,7 @@ describe('images are documents', () => {
     ])
   })
 
-  test('a German document is read in German, and its later pages with the German model only', async () => {
+  test('a German document is read in German from its top on, and its later pages with the German model only', async () => {
     const german = (title: string) => ({
       lines: [
         title,
@@ -86,13 +87,32 @@ describe('images are documents', () => {
         'Gesamtbetrag: 1.250,00 EUR',
       ],
     })
-    const [first, second] = await renderPages([german('Rechnung'), german('Rechnung Seite 2')])
+    const [first, second] = await renderPages([german('Rechnung vom 14.03.2024'), german('Rechnung Seite 2')])
     const reads = spyOn(tesseract, 'recognise')
     try {
       const document = await readDocument(toTiff([first!, second!]), MEDIA_TYPES.tiff)
       expect(document.pages.map((page) => linesOf(page)[2])).toEqual(['Lieferung für Müller und Söhne', 'Lieferung für Müller und Söhne'])
-      // Page one: English first, then German; page two: German at once.
-      expect(reads.mock.calls.map(([, languages]) => languages.join('+'))).toEqual(['eng', 'deu', 'deu'])
+      // Page one: its top in English, where German shows, then the page in German; page two: German at once.
+      expect(reads.mock.calls.map(([, languages, band]) => [languages.join('+'), band ? 'top' : 'page'])).toEqual([
+        ['eng', 'top'],
+        ['deu', 'page'],
+        ['deu', 'page'],
+      ])
+      expect(reads.mock.calls[0]![2]!.top).toBe(0)
+    } finally {
+      reads.mockRestore()
+    }
+  })
+
+  test('an English page is read in English after its top, once more only when its words turn out German', async () => {
+    const reads = spyOn(tesseract, 'recognise')
+    try {
+      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+      expect(linesOf(document.pages[0]!)).toContain('BLUE HARBOUR CAFE')
+      expect(reads.mock.calls.map(([, languages, band]) => [languages.join('+'), band ? 'top' : 'page'])).toEqual([
+        ['eng', 'top'],
+        ['eng', 'page'],
+      ])
     } finally {
       reads.mockRestore()
     }
@@ -239,6 +259,58 @@ describe('uneven paper', () => {
     const lines = linesOf(pages[0]!)
     expect(lines).toContain('BLUE HARBOUR CAFE')
     expect(lines.some((line) => line.includes('18.50'))).toBe(true)
+  })
+})
+
+describe('the top of a first page, read to see its language', () => {
+  /** A white page with a line of text (striped ink) on each of the given row spans. */
+  const page = (lines: [number, number][], rules = false): Raster => {
+    const [width, height] = [1000, 400]
+    const data = new Uint8Array(width * height).fill(255)
+    for (const [top, bottom] of lines) for (let y = top; y < bottom; y++) for (let x = 10; x < 990; x += 3) data[y * width + x] = 0
+    // A table's rules, two pixels wide, down the whole page.
+    if (rules) for (let y = 0; y < height; y++) for (const x of [4, 5, 500, 501, 994, 995]) data[y * width + x] = 0
+    return { width, height, data }
+  }
+  const lines: [number, number][] = [
+    [20, 40],
+    [60, 80],
+    [100, 120],
+    [140, 160],
+  ]
+
+  test('is cut in the gap between lines after a quarter of the ink', () => {
+    const cut = blankRowNear(page(lines), 0.25)!
+    expect(cut).toBeGreaterThan(40)
+    expect(cut).toBeLessThan(60)
+  })
+
+  test("a table's rules crossing the gap do not hide it", () => {
+    const cut = blankRowNear(page(lines, true), 0.25)!
+    expect(cut).toBeGreaterThan(40)
+    expect(cut).toBeLessThan(60)
+  })
+
+  test('a page without ink, or without a gap near the quarter, is not cut', () => {
+    expect(blankRowNear(page([]), 0.25)).toBeUndefined()
+    expect(blankRowNear(page([[0, 400]]), 0.25)).toBeUndefined()
+  })
+
+  test('a band is the rows it names', () => {
+    const band = rows(page(lines), { top: 60, height: 20 })
+    expect([band.width, band.height, band.data.length]).toEqual([1000, 20, 20_000])
+    expect(band.data[10]).toBe(0)
+  })
+
+  test.each([
+    ['Rechnung vom 14.03.2024 Kundennummer 88', 'deu'],
+    ['Invoice number 2291 Bill to', 'eng'],
+    ['Facture n° 12 du 14/03/2024 Montant', 'fra'],
+    // Words several languages print tell none.
+    ['Total Datum 14.03.2024', undefined],
+    ['', undefined],
+  ] as const)('%p shows the model %p', (text, model) => {
+    expect(modelShown(text.split(' ').map((word) => ({ text: word })))).toBe(model)
   })
 })
 

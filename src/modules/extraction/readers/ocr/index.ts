@@ -1,11 +1,12 @@
 /**
- * Reading a page image: the image is prepared (the paper evened out, small text enlarged), recognised, turned upright
- * when it was read sideways or upside down, and read again with the page's own language when
- * that is not English. The words keep their boxes and confidences.
+ * Reading a page image: the image is prepared (the paper evened out, small text enlarged),
+ * recognised with the model of its language, turned upright when it was read sideways or upside
+ * down, and read again when its words show another language than the one it was read in. The
+ * words keep their boxes and confidences.
  */
-import { detectLanguage } from '../../engines/builtin/document'
 import type { PositionedWord } from '../layout'
-import { flattenBackground, type Raster, rotate, scale } from './raster'
+import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
+import { modelShown } from './language'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
 import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
 
@@ -30,12 +31,12 @@ const DOUBTFUL_CONFIDENCE = 60
 export type PageRecogniser = (page: Raster) => Promise<RecognisedPage>
 
 /**
- * Reads the pages of one document in order. Each page is read first with the model of the
- * language the page before it turned out to be in (English for the first): a document keeps its
- * language, so its later pages are read once where each would otherwise be read twice.
+ * Reads the pages of one document in order. The first page's language is seen from its top;
+ * each later page is read with the model of the language the page before it turned out to be in:
+ * a document keeps its language, so its later pages are read once.
  */
 export function pageRecogniser(): PageRecogniser {
-  let language: OcrLanguage = 'eng'
+  let language: OcrLanguage | undefined
   return async (page) => {
     const read = await recognisePage(page, language)
     language = read.language
@@ -43,30 +44,29 @@ export function pageRecogniser(): PageRecogniser {
   }
 }
 
-async function recognisePage(page: Raster, expected: OcrLanguage): Promise<RecognisedPage & { language: OcrLanguage }> {
+async function recognisePage(page: Raster, known: OcrLanguage | undefined): Promise<RecognisedPage & { language: OcrLanguage }> {
   const prepared = enlarge(flattenBackground(page))
-  let words = await recognise(prepared, [expected])
+  let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(prepared)
   let upright = prepared
   // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
   const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE
   const turn = sure ? turnFromReadingOrder(words) : 0
   if (turn) {
     upright = rotate(prepared, turn)
-    words = await recognise(upright, [expected])
+    words = await recognise(upright, [language])
   } else if (!sure) {
     const orientation = await detectOrientation(prepared)
     if (orientation && orientation.degrees !== 0) {
       const turned = rotate(prepared, orientation.degrees)
-      const again = await recognise(turned, [expected])
+      const again = await recognise(turned, [language])
       if (quality(again) > quality(words)) {
         words = again
         upright = turned
       }
     }
   }
-  let language = expected
-  const guessed = guessLanguage(words)
-  if (guessed !== expected) {
+  const guessed = modelShown(words)
+  if (guessed && guessed !== language) {
     // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
     const again = await recognise(upright, [guessed])
     if (quality(again) >= quality(words) * 0.95) {
@@ -75,6 +75,21 @@ async function recognisePage(page: Raster, expected: OcrLanguage): Promise<Recog
     }
   }
   return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height, language }
+}
+
+/** The share of a first page's ink read to see its language. */
+const TOP_SHARE = 0.25
+
+/**
+ * A document's first page is read in the language it shows: its top is read with the English
+ * model, then the page with the model of the language those words show (English when unclear).
+ * A German page costs its top and one reading where it would cost two readings.
+ */
+async function readFirstPage(raster: Raster): Promise<{ words: OcrWord[]; language: OcrLanguage }> {
+  const cut = blankRowNear(raster, TOP_SHARE)
+  const shown = cut === undefined ? undefined : modelShown(await recognise(raster, ['eng'], { top: 0, height: cut }))
+  const language = shown ?? 'eng'
+  return { words: await recognise(raster, [language]), language }
 }
 
 function enlarge(raster: Raster): Raster {
@@ -112,14 +127,6 @@ function meanConfidence(words: OcrWord[]): number {
 /** How much was read, and how well: confident characters. */
 function quality(words: OcrWord[]): number {
   return words.reduce((sum, word) => sum + word.text.length * word.confidence, 0)
-}
-
-/** Tesseract's model for each language it has one for here (data/ocr/). */
-const MODEL_OF: Record<string, OcrLanguage> = { en: 'eng', de: 'deu', fr: 'fra', nl: 'nld', es: 'spa' }
-
-/** The page's language, from the words read so far; English (the default model) when unclear or without a model. */
-function guessLanguage(words: OcrWord[]): OcrLanguage {
-  return MODEL_OF[detectLanguage(words.map((word) => word.text).join(' '))] ?? 'eng'
 }
 
 /** Letters OCR reads in place of digits, mended only where the word then reads as a number. */

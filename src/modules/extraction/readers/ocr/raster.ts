@@ -35,24 +35,39 @@ export function scale(raster: Raster, factor: number): Raster {
   const height = Math.max(1, Math.round(raster.height * factor))
   const data = new Uint8Array(width * height)
   const { width: w, height: h, data: src } = raster
-  const xRatio = w / width
-  const yRatio = h / height
+  const [left, right, weight] = between(width, w / width, w)
+  const [upper, lower, depth] = between(height, h / height, h)
   for (let y = 0; y < height; y++) {
-    const sy = Math.min(h - 1, Math.max(0, (y + 0.5) * yRatio - 0.5))
-    const y0 = Math.floor(sy)
-    const y1 = Math.min(h - 1, y0 + 1)
-    const fy = sy - y0
-    for (let x = 0; x < width; x++) {
-      const sx = Math.min(w - 1, Math.max(0, (x + 0.5) * xRatio - 0.5))
-      const x0 = Math.floor(sx)
-      const x1 = Math.min(w - 1, x0 + 1)
-      const fx = sx - x0
-      const top = src[y0 * w + x0]! * (1 - fx) + src[y0 * w + x1]! * fx
-      const bottom = src[y1 * w + x0]! * (1 - fx) + src[y1 * w + x1]! * fx
-      data[y * width + x] = top * (1 - fy) + bottom * fy
+    const above = upper[y]! * w
+    const below = lower[y]! * w
+    const fy = depth[y]!
+    for (let x = 0, at = y * width; x < width; x++, at++) {
+      const x0 = left[x]!
+      const x1 = right[x]!
+      const fx = weight[x]!
+      const top = src[above + x0]! * (1 - fx) + src[above + x1]! * fx
+      const bottom = src[below + x0]! * (1 - fx) + src[below + x1]! * fx
+      data[at] = top * (1 - fy) + bottom * fy
     }
   }
   return { width, height, data }
+}
+
+/**
+ * For each of `count` positions spaced `step` apart (centres aligned), the two of `size` cells it
+ * falls between and how far towards the second: what bilinear interpolation needs along one axis.
+ */
+function between(count: number, step: number, size: number): [Uint32Array, Uint32Array, Float64Array] {
+  const first = new Uint32Array(count)
+  const second = new Uint32Array(count)
+  const weight = new Float64Array(count)
+  for (let i = 0; i < count; i++) {
+    const at = Math.min(size - 1, Math.max(0, (i + 0.5) * step - 0.5))
+    first[i] = Math.floor(at)
+    second[i] = Math.min(size - 1, first[i]! + 1)
+    weight[i] = at - first[i]!
+  }
+  return [first, second, weight]
 }
 
 /** Turns the image clockwise by a multiple of 90 degrees. */
@@ -91,6 +106,49 @@ export function toPgm(raster: Raster): Uint8Array {
   return out
 }
 
+/** Rows `top` to `top + height` of an image. */
+export function rows(raster: Raster, { top, height }: { top: number; height: number }): Raster {
+  const { width } = raster
+  return { width, height, data: raster.data.subarray(top * width, (top + height) * width), dpi: raster.dpi }
+}
+
+/**
+ * A row between lines of text below about `share` of the page's ink (or else above it), where the
+ * page can be cut without cutting a line; undefined when there is none near it. Rows crossed only
+ * by a table's rules or specks count as blank, and the gap between lines must be a few rows high.
+ */
+export function blankRowNear(raster: Raster, share: number): number | undefined {
+  const { width, height, data } = raster
+  const ink = new Uint32Array(height)
+  let total = 0
+  for (let y = 0; y < height; y++) {
+    let count = 0
+    for (let x = y * width, end = x + width; x < end; x++) if (data[x]! < INK) count++
+    ink[y] = count
+    total += count
+  }
+  if (!total) return undefined
+  let seen = 0
+  let target = 0
+  while (target < height && (seen += ink[target]!) < total * share) target++
+  const blank = Math.max(2, width * 0.01)
+  const gap = Math.max(3, Math.round(height * 0.002))
+  const reach = Math.round(height * 0.15)
+  const gapAt = (y: number) => {
+    if (y < 0 || y + gap > height) return false
+    for (let row = y; row < y + gap; row++) if (ink[row]! > blank) return false
+    return true
+  }
+  for (let step = 0; step <= reach; step++) {
+    if (gapAt(target + step)) return target + step + (gap >> 1)
+    if (step && gapAt(target - step - gap) && target - step > gap) return target - step - (gap >> 1)
+  }
+  return undefined
+}
+
+/** Darker than this is ink. */
+const INK = 128
+
 /** Side of the blocks whose paper brightness is measured, in pixels of the image as decoded (dev-scans: 48 read best of 24–96). */
 const PAPER_BLOCK = 48
 
@@ -106,42 +164,34 @@ export function flattenBackground(raster: Raster, block = PAPER_BLOCK): Raster {
   const paper = new Float32Array(cols * rows)
   const histogram = new Uint32Array(256)
   for (let by = 0; by < rows; by++) {
+    const [top, bottom] = [by * block, Math.min(height, (by + 1) * block)]
     for (let bx = 0; bx < cols; bx++) {
+      const [start, end] = [bx * block, Math.min(width, (bx + 1) * block)]
       histogram.fill(0)
-      let count = 0
-      for (let y = by * block; y < Math.min(height, (by + 1) * block); y++)
-        for (let x = bx * block; x < Math.min(width, (bx + 1) * block); x++) {
-          histogram[src[y * width + x]!]!++
-          count++
-        }
+      for (let y = top; y < bottom; y++) for (let at = y * width + start, stop = y * width + end; at < stop; at++) histogram[src[at]!]!++
+      const brightest = (bottom - top) * (end - start) * 0.1
       let seen = 0
       let level = 255
-      while (level > 0 && (seen += histogram[level]!) < count * 0.1) level--
+      while (level > 0 && (seen += histogram[level]!) < brightest) level--
       paper[by * cols + bx] = Math.max(level, 1)
     }
   }
-  // Where each column falls between block centres: the same for every row.
-  const left = new Uint32Array(width)
-  const right = new Uint32Array(width)
-  const weight = new Float32Array(width)
-  for (let x = 0; x < width; x++) {
-    const fx = Math.min(cols - 1, Math.max(0, (x + 0.5) / block - 0.5))
-    left[x] = Math.floor(fx)
-    right[x] = Math.min(cols - 1, left[x]! + 1)
-    weight[x] = fx - left[x]!
-  }
+  // Where each column and row falls between block centres.
+  const [left, right, weight] = between(width, 1 / block, cols)
+  const [upper, lower, depth] = between(height, 1 / block, rows)
   const data = new Uint8Array(width * height)
   for (let y = 0; y < height; y++) {
-    const fy = Math.min(rows - 1, Math.max(0, (y + 0.5) / block - 0.5))
-    const y0 = Math.floor(fy)
-    const y1 = Math.min(rows - 1, y0 + 1)
-    const ty = fy - y0
-    for (let x = 0; x < width; x++) {
-      const [x0, x1, tx] = [left[x]!, right[x]!, weight[x]!]
-      const top = paper[y0 * cols + x0]! * (1 - tx) + paper[y0 * cols + x1]! * tx
-      const bottom = paper[y1 * cols + x0]! * (1 - tx) + paper[y1 * cols + x1]! * tx
+    const above = upper[y]! * cols
+    const below = lower[y]! * cols
+    const ty = depth[y]!
+    for (let x = 0, at = y * width; x < width; x++, at++) {
+      const x0 = left[x]!
+      const x1 = right[x]!
+      const tx = weight[x]!
+      const top = paper[above + x0]! * (1 - tx) + paper[above + x1]! * tx
+      const bottom = paper[below + x0]! * (1 - tx) + paper[below + x1]! * tx
       const background = top * (1 - ty) + bottom * ty
-      data[y * width + x] = Math.min(255, (src[y * width + x]! * 255) / background)
+      data[at] = Math.min(255, (src[at]! * 255) / background)
     }
   }
   return { width, height, data, dpi: raster.dpi }

@@ -12,7 +12,7 @@ import eng from '../../../../../data/ocr/eng.traineddata.gz' with { type: 'file'
 import fra from '../../../../../data/ocr/fra.traineddata.gz' with { type: 'file' }
 import nld from '../../../../../data/ocr/nld.traineddata.gz' with { type: 'file' }
 import spa from '../../../../../data/ocr/spa.traineddata.gz' with { type: 'file' }
-import { type Raster, toPgm } from './raster'
+import { type Raster, rows, toPgm } from './raster'
 
 /** The languages OCR reads, with their embedded models (gzipped traineddata). */
 const MODELS = { eng, deu, fra, nld, spa, osd } as const
@@ -104,15 +104,25 @@ async function apiFor(languages: string, oem: number): Promise<{ module: TessMod
   return { module, api }
 }
 
-/** Recognises the words of a page image with the given languages' models. */
-export async function recognise(raster: Raster, languages: OcrLanguage[]): Promise<OcrWord[]> {
+/** Rows of a page image: from `top`, `height` rows. */
+export interface Band {
+  top: number
+  height: number
+}
+
+/**
+ * Recognises the words of a page image with the given languages' models: all of it, or one band
+ * of it (boxes still in the whole image's pixels).
+ */
+export async function recognise(raster: Raster, languages: OcrLanguage[], band?: Band): Promise<OcrWord[]> {
   return asOcrError(async () => {
     const { module, api } = await apiFor(languages.join('+'), OEM_LSTM)
-    module.FS.writeFile('/input', toPgm(raster))
+    module.FS.writeFile('/input', toPgm(band ? rows(raster, band) : raster))
     try {
       if (api.SetImageFile(1, 0) !== 0) throw new Error('Tesseract could not read the page image')
       api.Recognize(null)
-      return parseTsv(api.GetTSVText(0))
+      const words = parseTsv(api.GetTSVText(0))
+      return band ? words.map((word) => ({ ...word, top: word.top + band.top })) : words
     } finally {
       api.Clear()
       module.FS.unlink('/input')
