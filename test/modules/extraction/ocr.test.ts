@@ -163,6 +163,20 @@ describe('PDF pages without a text layer', () => {
     expect(document.layout![0]!.words.every((word) => word.confidence === 1)).toBe(true)
     expect(document.layout![1]!.words.some((word) => word.confidence < 1)).toBe(true)
   })
+
+  test('a scanned page after a text page is read at once in the language the text page shows', async () => {
+    const german = ['Rechnung vom 14.03.2024', 'Lieferung für Müller und Söhne', 'Die Rechnung ist zahlbar innerhalb von 14 Tagen']
+    const pdf = await imagePdf([{ text: { lines: german } }, { png: toPng(await renderPage({ lines: german })) }])
+    const reads = spyOn(tesseract, 'recognise')
+    try {
+      const document = await readDocument(pdf, MEDIA_TYPES.pdf)
+      expect(linesOf(document.pages[1]!)).toContain('Lieferung für Müller und Söhne')
+      // No top read in English first: the text page before it already shows German.
+      expect(reads.mock.calls.map(([, languages, band]) => [languages.join('+'), band ? 'top' : 'page'])).toEqual([['deu', 'page']])
+    } finally {
+      reads.mockRestore()
+    }
+  })
 })
 
 describe('limits (D67)', () => {

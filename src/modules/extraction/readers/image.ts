@@ -8,10 +8,10 @@ export async function readImage(bytes: Uint8Array, mediaType: string, options: R
   const rasters = await decodeImage(bytes, mediaType, options.limits)
   const total = rasters.length
   const pages: LaidOutPage[] = []
-  const recognise = pageRecogniser()
+  const recogniser = pageRecogniser()
   // Taken off the list one by one, so a page's pixels can go once it is read.
   for (let raster = rasters.shift(); raster; raster = rasters.shift()) {
-    const page = await recognise(raster)
+    const page = await recogniser.read(raster)
     pages.push(layOut(page.lines, page.width, page.height))
     options.onPage?.(pages.length, total)
   }

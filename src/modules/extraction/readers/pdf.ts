@@ -33,10 +33,10 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
   try {
     checkPages(pdf.numPages, options.limits)
     const pages: LaidOutPage[] = []
-    const recognise = pageRecogniser()
+    const recogniser = pageRecogniser()
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number)
-      pages.push(await readPage(page, options, recognise))
+      pages.push(await readPage(page, options, recogniser))
       page.cleanup()
       options.onPage?.(number, pdf.numPages)
     }
@@ -54,7 +54,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
   }
 }
 
-async function readPage(page: PdfPage, options: ReadOptions, recognise: PageRecogniser): Promise<LaidOutPage> {
+async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRecogniser): Promise<LaidOutPage> {
   const [x0, y0, x1, y1] = page.view as [number, number, number, number]
   const width = x1 - x0
   const height = y1 - y0
@@ -63,7 +63,9 @@ async function readPage(page: PdfPage, options: ReadOptions, recognise: PageReco
   const letters = runs.reduce((sum, run) => sum + (run.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0)
   if (letters < MIN_TEXT_CHARS) {
     const scan = await scannedImage(page, width * height, options)
-    if (scan) return layOut(await recognisedWords(scan, x0, y1, recognise), width, height)
+    if (scan) return layOut(await recognisedWords(scan, x0, y1, recogniser), width, height)
+  } else {
+    recogniser.sawText(runs)
   }
   return layOut(
     runs.map((run) => [run]),
@@ -155,8 +157,8 @@ function imageRaster(image: PdfImage): Raster | undefined {
 }
 
 /** OCR of a page image, its word boxes carried from the image's pixels to page units (y downwards from the page's top). */
-async function recognisedWords(scan: PlacedImage, originX: number, top: number, recognise: PageRecogniser): Promise<PositionedWord[][]> {
-  const page = await recognise(scan.raster)
+async function recognisedWords(scan: PlacedImage, originX: number, top: number, recogniser: PageRecogniser): Promise<PositionedWord[][]> {
+  const page = await recogniser.read(scan.raster)
   const scaleX = (scan.box.x1 - scan.box.x0) / page.width
   const scaleY = (scan.box.y1 - scan.box.y0) / page.height
   const left = scan.box.x0 - originX

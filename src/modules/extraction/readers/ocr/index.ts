@@ -28,19 +28,30 @@ const MAX_PREPARED_PIXELS = 16_000_000
 /** Below this mean confidence (0–100) a page may be turned: its orientation is checked. */
 const DOUBTFUL_CONFIDENCE = 60
 
-export type PageRecogniser = (page: Raster) => Promise<RecognisedPage>
+export interface PageRecogniser {
+  /** Recognises the document's next page image. */
+  read(page: Raster): Promise<RecognisedPage>
+  /** A page read from its text layer instead: its words tell the language of the pages after it. */
+  sawText(words: readonly { text: string }[]): void
+}
 
 /**
  * Reads the pages of one document in order. The first page's language is seen from its top;
- * each later page is read with the model of the language the page before it turned out to be in:
- * a document keeps its language, so its later pages are read once.
+ * each later page is read with the model of the language the page before it turned out to be in
+ * (or a text page before it shows): a document keeps its language, so its later pages are read
+ * once.
  */
 export function pageRecogniser(): PageRecogniser {
   let language: OcrLanguage | undefined
-  return async (page) => {
-    const read = await recognisePage(page, language)
-    language = read.language
-    return read
+  return {
+    async read(page) {
+      const read = await recognisePage(page, language)
+      language = read.language
+      return read
+    },
+    sawText(words) {
+      language = modelShown(words) ?? language
+    },
   }
 }
 
