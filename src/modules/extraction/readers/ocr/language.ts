@@ -20,31 +20,34 @@ const MODEL_OF = new Map<string, OcrLanguage>([
 /** A word printed many times (a column's heading on every row) counts this many times at most. */
 const MAX_REPEATS = 5
 
-const TELLING_WORDS = (() => {
-  const wordsOf = (phrases: string[]) => new Set(phrases.flatMap((phrase) => fold(phrase).split(/[^\p{L}]+/u)).filter((word) => word.length >= 3))
-  const lexicons = LEXICONS.map((lexicon) => ({
-    language: lexicon.language,
-    words: wordsOf([
+/** A text's words as compared: folded, letters only. */
+const wordsIn = (text: string) => fold(text).split(/[^\p{L}]+/u)
+
+/** Each telling word, with the one language whose lexicon has it. */
+const TELLS: Map<string, string> = (() => {
+  const lexiconsOf = new Map<string, string[]>()
+  for (const lexicon of LEXICONS) {
+    const phrases = [
       ...lexicon.common_words,
       ...Object.values(lexicon.labels).flat(),
       ...lexicon.document_titles,
       ...lexicon.date_leads,
       ...lexicon.number_marks,
-    ]),
-  }))
-  const lexiconsOf = new Map<string, number>()
-  for (const { words } of lexicons) for (const word of words) lexiconsOf.set(word, (lexiconsOf.get(word) ?? 0) + 1)
-  return lexicons.map(({ language, words }) => ({ language, words: new Set([...words].filter((word) => lexiconsOf.get(word) === 1)) }))
+    ]
+    for (const word of new Set(phrases.flatMap(wordsIn))) if (word.length >= 3) lexiconsOf.set(word, [...(lexiconsOf.get(word) ?? []), lexicon.language])
+  }
+  return new Map([...lexiconsOf].filter(([, languages]) => languages.length === 1).map(([word, [language]]) => [word, language!]))
 })()
 
 /** The model of the language the words show, when one language clearly leads and has a model. */
 export function modelShown(words: readonly { text: string }[]): OcrLanguage | undefined {
   const counts = new Map<string, number>()
-  for (const { text } of words) for (const word of fold(text).split(/[^\p{L}]+/u)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1)
-  const scores = TELLING_WORDS.map(({ language, words }) => ({
-    language,
-    score: [...words].reduce((sum, word) => sum + Math.min(counts.get(word) ?? 0, MAX_REPEATS), 0),
-  })).sort((a, b) => b.score - a.score)
-  const [best, second] = [scores[0]!, scores[1]?.score ?? 0]
-  return best.score >= 2 && best.score >= 2 * second ? MODEL_OF.get(best.language) : undefined
+  for (const { text } of words) for (const word of wordsIn(text)) if (TELLS.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1)
+  const scores = new Map<string, number>()
+  for (const [word, count] of counts) {
+    const language = TELLS.get(word)!
+    scores.set(language, (scores.get(language) ?? 0) + Math.min(count, MAX_REPEATS))
+  }
+  const [best, second] = [...scores].sort((a, b) => b[1] - a[1])
+  return best && best[1] >= 2 && best[1] >= 2 * (second?.[1] ?? 0) ? MODEL_OF.get(best[0]) : undefined
 }

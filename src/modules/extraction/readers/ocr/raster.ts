@@ -106,8 +106,14 @@ export function toPgm(raster: Raster): Uint8Array {
   return out
 }
 
-/** Rows `top` to `top + height` of an image. */
-export function rows(raster: Raster, { top, height }: { top: number; height: number }): Raster {
+/** Rows of an image: from `top`, `height` rows. */
+export interface Band {
+  top: number
+  height: number
+}
+
+/** The rows of a band of an image. */
+export function rows(raster: Raster, { top, height }: Band): Raster {
   const { width } = raster
   return { width, height, data: raster.data.subarray(top * width, (top + height) * width), dpi: raster.dpi }
 }

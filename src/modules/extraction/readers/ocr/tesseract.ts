@@ -12,7 +12,7 @@ import eng from '../../../../../data/ocr/eng.traineddata.gz' with { type: 'file'
 import fra from '../../../../../data/ocr/fra.traineddata.gz' with { type: 'file' }
 import nld from '../../../../../data/ocr/nld.traineddata.gz' with { type: 'file' }
 import spa from '../../../../../data/ocr/spa.traineddata.gz' with { type: 'file' }
-import { type Raster, rows, toPgm } from './raster'
+import { type Band, type Raster, rows, toPgm } from './raster'
 
 /** The languages OCR reads, with their embedded models (gzipped traineddata). */
 const MODELS = { eng, deu, fra, nld, spa, osd } as const
@@ -102,12 +102,6 @@ async function apiFor(languages: string, oem: number): Promise<{ module: TessMod
     apis.set(id, api)
   }
   return { module, api }
-}
-
-/** Rows of a page image: from `top`, `height` rows. */
-export interface Band {
-  top: number
-  height: number
 }
 
 /**
