@@ -6,6 +6,7 @@
  */
 import { collapse, words } from './engines/builtin/text'
 import { type ExtractionOutput, type FieldMeta, NO_VALUE } from './engines/types'
+import { legalFormsSource } from './normalise/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 
@@ -23,8 +24,10 @@ export function locateValues(output: ExtractionOutput, document: DocumentText): 
     if (!traced?.words.length) return [key, value, { ...found, bbox: null }]
     const { words, spelled } = traced
     // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
-    const numbers = spelled || !wholeMatcherOf(value) ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
-    let readConfidence = Math.min(...(numbers.length ? numbers : words).map((word) => word.confidence))
+    const whole = wholeMatcherOf(value)
+    const numbers = spelled || !whole ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
+    const judged = numbers.length ? numbers : spelled && !whole ? telling(words, pageLines) : words
+    let readConfidence = Math.min(...judged.map((word) => word.confidence))
     // The same value read again elsewhere, from other words, is a second reading of it: an amount
     // or date that recurs (a receipt's total as cash paid, a date in a footer) holds when one of
     // its readings is clear.
@@ -37,6 +40,23 @@ export function locateValues(output: ExtractionOutput, document: DocumentText): 
     values: Object.fromEntries(located.map(([key, value]) => [key, value])),
     meta: Object.fromEntries(located.map(([key, , meta]) => [key, meta])),
   }
+}
+
+/** A legal form ("SDN BHD", "GmbH") spelled as a whole word, with a dot or comma after it. */
+const LEGAL_FORM_WORD = new RegExp(`^(?:${legalFormsSource()})[.,]?$`, 'i')
+
+/**
+ * The words a text value's reading is judged by: those with two letters or digits or more that are
+ * no legal form (all words when none is left). A speck or mark read as a word ("&", "-K") says
+ * nothing of how the name was read, and neither does its legal form: a word of a short list,
+ * read badly more often than the name's own words, and what tells names apart is the rest.
+ */
+function telling(words: PlacedWord[], lines: string[]): PlacedWord[] {
+  const kept = words.filter((word) => {
+    const text = wordText(word, lines)
+    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !LEGAL_FORM_WORD.test(text)
+  })
+  return kept.length ? kept : words
 }
 
 /** The words of the snippet's line that spell the value; the whole line when none does. */

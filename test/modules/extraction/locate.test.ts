@@ -139,6 +139,24 @@ describe('locateValues', () => {
     expect(locateValues(output({ total: '14.65' }, { total: 'Total 14.6A' }), misread).values.total).toBeNull()
   })
 
+  test('a name is judged by its own words, not by its legal form or a mark read as a word', () => {
+    const lines: [string, number][][] = [
+      [
+        ['BOOK', 0.96],
+        ['TA', 0.68],
+        ['-K', 0.45],
+        ['SDN', 0.96],
+        ['BHD', 0.5],
+      ],
+    ]
+    const given = output({ company_name: 'BOOK TA -K SDN BHD' }, { company_name: 'BOOK TA -K SDN BHD' })
+    const located = locateValues(given, page(lines))
+    expect(located.values.company_name).toBe('BOOK TA -K SDN BHD')
+    expect(located.meta.company_name!.confidence).toBe(0.66)
+    lines[0]![1] = ['TA', MIN_OCR_CONFIDENCE - 0.1]
+    expect(locateValues(given, page(lines)).values.company_name).toBeNull()
+  })
+
   test('documents without positions, values without a page and keys like __proto__ pass through', () => {
     const text: DocumentText = { pages: ['Total: 5.00'] }
     const given: ExtractionOutput = {
