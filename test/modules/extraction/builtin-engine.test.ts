@@ -176,6 +176,8 @@ describe('dates in five languages', () => {
     ['Fecha de factura: 5 de marzo de 2021', '2021-03-05'],
     ['Fecha: 12/08/2021', '2021-08-12'],
     ['Invoice date: 2024-07-01', '2024-07-01'],
+    ['Doc No: CS13066 = Date.31/01/2018', '2018-01-31'],
+    ['Ref: 1.31/01/2018', null],
   ])('%s', async (text, expected) => {
     expect((await values(text, date)).date).toBe(expected)
   })

@@ -36,7 +36,7 @@ const DAY_MONTH_YEAR = new RegExp(
 /** "March 20, 2023", "Feb. 6th, 1999", "Mar 10 2018". */
 const MONTH_DAY_YEAR = new RegExp(String.raw`(?<![\p{L}\d])(${MONTH_ALT})\.?\s+${DAY}\s*,?\s*${YEAR}(?!\d)`, 'giu')
 const ISO = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])/g
-const NUMERIC = /(?<![\p{L}\d.,/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,/-]\d)/gu
+const NUMERIC = /(?<![\p{L}\d,/-])(?<!(?:^|[^\p{L}])\.)(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,/-]\d)/gu
 
 function isoOf(year: number, month: number, day: number): string | undefined {
   if (year < 1900 || year > 2100 || month < 1 || month > 12 || day < 1) return undefined
