@@ -118,6 +118,34 @@ describe('images are documents', () => {
     }
   })
 
+  test('a page read with doubt is read again a size larger, and the surer reading is kept', async () => {
+    const real = tesseract.recognise
+    const reads = spyOn(tesseract, 'recognise')
+    // The first readings come back as faint print reads: every word at half its confidence.
+    reads.mockImplementation(async (raster, languages, band) => {
+      const words = await real(raster, languages, band)
+      return reads.mock.calls.length <= 2 ? words.map((word) => ({ ...word, confidence: word.confidence / 2 })) : words
+    })
+    try {
+      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+      expect(reads.mock.calls.map(([, languages, band]) => [languages.join('+'), band ? 'top' : 'page'])).toEqual([
+        ['eng', 'top'],
+        ['eng', 'page'],
+        ['eng', 'page'],
+      ])
+      const [, [first], [larger]] = reads.mock.calls as unknown as [unknown, [Raster], [Raster]]
+      expect(larger.width).toBe(Math.round(receipt.width * 3 * 1.25))
+      expect(first.width).toBe(Math.round(receipt.width * 3))
+      // The larger reading is kept: its words carry their own confidences, not the halved ones.
+      const lines = document.pages[0]!.split('\n')
+      const title = document.layout![0]!.words.find((word) => lines[word.line]!.slice(word.start, word.end) === 'BLUE')!
+      expect(title.confidence).toBeGreaterThan(0.6)
+      expect(linesOf(document.pages[0]!)).toContain('BLUE HARBOUR CAFE')
+    } finally {
+      reads.mockRestore()
+    }
+  })
+
   test('a page turned a quarter or upside down is read upright', async () => {
     const page = await renderPage({ lines: ['NORTHWIND TRADERS LIMITED', 'Invoice Number: NW-4471', 'Invoice Date: 02/05/2024', 'Amount Due: 1,250.00 EUR'] })
     for (const degrees of [90, 180] as const) {

@@ -56,23 +56,27 @@ export function pageRecogniser(): PageRecogniser {
 }
 
 async function recognisePage(page: Raster, known: OcrLanguage | undefined): Promise<RecognisedPage & { language: OcrLanguage }> {
-  const prepared = enlarge(flattenBackground(page))
+  const flat = flattenBackground(page)
+  const prepared = enlarge(flat)
   let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(prepared)
   let upright = prepared
+  let turned: Turn = 0
   // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
   const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE
   const turn = sure ? turnFromReadingOrder(words) : 0
   if (turn) {
     upright = rotate(prepared, turn)
+    turned = turn
     words = await recognise(upright, [language])
   } else if (!sure) {
     const orientation = await detectOrientation(prepared)
     if (orientation && orientation.degrees !== 0) {
-      const turned = rotate(prepared, orientation.degrees)
-      const again = await recognise(turned, [language])
+      const rotated = rotate(prepared, orientation.degrees)
+      const again = await recognise(rotated, [language])
       if (quality(again) > quality(words)) {
         words = again
-        upright = turned
+        upright = rotated
+        turned = orientation.degrees
       }
     }
   }
@@ -85,8 +89,30 @@ async function recognisePage(page: Raster, known: OcrLanguage | undefined): Prom
       language = guessed
     }
   }
+  if (characterConfidence(words) < READ_AGAIN_BELOW) {
+    // Faint or small print is read anew a size larger; the surer of the two readings is kept.
+    const larger = enlarge(flat, LARGER)
+    if (larger.width > upright.width * 1.1 || larger.height > upright.height * 1.1) {
+      const largerUpright = rotate(larger, turned)
+      const again = await recognise(largerUpright, [language])
+      if (characterConfidence(again) > characterConfidence(words)) {
+        words = again
+        upright = largerUpright
+      }
+    }
+  }
   return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: upright.width, height: upright.height, language }
 }
+
+type Turn = 0 | 90 | 180 | 270
+
+/**
+ * Below this confidence (0–100, per character) a page is read again a size larger, by this much.
+ * On the receipt scans a sixth of them are read twice, and keeping the surer reading leaves 8
+ * wrong fields where there were 11, for 10 % more time over all scanned pages (D67).
+ */
+const READ_AGAIN_BELOW = 70
+const LARGER = 1.25
 
 /** The share of a first page's ink read to see its language. */
 const TOP_SHARE = 0.25
@@ -103,10 +129,10 @@ async function readFirstPage(raster: Raster): Promise<{ words: OcrWord[]; langua
   return { words: await recognise(raster, [language]), language }
 }
 
-function enlarge(raster: Raster): Raster {
+function enlarge(raster: Raster, more = 1): Raster {
   const known = raster.dpi !== undefined && raster.dpi >= 50 && raster.dpi <= 1200
-  const wanted = known ? TARGET_DPI / raster.dpi! : TARGET_LONGEST_SIDE / Math.max(raster.width, raster.height)
-  const factor = Math.min(wanted, 3, Math.sqrt(MAX_PREPARED_PIXELS / (raster.width * raster.height)))
+  const wanted = (known ? TARGET_DPI / raster.dpi! : TARGET_LONGEST_SIDE / Math.max(raster.width, raster.height)) * more
+  const factor = Math.min(wanted, 3 * more, Math.sqrt(MAX_PREPARED_PIXELS / (raster.width * raster.height)))
   return factor > 1.15 ? scale(raster, factor) : raster
 }
 
@@ -115,7 +141,7 @@ function enlarge(raster: Raster): Raster {
  * follow each other down, up or leftwards on the page instead of rightwards. The way most lines
  * run tells the turn that makes the page upright (clockwise), or 0.
  */
-function turnFromReadingOrder(words: OcrWord[]): 0 | 90 | 180 | 270 {
+function turnFromReadingOrder(words: OcrWord[]): Turn {
   const steps = { right: 0, left: 0, down: 0, up: 0 }
   for (let i = 1; i < words.length; i++) {
     const [previous, word] = [words[i - 1]!, words[i]!]
@@ -138,6 +164,12 @@ function meanConfidence(words: OcrWord[]): number {
 /** How much was read, and how well: confident characters. */
 function quality(words: OcrWord[]): number {
   return words.reduce((sum, word) => sum + word.text.length * word.confidence, 0)
+}
+
+/** How well a reading's characters were read, on average (0–100). */
+function characterConfidence(words: OcrWord[]): number {
+  const characters = words.reduce((sum, word) => sum + word.text.length, 0)
+  return characters ? quality(words) / characters : 0
 }
 
 /** Letters OCR reads in place of digits, mended only where the word then reads as a number. */
