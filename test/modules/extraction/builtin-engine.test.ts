@@ -282,6 +282,11 @@ describe('amounts and currencies', () => {
     expect((await values(text, totals)).total).toBe('17.50')
   })
 
+  test('with no total label, the cash paid under its label, after its currency mark, is the total', async () => {
+    const text = ['DPT.05      RM  149.00', 'DPT.04       RM  21.00', 'CASH', '  RM      170.00'].join('\n')
+    expect((await values(text, totals)).total).toBe('170.00')
+  })
+
   test('when no total label reads what was paid less the change, the line above the payment that prints it is the total', async () => {
     // "Tota1" is a misread label; the item line prints the amount the customer settled.
     const text = [

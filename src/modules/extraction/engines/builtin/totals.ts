@@ -201,7 +201,9 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
       let amount = amounts[amounts.length - 1]
       if (!amount && !/\p{L}{2,}/u.test(hit.line.raw.slice(hit.end))) {
         const under = below(hit, ctx.doc, ctx.hitsByLine, 1)[0]
-        amount = under ? moneyAmounts(under.text).pop() : undefined
+        // "CASH" over "RM 170.00": the cell under the label may be the amount's currency mark.
+        const text = under && isCurrencyMark(under.text) ? under.line.text : under?.text
+        amount = text ? moneyAmounts(text).pop() : undefined
       }
       if (!amount) continue
       // The payment is printed last: a "service change" above it is no change given.
@@ -213,6 +215,7 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
   })
 }
 
+const isCurrencyMark = (text: string) => LETTER_MARKS.has(text.toUpperCase()) || /^\p{Sc}$/u.test(text)
 const near = (a: number, b: number) => Math.abs(a - b) < 0.011
 const printsAmount = (line: Line, amount: number) => moneyAmounts(line.text).some((printed) => near(printed.number, amount))
 /** The most a total is rounded by for cash payment. */
