@@ -146,6 +146,31 @@ describe('images are documents', () => {
     }
   })
 
+  test('a page still doubtful is also read a second time, larger again, and the document carries both readings', async () => {
+    const real = tesseract.recognise
+    const reads = spyOn(tesseract, 'recognise')
+    // Every reading comes back as faint print reads: every word at half its confidence.
+    reads.mockImplementation(async (raster, languages, band) =>
+      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
+    )
+    try {
+      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+      const widths = (reads.mock.calls as unknown as [Raster][]).slice(1).map(([raster]) => raster.width)
+      expect(widths).toEqual([3, 3 * 1.25, 3 * 1.6].map((factor) => Math.round(receipt.width * factor)))
+      expect(linesOf(document.pages[0]!)).toContain('BLUE HARBOUR CAFE')
+      expect(linesOf(document.secondReading!.pages[0]!)).toContain('BLUE HARBOUR CAFE')
+      expect(document.secondReading!.layout![0]!.words.length).toBeGreaterThan(10)
+      expect(document.secondReading!.secondReading).toBeUndefined()
+    } finally {
+      reads.mockRestore()
+    }
+  })
+
+  test('a page read with confidence has no second reading', async () => {
+    const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+    expect(document.secondReading).toBeUndefined()
+  })
+
   test('a page turned a quarter or upside down is read upright', async () => {
     const page = await renderPage({ lines: ['NORTHWIND TRADERS LIMITED', 'Invoice Number: NW-4471', 'Invoice Date: 02/05/2024', 'Amount Due: 1,250.00 EUR'] })
     for (const degrees of [90, 180] as const) {
@@ -179,6 +204,31 @@ describe('PDF pages without a text layer', () => {
     const pdf = await imagePdf([{ jpeg: toJpeg(receipt) }])
     const document = await readDocument(pdf, MEDIA_TYPES.pdf)
     expect(linesOf(document.pages[0]!)).toEqual(RECEIPT.map((line) => line.replace(/\s+/g, ' ')))
+  })
+
+  test("a doubtful scanned page's second reading keeps the PDF's other pages and its words' places on the page", async () => {
+    const pdf = await imagePdf([{ text: { lines: ['Cover letter with a text layer'] } }, { png: toPng(receipt) }])
+    const real = tesseract.recognise
+    const reads = spyOn(tesseract, 'recognise')
+    reads.mockImplementation(async (raster, languages, band) =>
+      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
+    )
+    try {
+      const document = await readDocument(pdf, MEDIA_TYPES.pdf)
+      const second = document.secondReading!
+      expect(second.pages[0]).toBe(document.pages[0]!)
+      expect(second.layout![0]).toEqual(document.layout![0]!)
+      expect(linesOf(second.pages[1]!)).toContain('BLUE HARBOUR CAFE')
+      // The same word on the page, from both readings: boxes as fractions of the page, a few thousandths apart.
+      const boxOf = (reading: typeof document, text: string) => {
+        const lines = reading.pages[1]!.split('\n')
+        return reading.layout![1]!.words.find((word) => lines[word.line]!.slice(word.start, word.end) === text)!.box
+      }
+      const [first, again] = [boxOf(document, 'HARBOUR'), boxOf(second, 'HARBOUR')]
+      for (const [index, value] of first.entries()) expect(Math.abs(value - again[index]!)).toBeLessThan(0.01)
+    } finally {
+      reads.mockRestore()
+    }
   })
 
   test('a mixed PDF: text pages keep their text layer, scanned pages are recognised', async () => {

@@ -56,6 +56,11 @@ export interface ExtractionOutput {
 export interface Engine {
   /** Named on every job, e.g. "builtin" or "openai:gpt-4o-mini". */
   readonly name: string
+  /**
+   * Also answers from a scan's second reading, each field from the surer one (D67): for engines
+   * whose answers cost nothing but a few milliseconds, not a model call.
+   */
+  readonly readsTwice?: boolean
   extract(input: ExtractionInput): Promise<ExtractionOutput>
 }
 

@@ -11,8 +11,8 @@ export async function readImage(bytes: Uint8Array, mediaType: string, options: R
   const recogniser = pageRecogniser()
   // Taken off the list one by one, so a page's pixels can go once it is read.
   for (let raster = rasters.shift(); raster; raster = rasters.shift()) {
-    const page = await recogniser.read(raster)
-    pages.push(layOut(page.lines, page.width, page.height))
+    const { second, ...page } = await recogniser.read(raster)
+    pages.push({ ...layOut(page.lines, page.width, page.height), ...(second && { second: layOut(second.lines, second.width, second.height) }) })
     options.onPage?.(pages.length, total)
   }
   return pages

@@ -47,5 +47,7 @@ async function readPages(bytes: Uint8Array, mediaType: MediaType, options: ReadO
 }
 
 function laidOut(pages: LaidOutPage[]): DocumentText {
-  return { pages: pages.map((page) => page.text), layout: pages.map((page) => page.layout) }
+  const document = { pages: pages.map((page) => page.text), layout: pages.map((page) => page.layout) }
+  if (!pages.some((page) => page.second)) return document
+  return { ...document, secondReading: laidOut(pages.map((page) => page.second ?? page)) }
 }

@@ -36,6 +36,8 @@ export interface PageLayout {
 export interface LaidOutPage {
   text: string
   layout: PageLayout
+  /** A doubtful scanned page's second reading (D67). */
+  second?: LaidOutPage
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { getDocumentProxy } from 'unpdf'
 import { ExtractionError } from '../engines/types'
 import { type LaidOutPage, layOut, type PositionedWord } from './layout'
-import { type PageRecogniser, pageRecogniser } from './ocr'
+import { type PageReading, type PageRecogniser, pageRecogniser } from './ocr'
 import { checkPages, checkPixels } from './ocr/images'
 import { type Raster, toGrey } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
@@ -63,7 +63,10 @@ async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRec
   const letters = runs.reduce((sum, run) => sum + (run.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0)
   if (letters < MIN_TEXT_CHARS) {
     const scan = await scannedImage(page, width * height, options)
-    if (scan) return layOut(await recognisedWords(scan, x0, y1, recogniser), width, height)
+    if (scan) {
+      const { first, second } = await recognisedWords(scan, x0, y1, recogniser)
+      return { ...layOut(first, width, height), ...(second && { second: layOut(second, width, height) }) }
+    }
   } else {
     recogniser.sawText(runs)
   }
@@ -156,9 +159,21 @@ function imageRaster(image: PdfImage): Raster | undefined {
   return toGrey(data, width, height, channels)
 }
 
-/** OCR of a page image, its word boxes carried from the image's pixels to page units (y downwards from the page's top). */
-async function recognisedWords(scan: PlacedImage, originX: number, top: number, recogniser: PageRecogniser): Promise<PositionedWord[][]> {
-  const page = await recogniser.read(scan.raster)
+/**
+ * OCR of a page image, its word boxes carried from the image's pixels to page units (y downwards
+ * from the page's top); a doubtful page's second reading likewise.
+ */
+async function recognisedWords(
+  scan: PlacedImage,
+  originX: number,
+  top: number,
+  recogniser: PageRecogniser,
+): Promise<{ first: PositionedWord[][]; second?: PositionedWord[][] }> {
+  const { second, ...page } = await recogniser.read(scan.raster)
+  return { first: onPage(page, scan, originX, top), ...(second && { second: onPage(second, scan, originX, top) }) }
+}
+
+function onPage(page: PageReading, scan: PlacedImage, originX: number, top: number): PositionedWord[][] {
   const scaleX = (scan.box.x1 - scan.box.x0) / page.width
   const scaleY = (scan.box.y1 - scan.box.y0) / page.height
   const left = scan.box.x0 - originX

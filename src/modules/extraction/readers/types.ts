@@ -22,6 +22,8 @@ export interface DocumentText {
   pages: string[]
   /** Per page, the positions of its words in the text and on the page (PDF and images only). */
   layout?: (PageLayout | undefined)[]
+  /** The document again with its doubtful scanned pages as read a second time, larger (D67). */
+  secondReading?: DocumentText
 }
 
 /** What one document may cost to read (D67). */

@@ -22,6 +22,7 @@ const MIN_CONFIDENCE = 0.5
 
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE_NAME,
+  readsTwice: true,
   extract: async (input) => extract(input),
 }
 
