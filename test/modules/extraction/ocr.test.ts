@@ -166,6 +166,21 @@ describe('images are documents', () => {
     }
   })
 
+  test('a page turned a quarter and read with doubt is read the second time upright', async () => {
+    const real = tesseract.recognise
+    const reads = spyOn(tesseract, 'recognise')
+    reads.mockImplementation(async (raster, languages, band) =>
+      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
+    )
+    try {
+      const document = await readDocument(toPng(rotate(receipt, 90)), MEDIA_TYPES.png)
+      expect(linesOf(document.pages[0]!)).toContain('BLUE HARBOUR CAFE')
+      expect(linesOf(document.secondReading!.pages[0]!)).toContain('BLUE HARBOUR CAFE')
+    } finally {
+      reads.mockRestore()
+    }
+  })
+
   test('a page read with confidence has no second reading', async () => {
     const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
     expect(document.secondReading).toBeUndefined()

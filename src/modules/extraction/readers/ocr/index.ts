@@ -1,8 +1,9 @@
 /**
  * Reading a page image: the image is prepared (the paper evened out, small text enlarged),
  * recognised with the model of its language, turned upright when it was read sideways or upside
- * down, and read again when its words show another language than the one it was read in. The
- * words keep their boxes and confidences.
+ * down, and read again when its words show another language than the one it was read in. A page
+ * read with doubt is read again larger; one still doubtful is read a second time, larger again,
+ * for the engine to answer from both readings. The words keep their boxes and confidences.
  */
 import type { PositionedWord } from '../layout'
 import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
@@ -106,7 +107,7 @@ async function recognisePage(page: Raster, known: OcrLanguage | undefined): Prom
   return { ...reading, language, ...(second && { second: readingOf(second.words, second.raster) }) }
 }
 
-/** The page read again from its evened-out image enlarged `more` times further and turned upright; undefined when that is no larger. */
+/** The page read again from its evened-out image, enlarged `more` times as much and turned upright; undefined when that is no larger. */
 async function readLarger(
   flat: Raster,
   upright: Raster,
@@ -115,7 +116,8 @@ async function readLarger(
   more: number,
 ): Promise<{ words: OcrWord[]; raster: Raster } | undefined> {
   const larger = enlarge(flat, more)
-  if (larger.width <= upright.width * 1.1 && larger.height <= upright.height * 1.1) return undefined
+  // Compared by area: the page read may have been turned a quarter.
+  if (larger.width * larger.height <= upright.width * upright.height * 1.2) return undefined
   const raster = rotate(larger, turned)
   return { words: await recognise(raster, [language]), raster }
 }
