@@ -378,6 +378,11 @@ describe('names', () => {
     expect((await values(brand, catalogFields('invoice', ['company_name']))).company_name).toBe('MR. FIXIT (M) SDN BHD')
   })
 
+  test('a line of trade words only under a name says what the business is; the name above is the issuer', async () => {
+    const text = ['        RED LANTERN', '       BISTRO & CAFE', '  12 JALAN SS2/11', 'TOTAL      RM 5.00'].join('\n')
+    expect((await values(text, catalogFields('invoice', ['company_name']))).company_name).toBe('RED LANTERN')
+  })
+
   test('a sender line above the address window gives both sides', async () => {
     const text = ['Nordwerk GmbH · Hafenweg 7 · 20457 Hamburg', 'Hanna Berg', 'Lindenallee 3', '50667 Köln', 'Rechnung Nr. 731 vom 23.06.2021'].join('\n')
     expect(await values(text, catalogFields('invoice', ['company_name', 'client_name', 'invoice_number', 'date']))).toEqual({

@@ -27,11 +27,12 @@ const LEGAL_FORMS = new RegExp(`(?:^|(?<=[\\s,(&]))(?:${legalFormsSource()})(?=$
  * ends a long name wrapped from the line above ("LIAN CHI VEGETARIAN" / "RESTAURANT SDN BHD").
  */
 function endsWithTradeAndForm(line: string): boolean {
-  if (!hasLegalForm(line)) return false
-  const words = line
-    .replace(LEGAL_FORMS, ' ')
-    .split(/[^\p{L}]+/u)
-    .filter(Boolean)
+  return hasLegalForm(line) && onlyTradeWords(line.replace(LEGAL_FORMS, ' '))
+}
+
+/** A line of trade words only ("BISTRO & CAFE") says what a business is, under the name that says who. */
+function onlyTradeWords(line: string): boolean {
+  const words = line.split(/[^\p{L}]+/u).filter(Boolean)
   return words.length > 0 && words.every((word) => TRADE_WORD.test(word))
 }
 
@@ -293,7 +294,7 @@ function letterhead(ctx: Context): Answer | undefined {
     if (!name) return
     let score = base
     if (hasLegalForm(name)) score += 0.3
-    else if (TRADE_WORD.test(name)) score += 0.15
+    else if (TRADE_WORD.test(name) && !onlyTradeWords(name)) score += 0.15
     const domain = matchesDomain(name, domainList)
     if (domain) score += 0.2
     if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && /\p{Lu}{3}/u.test(name)) score += 0.05
