@@ -287,6 +287,13 @@ describe('amounts and currencies', () => {
     expect((await values(text, totals)).total).toBe('170.00')
   })
 
+  test('with no total label, a "net" amount that adds up the gross and the charges right above it is the total', async () => {
+    const text = ['Gross Amt :      20.00', 'Service Tax :     1.00', 'GST (6%) :        1.26', 'Net Amt :        22.26'].join('\n')
+    expect((await values(text, totals)).total).toBe('22.26')
+    const apart = ['Gross Amt :      20.00', 'Service Tax :     1.00', 'Net Amt :        19.00'].join('\n')
+    expect((await values(apart, totals)).total).toBeNull()
+  })
+
   test('when no total label reads what was paid less the change, the line above the payment that prints it is the total', async () => {
     // "Tota1" is a misread label; the item line prints the amount the customer settled.
     const text = [

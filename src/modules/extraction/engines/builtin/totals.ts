@@ -321,8 +321,9 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
     }
   }
   if (!totals.length) {
-    // No total label read at all: a line that prints subtotal plus tax, else what was paid (less the change).
-    const sum = sumShown(candidates, ctx)
+    // No total label read at all: a line that prints subtotal plus tax, a "subtotal" that adds up
+    // the amounts above it, else what was paid (less the change).
+    const sum = sumShown(candidates, ctx) ?? sumOfAbove(candidates, ctx)
     return sum ?? (settled !== undefined && settled > 0 ? totalAt(settled, at!, 0.7, 2) : undefined)
   }
   const adjustment = rounding(ctx)
@@ -353,6 +354,25 @@ function sumShown(candidates: AmountCandidate[], ctx: Context): AmountCandidate 
       const line = ctx.doc.lines.find((line) => line.index > after && !summary.has(line.index) && printsAmount(line, sum))
       if (line) return totalAt(sum, line, 0.8, 2)
     }
+  return undefined
+}
+
+/**
+ * A subtotal label whose amount is the sum of the amounts on the lines right above it, one on each
+ * ("Gross Amt 47.80", "Svr Tax 2.87", "GST 2.86", then "Net Amt 53.55"), is the total: on a
+ * receipt, "net" can be what is left to pay after every charge. Only when no total label is read.
+ */
+function sumOfAbove(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
+  for (const subtotal of candidates.filter((c) => c.role === 'subtotal' && c.number > 0)) {
+    let sum = 0
+    for (let index = subtotal.line.index - 1, count = 1; index >= 0 && count <= 4; index--, count++) {
+      const line = ctx.doc.lines[index]!
+      const amounts = moneyAmounts(line.text)
+      if (line.page !== subtotal.line.page || amounts.length !== 1) break
+      sum = Math.round((sum + amounts[0]!.number) * 100) / 100
+      if (count >= 2 && near(sum, subtotal.number)) return totalAt(subtotal.number, subtotal.line, 0.75, 2)
+    }
+  }
   return undefined
 }
 
