@@ -290,6 +290,8 @@ describe('amounts and currencies', () => {
   test('with no total label, a "net" amount that adds up the gross and the charges right above it is the total', async () => {
     const text = ['Gross Amt :      20.00', 'Service Tax :     1.00', 'GST (6%) :        1.26', 'Net Amt :        22.26'].join('\n')
     expect((await values(text, totals)).total).toBe('22.26')
+    const rounded = ['SUBTOTAL (QTY 3)   RM12.38', 'ROUNDING           RM0.02', 'SUBTOTAL (QTY 3)   RM12.40'].join('\n')
+    expect((await values(rounded, totals)).total).toBe('12.40')
     const apart = ['Gross Amt :      20.00', 'Service Tax :     1.00', 'Net Amt :        19.00'].join('\n')
     expect((await values(apart, totals)).total).toBeNull()
   })

@@ -367,7 +367,8 @@ function sumOfAbove(candidates: AmountCandidate[], ctx: Context): AmountCandidat
     let sum = 0
     for (let index = subtotal.line.index - 1, count = 1; index >= 0 && count <= 4; index--, count++) {
       const line = ctx.doc.lines[index]!
-      const amounts = moneyAmounts(line.text)
+      // Amounts with cents: "(QTY 4)" beside a subtotal is a count.
+      const amounts = moneyAmounts(line.text).filter((amount) => /\.\d{2}$/.test(amount.value))
       if (line.page !== subtotal.line.page || amounts.length !== 1) break
       sum = Math.round((sum + amounts[0]!.number) * 100) / 100
       if (count >= 2 && near(sum, subtotal.number)) return totalAt(subtotal.number, subtotal.line, 0.75, 2)
