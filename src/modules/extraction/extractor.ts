@@ -34,7 +34,7 @@ export function inProcessExtractor(engine: Engine): Extractor {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
     }
-    const document = await readDocument(content, mediaType, { limits, onPage })
+    const document = await readDocument(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true })
     signal?.throwIfAborted()
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>

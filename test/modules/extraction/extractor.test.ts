@@ -56,6 +56,7 @@ describe('a scan read twice', () => {
 
   test('each field comes from the reading that answers it more surely, if at least 0.6 sure', async () => {
     const output = await inProcessExtractor(engine(answers))(task)
+    expect(read.mock.calls[0]![2]!.readTwice).toBe(true)
     expect(output.values).toEqual({ total: '9.00', date: '2018-12-25', company_name: 'BOOK TA SDN BHD', currency: null })
     expect(output.meta.total).toEqual({ confidence: 0.85, page: 1, snippet: SECOND, bbox: null })
     expect(output.meta.company_name).toEqual({ confidence: 0.9, page: 1, snippet: FIRST, bbox: null })
@@ -65,6 +66,8 @@ describe('a scan read twice', () => {
   test('an engine that does not read twice (a model call) answers from the first reading only', async () => {
     const once = engine(answers, false)
     const output = await inProcessExtractor(once)(task)
+    // Its scans are not read a second time for nothing.
+    expect(read.mock.calls[0]![2]!.readTwice).toBe(false)
     expect(once.seen).toEqual([FIRST])
     expect(output.values).toEqual({ total: '9.60', date: null, company_name: 'BOOK TA SDN BHD', currency: null })
   })

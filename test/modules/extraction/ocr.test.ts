@@ -38,6 +38,8 @@ async function readError(bytes: Uint8Array, options?: ReadOptions): Promise<Extr
 }
 
 const limits = (overrides: Partial<typeof DEFAULT_READ_LIMITS>): ReadOptions => ({ limits: { ...DEFAULT_READ_LIMITS, ...overrides } })
+/** What the built-in engine asks for: doubtful pages read a second time. */
+const twice: ReadOptions = { limits: DEFAULT_READ_LIMITS, readTwice: true }
 
 describe('images are documents', () => {
   test('JPEG, PNG, TIFF and WebP are recognised from their bytes', async () => {
@@ -154,7 +156,7 @@ describe('images are documents', () => {
       (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
     )
     try {
-      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png, twice)
       const widths = (reads.mock.calls as unknown as [Raster][]).slice(1).map(([raster]) => raster.width)
       expect(widths).toEqual([3, 3 * 1.25, 3 * 1.6].map((factor) => Math.round(receipt.width * factor)))
       expect(linesOf(document.pages[0]!)).toContain('BLUE HARBOUR CAFE')
@@ -173,7 +175,7 @@ describe('images are documents', () => {
       (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
     )
     try {
-      const document = await readDocument(toPng(rotate(receipt, 90)), MEDIA_TYPES.png)
+      const document = await readDocument(toPng(rotate(receipt, 90)), MEDIA_TYPES.png, twice)
       expect(linesOf(document.pages[0]!)).toContain('BLUE HARBOUR CAFE')
       expect(linesOf(document.secondReading!.pages[0]!)).toContain('BLUE HARBOUR CAFE')
     } finally {
@@ -181,8 +183,24 @@ describe('images are documents', () => {
     }
   })
 
+  test('a doubtful page is read a second time only for an engine that answers from both readings', async () => {
+    const real = tesseract.recognise
+    const reads = spyOn(tesseract, 'recognise')
+    reads.mockImplementation(async (raster, languages, band) =>
+      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
+    )
+    try {
+      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+      expect(document.secondReading).toBeUndefined()
+      // Its top, the page, and the page a quarter larger: no reading 1.6 times larger.
+      expect(reads.mock.calls).toHaveLength(3)
+    } finally {
+      reads.mockRestore()
+    }
+  })
+
   test('a page read with confidence has no second reading', async () => {
-    const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+    const document = await readDocument(toPng(receipt), MEDIA_TYPES.png, twice)
     expect(document.secondReading).toBeUndefined()
   })
 
@@ -229,7 +247,7 @@ describe('PDF pages without a text layer', () => {
       (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
     )
     try {
-      const document = await readDocument(pdf, MEDIA_TYPES.pdf)
+      const document = await readDocument(pdf, MEDIA_TYPES.pdf, twice)
       const second = document.secondReading!
       expect(second.pages[0]).toBe(document.pages[0]!)
       expect(second.layout![0]).toEqual(document.layout![0]!)

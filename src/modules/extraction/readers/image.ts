@@ -8,7 +8,7 @@ export async function readImage(bytes: Uint8Array, mediaType: string, options: R
   const rasters = await decodeImage(bytes, mediaType, options.limits)
   const total = rasters.length
   const pages: LaidOutPage[] = []
-  const recogniser = pageRecogniser()
+  const recogniser = pageRecogniser(options.readTwice)
   // Taken off the list one by one, so a page's pixels can go once it is read.
   for (let raster = rasters.shift(); raster; raster = rasters.shift()) {
     const { second, ...page } = await recogniser.read(raster)

@@ -33,7 +33,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
   try {
     checkPages(pdf.numPages, options.limits)
     const pages: LaidOutPage[] = []
-    const recogniser = pageRecogniser()
+    const recogniser = pageRecogniser(options.readTwice)
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number)
       pages.push(await readPage(page, options, recogniser))

@@ -40,4 +40,6 @@ export interface ReadOptions {
   limits: ReadLimits
   /** Called after each page is read, for the job's progress. */
   onPage?: (pagesDone: number, pagesTotal: number) => void
+  /** Read a doubtful scanned page a second time, for an engine that answers from both readings (D67). */
+  readTwice?: boolean
 }

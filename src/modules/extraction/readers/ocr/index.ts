@@ -45,13 +45,13 @@ export interface PageRecogniser {
  * Reads the pages of one document in order. The first page's language is seen from its top;
  * each later page is read with the model of the language the page before it turned out to be in
  * (or a text page before it shows): a document keeps its language, so its later pages are read
- * once.
+ * once. With `readTwice`, a doubtful page is also read a second time (for the built-in engine).
  */
-export function pageRecogniser(): PageRecogniser {
+export function pageRecogniser(readTwice = false): PageRecogniser {
   let language: OcrLanguage | undefined
   return {
     async read(page) {
-      const read = await recognisePage(page, language)
+      const read = await recognisePage(page, language, readTwice)
       language = read.language
       return read
     },
@@ -61,7 +61,7 @@ export function pageRecogniser(): PageRecogniser {
   }
 }
 
-async function recognisePage(page: Raster, known: OcrLanguage | undefined): Promise<RecognisedPage & { language: OcrLanguage }> {
+async function recognisePage(page: Raster, known: OcrLanguage | undefined, readTwice: boolean): Promise<RecognisedPage & { language: OcrLanguage }> {
   const flat = flattenBackground(page)
   const prepared = enlarge(flat)
   let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(prepared)
@@ -101,7 +101,7 @@ async function recognisePage(page: Raster, known: OcrLanguage | undefined): Prom
     if (again && characterConfidence(again.words) > characterConfidence(words)) ({ words, raster: upright } = again)
   }
   const reading = readingOf(words, upright)
-  if (characterConfidence(words) >= SECOND_READING_BELOW) return { ...reading, language }
+  if (!readTwice || characterConfidence(words) >= SECOND_READING_BELOW) return { ...reading, language }
   // Still doubtful: read once more, larger again, for the engine to answer each field from the surer reading.
   const second = await readLarger(flat, upright, turned, language, SECOND_LARGER)
   return { ...reading, language, ...(second && { second: readingOf(second.words, second.raster) }) }
