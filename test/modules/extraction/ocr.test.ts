@@ -41,6 +41,20 @@ const limits = (overrides: Partial<typeof DEFAULT_READ_LIMITS>): ReadOptions => 
 /** What the built-in engine asks for: doubtful pages read a second time. */
 const twice: ReadOptions = { limits: DEFAULT_READ_LIMITS, readTwice: true }
 
+/**
+ * Recognition spied on, its first `readings` (every one when not given) coming back as faint print
+ * reads: every word at half its confidence. Restore it when done.
+ */
+function readFaintly(readings = Number.POSITIVE_INFINITY) {
+  const real = tesseract.recognise
+  const reads = spyOn(tesseract, 'recognise')
+  reads.mockImplementation(async (raster, languages, band) => {
+    const words = await real(raster, languages, band)
+    return reads.mock.calls.length <= readings ? words.map((word) => ({ ...word, confidence: word.confidence / 2 })) : words
+  })
+  return reads
+}
+
 describe('images are documents', () => {
   test('JPEG, PNG, TIFF and WebP are recognised from their bytes', async () => {
     expect(detectMediaType(toJpeg(receipt))).toBe(MEDIA_TYPES.jpeg)
@@ -121,13 +135,8 @@ describe('images are documents', () => {
   })
 
   test('a page read with doubt is read again a size larger, and the surer reading is kept', async () => {
-    const real = tesseract.recognise
-    const reads = spyOn(tesseract, 'recognise')
-    // The first readings come back as faint print reads: every word at half its confidence.
-    reads.mockImplementation(async (raster, languages, band) => {
-      const words = await real(raster, languages, band)
-      return reads.mock.calls.length <= 2 ? words.map((word) => ({ ...word, confidence: word.confidence / 2 })) : words
-    })
+    // Its top and the page read faintly; the page a size larger as printed.
+    const reads = readFaintly(2)
     try {
       const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
       expect(reads.mock.calls.map(([, languages, band]) => [languages.join('+'), band ? 'top' : 'page'])).toEqual([
@@ -149,12 +158,7 @@ describe('images are documents', () => {
   })
 
   test('a page still doubtful is also read a second time, larger again, and the document carries both readings', async () => {
-    const real = tesseract.recognise
-    const reads = spyOn(tesseract, 'recognise')
-    // Every reading comes back as faint print reads: every word at half its confidence.
-    reads.mockImplementation(async (raster, languages, band) =>
-      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
-    )
+    const reads = readFaintly()
     try {
       const document = await readDocument(toPng(receipt), MEDIA_TYPES.png, twice)
       const widths = (reads.mock.calls as unknown as [Raster][]).slice(1).map(([raster]) => raster.width)
@@ -169,11 +173,7 @@ describe('images are documents', () => {
   })
 
   test('a page turned a quarter and read with doubt is read the second time upright', async () => {
-    const real = tesseract.recognise
-    const reads = spyOn(tesseract, 'recognise')
-    reads.mockImplementation(async (raster, languages, band) =>
-      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
-    )
+    const reads = readFaintly()
     try {
       const document = await readDocument(toPng(rotate(receipt, 90)), MEDIA_TYPES.png, twice)
       expect(linesOf(document.pages[0]!)).toContain('BLUE HARBOUR CAFE')
@@ -184,11 +184,7 @@ describe('images are documents', () => {
   })
 
   test('a doubtful page is read a second time only for an engine that answers from both readings', async () => {
-    const real = tesseract.recognise
-    const reads = spyOn(tesseract, 'recognise')
-    reads.mockImplementation(async (raster, languages, band) =>
-      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
-    )
+    const reads = readFaintly()
     try {
       const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
       expect(document.secondReading).toBeUndefined()
@@ -241,11 +237,7 @@ describe('PDF pages without a text layer', () => {
 
   test("a doubtful scanned page's second reading keeps the PDF's other pages and its words' places on the page", async () => {
     const pdf = await imagePdf([{ text: { lines: ['Cover letter with a text layer'] } }, { png: toPng(receipt) }])
-    const real = tesseract.recognise
-    const reads = spyOn(tesseract, 'recognise')
-    reads.mockImplementation(async (raster, languages, band) =>
-      (await real(raster, languages, band)).map((word) => ({ ...word, confidence: word.confidence / 2 })),
-    )
+    const reads = readFaintly()
     try {
       const document = await readDocument(pdf, MEDIA_TYPES.pdf, twice)
       const second = document.secondReading!

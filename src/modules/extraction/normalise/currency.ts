@@ -80,7 +80,7 @@ function krone(text: string): string {
 const SYMBOL_CODES = new Map(SYMBOLS)
 
 /** The ISO code of a currency code, symbol or word; undefined when it is none. */
-function currencyCode(text: string): string | undefined {
+export function currencyCode(text: string): string | undefined {
   const trimmed = text.trim()
   const upper = trimmed.toUpperCase()
   if (/^[A-Z]{3}$/.test(upper) && CODES.has(upper)) return upper

@@ -1,5 +1,5 @@
 /** Image documents (JPEG, PNG, TIFF, WebP) → page texts through OCR, one page per image or frame. */
-import { layOut, type LaidOutPage } from './layout'
+import { type LaidOutPage, layOutReadings } from './layout'
 import { pageRecogniser } from './ocr'
 import { decodeImage } from './ocr/images'
 import type { ReadOptions } from './types'
@@ -11,8 +11,7 @@ export async function readImage(bytes: Uint8Array, mediaType: string, options: R
   const recogniser = pageRecogniser(options.readTwice)
   // Taken off the list one by one, so a page's pixels can go once it is read.
   for (let raster = rasters.shift(); raster; raster = rasters.shift()) {
-    const { second, ...page } = await recogniser.read(raster)
-    pages.push({ ...layOut(page.lines, page.width, page.height), ...(second && { second: layOut(second.lines, second.width, second.height) }) })
+    pages.push(layOutReadings(await recogniser.read(raster)))
     options.onPage?.(pages.length, total)
   }
   return pages

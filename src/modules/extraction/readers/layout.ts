@@ -40,6 +40,19 @@ export interface LaidOutPage {
   second?: LaidOutPage
 }
 
+/** One reading of a page: lines of positioned words on a page of this size. */
+export interface PageWords {
+  lines: PositionedWord[][]
+  width: number
+  height: number
+}
+
+/** Lays out a page read by OCR and, when a doubtful page was read a second time, that reading too. */
+export function layOutReadings(page: PageWords & { second?: PageWords | undefined }): LaidOutPage {
+  const first = layOut(page.lines, page.width, page.height)
+  return page.second ? { ...first, second: layOut(page.second.lines, page.second.width, page.second.height) } : first
+}
+
 /**
  * Lays out a page. `units` are groups of words that belong on one line whatever their y (an OCR
  * line, whose words drift on a skewed scan); units whose vertical centres are close share a row.

@@ -5,8 +5,8 @@
  */
 import type { getDocumentProxy } from 'unpdf'
 import { ExtractionError } from '../engines/types'
-import { type LaidOutPage, layOut, type PositionedWord } from './layout'
-import { type PageReading, type PageRecogniser, pageRecogniser } from './ocr'
+import { type LaidOutPage, layOut, layOutReadings, type PageWords, type PositionedWord } from './layout'
+import { type PageRecogniser, pageRecogniser } from './ocr'
 import { checkPages, checkPixels } from './ocr/images'
 import { type Raster, toGrey } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
@@ -63,10 +63,7 @@ async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRec
   const letters = runs.reduce((sum, run) => sum + (run.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0)
   if (letters < MIN_TEXT_CHARS) {
     const scan = await scannedImage(page, width * height, options)
-    if (scan) {
-      const { first, second } = await recognisedWords(scan, x0, y1, recogniser)
-      return { ...layOut(first, width, height), ...(second && { second: layOut(second, width, height) }) }
-    }
+    if (scan) return layOutReadings(await recognisedWords(scan, { x0, y1, width, height }, recogniser))
   } else {
     recogniser.sawText(runs)
   }
@@ -165,29 +162,28 @@ function imageRaster(image: PdfImage): Raster | undefined {
  */
 async function recognisedWords(
   scan: PlacedImage,
-  originX: number,
-  top: number,
+  page: { x0: number; y1: number; width: number; height: number },
   recogniser: PageRecogniser,
-): Promise<{ first: PositionedWord[][]; second?: PositionedWord[][] }> {
-  const { second, ...page } = await recogniser.read(scan.raster)
-  return { first: onPage(page, scan, originX, top), ...(second && { second: onPage(second, scan, originX, top) }) }
-}
-
-function onPage(page: PageReading, scan: PlacedImage, originX: number, top: number): PositionedWord[][] {
-  const scaleX = (scan.box.x1 - scan.box.x0) / page.width
-  const scaleY = (scan.box.y1 - scan.box.y0) / page.height
-  const left = scan.box.x0 - originX
-  const upper = top - scan.box.y1
-  return page.lines.map((line) =>
-    line.map((word) => ({
-      ...word,
-      x0: left + word.x0 * scaleX,
-      x1: left + word.x1 * scaleX,
-      y0: upper + word.y0 * scaleY,
-      y1: upper + word.y1 * scaleY,
-      size: word.size * scaleY,
-    })),
-  )
+): Promise<PageWords & { second?: PageWords | undefined }> {
+  const { second, ...first } = await recogniser.read(scan.raster)
+  const left = scan.box.x0 - page.x0
+  const upper = page.y1 - scan.box.y1
+  const onPage = (reading: PageWords): PageWords => {
+    const scaleX = (scan.box.x1 - scan.box.x0) / reading.width
+    const scaleY = (scan.box.y1 - scan.box.y0) / reading.height
+    const lines = reading.lines.map((line) =>
+      line.map((word) => ({
+        ...word,
+        x0: left + word.x0 * scaleX,
+        x1: left + word.x1 * scaleX,
+        y0: upper + word.y0 * scaleY,
+        y1: upper + word.y1 * scaleY,
+        size: word.size * scaleY,
+      })),
+    )
+    return { lines, width: page.width, height: page.height }
+  }
+  return { ...onPage(first), second: second && onPage(second) }
 }
 
 function multiply(m: number[], n: number[]): number[] {

@@ -6,7 +6,7 @@
  * which beats "Total 0% supplies"); subtotal and tax are preferably the pair that adds up to it.
  */
 import { findAmounts, moneyAmounts, type FoundAmount } from '../../normalise/amounts'
-import { LETTER_MARKS } from '../../normalise/currency'
+import { currencyCode, LETTER_MARKS } from '../../normalise/currency'
 import { columnWords, lexiconWords, wholeWords, wordsSource } from '../../normalise/lexicon'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
@@ -202,7 +202,7 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
       if (!amount && !/\p{L}{2,}/u.test(hit.line.raw.slice(hit.end))) {
         const under = below(hit, ctx.doc, ctx.hitsByLine, 1)[0]
         // "CASH" over "RM 170.00": the cell under the label may be the amount's currency mark.
-        const text = under && isCurrencyMark(under.text) ? under.line.text : under?.text
+        const text = under && currencyCode(under.text) ? under.line.text : under?.text
         amount = text ? moneyAmounts(text).pop() : undefined
       }
       if (!amount) continue
@@ -215,7 +215,6 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
   })
 }
 
-const isCurrencyMark = (text: string) => LETTER_MARKS.has(text.toUpperCase()) || /^\p{Sc}$/u.test(text)
 const near = (a: number, b: number) => Math.abs(a - b) < 0.011
 const printsAmount = (line: Line, amount: number) => moneyAmounts(line.text).some((printed) => near(printed.number, amount))
 /** The most a total is rounded by for cash payment. */
@@ -365,11 +364,11 @@ function sumShown(candidates: AmountCandidate[], ctx: Context): AmountCandidate 
 function sumOfAbove(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
   for (const subtotal of candidates.filter((c) => c.role === 'subtotal' && c.number > 0)) {
     let sum = 0
-    for (let index = subtotal.line.index - 1, count = 1; index >= 0 && count <= 4; index--, count++) {
-      const line = ctx.doc.lines[index]!
+    for (let count = 1; count <= 4; count++) {
+      const line = ctx.doc.lines[subtotal.line.index - count]
       // Amounts with cents: "(QTY 4)" beside a subtotal is a count.
-      const amounts = moneyAmounts(line.text).filter((amount) => /\.\d{2}$/.test(amount.value))
-      if (line.page !== subtotal.line.page || amounts.length !== 1) break
+      const amounts = line ? moneyAmounts(line.text).filter((amount) => /\.\d{2}$/.test(amount.value)) : []
+      if (line?.page !== subtotal.line.page || amounts.length !== 1) break
       sum = Math.round((sum + amounts[0]!.number) * 100) / 100
       if (count >= 2 && near(sum, subtotal.number)) return totalAt(subtotal.number, subtotal.line, 0.75, 2)
     }

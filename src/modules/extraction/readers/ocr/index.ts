@@ -5,22 +5,16 @@
  * read with doubt is read again larger; one still doubtful is read a second time, larger again,
  * for the engine to answer from both readings. The words keep their boxes and confidences.
  */
-import type { PositionedWord } from '../layout'
+import type { PageWords, PositionedWord } from '../layout'
 import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
 import { modelShown } from './language'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
 import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
 
-export interface PageReading {
-  /** Lines of words, boxes in pixels of the upright image, y downwards. */
-  lines: PositionedWord[][]
-  width: number
-  height: number
-}
-
-export interface RecognisedPage extends PageReading {
+/** A page's words, boxes in pixels of the upright image read, y downwards. */
+export interface RecognisedPage extends PageWords {
   /** A doubtful page read a second time, larger: the engine answers from both (D67). */
-  second?: PageReading
+  second?: PageWords
 }
 
 /**
@@ -122,7 +116,7 @@ async function readLarger(
   return { words: await recognise(raster, [language]), raster }
 }
 
-function readingOf(words: OcrWord[], raster: Raster): PageReading {
+function readingOf(words: OcrWord[], raster: Raster): PageWords {
   return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: raster.width, height: raster.height }
 }
 
