@@ -1,11 +1,8 @@
 /** Wire schemas shared by every module: the error envelope, the answer of a deletion and the Field object. */
 import { t } from 'elysia'
-import { COLUMN_TYPES, FIELD_TYPES } from '../lib/field-types'
+import { COLUMN_TYPES, FIELD_KEY_PATTERN, FIELD_TYPES, MAX_COLUMNS, MAX_DESCRIPTION_LENGTH, MAX_LABEL_LENGTH } from '../lib/fields/types'
 import type { ErrorDetail } from './errors'
 import { NOT_BLANK, Text } from './text'
-
-export const FIELD_KEY_PATTERN = '^[A-Za-z0-9_]+$'
-export const MAX_FIELDS = 50
 
 export const ErrorEnvelope = t.Object(
   {
@@ -33,8 +30,8 @@ export const FieldKey = t.String({
   examples: ['invoice_number'],
 })
 
-export const FieldLabel = Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK, examples: ['Invoice Number'] })
-export const FieldDescription = Text({ maxLength: 300, examples: ['Identifier of the invoice as printed.'] })
+export const FieldLabel = Text({ minLength: 1, maxLength: MAX_LABEL_LENGTH, pattern: NOT_BLANK, examples: ['Invoice Number'] })
+export const FieldDescription = Text({ maxLength: MAX_DESCRIPTION_LENGTH, examples: ['Identifier of the invoice as printed.'] })
 
 export const FieldTypeSchema = t.UnionEnum(FIELD_TYPES, {
   description:
@@ -45,7 +42,6 @@ export const FieldTypeSchema = t.UnionEnum(FIELD_TYPES, {
 const ColumnTypeSchema = t.UnionEnum(COLUMN_TYPES, { description: 'Type of the column: any field type but `table`.', default: undefined })
 
 export const MAX_ENUM_VALUES = 100
-export const MAX_COLUMNS = 50
 
 /** The allowed answers of an `enum` field (D88): non-blank, distinct. */
 export const EnumValues = t.Array(Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }), {

@@ -1,6 +1,6 @@
 /** Extraction jobs and their uploaded files: only the extraction module reads or writes these. */
 import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import type { ResolvedColumn, ResolvedType } from '../../lib/field-types'
+import type { ResolvedColumn, ResolvedType } from '../../lib/fields/types'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'

@@ -1,6 +1,6 @@
 /** Saved extraction schemas: only the schemas module reads or writes this table. */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import type { Typed } from '../../lib/field-types'
+import type { Typed } from '../../lib/fields/types'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'

@@ -4,8 +4,8 @@ import type { AuthPlugin } from '../../http/auth'
 import { errors } from '../../http/errors'
 import { jsonResponse } from '../../http/json'
 import { errorResponses } from '../../http/models'
-import { resolveType } from '../extraction/fields'
-import { resultJsonSchema } from '../extraction/result-schema'
+import { resolveField } from '../../lib/fields/resolve'
+import { resultJsonSchema } from '../../lib/fields/json-schema'
 import { DocumentTypeList, FieldsQuery, ResultJsonSchema, SuggestedFields } from './model'
 import { type Catalog, toDocumentType, toSuggestedFields, unknownDocumentType } from './service'
 
@@ -16,12 +16,7 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
   // D96: every field of the type a property, its suggested keys required (the result of a job without fields).
   const jsonSchemas = new Map(
     catalog.list().map((entry) => {
-      const fields = entry.fields.map(({ key, label, description, ...typed }) => ({
-        key,
-        label,
-        description,
-        ...resolveType({ key, label, description, ...typed }, undefined),
-      }))
+      const fields = entry.fields.map(({ key, label, description, type, values, columns }) => resolveField({ key, label, description, type, values, columns }))
       return [entry.slug, JSON.stringify(resultJsonSchema(entry.label, fields, entry.suggestedKeys))]
     }),
   )

@@ -1,6 +1,7 @@
 /** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
 import { t } from 'elysia'
-import { ColumnInput, EnumValues, Field, FieldDescription, FieldKey, FieldLabel, FieldTypeSchema, MAX_FIELDS } from '../../http/models'
+import { ColumnInput, EnumValues, Field, FieldDescription, FieldKey, FieldLabel, FieldTypeSchema } from '../../http/models'
+import { MAX_FIELDS } from '../../lib/fields/types'
 import { NOT_BLANK, Text } from '../../http/text'
 
 export const SLUG_PATTERN = '^[a-z0-9_]{1,64}$'

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
-import { typePart } from '../../lib/field-types'
+import { typePart } from '../../lib/fields/types'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
 import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
 import type { CatalogField, CatalogFile, DocumentType, SuggestedFields } from './model'

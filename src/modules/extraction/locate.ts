@@ -4,9 +4,9 @@
  * on the page, and for recognised (OCR) text weighs the value's confidence by how well those words
  * were read: a value read from poorly recognised words is dropped rather than guessed.
  */
-import { collapse, words } from './engines/builtin/text'
+import { collapse, words } from '../../lib/text'
 import { type ExtractionOutput, type FieldMeta, NO_VALUE } from './engines/types'
-import { legalFormsSource } from './normalise/lexicon'
+import { legalFormsSource } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 

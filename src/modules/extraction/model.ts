@@ -1,7 +1,8 @@
 /** Extraction requests and jobs on the wire (interface.md 4.8, D19–D22). */
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { Column, ColumnInput, EnumValues, FieldDescription, FieldLabel, FieldTypeSchema, MAX_COLUMNS, MAX_FIELDS } from '../../http/models'
+import { Column, ColumnInput, EnumValues, FieldDescription, FieldLabel, FieldTypeSchema } from '../../http/models'
+import { MAX_COLUMNS, MAX_FIELDS } from '../../lib/fields/types'
 import { Text } from '../../http/text'
 import { JOB_STATUSES } from '../../db/tables'
 import { JOB_ERROR_CODES } from './engines/types'

@@ -11,7 +11,8 @@ import { nowIso } from '../../lib/time'
 import { typeRuleDetails } from '../../http/models'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
-import { type FieldSource, resolveType } from './fields'
+import { resolveField } from '../../lib/fields/resolve'
+import type { FieldInput } from '../../lib/fields/types'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { FINISHED, jobsRepository } from './repository'
@@ -36,17 +37,7 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
   const type = catalog.get(request.document_type)
   if (!type) throw unknownDocumentType(catalog, request.document_type)
   const known = new Map(type.fields.map((field) => [field.key, field]))
-  const withCatalog = (field: FieldSource): JobField => {
-    const entry = known.get(field.key)
-    const { key, label, description } = field
-    return {
-      key,
-      label,
-      description,
-      ...resolveType(field, entry),
-      ...(entry?.aliases?.length ? { aliases: entry.aliases } : {}),
-    }
-  }
+  const withCatalog = (field: FieldInput): JobField => resolveField(field, known.get(field.key))
 
   if (request.fields !== undefined) {
     const fields = Object.entries(request.fields).map(([key, field]) =>

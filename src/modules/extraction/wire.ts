@@ -1,7 +1,7 @@
 /** A job as the API answers it, from its stored row. */
 import type { JobField, JobFieldMeta } from '../../db/tables'
-import { isFieldType } from '../../lib/field-types'
-import { inferType } from './engines/builtin/concepts'
+import { isFieldType } from '../../lib/fields/types'
+import { inferType } from '../../lib/fields/concepts'
 import type { FieldSpec, JobErrorCode } from './engines/types'
 import type { Job } from './model'
 import type { JobRow } from './repository'

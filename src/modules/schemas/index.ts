@@ -3,8 +3,8 @@ import { Elysia } from 'elysia'
 import type { Database } from '../../db/database'
 import type { Catalog } from '../catalog/service'
 import { unknownDocumentType } from '../catalog/service'
-import { resolveType } from '../extraction/fields'
-import { resultJsonSchema } from '../extraction/result-schema'
+import { resolveField } from '../../lib/fields/resolve'
+import { resultJsonSchema } from '../../lib/fields/json-schema'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
 import { jsonResponse } from '../../http/json'
@@ -55,12 +55,7 @@ async function schemaJsonSchema(database: Database, catalog: Catalog, accountId:
     if (!type) throw unknownDocumentType(catalog, documentType)
     catalogFields = new Map(type.fields.map((field) => [field.key, field]))
   }
-  const fields = schema.fields.map((field) => ({
-    key: field.key,
-    label: field.label,
-    description: field.description,
-    ...resolveType(field, catalogFields.get(field.key)),
-  }))
+  const fields = schema.fields.map((field) => resolveField(field, catalogFields.get(field.key)))
   return resultJsonSchema(schema.name, fields)
 }
 

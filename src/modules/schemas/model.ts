@@ -1,6 +1,7 @@
 /** The Schema resource on the wire (interface.md 2.1, D3–D9). */
 import { t } from 'elysia'
-import { Field, FieldInput, MAX_FIELDS } from '../../http/models'
+import { Field, FieldInput } from '../../http/models'
+import { MAX_FIELDS } from '../../lib/fields/types'
 import { NOT_BLANK, Text } from '../../http/text'
 
 export const MAX_SCHEMAS_PER_ACCOUNT = 50

@@ -5,10 +5,10 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import type { ResolvedType } from '../../../src/lib/field-types'
+import type { ResolvedType } from '../../../src/lib/fields/types'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
-import { inferType } from '../../../src/modules/extraction/engines/builtin/concepts'
+import { inferType } from '../../../src/lib/fields/concepts'
 import { detectLanguage } from '../../../src/modules/extraction/engines/builtin/document'
 import type { ExtractionOutput, FieldSpec } from '../../../src/modules/extraction/engines/types'
 import { readDocument } from '../../../src/modules/extraction/readers'
@@ -761,8 +761,8 @@ describe('the language of a document, by the common words of each lexicon (D95)'
 
 describe('labels from the lexicons (D95)', () => {
   test('every concept a lexicon labels is one the engine knows, and every concept has labels', async () => {
-    const { CONCEPTS } = await import('../../../src/modules/extraction/engines/builtin/concepts')
-    const { labelledConcepts } = await import('../../../src/modules/extraction/normalise/lexicon')
+    const { CONCEPTS } = await import('../../../src/lib/fields/concepts')
+    const { labelledConcepts } = await import('../../../src/lib/lexicon')
     const known = CONCEPTS.map((concept) => concept.id)
     expect(labelledConcepts().filter((id) => !known.includes(id))).toEqual([])
     for (const concept of CONCEPTS) expect(concept.labels.length).toBeGreaterThan(0)

@@ -5,8 +5,8 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { normaliseOutput, normaliseValue, parseEnum, type TypedSpec } from '../../../src/modules/extraction/normalise'
-import { LEXICONS, legalFormsSource, wholeWords } from '../../../src/modules/extraction/normalise/lexicon'
-import { LexiconError, parseLexiconFile } from '../../../src/modules/extraction/normalise/lexicon-file'
+import { LEXICONS, legalFormsSource, wholeWords } from '../../../src/lib/lexicon'
+import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon-file'
 
 const as =
   (type: TypedSpec['type'], extra: Partial<TypedSpec> = {}) =>

@@ -1,5 +1,5 @@
 /** What every extraction engine takes and gives (D23). */
-import type { ResolvedColumn, ResolvedType } from '../../../lib/field-types'
+import type { ResolvedColumn, ResolvedType } from '../../../lib/fields/types'
 import type { DocumentText } from '../readers/types'
 
 /** One field to extract, typed once when its job was created (D91). */

@@ -5,8 +5,8 @@
  * or two digits; a single mark followed by three digits groups thousands.
  */
 import { currencyAt, LETTER_MARKS } from './currency'
-import { numberWords } from './lexicon'
-import { escapeRegex, fold } from './text'
+import { numberWords } from '../../../lib/lexicon'
+import { escapeRegex, fold } from '../../../lib/text'
 
 export interface FoundAmount {
   /** Normalised decimal string, sign kept. */

@@ -1,6 +1,6 @@
 /** Yes and no as documents and models write them, in the languages of the lexicons. */
-import { lexiconWords } from './lexicon'
-import { fold } from './text'
+import { lexiconWords } from '../../../lib/lexicon'
+import { fold } from '../../../lib/text'
 
 const TRUE_WORDS = new Set(['true', 'x', '✓', '✔', '☑', '☒', ...lexiconWords('yes')].map(fold))
 const FALSE_WORDS = new Set(['false', '☐', '✗', '✘', ...lexiconWords('no')].map(fold))

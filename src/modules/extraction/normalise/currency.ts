@@ -3,8 +3,8 @@
  * ("euros"). A symbol next to an amount is the strongest sign; the document's currency is the
  * one its amounts carry most often.
  */
-import { currencyNames } from './lexicon'
-import { escapeRegex } from './text'
+import { currencyNames } from '../../../lib/lexicon'
+import { escapeRegex } from '../../../lib/text'
 
 const CODES = new Set(
   (

@@ -3,8 +3,8 @@
  * Numeric dates whose day and month could be swapped are read in the document's order, judged
  * from its other dates and, failing that, its language (see `DateOrder`).
  */
-import { monthNames } from './lexicon'
-import { fold, foldKeepingLength } from './text'
+import { monthNames } from '../../../lib/lexicon'
+import { fold, foldKeepingLength } from '../../../lib/text'
 
 /** Day before month (most of the world), month before day (US), or not known. */
 export type DateOrder = 'dmy' | 'mdy' | undefined

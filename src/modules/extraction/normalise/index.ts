@@ -4,12 +4,12 @@
  * engine give the same typed result (D57). Framework-free; knows nothing of either engine. A value
  * that does not fit its type is null (the job then answers confidence 0 for it).
  */
-import type { ResolvedColumn, ResolvedType } from '../../../lib/field-types'
+import type { ResolvedColumn, ResolvedType } from '../../../lib/fields/types'
 import { parseAmount, parseNumber } from './amounts'
 import { parseBoolean } from './booleans'
 import { findCurrency } from './currency'
 import { parseDate } from './dates'
-import { collapse, fold } from './text'
+import { collapse, fold } from '../../../lib/text'
 
 export { parseAmount, parseNumber } from './amounts'
 export { parseBoolean } from './booleans'

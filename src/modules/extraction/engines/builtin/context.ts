@@ -1,7 +1,7 @@
 /** What every field reader of the built-in engine works from, and what it gives back. */
-import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
+import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
 import type { FieldSpec } from '../types'
-import type { Role } from './concepts'
+import type { Role } from '../../../../lib/fields/concepts'
 import type { Doc, Line } from './document'
 import type { LabelHit } from './labels'
 

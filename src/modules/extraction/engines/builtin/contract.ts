@@ -5,14 +5,14 @@
  * by the laws of the State of X") and the term ("for a period of three (3) years"). Labelled
  * values ("Governing Law: …") are read too, through the general reader.
  */
-import type { Role } from './concepts'
+import type { Role } from '../../../../lib/fields/concepts'
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import { datesIn, lineDates, type FoundDate } from './dates'
 import { flatten, type Flat, type Line } from './document'
 import { genericAnswer } from './generic'
-import { lexiconWords, wholeWords } from '../../normalise/lexicon'
+import { lexiconWords, wholeWords } from '../../../../lib/lexicon'
 import { partiesAnswer, SIGNED_NAME } from './parties'
-import { collapse } from './text'
+import { collapse } from '../../../../lib/text'
 
 type ContractRole = Extract<
   Role,

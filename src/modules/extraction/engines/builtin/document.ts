@@ -6,8 +6,8 @@
  */
 import type { DocumentText } from '../../readers/types'
 import { dateOrderOf } from '../../normalise/dates'
-import { LEXICONS } from '../../normalise/lexicon'
-import { collapse, fold } from './text'
+import { LEXICONS } from '../../../../lib/lexicon'
+import { collapse, fold } from '../../../../lib/text'
 
 export interface Cell {
   text: string

@@ -3,8 +3,8 @@
  * labels offers candidates (same cell, next cell, below); each is read as the field's kind and
  * scored by where it sat, how specific the label was and how well the text fit the kind.
  */
-import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
-import { lexiconWords, wordsSource } from '../../normalise/lexicon'
+import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
+import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
 import { sameValue, type Answer, type Context, type Plan } from './context'
 import { candidatesFor, type Candidate, type LabelHit } from './labels'
 import { readValue } from './values'

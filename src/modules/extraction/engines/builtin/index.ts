@@ -6,7 +6,7 @@
  */
 import { BUILTIN_ENGINE_NAME } from '../names'
 import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta, FieldSpec } from '../types'
-import { CONCEPTS, conceptOf, type Role } from './concepts'
+import { CONCEPTS, conceptOf, type Role } from '../../../../lib/fields/concepts'
 import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
 import { buildDoc } from './document'

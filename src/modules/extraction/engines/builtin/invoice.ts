@@ -7,7 +7,7 @@
 import { lineAmounts } from './amounts'
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import { documentCurrency, findCurrency, KRONE } from '../../normalise/currency'
-import { lexiconWords, wordsSource } from '../../normalise/lexicon'
+import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
 import { lineDates } from './dates'
 import type { Line } from './document'
 import { choose, labelledValues, type Scored } from './generic'

@@ -6,7 +6,8 @@
  * ("Date      1 May"), or below it in the same column ("Date" over "1 May").
  */
 import type { Doc, Line } from './document'
-import { isLetterOrDigit, squash, trimValue } from './text'
+import { trimValue } from './text'
+import { isLetterOrDigit, squash } from '../../../../lib/text'
 
 export interface LabelEntry {
   /** Folded letters/digits of the label. */

@@ -7,10 +7,10 @@
  */
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Doc, Line } from './document'
-import { legalFormsSource, lexiconWords, wholeWords, wordsSource } from '../../normalise/lexicon'
+import { legalFormsSource, lexiconWords, wholeWords, wordsSource } from '../../../../lib/lexicon'
 import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
-import { collapse, fold, squash } from './text'
+import { collapse, fold, squash } from '../../../../lib/text'
 
 /** Legal forms of companies (from the lexicons, D95) and trade endings, matched as whole words. */
 const LEGAL_FORM = new RegExp(`(?:^|[\\s,(&])(?:${legalFormsSource()}|enterprises?|trading)(?=$|[\\s.,)])`, 'i')

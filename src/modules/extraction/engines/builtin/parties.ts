@@ -8,8 +8,8 @@
 import type { Answer, Context } from './context'
 import { lineDates } from './dates'
 import { flatten, type Flat } from './document'
-import { legalFormsSource, lexiconWords, wordsSource } from '../../normalise/lexicon'
-import { collapse } from './text'
+import { legalFormsSource, lexiconWords, wordsSource } from '../../../../lib/lexicon'
+import { collapse } from '../../../../lib/text'
 
 /** Legal-form endings that close a company name: the legal forms of every lexicon (D95). */
 const LEGAL_END = new RegExp(`^(?:,?\\s*(?:${legalFormsSource()})(?![\\w-])\\.?)+`, 'i')

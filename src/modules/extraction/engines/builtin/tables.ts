@@ -5,8 +5,8 @@
  * page end; a line with only text under the first columns continues the row above.
  */
 import { moneyAmounts } from '../../normalise/amounts'
-import { COLUMN_KINDS } from '../../normalise/lexicon-file'
-import { columnWords, wholeWords } from '../../normalise/lexicon'
+import { COLUMN_KINDS } from '../../../../lib/lexicon/lexicon-file'
+import { columnWords, wholeWords } from '../../../../lib/lexicon'
 import { lineAmounts } from './amounts'
 import type { Answer, Context, Plan } from './context'
 import type { Cell, Line } from './document'

@@ -7,12 +7,12 @@
  */
 import { findAmounts, moneyAmounts, type FoundAmount } from '../../normalise/amounts'
 import { currencyCode, LETTER_MARKS } from '../../normalise/currency'
-import { columnWords, lexiconWords, wholeWords, wordsSource } from '../../normalise/lexicon'
+import { columnWords, lexiconWords, wholeWords, wordsSource } from '../../../../lib/lexicon'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
 import { isShortLabel } from './generic'
 import { below, type LabelHit } from './labels'
-import { fold, squash } from './text'
+import { fold, squash } from '../../../../lib/text'
 
 type AmountRole = 'total' | 'subtotal' | 'tax'
 

@@ -3,15 +3,15 @@
  * that says how well the text fits the kind. Text that does not fit gives nothing: a date field
  * never gets an amount, an amount field never gets a percentage or a date.
  */
-import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
+import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
 import { findAmounts, type FoundAmount, numberWord } from '../../normalise/amounts'
 import { findCurrency } from '../../normalise/currency'
 import { parseBoolean, parseEnum } from '../../normalise'
-import { lexiconWords, wordsSource } from '../../normalise/lexicon'
+import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
 import type { FieldSpec } from '../types'
 import { datesIn } from './dates'
 import type { Doc } from './document'
-import { collapse } from './text'
+import { collapse } from '../../../../lib/text'
 
 interface ReadValue {
   value: unknown

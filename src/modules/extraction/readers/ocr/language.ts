@@ -4,8 +4,8 @@
  * "Kundennummer"); a word that two lexicons share ("total", "datum") tells none. Labels count
  * because the top of an invoice is mostly labels, names and numbers, with few common words.
  */
-import { LEXICONS } from '../../normalise/lexicon'
-import { fold } from '../../normalise/text'
+import { LEXICONS } from '../../../../lib/lexicon'
+import { fold } from '../../../../lib/text'
 import type { OcrLanguage } from './tesseract'
 
 /** Tesseract's model for each language it has one for here (data/ocr/). */

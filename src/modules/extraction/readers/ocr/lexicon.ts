@@ -3,7 +3,7 @@
  * ("Tota!", "Totai", "iotal" → "Total") is that word, since a label misread is a field lost. Only
  * words of five letters or more are mended, and only towards a single candidate.
  */
-import { CONCEPTS } from '../../engines/builtin/concepts'
+import { CONCEPTS } from '../../../../lib/fields/concepts'
 import { LETTER_MARKS } from '../../normalise/currency'
 
 const MIN_LENGTH = 5

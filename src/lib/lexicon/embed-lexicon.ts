@@ -8,7 +8,7 @@ import { type Lexicon, parseLexiconFile } from './lexicon-file'
 
 /** The files of data/lexicon, read from disk. */
 export function readLexiconFiles(): { file: string; text: string }[] {
-  const dir = join(import.meta.dir, '../../../../data/lexicon')
+  const dir = join(import.meta.dir, '../../../data/lexicon')
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()

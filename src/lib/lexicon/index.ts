@@ -4,7 +4,7 @@
  */
 import { embeddedLexicons } from './embed-lexicon' with { type: 'macro' }
 import type { ColumnKind, Lexicon } from './lexicon-file'
-import { escapeRegex, fold } from './text'
+import { escapeRegex, fold } from '../text'
 
 export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
 

@@ -4,9 +4,13 @@
  * strings (lists) and arrays of objects (tables, their columns one level deep). Anything else is a
  * validation error naming its path under /json_schema. Framework-free.
  */
-import type { ErrorDetail } from '../../http/errors'
-import { FIELD_KEY_PATTERN, FieldDescription, FieldLabel, MAX_COLUMNS, MAX_FIELDS } from '../../http/models'
-import type { ColumnInput, FieldType } from '../../lib/field-types'
+import { type ColumnInput, FIELD_KEY_PATTERN, type FieldType, MAX_COLUMNS, MAX_DESCRIPTION_LENGTH, MAX_FIELDS, MAX_LABEL_LENGTH } from './types'
+
+/** A problem with the input at a JSON Pointer path, as the API's validation details give it (D1). */
+export interface Problem {
+  path: string
+  message: string
+}
 
 type Json = Record<string, unknown>
 
@@ -24,14 +28,14 @@ export interface ConvertedField {
 /** Keywords that only annotate: accepted anywhere and ignored. */
 const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'])
 const KEY = new RegExp(FIELD_KEY_PATTERN)
-const MAX_LABEL = FieldLabel.maxLength!
-const MAX_DESCRIPTION = FieldDescription.maxLength!
+const MAX_LABEL = MAX_LABEL_LENGTH
+const MAX_DESCRIPTION = MAX_DESCRIPTION_LENGTH
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 const codePoints = (text: string) => [...text].length
 
 class Problems {
-  readonly details: ErrorDetail[] = []
+  readonly details: Problem[] = []
   add(path: string, message: string): void {
     this.details.push({ path, message })
   }
@@ -170,7 +174,7 @@ function properties(node: Json, path: string, problems: Problems, inTable: boole
 }
 
 /** The fields of a JSON Schema, or the problems that keep it from being read (D97). */
-export function fieldsFromJsonSchema(schema: unknown): { fields: ConvertedField[] } | { details: ErrorDetail[] } {
+export function fieldsFromJsonSchema(schema: unknown): { fields: ConvertedField[] } | { details: Problem[] } {
   const problems = new Problems()
   if (!isObject(schema)) return { details: [{ path: '/json_schema', message: 'Expected a JSON Schema object' }] }
   const fields = properties(schema, '/json_schema', problems, false, MAX_FIELDS)

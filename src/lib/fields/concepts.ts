@@ -1,0 +1,125 @@
+/**
+ * What a field means (D91, D95): the concepts of data/concepts.json — common fields whatever a
+ * caller names them — with their printed labels from every lexicon, and the type inferred for a
+ * field declared `auto`. Knowledge as data: the engine's readers pick up a concept by its `role`;
+ * catalog, schemas, jobs and the OCR reader's label mending read the same table.
+ *
+ * Labels of every concept also serve as competitors: "Due Date" is a longer label than "Date",
+ * so a line "Due Date: …" is never read as the invoice date even when only `date` is asked for.
+ */
+import conceptsFile from '../../../data/concepts.json'
+import { conceptLabels } from '../lexicon'
+import { words } from '../text'
+import { RESOLVED_TYPES, type ResolvedType } from './types'
+
+export const ROLES = [
+  'invoice_number',
+  'issue_date',
+  'due_date',
+  'total',
+  'subtotal',
+  'tax',
+  'currency',
+  'issuer',
+  'recipient',
+  'parties',
+  'governing_law',
+  'effective_date',
+  'agreement_date',
+  'expiration_date',
+  'term',
+  'notice_period',
+  'title',
+  'signatories',
+] as const
+
+/** What picks a concept's special reader in an engine. */
+export type Role = (typeof ROLES)[number]
+
+export interface Concept {
+  id: string
+  role?: Role
+  kind: ResolvedType
+  labels: string[]
+  /** Field keys that stand for the concept whatever their label. */
+  keys: string[]
+  /** Word groups: a field whose key and label hold a word of every group stands for it … */
+  words: string[][]
+  /** … unless they hold one of these. */
+  notWords: string[]
+}
+
+interface ConceptEntry {
+  id: string
+  role?: string
+  kind: string
+  keys?: string[]
+  words?: string[][]
+  not_words?: string[]
+}
+
+interface KindEntry {
+  kind: string
+  head?: string[]
+  any?: string[]
+  description?: string[]
+}
+
+function checkedKind(kind: string, where: string): ResolvedType {
+  if (!(RESOLVED_TYPES as readonly string[]).includes(kind)) throw new Error(`data/concepts.json: ${where} has an unknown kind "${kind}"`)
+  return kind as ResolvedType
+}
+
+function checkedRole(role: string | undefined, where: string): Role | undefined {
+  if (role !== undefined && !(ROLES as readonly string[]).includes(role)) throw new Error(`data/concepts.json: ${where} has an unknown role "${role}"`)
+  return role as Role | undefined
+}
+
+export const CONCEPTS: readonly Concept[] = (conceptsFile.concepts as ConceptEntry[]).map((entry) => ({
+  id: entry.id,
+  role: checkedRole(entry.role, entry.id),
+  kind: checkedKind(entry.kind, entry.id),
+  labels: conceptLabels(entry.id),
+  keys: entry.keys ?? [],
+  words: entry.words ?? [],
+  notWords: entry.not_words ?? [],
+}))
+
+const KINDS = (conceptsFile.kinds as KindEntry[]).map((entry) => ({
+  kind: checkedKind(entry.kind, `kinds/${entry.kind}`),
+  head: entry.head ?? [],
+  any: entry.any ?? [],
+  description: entry.description ?? [],
+}))
+
+const hasAny = (list: readonly string[], wanted: readonly string[]) => wanted.some((word) => list.includes(word))
+
+function means(concept: Concept, keyWords: string[], key: string): boolean {
+  if (concept.keys.includes(key)) return true
+  if (!concept.words.length) return false
+  return concept.words.every((group) => hasAny(keyWords, group)) && !hasAny(keyWords, concept.notWords)
+}
+
+/** The concept a requested field stands for, judged from its key and label; undefined for others. */
+export function conceptOf(key: string, label: string): Concept | undefined {
+  const keyWords = words(`${key} ${label}`)
+  const normalisedKey = key.toLowerCase()
+  return CONCEPTS.find((concept) => means(concept, keyWords, normalisedKey))
+}
+
+/** The type of a field that stands for no concept, from the words of its key, label and description. */
+function inferKind(key: string, label: string, description: string): ResolvedType {
+  const head = words(`${key} ${label}`)
+  const all = words(`${key} ${label} ${description}`)
+  const phrase = description.toLowerCase()
+  const found = KINDS.find((entry) => hasAny(head, entry.head) || hasAny(all, entry.any) || entry.description.some((wanted) => phrase.includes(wanted)))
+  return found?.kind ?? 'text'
+}
+
+/**
+ * The type of a field declared `auto` (D91), as the engine has always read it: its concept's
+ * kind, else inferred from its key, label and description.
+ */
+export function inferType(key: string, label: string, description: string): ResolvedType {
+  return conceptOf(key, label)?.kind ?? inferKind(key, label, description)
+}
