@@ -6,13 +6,14 @@
  * set, sent by as many clients as twice the workers). Run with `bun run bench:extract`;
  * `--details` lists every wrong and empty value, `--http-only` runs only the HTTP part.
  */
+import type { Field } from '../src/lib/fields/types'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
-import type { FieldSpec } from '../src/modules/extraction/engines/types'
+import { storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
@@ -220,7 +221,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
 
-function fieldSpecs(documentType: string): FieldSpec[] {
+function fieldSpecs(documentType: string): Field[] {
   const entry = loadCatalog().get(documentType)
   if (!entry) throw new Error(`unknown document type ${documentType}`)
   return entry.fields.map(({ key, label, description, type, aliases }) => ({
@@ -268,7 +269,8 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
       if (!mediaType) throw new Error('media type not recognised')
       let pages = 1
       const task = { content: bytes, mediaType, documentType: manifest.document_type, fields: specs, limits: DEFAULT_READ_LIMITS }
-      values = (await extract(task, (progress) => (pages = progress.pages_total))).values
+      const answers = await extract(task, (progress) => (pages = progress.pages_total))
+      values = storedAnswers(Object.keys(answers), answers).result
       result.pages += pages
     } catch (error) {
       result.failures++

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { type TestApp, createSchema, expectEnvelope, expectValidation, field, makeTestApp } from '../helpers/app'
+import { joined } from '../helpers/answers'
 
 const KEY = 'retry-4711'
 const SCHEMA = { name: 'Invoices', fields: [field('total')] }
@@ -41,7 +42,7 @@ function gatedEngine(): { engine: Engine; release: () => void; started: Promise<
       async extract(input) {
         markStarted()
         await gate
-        return { values: Object.fromEntries(input.fields.map(({ key }) => [key, 'x'])), meta: {} }
+        return joined({ values: Object.fromEntries(input.fields.map(({ key }) => [key, 'x'])), meta: {} })
       },
     },
     release,

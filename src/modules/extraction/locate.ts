@@ -5,41 +5,36 @@
  * were read: a value read from poorly recognised words is dropped rather than guessed.
  */
 import { collapse, words } from '../../lib/text'
-import { type ExtractionOutput, type FieldMeta, NO_VALUE } from './engines/types'
+import { type Answers, answerOf, answersOf, type BoundingBox, type Evidence, NO_ANSWER } from './answers'
+import { MIN_OCR_CONFIDENCE } from './confidence'
 import { legalFormsSource } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 
-/** Below this OCR confidence (0–1) of its words a value is not trusted. */
-export const MIN_OCR_CONFIDENCE = 0.6
-
-export function locateValues(output: ExtractionOutput, document: DocumentText): ExtractionOutput {
+export function locateValues(answers: Answers, document: DocumentText): Answers {
   const lines = document.pages.map((page) => page.split('\n'))
-  const located = Object.keys(output.values).map((key): [string, unknown, FieldMeta] => {
-    const value = output.values[key]
-    const found = (Object.hasOwn(output.meta, key) ? output.meta[key] : undefined) ?? NO_VALUE
-    const layout = found.page === null ? undefined : document.layout?.[found.page - 1]
-    const pageLines = found.page === null ? [] : (lines[found.page - 1] ?? [])
-    const traced = layout && found.snippet !== null ? wordsOf(value, found.snippet, pageLines, layout.words) : undefined
-    if (!traced?.words.length) return [key, value, { ...found, bbox: null }]
-    const { words, spelled } = traced
-    // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
-    const whole = wholeMatcherOf(value)
-    const numbers = spelled || !whole ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
-    const judged = numbers.length ? numbers : spelled && !whole ? telling(words, pageLines) : words
-    let readConfidence = Math.min(...judged.map((word) => word.confidence))
-    // The same value read again elsewhere, from other words, is a second reading of it: an amount
-    // or date that recurs (a receipt's total as cash paid, a date in a footer) holds when one of
-    // its readings is clear.
-    if (readConfidence < MIN_OCR_CONFIDENCE) readConfidence = Math.max(readConfidence, ...otherReadings(value, document.layout, lines, words))
-    if (readConfidence < MIN_OCR_CONFIDENCE) return [key, null, NO_VALUE]
-    return [key, value, { ...found, confidence: round(found.confidence * Math.min(1, readConfidence + 0.05)), bbox: boxOf(words) }]
-  })
-  // fromEntries makes own properties even of keys such as `__proto__`.
-  return {
-    values: Object.fromEntries(located.map(([key, value]) => [key, value])),
-    meta: Object.fromEntries(located.map(([key, , meta]) => [key, meta])),
-  }
+  return answersOf(
+    Object.keys(answers).map((key) => {
+      const answer = answerOf(answers, key)
+      const { value, page, evidence } = answer
+      const layout = page === null ? undefined : document.layout?.[page - 1]
+      const pageLines = page === null ? [] : (lines[page - 1] ?? [])
+      const traced = layout && evidence ? wordsOf(value, evidence, pageLines, layout.words) : undefined
+      if (!traced?.words.length) return [key, { ...answer, bbox: null }] as const
+      const { words, spelled } = traced
+      // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
+      const whole = wholeMatcherOf(value)
+      const numbers = spelled || !whole ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
+      const judged = numbers.length ? numbers : spelled && !whole ? telling(words, pageLines) : words
+      let readConfidence = Math.min(...judged.map((word) => word.confidence))
+      // The same value read again elsewhere, from other words, is a second reading of it: an amount
+      // or date that recurs (a receipt's total as cash paid, a date in a footer) holds when one of
+      // its readings is clear.
+      if (readConfidence < MIN_OCR_CONFIDENCE) readConfidence = Math.max(readConfidence, ...otherReadings(value, document.layout, lines, words))
+      if (readConfidence < MIN_OCR_CONFIDENCE) return [key, { ...NO_ANSWER, bbox: null }] as const
+      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + 0.05)), bbox: boxOf(words) }] as const
+    }),
+  )
 }
 
 /** A legal form ("SDN BHD", "GmbH") spelled as a whole word, with a dot or comma after it. */
@@ -59,19 +54,28 @@ function telling(words: PlacedWord[], lines: string[]): PlacedWord[] {
   return kept.length ? kept : words
 }
 
-/** The words of the snippet's line that spell the value; the whole line when none does. */
-function wordsOf(value: unknown, snippet: string, lines: string[], words: PlacedWord[]): { words: PlacedWord[]; spelled: boolean } | undefined {
-  const wanted = collapse(snippet.replace(/^…|…$/g, ''))
-  if (!wanted) return undefined
-  const collapsed = lines.map(collapse)
-  let line = collapsed.indexOf(wanted)
-  if (line === -1) line = collapsed.findIndex((text) => text.includes(wanted))
-  if (line === -1) return undefined
+/**
+ * The words of the evidence's line that spell the value; the whole line when none does. The line
+ * is the one the engine names, else the page's line that shows the evidence's text.
+ */
+function wordsOf(value: unknown, evidence: Evidence, lines: string[], words: PlacedWord[]): { words: PlacedWord[]; spelled: boolean } | undefined {
+  const line = evidence.line ?? lineShowing(evidence.text, lines)
+  if (line === undefined || lines[line] === undefined) return undefined
   const raw = lines[line]!
   const inLine = words.filter((word) => word.line === line)
   const spells = matcherOf(value)
   const spelling = inLine.filter((word) => spells(raw.slice(word.start, word.end)))
   return spelling.length ? { words: spelling, spelled: true } : { words: inLine, spelled: false }
+}
+
+/** The index of the line that is, or else holds, a snippet (an engine that names no line: a model's). */
+function lineShowing(snippet: string, lines: string[]): number | undefined {
+  const wanted = collapse(snippet.replace(/^…|…$/g, ''))
+  if (!wanted) return undefined
+  const collapsed = lines.map(collapse)
+  let line = collapsed.indexOf(wanted)
+  if (line === -1) line = collapsed.findIndex((text) => text.includes(wanted))
+  return line === -1 ? undefined : line
 }
 
 type Matcher = (wordText: string) => boolean
@@ -140,7 +144,7 @@ function matcherOf(value: unknown): Matcher {
   return (word) => words(word).some((piece) => wanted.has(piece))
 }
 
-function boxOf(words: PlacedWord[]): FieldMeta['bbox'] {
+function boxOf(words: PlacedWord[]): BoundingBox {
   const left = Math.min(...words.map((word) => word.box[0]))
   const top = Math.min(...words.map((word) => word.box[1]))
   const right = Math.max(...words.map((word) => word.box[2]))

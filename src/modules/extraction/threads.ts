@@ -3,21 +3,22 @@
  * without work, so an idle server holds none. A task that runs past its time limit has its
  * thread terminated and fails as `extraction_timeout`; a thread that dies is replaced.
  */
-import type { LlmConfig } from '../../config'
+import type { OpenAiEngineOptions } from './engines/openai'
 import type { Logger } from '../../lib/log'
-import { type ExtractionOutput, ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
+import type { Answers } from './answers'
+import { ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
 import type { ExtractionTask, Extractor, Progress } from './extractor'
 
-export type ThreadMessage = { type: 'init'; llm: LlmConfig | undefined } | { type: 'task'; id: number; task: ExtractionTask }
+export type ThreadMessage = { type: 'init'; llm: OpenAiEngineOptions | undefined } | { type: 'task'; id: number; task: ExtractionTask }
 
 export type ThreadReply =
-  | { id: number; ok: true; output: ExtractionOutput }
+  | { id: number; ok: true; output: Answers }
   | { id: number; ok: false; error: { code: JobErrorCode; message: string }; detail?: string }
   | { id: number; progress: Progress }
 
 export interface ThreadPoolOptions {
   size: number
-  llm: LlmConfig | undefined
+  llm: OpenAiEngineOptions | undefined
   /** Longest a task may run before its thread is stopped. */
   timeoutMs: number
   idleMs?: number
@@ -28,7 +29,7 @@ interface Pending {
   id: number
   task: ExtractionTask
   onProgress?: (progress: Progress) => void
-  resolve: (output: ExtractionOutput) => void
+  resolve: (output: Answers) => void
   reject: (error: ExtractionError) => void
 }
 
@@ -131,7 +132,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
   }
 
   const extract: Extractor = (task, onProgress, signal) =>
-    new Promise<ExtractionOutput>((resolve, reject) => {
+    new Promise<Answers>((resolve, reject) => {
       if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
       if (signal?.aborted) return reject(CANCELED())
       const id = nextId++

@@ -1,8 +1,9 @@
 /** A job as the API answers it, from its stored row. */
 import type { JobField, JobFieldMeta } from '../../db/tables'
-import { isFieldType } from '../../lib/fields/types'
+import { isFieldType, type Field } from '../../lib/fields/types'
 import { inferType } from '../../lib/fields/concepts'
-import type { FieldSpec, JobErrorCode } from './engines/types'
+import type { JobErrorCode } from './engines/types'
+
 import type { Job } from './model'
 import type { JobRow } from './repository'
 
@@ -35,7 +36,7 @@ function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, Required<
 }
 
 /** A job's stored field as the engine takes it; jobs stored before D91 are typed now, as they were read then. */
-export function fieldSpecOf(field: JobField): FieldSpec {
+export function fieldSpecOf(field: JobField): Field {
   const { kind, type, ...rest } = field
   const legacy = isFieldType(kind) && kind !== 'auto' ? kind : undefined
   return { ...rest, type: type ?? legacy ?? inferType(field.key, field.label, field.description) }

@@ -8,7 +8,8 @@
 import type { Database } from '../../db/database'
 import type { Logger } from '../../lib/log'
 import { serialized } from '../../lib/serialized'
-import { ExtractionError, NO_VALUE, UNEXPECTED } from './engines/types'
+import { storedAnswers } from './answers'
+import { ExtractionError, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
 import { type JobOutcome, jobsRepository } from './repository'
@@ -79,7 +80,7 @@ export function createJobRunner({
     let progressWrites: Promise<unknown> = Promise.resolve()
     let outcome: JobOutcome
     try {
-      const output = await extractFields(
+      const answers = await extractFields(
         {
           content,
           mediaType: row.fileMediaType as MediaType,
@@ -91,17 +92,10 @@ export function createJobRunner({
         (progress) => void (progressWrites = progressWrites.then(() => upkeep('recording progress', () => jobs.recordProgress(id, runnerId, progress)))),
         controller.signal,
       )
-      // Every requested key answers, and nothing else does. Keys are any [A-Za-z0-9_]+, so
-      // `constructor` or `__proto__` must be read and written as own properties only.
-      const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined)
-      const entries = row.fields.map(({ key }) => {
-        const value = own(output.values, key) ?? null
-        return [key, value, value === null ? NO_VALUE : (own(output.meta, key) ?? NO_VALUE)] as const
-      })
-      outcome = {
-        result: Object.fromEntries(entries.map(([key, value]) => [key, value])),
-        fieldsMeta: Object.fromEntries(entries.map(([key, , meta]) => [key, { ...meta }])),
-      }
+      outcome = storedAnswers(
+        row.fields.map(({ key }) => key),
+        answers,
+      )
     } catch (error) {
       if (controller.signal.aborted) {
         log.info('job stopped while running: canceled, or taken over by another runner', { job_id: id })

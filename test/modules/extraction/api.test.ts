@@ -2,18 +2,13 @@
  * POST /api/v1/extract, GET /api/v1/jobs and GET /api/v1/jobs/:id through the HTTP layer
  * (interface.md 4.8, D19–D23). Documents are built here; fake engines give control over results.
  */
+import type { Field } from '../../../src/lib/fields/types'
 import { describe, expect, test } from 'bun:test'
 import { zipSync, strToU8 } from 'fflate'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { newId } from '../../../src/lib/ids'
-import {
-  type Engine,
-  ExtractionError,
-  type ExtractionInput,
-  type ExtractionOutput,
-  type FieldMeta,
-  type FieldSpec,
-} from '../../../src/modules/extraction/engines/types'
+import { type Engine, ExtractionError, type ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import { joined, type Meta, type Split } from '../../helpers/answers'
 import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
 import { type CallOptions, ISO_MS, type TestApp, createSchema, expectEnvelope, expectValidation, field, makeTestApp } from '../../helpers/app'
@@ -170,11 +165,11 @@ interface FakeEngine extends Engine {
   calls: ExtractionInput[]
 }
 
-const metaOf = (key: string): FieldMeta => ({ confidence: 0.9, page: 1, snippet: `${key}: value` })
+const metaOf = (key: string): Meta => ({ confidence: 0.9, page: 1, snippet: `${key}: value` })
 
 /** Answers `value of <key>` for every requested key unless told otherwise; records each input. */
 /** A value of the field's type, as an engine answers it: text fields say whose value they are. */
-function typedValue(field: FieldSpec): unknown {
+function typedValue(field: Field): unknown {
   switch (field.type) {
     case 'amount':
       return '12.50'
@@ -197,22 +192,22 @@ function typedValue(field: FieldSpec): unknown {
   }
 }
 
-function fakeEngine(answer?: (input: ExtractionInput) => ExtractionOutput | Promise<ExtractionOutput>, name = 'fake'): FakeEngine {
+function fakeEngine(answer?: (input: ExtractionInput) => Split | Promise<Split>, name = 'fake'): FakeEngine {
   const calls: ExtractionInput[] = []
   return {
     name,
     calls,
     async extract(input) {
       calls.push(input)
-      if (answer) return answer(input)
+      if (answer) return joined(await answer(input))
       const values: Record<string, unknown> = {}
-      const meta: Record<string, FieldMeta> = {}
+      const meta: Record<string, Meta> = {}
       for (const field of input.fields) {
         const { key } = field
         values[key] = typedValue(field)
         meta[key] = metaOf(key)
       }
-      return { values, meta }
+      return joined({ values, meta })
     },
   }
 }

@@ -5,16 +5,17 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import type { ResolvedType } from '../../../src/lib/fields/types'
+import type { ResolvedType, Field } from '../../../src/lib/fields/types'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { inferType } from '../../../src/lib/fields/concepts'
 import { detectLanguage } from '../../../src/modules/extraction/engines/builtin/document'
-import type { ExtractionOutput, FieldSpec } from '../../../src/modules/extraction/engines/types'
+import { split } from '../../helpers/answers'
+
 import { readDocument } from '../../../src/modules/extraction/readers'
 
 /** An inline field as a caller sends it: label = key, a description, its type declared or inferred as at job creation. */
-const inline = (key: string, description = key, type?: ResolvedType): FieldSpec => ({
+const inline = (key: string, description = key, type?: ResolvedType): Field => ({
   key,
   label: key,
   description,
@@ -22,7 +23,7 @@ const inline = (key: string, description = key, type?: ResolvedType): FieldSpec 
 })
 
 const catalog = loadCatalog()
-const catalogFields = (type: string, keys?: string[]): FieldSpec[] =>
+const catalogFields = (type: string, keys?: string[]): Field[] =>
   catalog
     .get(type)!
     .fields.filter((field) => !keys || keys.includes(field.key))
@@ -34,12 +35,12 @@ const catalogFields = (type: string, keys?: string[]): FieldSpec[] =>
       aliases,
     }))
 
-async function extract(pages: string | string[], fields: FieldSpec[], documentType = 'invoice'): Promise<ExtractionOutput> {
+async function extract(pages: string | string[], fields: Field[], documentType = 'invoice') {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
-  return builtinEngine.extract({ document, documentType, fields })
+  return split(await builtinEngine.extract({ document, documentType, fields }))
 }
 
-async function values(pages: string | string[], fields: FieldSpec[], documentType = 'invoice') {
+async function values(pages: string | string[], fields: Field[], documentType = 'invoice') {
   return (await extract(pages, fields, documentType)).values
 }
 
@@ -724,7 +725,7 @@ describe('through the readers', () => {
     draw('Total due', 50, 700)
     draw('£ 1,020.00', 250, 700)
     const document = await readDocument(await pdf.save(), 'application/pdf')
-    const out = await builtinEngine.extract({ document, documentType: 'invoice', fields: invoiceFields })
+    const out = split(await builtinEngine.extract({ document, documentType: 'invoice', fields: invoiceFields }))
     expect(out.values).toMatchObject({ company_name: 'Contoso Trading Ltd', invoice_number: 'INV-0099', date: '2024-03-14', total: '1020.00', currency: 'GBP' })
     expect(out.meta.total!.page).toBe(2)
   })

@@ -17,6 +17,7 @@ import { createJobRunner, type JobRunner } from '../../../src/modules/extraction
 import { createKey } from '../../../src/modules/keys/service'
 import { anotherHandle, openTestDatabase, query, TEST_DIALECT } from '../../helpers/database'
 import { tempDir } from '../../helpers/process'
+import { joined } from '../../helpers/answers'
 
 const LEASE_MS = 300
 const POLL_MS = 20
@@ -43,7 +44,7 @@ function gatedExtractor(name: string) {
         reject(new Error('aborted'))
       })
     })
-    return { values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }
+    return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
   }
   return { extract, release, state }
 }
@@ -245,7 +246,7 @@ describe('job leases', () => {
       async ({ fields, content }) => {
         seen.push(new TextDecoder().decode(content))
         await Bun.sleep(5)
-        return { values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }
+        return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
       }
     runner(counting('here'), { concurrency: 3 }).start()
     runner(counting('there'), { concurrency: 3, on: other }).start()

@@ -4,8 +4,10 @@
  * poorly recognised words is null. Layouts are written by hand here.
  */
 import { describe, expect, test } from 'bun:test'
-import type { ExtractionOutput } from '../../../src/modules/extraction/engines/types'
-import { locateValues, MIN_OCR_CONFIDENCE } from '../../../src/modules/extraction/locate'
+import type { Answers } from '../../../src/modules/extraction/answers'
+import { joined, split } from '../../helpers/answers'
+import { MIN_OCR_CONFIDENCE } from '../../../src/modules/extraction/confidence'
+import { locateValues } from '../../../src/modules/extraction/locate'
 import { layOut, type PositionedWord } from '../../../src/modules/extraction/readers/layout'
 import type { DocumentText } from '../../../src/modules/extraction/readers/types'
 
@@ -23,10 +25,11 @@ function page(lines: [text: string, confidence: number][][]): DocumentText {
   return { pages: [text], layout: [layout] }
 }
 
-const output = (values: Record<string, unknown>, snippets: Record<string, string>, confidence = 0.9): ExtractionOutput => ({
-  values,
-  meta: Object.fromEntries(Object.entries(snippets).map(([key, snippet]) => [key, { confidence, page: 1, snippet }])),
-})
+const output = (values: Record<string, unknown>, snippets: Record<string, string>, confidence = 0.9): Answers =>
+  joined({ values, meta: Object.fromEntries(Object.entries(snippets).map(([key, snippet]) => [key, { confidence, page: 1, snippet }])) })
+
+/** The located answers, as a job stores them. */
+const locate = (answers: Answers, document: DocumentText) => split(locateValues(answers, document))
 
 describe('locateValues', () => {
   const invoice = page([
@@ -47,7 +50,7 @@ describe('locateValues', () => {
   ])
 
   test('an amount, a date and a name get the box of the words that print them', () => {
-    const located = locateValues(
+    const located = locate(
       output(
         { total: '1234.50', date: '2024-03-14', company_name: 'ACME Trading Ltd' },
         { total: 'Total: EUR 1.234,50', date: 'Date: 14.03.2024', company_name: 'ACME Trading Ltd' },
@@ -62,7 +65,7 @@ describe('locateValues', () => {
   })
 
   test('a value not spelled on its line gets the whole line’s box', () => {
-    const located = locateValues(output({ currency: 'EUR' }, { currency: 'Date: 14.03.2024' }), invoice)
+    const located = locate(output({ currency: 'EUR' }, { currency: 'Date: 14.03.2024' }), invoice)
     expect(located.meta.currency!.bbox).toEqual({ left: 0.1, top: 0.14, width: 0.35, height: 0.02 })
   })
 
@@ -77,7 +80,7 @@ describe('locateValues', () => {
         ['O1/O3/2O24', MIN_OCR_CONFIDENCE - 0.1],
       ],
     ])
-    const located = locateValues(output({ total: '18.50', date: '2024-03-01' }, { total: 'Total: 18.50', date: 'Date: O1/O3/2O24' }), scan)
+    const located = locate(output({ total: '18.50', date: '2024-03-01' }, { total: 'Total: 18.50', date: 'Date: O1/O3/2O24' }), scan)
     expect(located.values).toEqual({ total: '18.50', date: null })
     expect(located.meta.total!.confidence).toBe(0.77)
     expect(located.meta.date).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
@@ -97,7 +100,7 @@ describe('locateValues', () => {
         ['48.00', 0.9],
       ],
     ])
-    const located = locateValues(output({ date: '2019-01-09', total: '48.00' }, { date: 'Date: 09/01/2019 8:01:11 PM', total: 'TOTAL “4 48.00' }), scan)
+    const located = locate(output({ date: '2019-01-09', total: '48.00' }, { date: 'Date: 09/01/2019 8:01:11 PM', total: 'TOTAL “4 48.00' }), scan)
     expect(located.values).toEqual({ date: '2019-01-09', total: '48.00' })
     expect(located.meta.date!.bbox).toEqual({ left: 0.35, top: 0.1, width: 0.1, height: 0.02 })
   })
@@ -114,11 +117,11 @@ describe('locateValues', () => {
       ],
     ]
     const given = output({ total: '20.00' }, { total: 'Total: RM20.00' })
-    expect(locateValues(given, page(lines)).values.total).toBe('20.00')
+    expect(locate(given, page(lines)).values.total).toBe('20.00')
     lines[1]![1]![1] = 0.4
-    expect(locateValues(given, page(lines)).values.total).toBeNull()
+    expect(locate(given, page(lines)).values.total).toBeNull()
     lines[1]![1] = ['RM200.00', 0.9]
-    expect(locateValues(given, page(lines)).values.total).toBeNull()
+    expect(locate(given, page(lines)).values.total).toBeNull()
   })
 
   test('an amount no word spells (a sum) is judged by the numbers of its line, not its label words', () => {
@@ -129,14 +132,14 @@ describe('locateValues', () => {
         ['14.64', 0.85],
       ],
     ])
-    expect(locateValues(output({ total: '14.65' }, { total: 'Total — 14.64' }), scan).values.total).toBe('14.65')
+    expect(locate(output({ total: '14.65' }, { total: 'Total — 14.64' }), scan).values.total).toBe('14.65')
     const misread = page([
       [
         ['Total', 0.9],
         ['14.6A', 0.3],
       ],
     ])
-    expect(locateValues(output({ total: '14.65' }, { total: 'Total 14.6A' }), misread).values.total).toBeNull()
+    expect(locate(output({ total: '14.65' }, { total: 'Total 14.6A' }), misread).values.total).toBeNull()
   })
 
   test('a name is judged by its own words, not by its legal form or a mark read as a word', () => {
@@ -150,20 +153,20 @@ describe('locateValues', () => {
       ],
     ]
     const given = output({ company_name: 'BOOK TA -K SDN BHD' }, { company_name: 'BOOK TA -K SDN BHD' })
-    const located = locateValues(given, page(lines))
+    const located = locate(given, page(lines))
     expect(located.values.company_name).toBe('BOOK TA -K SDN BHD')
     expect(located.meta.company_name!.confidence).toBe(0.66)
     lines[0]![1] = ['TA', MIN_OCR_CONFIDENCE - 0.1]
-    expect(locateValues(given, page(lines)).values.company_name).toBeNull()
+    expect(locate(given, page(lines)).values.company_name).toBeNull()
   })
 
   test('documents without positions, values without a page and keys like __proto__ pass through', () => {
     const text: DocumentText = { pages: ['Total: 5.00'] }
-    const given: ExtractionOutput = {
+    const given = joined({
       values: JSON.parse('{"__proto__": "5.00", "total": null}'),
       meta: JSON.parse('{"__proto__": {"confidence": 0.8, "page": 1, "snippet": "Total: 5.00"}, "total": {"confidence": 0, "page": null, "snippet": null}}'),
-    }
-    const located = locateValues(given, text)
+    })
+    const located = locate(given, text)
     expect(Object.keys(located.values)).toEqual(['__proto__', 'total'])
     expect(Object.getOwnPropertyDescriptor(located.values, '__proto__')?.value).toBe('5.00')
     expect(Object.getOwnPropertyDescriptor(located.meta, '__proto__')?.value).toEqual({ confidence: 0.8, page: 1, snippet: 'Total: 5.00', bbox: null })

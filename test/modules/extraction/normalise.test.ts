@@ -4,12 +4,14 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { normaliseOutput, normaliseValue, parseEnum, type TypedSpec } from '../../../src/modules/extraction/normalise'
+import { normaliseAnswers, normaliseValue, parseEnum } from '../../../src/modules/extraction/normalise'
 import { LEXICONS, legalFormsSource, wholeWords } from '../../../src/lib/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon-file'
+import type { ResolvedTyped } from '../../../src/lib/fields/types'
+import { joined, split } from '../../helpers/answers'
 
 const as =
-  (type: TypedSpec['type'], extra: Partial<TypedSpec> = {}) =>
+  (type: ResolvedTyped['type'], extra: Partial<ResolvedTyped> = {}) =>
   (value: unknown) =>
     normaliseValue({ type, ...extra }, value)
 
@@ -231,7 +233,7 @@ describe('text and list', () => {
 })
 
 describe('table → array of row objects', () => {
-  const columns: TypedSpec['columns'] = [
+  const columns: ResolvedTyped['columns'] = [
     { key: 'description', label: 'Description', description: '', type: 'text' },
     { key: 'unit_price', label: 'Unit price', description: '', type: 'amount' },
     { key: 'qty', label: 'Quantity', description: '', type: 'number' },
@@ -267,7 +269,7 @@ describe('table → array of row objects', () => {
   })
 })
 
-describe('normaliseOutput', () => {
+describe('normaliseAnswers', () => {
   test('types every requested key, answers null with confidence 0 for a value that does not fit, ignores other keys', () => {
     const fields = [
       { key: 'total', type: 'amount' as const },
@@ -276,10 +278,15 @@ describe('normaliseOutput', () => {
       { key: '__proto__', type: 'text' as const },
     ]
     const meta = { confidence: 0.8, page: 1, snippet: 'x' }
-    const output = normaliseOutput(fields, {
-      values: JSON.parse('{"total": "1.234,50 €", "date": "someday", "paid": "ja", "__proto__": "kept", "other": 1}'),
-      meta: { total: meta, date: meta, paid: meta },
-    })
+    const output = split(
+      normaliseAnswers(
+        fields,
+        joined({
+          values: JSON.parse('{"total": "1.234,50 €", "date": "someday", "paid": "ja", "__proto__": "kept", "other": 1}'),
+          meta: { total: meta, date: meta, paid: meta },
+        }),
+      ),
+    )
     expect(output.values).toEqual(JSON.parse('{"total": "1234.50", "date": null, "paid": true, "__proto__": "kept"}'))
     expect(Object.keys(output.values)).toEqual(['total', 'date', 'paid', '__proto__'])
     expect(output.meta.total).toEqual(meta)

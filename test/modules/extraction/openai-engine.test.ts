@@ -1,11 +1,19 @@
 /** The language-model engine (D23) against a small local server that speaks the chat-completions protocol. */
+import type { Field } from '../../../src/lib/fields/types'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { createOpenAiEngine, MAX_TEXT_CHARS } from '../../../src/modules/extraction/engines/openai'
-import { type Engine, ExtractionError, type ExtractionInput, type FieldSpec } from '../../../src/modules/extraction/engines/types'
+import { type Engine, ExtractionError, type ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import { normaliseAnswers } from '../../../src/modules/extraction/normalise'
+import { split } from '../../helpers/answers'
+
+/** An engine's answers typed by the shared layer, as a job stores them. */
+async function answered(engine: Engine, given: ExtractionInput) {
+  return split(normaliseAnswers(given.fields, await engine.extract(given)))
+}
 
 const API_KEY = 'sk-test-abcdefghijklmnopqrstuvwxyz012345'
 
-const FIELDS: FieldSpec[] = [
+const FIELDS: Field[] = [
   { key: 'invoice_number', label: 'Invoice number', description: 'Identifier of the invoice as printed.', type: 'text' },
   { key: 'issue_date', label: 'Issue date', description: 'Date the invoice was issued.', type: 'date' },
   { key: 'total', label: 'Total', description: 'Amount due including tax.', type: 'amount', aliases: ['Amount due'] },
@@ -173,7 +181,7 @@ describe('the request', () => {
   })
 
   test('describes a table as columns and rows and gives the rows back as objects', async () => {
-    const fields: FieldSpec[] = [{ key: 'line_items', label: 'Line items', description: 'One row per item.', type: 'table' }]
+    const fields: Field[] = [{ key: 'line_items', label: 'Line items', description: 'One row per item.', type: 'table' }]
     const table = {
       columns: ['description', 'quantity'],
       rows: [
@@ -183,7 +191,7 @@ describe('the request', () => {
       ],
     }
     const stub = startServer(() => answer({ line_items: table }, { line_items: 2 }))
-    const output = await engineFor(stub).extract(input({ fields }))
+    const output = await answered(engineFor(stub), input({ fields }))
 
     const property = stub.received[0]!.body.response_format.json_schema.schema.properties.values.properties.line_items
     expect(property.description.startsWith('Line items: One row per item.')).toBe(true)
@@ -212,7 +220,7 @@ describe('the request', () => {
 describe('the answer', () => {
   test('gives each value with confidence 0.8, its page and the line it was read from', async () => {
     const stub = startServer(() => answer(NORMAL_VALUES, NORMAL_PAGES))
-    const output = await engineFor(stub).extract(input())
+    const output = await answered(engineFor(stub), input())
 
     expect(output).toEqual({
       values: EXPECTED_VALUES,
@@ -229,7 +237,7 @@ describe('the answer', () => {
   test('reads an answer fenced as ```json', async () => {
     const fenced = `Here is the result:\n\`\`\`json\n${JSON.stringify({ values: NORMAL_VALUES, pages: NORMAL_PAGES }, null, 2)}\n\`\`\``
     const stub = startServer(() => completion(fenced))
-    const output = await engineFor(stub).extract(input())
+    const output = await answered(engineFor(stub), input())
 
     expect(output.values).toEqual(EXPECTED_VALUES)
     expect(output.meta.total).toEqual({ confidence: 0.8, page: 2, snippet: 'Total: 1,234.50 EUR' })
@@ -238,7 +246,7 @@ describe('the answer', () => {
   test('drops unknown keys and gives missing keys null with confidence 0', async () => {
     const json = '{"values": {"invoice_number": "INV-2024-001", "vat_id": "DE123", "__proto__": "x"}, "pages": {"vat_id": 1}}'
     const stub = startServer(() => completion(json))
-    const output = await engineFor(stub).extract(input())
+    const output = await answered(engineFor(stub), input())
 
     expect(output.values).toEqual({ invoice_number: 'INV-2024-001', issue_date: null, total: null, items: null })
     expect(Object.keys(output.values)).toEqual(KEYS)
@@ -252,25 +260,25 @@ describe('the answer', () => {
     const stub = startServer(() =>
       answer({ invoice_number: { id: 42 }, issue_date: '   ', total: 'about a thousand', items: ['Widget', {}] }, { invoice_number: 1, total: 2 }),
     )
-    const output = await engineFor(stub).extract(input())
+    const output = await answered(engineFor(stub), input())
     expect(output.values).toEqual({ invoice_number: null, issue_date: null, total: null, items: null })
 
     const second = startServer(() => answer({ invoice_number: 'ACME', items: [] }, { invoice_number: 7 }))
-    const again = await engineFor(second).extract(input())
+    const again = await answered(engineFor(second), input())
     expect(again.values).toEqual({ invoice_number: 'ACME', issue_date: null, total: null, items: null })
     // Page 7 does not exist; the value is found on page 1.
     expect(again.meta.invoice_number).toEqual({ confidence: 0.8, page: 1, snippet: 'ACME GmbH' })
   })
 
   test('the stand-in answer of issue 10 comes back typed: amounts and dates normalised whatever their language (D90)', async () => {
-    const fields: FieldSpec[] = [
+    const fields: Field[] = [
       { key: 'total', label: 'Total', description: '', type: 'amount' },
       { key: 'date', label: 'Date', description: '', type: 'date' },
       { key: 'amount_due', label: 'amount_due', description: '', type: 'amount' },
     ]
     const pages = ['Rechnung\nDatum: 3. März 2026\nGesamt: 1.234,50 €\nAmount due: EUR 1,234.50']
     const stub = startServer(() => completion(JSON.stringify({ total: '1.234,50 €', date: '3. März 2026', amount_due: 'EUR 1,234.50' })))
-    const output = await engineFor(stub).extract(input({ fields, document: { pages } }))
+    const output = await answered(engineFor(stub), input({ fields, document: { pages } }))
 
     expect(output.values).toEqual({ total: '1234.50', date: '2026-03-03', amount_due: '1234.50' })
     expect(output.meta.total).toEqual({ confidence: 0.8, page: 1, snippet: 'Gesamt: 1.234,50 €' })
@@ -278,7 +286,7 @@ describe('the answer', () => {
   })
 
   test('asks for booleans, enums and tables of declared columns by their JSON types, and types the answer', async () => {
-    const fields: FieldSpec[] = [
+    const fields: Field[] = [
       { key: 'paid', label: 'Paid', description: '', type: 'boolean' },
       { key: 'status', label: 'Status', description: '', type: 'enum', values: ['open', 'paid'] },
       {
@@ -297,7 +305,7 @@ describe('the answer', () => {
       { item: 'Gadget', price: 'n/a' },
     ]
     const stub = startServer(() => answer({ paid: 'Ja', status: 'PAID', lines }))
-    const output = await engineFor(stub).extract(input({ fields }))
+    const output = await answered(engineFor(stub), input({ fields }))
 
     const properties = stub.received[0]!.body.response_format.json_schema.schema.properties.values.properties
     expect(properties.paid.type).toEqual(['boolean', 'null'])
@@ -318,7 +326,7 @@ describe('the answer', () => {
     })
 
     const wrong = startServer(() => answer({ paid: 'perhaps', status: 'cancelled', lines: 'none' }))
-    const none = await engineFor(wrong).extract(input({ fields }))
+    const none = await answered(engineFor(wrong), input({ fields }))
     expect(none.values).toEqual({ paid: null, status: null, lines: null })
     for (const key of ['paid', 'status', 'lines']) expect(none.meta[key]).toEqual({ confidence: 0, page: null, snippet: null })
   })
@@ -330,7 +338,7 @@ describe('the answer', () => {
         : Response.json({ error: { message: `response_format type ${request.body.response_format.type} is not supported` } }, { status: 400 }),
     )
     const engine = engineFor(stub)
-    const output = await engine.extract(input())
+    const output = await answered(engine, input())
     expect(output.values).toEqual(EXPECTED_VALUES)
     expect(stub.received.map((request) => request.body.response_format?.type ?? 'none')).toEqual(['json_schema', 'json_object', 'none'])
     expect(stub.received[2]!.body.messages).toEqual(stub.received[0]!.body.messages)
@@ -342,7 +350,7 @@ describe('the answer', () => {
 
   test('normalises a date the model gave in another unambiguous format to YYYY-MM-DD', async () => {
     const stub = startServer(() => answer({ issue_date: 'March 5, 2024' }, { issue_date: null }))
-    const output = await engineFor(stub).extract(input())
+    const output = await answered(engineFor(stub), input())
 
     expect(output.values.issue_date).toBe('2024-03-05')
     // The line is found from the model's own wording.
@@ -350,7 +358,7 @@ describe('the answer', () => {
   })
 
   test("finds a value's line on the model's page first, exactly before ignoring case, never inside a longer number", async () => {
-    const fields: FieldSpec[] = [
+    const fields: Field[] = [
       { key: 'ref', label: 'Reference', description: '', type: 'text' },
       { key: 'company', label: 'Company', description: '', type: 'text' },
       { key: 'qty', label: 'Quantity', description: '', type: 'number' },
@@ -359,7 +367,7 @@ describe('the answer', () => {
     const long = `${'a '.repeat(200)}Total 99.95 EUR${' b'.repeat(200)}`
     const pages = ['Ref: X-1 issued 2012\nacme gmbh', `ACME GMBH\nRef: X-1 (copy)\nQty 12\n${long}`]
     const stub = startServer(() => answer({ ref: 'X-1', company: 'Acme GmbH', qty: 12, total: 99.95 }, { ref: 2, company: null, qty: null, total: 1 }))
-    const output = await engineFor(stub).extract(input({ fields, document: { pages } }))
+    const output = await answered(engineFor(stub), input({ fields, document: { pages } }))
 
     expect(output.values).toEqual({ ref: 'X-1', company: 'Acme GmbH', qty: 12, total: '99.95' })
     expect(output.meta.ref).toEqual({ confidence: 0.8, page: 2, snippet: 'Ref: X-1 (copy)' })

@@ -20,10 +20,13 @@
  * A server that refuses the json_schema response format (400 or 422 naming it) is asked again
  * with `{"type": "json_object"}`, then with no response format; the engine remembers what worked.
  */
+import type { Field } from '../../../lib/fields/types'
 import { normaliseValue } from '../normalise'
 import type { DocumentText } from '../readers/types'
 import { engineName } from './names'
-import { type Engine, ExtractionError, type ExtractionInput, type ExtractionOutput, type FieldMeta, type FieldSpec } from './types'
+import { type Answers, answersOf, type FieldAnswer, NO_ANSWER } from '../answers'
+import { MODEL_CONFIDENCE } from '../confidence'
+import { type Engine, ExtractionError, type ExtractionInput } from './types'
 
 export interface OpenAiEngineOptions {
   /** Up to the API version, e.g. https://api.openai.com/v1 or http://localhost:11434/v1; a trailing slash is fine. */
@@ -42,12 +45,6 @@ export interface OpenAiEngineOptions {
  * out. A first page longer than the limit alone is cut at a line boundary.
  */
 export const MAX_TEXT_CHARS = 100_000
-
-/**
- * The chat-completions protocol gives no probability for a value, so every value the model gives
- * and that passes the checks gets the same confidence; a field without a value gets 0.
- */
-const MODEL_CONFIDENCE = 0.8
 
 /** Longest server or refusal text quoted in an error message. */
 const MAX_QUOTED_CHARS = 300
@@ -97,9 +94,9 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
   return {
     name: engineName(options),
 
-    async extract(input: ExtractionInput): Promise<ExtractionOutput> {
+    async extract(input: ExtractionInput): Promise<Answers> {
       input.signal?.throwIfAborted()
-      if (input.fields.length === 0) return { values: {}, meta: {} }
+      if (input.fields.length === 0) return {}
 
       const messages = [
         { role: 'system', content: SYSTEM_PROMPT },
@@ -161,7 +158,7 @@ type ResponseFormat = 'json_schema' | 'json_object' | 'none'
 /** The formats tried in turn when a server refuses one (D93). */
 const RESPONSE_FORMATS: ResponseFormat[] = ['json_schema', 'json_object', 'none']
 
-function responseFormat(format: ResponseFormat, fields: FieldSpec[]): { response_format?: JsonObject } {
+function responseFormat(format: ResponseFormat, fields: Field[]): { response_format?: JsonObject } {
   if (format === 'none') return {}
   if (format === 'json_object') return { response_format: { type: 'json_object' } }
   return { response_format: { type: 'json_schema', json_schema: { name: 'extraction', strict: true, schema: responseSchema(fields) } } }
@@ -172,7 +169,7 @@ function refusesFormat(status: number, text: string): boolean {
   return (status === 400 || status === 422) && /response_format|json_schema|json_object|structured output|grammar/i.test(text)
 }
 
-type Described = Pick<FieldSpec, 'label' | 'description' | 'type' | 'values' | 'aliases'>
+type Described = Pick<Field, 'label' | 'description' | 'type' | 'values' | 'aliases'>
 
 /** What the model is told of a field: its label and description, and how to write its type. */
 function fieldDescription(field: Described): string {
@@ -199,7 +196,7 @@ function fieldDescription(field: Described): string {
 }
 
 /** The JSON schema of one value (or one table cell) by its type; null always allowed. */
-function valueSchema(field: Described & { columns?: FieldSpec['columns'] }): JsonObject {
+function valueSchema(field: Described & { columns?: Field['columns'] }): JsonObject {
   const description = fieldDescription(field)
   switch (field.type) {
     case 'amount':
@@ -249,7 +246,7 @@ function valueSchema(field: Described & { columns?: FieldSpec['columns'] }): Jso
 }
 
 /** The JSON schema of the answer; see the module comment. Object.fromEntries keeps a key such as "__proto__" an own property. */
-function responseSchema(fields: FieldSpec[]): JsonObject {
+function responseSchema(fields: Field[]): JsonObject {
   const keys = fields.map((field) => field.key)
   return {
     type: 'object',
@@ -381,28 +378,31 @@ function parseJson(content: string): unknown {
   return undefined
 }
 
-/** One value and one FieldMeta per requested key; unknown keys are dropped, missing or mistyped ones are null. */
-function checkAnswer(answer: JsonObject, fields: FieldSpec[], document: DocumentText): ExtractionOutput {
+/**
+ * One answer per requested key; unknown keys are dropped, missing or mistyped ones are null. The
+ * chat-completions protocol gives no probability for a value, so every value the model gives that
+ * fits its field's type gets the same confidence (MODEL_CONFIDENCE).
+ */
+function checkAnswer(answer: JsonObject, fields: Field[], document: DocumentText): Answers {
   // A server that ignores the response format may answer with the values at the top level.
   const values = isObject(answer.values) ? answer.values : answer
   const pages = isObject(answer.values) && isObject(answer.pages) ? answer.pages : {}
   const locate = lineFinder(document.pages)
 
-  const entries = fields.map((field): [string, unknown, FieldMeta] => {
+  const entries = fields.map((field): [string, FieldAnswer] => {
     const given = Object.hasOwn(values, field.key) ? values[field.key] : null
+    // Typed here only to search the pages for the value as printed; the shared layer types it (D90).
     const value = normaliseValue(field, given)
-    if (value === null) return [field.key, null, { confidence: 0, page: null, snippet: null }]
+    if (value === null) return [field.key, NO_ANSWER]
     const claimedPage = Object.hasOwn(pages, field.key) ? pages[field.key] : null
     const modelPage =
       typeof claimedPage === 'number' && Number.isInteger(claimedPage) && claimedPage >= 1 && claimedPage <= document.pages.length ? claimedPage : null
     // Where the value is found verbatim, that page wins over the model's claim, so page and snippet agree.
     const found = locate(needles(given, value), modelPage)
-    return [field.key, value, { confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, snippet: found?.snippet ?? null }]
+    const evidence = found ? { text: found.snippet, line: found.line } : null
+    return [field.key, { value: given, confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, evidence }]
   })
-  return {
-    values: Object.fromEntries(entries.map(([key, value]) => [key, value])),
-    meta: Object.fromEntries(entries.map(([key, , meta]) => [key, meta])),
-  }
+  return answersOf(entries)
 }
 
 // ── Page and snippet ──────────────────────────────────────────────────────────────────────────
@@ -448,7 +448,7 @@ function lineFinder(pages: string[]) {
   const allPages = pages.map((_, index) => index + 1)
 
   /** The first line holding a needle, on the preferred page first: exactly, else ignoring case. */
-  return (searched: string[], preferredPage: number | null): { page: number; snippet: string } | null => {
+  return (searched: string[], preferredPage: number | null): { page: number; line: number; snippet: string } | null => {
     if (searched.length === 0) return null
     const order = preferredPage === null ? allPages : [preferredPage, ...allPages.filter((page) => page !== preferredPage)]
     for (const ignoreCase of [false, true]) {
@@ -458,7 +458,7 @@ function lineFinder(pages: string[]) {
         for (const [index, haystack] of (haystacks[page - 1] ?? []).entries()) {
           for (const [which, needle] of wanted.entries()) {
             const at = indexOfWhole(haystack, needle)
-            if (at !== -1) return { page, snippet: snippetOf(lines[page - 1]![index]!, at, searched[which]!.length) }
+            if (at !== -1) return { page, line: index, snippet: snippetOf(lines[page - 1]![index]!, at, searched[which]!.length) }
           }
         }
       }

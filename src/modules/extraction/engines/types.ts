@@ -1,56 +1,14 @@
 /** What every extraction engine takes and gives (D23). */
-import type { ResolvedColumn, ResolvedType } from '../../../lib/fields/types'
+import type { Field } from '../../../lib/fields/types'
+import type { Answers } from '../answers'
 import type { DocumentText } from '../readers/types'
-
-/** One field to extract, typed once when its job was created (D91). */
-export interface FieldSpec {
-  key: string
-  label: string
-  description: string
-  /** Declared, else the catalog's, else inferred from key, label and description; never `auto`. */
-  type: ResolvedType
-  /** The allowed answers of an `enum` field. */
-  values?: string[]
-  /** The columns of a `table` field, when declared. */
-  columns?: ResolvedColumn[]
-  /** Other printed labels of the field, from the catalog. */
-  aliases?: string[]
-}
-
-export interface FieldMeta {
-  /** 0–1: how sure the engine is; a value it is unsure of is returned as null instead. */
-  confidence: number
-  /** 1-based page the value was read from, or null when there is no value. */
-  page: number | null
-  /** The text the value was read from (a line or two), or null when there is no value. */
-  snippet: string | null
-  /** Where the value is printed on its page (PDFs and images); added after the engine, by locate.ts. */
-  bbox?: BoundingBox | null
-}
-
-/** The meta of a field without a value. */
-export const NO_VALUE: FieldMeta = { confidence: 0, page: null, snippet: null, bbox: null }
-
-/** A box on a page as fractions (0–1) of the page's width and height, from its top-left corner. */
-export interface BoundingBox {
-  left: number
-  top: number
-  width: number
-  height: number
-}
 
 export interface ExtractionInput {
   document: DocumentText
   documentType: string
-  fields: FieldSpec[]
+  fields: Field[]
   /** Aborted when the job is cancelled or its time runs out. */
   signal?: AbortSignal
-}
-
-export interface ExtractionOutput {
-  /** One entry per requested key: the normalised value, or null when not found or unsure. */
-  values: Record<string, unknown>
-  meta: Record<string, FieldMeta>
 }
 
 export interface Engine {
@@ -61,7 +19,7 @@ export interface Engine {
    * whose answers cost nothing but a few milliseconds, not a model call.
    */
   readonly readsTwice?: boolean
-  extract(input: ExtractionInput): Promise<ExtractionOutput>
+  extract(input: ExtractionInput): Promise<Answers>
 }
 
 /** Every code a failed job may carry (D58, D67), in one place; the OpenAPI document lists them. */

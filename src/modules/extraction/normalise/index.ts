@@ -4,7 +4,8 @@
  * engine give the same typed result (D57). Framework-free; knows nothing of either engine. A value
  * that does not fit its type is null (the job then answers confidence 0 for it).
  */
-import type { ResolvedColumn, ResolvedType } from '../../../lib/fields/types'
+import type { ResolvedColumn, ResolvedTyped } from '../../../lib/fields/types'
+import { type Answers, answerOf, answersOf, NO_ANSWER } from '../answers'
 import { parseAmount, parseNumber } from './amounts'
 import { parseBoolean } from './booleans'
 import { findCurrency } from './currency'
@@ -15,41 +16,25 @@ export { parseAmount, parseNumber } from './amounts'
 export { parseBoolean } from './booleans'
 export { parseDate } from './dates'
 
-/** A field without a value: confidence 0 and nowhere (D57). */
-const NO_VALUE = { confidence: 0, page: null, snippet: null }
-
 /**
- * An engine's whole output in the fields' types: every value normalised; one that does not fit
- * its type becomes null with confidence 0 (D90). Keys are read as own properties only.
+ * An engine's answers in the fields' types: every value normalised; one that does not fit its
+ * type becomes no answer (D90). Keys are read as own properties only.
  */
-export function normaliseOutput<M extends { confidence: number }>(
-  fields: readonly (TypedSpec & { key: string })[],
-  output: { values: Record<string, unknown>; meta: Record<string, M> },
-): { values: Record<string, unknown>; meta: Record<string, M | typeof NO_VALUE> } {
-  const entries = fields.map((field) => {
-    const given = Object.hasOwn(output.values, field.key) ? output.values[field.key] : null
-    const value = normaliseValue(field, given)
-    const meta = value !== null && Object.hasOwn(output.meta, field.key) ? output.meta[field.key]! : NO_VALUE
-    return [field.key, value, meta] as const
-  })
-  return {
-    values: Object.fromEntries(entries.map(([key, value]) => [key, value])),
-    meta: Object.fromEntries(entries.map(([key, , meta]) => [key, meta])),
-  }
-}
-
-/** What the layer needs to know of a field. */
-export interface TypedSpec {
-  type: ResolvedType
-  values?: string[]
-  columns?: ResolvedColumn[]
+export function normaliseAnswers(fields: readonly (ResolvedTyped & { key: string })[], answers: Answers): Answers {
+  return answersOf(
+    fields.map((field) => {
+      const answer = answerOf(answers, field.key)
+      const value = normaliseValue(field, answer.value)
+      return [field.key, value === null ? NO_ANSWER : { ...answer, value }] as const
+    }),
+  )
 }
 
 type Cell = string | number | boolean | string[] | null
 type Row = Record<string, Cell>
 
 /** The value in the field's type (D57), or null when it is absent, empty or does not fit the type. */
-export function normaliseValue(field: TypedSpec, value: unknown): unknown {
+export function normaliseValue(field: ResolvedTyped, value: unknown): unknown {
   if (value === null || value === undefined) return null
   switch (field.type) {
     case 'text':

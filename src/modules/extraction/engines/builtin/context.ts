@@ -1,13 +1,12 @@
 /** What every field reader of the built-in engine works from, and what it gives back. */
-import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
-import type { FieldSpec } from '../types'
+import type { ResolvedType as FieldKind, Field } from '../../../../lib/fields/types'
 import type { Role } from '../../../../lib/fields/concepts'
 import type { Doc, Line } from './document'
 import type { LabelHit } from './labels'
 
 /** A requested field as the engine will read it. */
 export interface Plan {
-  spec: FieldSpec
+  spec: Field
   kind: FieldKind
   /** The role of the concept the field stands for, which picks its special reader. */
   role?: Role

@@ -21,6 +21,8 @@ export interface Line {
   index: number
   /** 1-based page. */
   page: number
+  /** 0-based index of the line in its page's text (blank lines count there, not here). */
+  pageLine: number
   /** The line as read, trimmed at the end. */
   raw: string
   /** Trimmed, whitespace collapsed: what snippets show. */
@@ -41,11 +43,11 @@ export interface Doc {
 export function buildDoc(document: DocumentText): Doc {
   const lines: Line[] = []
   document.pages.forEach((page, pageIndex) => {
-    for (const line of page.split('\n')) {
+    page.split('\n').forEach((line, pageLine) => {
       const raw = line.trimEnd()
-      if (!raw) continue
-      lines.push({ index: lines.length, page: pageIndex + 1, raw, text: collapse(raw), cells: splitCells(raw) })
-    }
+      if (!raw) return
+      lines.push({ index: lines.length, page: pageIndex + 1, pageLine, raw, text: collapse(raw), cells: splitCells(raw) })
+    })
   })
   const text = lines.map((line) => line.text).join('\n')
   const shown = dateOrderOf(text)

@@ -4,8 +4,11 @@
  * read by the reader for its role or by the general label reader, and answered only when the
  * engine is sure enough: a wrong value costs a user more than an empty one.
  */
+import type { Field } from '../../../../lib/fields/types'
 import { BUILTIN_ENGINE_NAME } from '../names'
-import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta, FieldSpec } from '../types'
+import { type Answers, answersOf, NO_ANSWER } from '../../answers'
+import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
+import type { Engine, ExtractionInput } from '../types'
 import { CONCEPTS, conceptOf, type Role } from '../../../../lib/fields/concepts'
 import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
@@ -17,9 +20,6 @@ import { issuerAnswer, recipientAnswer } from './names'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
 
-/** Below this confidence a value is answered as null. */
-const MIN_CONFIDENCE = 0.5
-
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE_NAME,
   readsTwice: true,
@@ -27,25 +27,28 @@ export const builtinEngine: Engine = {
 }
 
 /** Reads every requested field of a document (synchronous work; see `builtinEngine`). */
-export function extract(input: ExtractionInput): ExtractionOutput {
+export function extract(input: ExtractionInput): Answers {
   const doc = buildDoc(input.document)
   const plans = input.fields.map((spec) => planField(spec, input.documentType))
   const hits = findLabels(doc, vocabulary(plans))
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
-  const answers = plans.map((plan) => {
-    if (input.signal?.aborted) throw input.signal.reason ?? new Error('aborted')
-    const answer = answerFor(plan, ctx)
-    const sure = answer && answer.confidence >= MIN_CONFIDENCE && !isEmpty(answer.value)
-    const meta: FieldMeta = sure
-      ? { confidence: round(answer.confidence), page: answer.line?.page ?? null, snippet: answer.line?.text ?? null }
-      : { confidence: 0, page: null, snippet: null }
-    return { key: plan.spec.key, value: sure ? answer.value : null, meta }
-  })
-  // fromEntries makes own properties even of keys such as `__proto__`.
-  return {
-    values: Object.fromEntries(answers.map(({ key, value }) => [key, value])),
-    meta: Object.fromEntries(answers.map(({ key, meta }) => [key, meta])),
-  }
+  return answersOf(
+    plans.map((plan) => {
+      if (input.signal?.aborted) throw input.signal.reason ?? new Error('aborted')
+      const answer = answerFor(plan, ctx)
+      if (!answer || answer.confidence < MIN_ANSWER_CONFIDENCE || isEmpty(answer.value)) return [plan.spec.key, NO_ANSWER] as const
+      const { line } = answer
+      return [
+        plan.spec.key,
+        {
+          value: answer.value,
+          confidence: round(answer.confidence),
+          page: line?.page ?? null,
+          evidence: line ? { text: line.text, line: line.pageLine } : null,
+        },
+      ] as const
+    }),
+  )
 }
 
 /**
@@ -56,7 +59,7 @@ export function extract(input: ExtractionInput): ExtractionOutput {
 const SELLER_DOCUMENTS = new Set(['invoice', 'receipt', 'credit_note', 'bill', 'quote', 'quotation'])
 
 /** Ties a requested field to its kind, its concept and the labels that stand for it. */
-function planField(spec: FieldSpec, documentType: string): Plan {
+function planField(spec: Field, documentType: string): Plan {
   const concept = conceptOf(spec.key, spec.label)
   const kind = spec.type
   const owners = new Set<string>([`field:${spec.key}`])

@@ -1,0 +1,21 @@
+/**
+ * The confidences that decide what a job answers, whatever the engine (D67, D68, D90): below each,
+ * a value is dropped or another reading's is kept. Calibrated by hand on the development sets with
+ * `bun run bench:extract` (a wrong value costs a user more than an empty one); the built-in engine's
+ * own scores are in engines/builtin/weights.ts.
+ */
+
+/** Below this the built-in engine answers null: a guess, not an answer. */
+export const MIN_ANSWER_CONFIDENCE = 0.5
+
+/** The least confidence at which a scan's second reading's answer is taken over the first's (D67). */
+export const SECOND_READING_MIN_CONFIDENCE = 0.6
+
+/** Below this OCR confidence (0–1) of the words a value was read from, the value is not trusted (D68). */
+export const MIN_OCR_CONFIDENCE = 0.6
+
+/**
+ * What a language model's answer is worth: it gives no confidence of its own, and a value it gives
+ * that normalises to its field's type is usually right.
+ */
+export const MODEL_CONFIDENCE = 0.8
