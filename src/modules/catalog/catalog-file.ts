@@ -2,8 +2,7 @@
 import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldListDetails } from '../../http/models'
-import { CatalogFile } from './model'
-import type { DocumentTypeEntry } from './service'
+import { CatalogFile, type DocumentTypeEntry } from './model'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'

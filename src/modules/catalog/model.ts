@@ -40,6 +40,15 @@ export const CatalogFile = t.Object(
 export type CatalogFile = typeof CatalogFile.static
 export type CatalogField = CatalogFile['fields'][number]
 
+/** A document type as the server holds it: one file of the catalog, checked. */
+export interface DocumentTypeEntry {
+  slug: string
+  label: string
+  description: string
+  fields: CatalogField[]
+  suggestedKeys: string[]
+}
+
 export const DocumentType = t.Object(
   {
     slug: Slug,

@@ -9,17 +9,10 @@ import { ApiError } from '../../http/errors'
 import { typePart } from '../../lib/fields/types'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
 import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
-import type { CatalogField, CatalogFile, DocumentType, SuggestedFields } from './model'
+import type { CatalogField, CatalogFile, DocumentType, DocumentTypeEntry, SuggestedFields } from './model'
 
 export { CatalogError }
-
-export interface DocumentTypeEntry {
-  slug: string
-  label: string
-  description: string
-  fields: CatalogField[]
-  suggestedKeys: string[]
-}
+export type { DocumentTypeEntry }
 
 export interface Catalog {
   /** All types, ordered by slug. */

@@ -1,7 +1,4 @@
-/** What the keys service needs from a database; each dialect implements it. */
-import { perDatabase } from '../../db/database'
-import { postgresKeys } from './postgres'
-import { sqliteKeys } from './sqlite'
+/** What the keys service needs from a database; each dialect (sqlite.ts, postgres.ts) implements it. */
 
 export interface Principal {
   accountId: string
@@ -44,5 +41,3 @@ export interface KeysRepository {
    */
   findActive(hash: string): Principal | undefined | Promise<Principal | undefined>
 }
-
-export const keysRepository = perDatabase<KeysRepository>({ sqlite: sqliteKeys, postgres: postgresKeys })

@@ -1,8 +1,5 @@
 /** What the schemas service needs from a database; each dialect implements it. */
-import { perDatabase } from '../../db/database'
 import type { schemas, schemaVersions, StoredField } from '../../db/tables'
-import { postgresSchemas } from './postgres'
-import { sqliteSchemas } from './sqlite'
 
 export type SchemaRow = typeof schemas.$inferSelect
 export type SchemaVersionRow = typeof schemaVersions.$inferSelect
@@ -58,5 +55,3 @@ export interface SchemasRepository {
   /** Reactivates the schema within the limit of active ones (D12). */
   restore(accountId: string, id: string, limit: number): Promise<SchemaRow | 'not_found' | 'limit_reached'>
 }
-
-export const schemasRepository = perDatabase<SchemasRepository>({ sqlite: sqliteSchemas, postgres: postgresSchemas })

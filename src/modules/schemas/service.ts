@@ -3,7 +3,7 @@
  * account and applies the limit of active schemas atomically (D10); answers are JSON text with
  * the stored fields spliced in as they are (D65).
  */
-import type { Database } from '../../db/database'
+import { type Database, perDatabase } from '../../db/database'
 import type { StoredField } from '../../db/tables'
 import { errors } from '../../http/errors'
 import { type Field, FieldInput, fieldListDetails } from '../../http/models'
@@ -14,7 +14,12 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { Type } from '@sinclair/typebox'
 import { fieldsFromJsonSchema } from '../../lib/fields/json-schema-input'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type SchemaVersion, type UpdateSchemaBody } from './model'
-import { type NewSchema, type SchemaChanges, type SchemaRow, schemasRepository, type SchemaVersionRow, versionRowOf, type WireRow } from './repository'
+import { postgresSchemas } from './postgres'
+import { type NewSchema, type SchemaChanges, type SchemaRow, type SchemasRepository, type SchemaVersionRow, versionRowOf, type WireRow } from './repository'
+import { sqliteSchemas } from './sqlite'
+
+/** The schemas store of the database in use. */
+const schemasRepository = perDatabase<SchemasRepository>({ sqlite: sqliteSchemas, postgres: postgresSchemas })
 
 function toWire(row: SchemaRow): Schema {
   return {
