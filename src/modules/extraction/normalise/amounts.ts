@@ -109,11 +109,20 @@ export function parseAmount(value: unknown): string | null {
   if (typeof value !== 'string') return null
   const text = value.trim()
   if (CANONICAL_AMOUNT.test(text)) return text.replace(/^(-?)0+(?=\d)/, '$1')
+  return amountIn(text)?.value ?? null
+}
+
+/**
+ * The amount a text holds, as a reader and the normalisation layer both read it: the last
+ * money-like number of the text, else its only number when that is the whole text but a mark or
+ * a code ("12", "EUR 12"). Whether it is money says how sure a reader may be.
+ */
+export function amountIn(text: string): FoundAmount | undefined {
   const amounts = findAmounts(text)
   const money = amounts.filter((amount) => amount.moneyLike)
-  if (money.length) return money[money.length - 1]!.value
-  if (amounts.length === 1 && /^[^\d]{0,4}\d+[^\d]{0,4}$/.test(text)) return amounts[0]!.value
-  return null
+  if (money.length) return money[money.length - 1]
+  if (amounts.length === 1 && /^[^\d]{0,4}\d+[^\d]{0,4}$/.test(text.trim())) return amounts[0]
+  return undefined
 }
 
 const NUMBER_WORDS = numberWords()
@@ -132,10 +141,23 @@ export function parseNumber(value: unknown): number | null {
   if (typeof value !== 'string') return null
   const text = value.trim()
   if (/^-?\d+(?:\.\d+)?$/.test(text)) return Number(text)
+  return leadingNumber(text)?.number ?? null
+}
+
+/**
+ * The number a text leads with, as a reader and the normalisation layer both read it: the first
+ * number, with either decimal mark, when it starts within the text's first eight characters (a
+ * count after a short lead-in, not a number deep in a sentence); else a count written out as its
+ * first word (`spelled`).
+ */
+export function leadingNumber(text: string): { number: number; spelled: boolean } | undefined {
   const m = /-?\d+(?:[.,'\s]\d{3})*(?:[.,]\d+)?/.exec(text)
-  if (!m) return numberWord(text)
-  if (m.index > 8) return null
+  if (!m) {
+    const word = numberWord(text)
+    return word === null ? undefined : { number: word, spelled: true }
+  }
+  if (m.index > 8) return undefined
   const amount = findAmounts(m[0])[0]
   const number = amount ? amount.number : Number(m[0].replace(',', '.'))
-  return Number.isFinite(number) ? number : null
+  return Number.isFinite(number) ? { number, spelled: false } : undefined
 }

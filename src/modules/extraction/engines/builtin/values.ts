@@ -3,12 +3,11 @@
  * that says how well the text fits the kind. Text that does not fit gives nothing: a date field
  * never gets an amount, an amount field never gets a percentage or a date.
  */
-import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
-import { findAmounts, type FoundAmount, numberWord } from '../../normalise/amounts'
+import type { ResolvedType as FieldKind, Field } from '../../../../lib/fields/types'
+import { amountIn, leadingNumber } from '../../normalise/amounts'
 import { findCurrency } from '../../normalise/currency'
 import { parseBoolean, parseEnum } from '../../normalise'
 import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
-import type { FieldSpec } from '../types'
 import { datesIn } from './dates'
 import type { Doc } from './document'
 import { collapse } from '../../../../lib/text'
@@ -20,7 +19,7 @@ interface ReadValue {
 }
 
 /** The reader of each kind; tables are read whole (tables.ts), never from one candidate text. */
-const READERS: Record<FieldKind, (text: string, doc: Doc, spec?: FieldSpec) => ReadValue | undefined> = {
+const READERS: Record<FieldKind, (text: string, doc: Doc, spec?: Field) => ReadValue | undefined> = {
   boolean: readBoolean,
   enum: readEnum,
   text: readText,
@@ -33,7 +32,7 @@ const READERS: Record<FieldKind, (text: string, doc: Doc, spec?: FieldSpec) => R
 }
 
 /** Reads a value of `kind` from a candidate text; undefined when the text holds none. */
-export function readValue(kind: FieldKind, text: string, doc: Doc, spec?: FieldSpec): ReadValue | undefined {
+export function readValue(kind: FieldKind, text: string, doc: Doc, spec?: Field): ReadValue | undefined {
   return READERS[kind](text, doc, spec)
 }
 
@@ -45,7 +44,7 @@ function readBoolean(text: string): ReadValue | undefined {
 }
 
 /** One of the field's allowed values, found in the value's text (normalise/index.ts). */
-function readEnum(text: string, _doc: Doc, spec?: FieldSpec): ReadValue | undefined {
+function readEnum(text: string, _doc: Doc, spec?: Field): ReadValue | undefined {
   const value = parseEnum(collapse(text), spec?.values ?? [])
   return value === null ? undefined : { value, quality: 1 }
 }
@@ -62,20 +61,12 @@ function readDate(text: string, doc: Doc): ReadValue | undefined {
 
 /**
  * The amount of a label's value: the last money-like number of the text (a total row's last
- * column is the total). Plain integers count only when they are the whole value.
+ * column is the total). Plain integers count only when they are the whole value, and less surely.
  */
 function readAmount(text: string): ReadValue | undefined {
-  const amount = pickAmount(text)
+  const amount = amountIn(text)
   if (!amount) return undefined
   return { value: amount.value, quality: amount.moneyLike ? 1 : 0.6 }
-}
-
-function pickAmount(text: string): FoundAmount | undefined {
-  const amounts = findAmounts(text)
-  const money = amounts.filter((amount) => amount.moneyLike)
-  if (money.length) return money[money.length - 1]
-  if (amounts.length === 1 && /^[^\d]{0,4}\d+[^\d]{0,4}$/.test(text.trim())) return amounts[0]
-  return undefined
 }
 
 function readCurrency(text: string): ReadValue | undefined {
@@ -83,17 +74,11 @@ function readCurrency(text: string): ReadValue | undefined {
   return code ? { value: code, quality: 1 } : undefined
 }
 
-/** A count or measure: the first number, with either decimal mark. */
+/** A count or measure: the number the text leads with; one written out is less sure. */
 function readNumber(text: string): ReadValue | undefined {
-  const m = /-?\d+(?:[.,'\s]\d{3})*(?:[.,]\d+)?/.exec(text)
-  if (!m) {
-    const word = numberWord(text)
-    return word === null ? undefined : { value: word, quality: 0.8 }
-  }
-  const amount = findAmounts(m[0])[0]
-  const number = amount ? amount.number : Number(m[0].replace(',', '.'))
-  if (!Number.isFinite(number)) return undefined
-  return { value: number, quality: m.index < 8 ? 1 : 0.7 }
+  const found = leadingNumber(text)
+  if (!found) return undefined
+  return { value: found.number, quality: found.spelled ? 0.8 : 1 }
 }
 
 /** What separates the items of a list: a semicolon, a comma, a tab or the word "and" of a lexicon ("A, B und C"). */
