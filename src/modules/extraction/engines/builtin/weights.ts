@@ -4,16 +4,17 @@
  * earliest line among equals, and the engine answers null below `MIN_CONFIDENCE`, because a wrong
  * value costs a user more than an empty one.
  *
- * How they were set: by hand, on the development sets (../shared/eval: dev, and dev-scans read
- * through OCR), each change kept only when `bun run bench:extract` showed more fields right and
- * none lost. They are not probabilities; what counts is their order and where they stand against
- * the floor:
+ * How they were set: by hand, one reader at a time, on the development sets (dev, and dev-scans
+ * read through OCR), each change measured with `bun run bench:extract` (fields right and wrong
+ * before and after, quoted in its commit) and kept when more fields came out right with no new
+ * wrong value. They are not probabilities; what counts is their order and where they stand
+ * against the floor:
  * - a value after its own label beats one found by position (a letterhead, a title line, the first
  *   date of a receipt), and a value printed beats one the engine works out (a sum, a payment);
  * - a date whose day/month order is known beats the same reading with the order guessed, and the
  *   guessed reading of a weak clue falls under the floor;
- * - a weight under `MIN_CONFIDENCE` marks a reading too weak to answer alone: it counts only when
- *   it loses to a better one, or when a bonus lifts it.
+ * - a weight under `MIN_CONFIDENCE` marks a reading too weak to answer: it is answered as null
+ *   unless a bonus lifts it (a name printed twice), and it never displaces a surer reading.
  * The order that matters is held by test/modules/extraction/builtin-weights.test.ts.
  */
 
@@ -25,6 +26,9 @@ export interface DateWeight {
   sure: number
   guessed: number
 }
+
+/** A reader's weights, by name. */
+type Weights = Record<string, number | DateWeight>
 
 /** The weight of a date by whether its day/month order was guessed. */
 export function dateWeight(weight: DateWeight, date: { guessed: boolean }): number {
@@ -69,7 +73,7 @@ export const TOTALS = {
   inconsistentPart: 0.78,
   /** Factor for a total of something else ("Total 0% supplies"): alone it stays under the floor. */
   otherTotal: 0.5,
-} as const
+} as const satisfies Weights
 
 /** Invoice number, dates and currency (invoice.ts). */
 export const INVOICE = {
@@ -91,7 +95,7 @@ export const INVOICE = {
   currencyAgreesBonus: 0.05,
   /** The most an agreeing currency gets. */
   currencyAgreesCap: 0.99,
-} satisfies Record<string, number | DateWeight>
+} as const satisfies Weights
 
 /** The issuer's name after a seller label, or in the sender line (names.ts). */
 export const ISSUER = {
@@ -103,7 +107,7 @@ export const ISSUER = {
   senderWithLegalForm: 0.85,
   /** The sender line without a legal form. */
   sender: 0.7,
-} as const
+} as const satisfies Weights
 
 /** The issuer read from the letterhead or the footer, by position and signs of a company name (names.ts). */
 export const LETTERHEAD = {
@@ -135,7 +139,7 @@ export const LETTERHEAD = {
   repeatedBonus: 0.1,
   /** The most a name printed twice gets. */
   repeatedCap: 0.92,
-} as const
+} as const satisfies Weights
 
 /** The client's name (names.ts). */
 export const RECIPIENT = {
@@ -147,7 +151,7 @@ export const RECIPIENT = {
   window: 0.7,
   /** A person's name under a salutation near the top ("Herrn" / "Max Mustermann"). */
   addressedTo: 0.62,
-} as const
+} as const satisfies Weights
 
 /** The parties of a contract (parties.ts). */
 export const PARTIES = {
@@ -167,7 +171,7 @@ export const PARTIES = {
   companyAndAcross: 0.6,
   /** The company alone, in a first-person undertaking whose signer was not found: just answered. */
   companyAlone: 0.5,
-} as const
+} as const satisfies Weights
 
 /** Title, dates, notice period, signatories, governing law and term of a contract (contract.ts). */
 export const CONTRACT = {
@@ -225,4 +229,4 @@ export const CONTRACT = {
   termLabelled: 0.72,
   /** The duration of the confidentiality obligations, running from the agreement's start. */
   termOfObligations: 0.64,
-} satisfies Record<string, number | DateWeight>
+} as const satisfies Weights
