@@ -13,6 +13,7 @@ import { genericAnswer } from './generic'
 import { lexiconWords, wholeWords } from '../../../../lib/lexicon'
 import { partiesAnswer, SIGNED_NAME } from './parties'
 import { collapse } from '../../../../lib/text'
+import { CONTRACT, dateWeight } from './weights'
 
 type ContractRole = Extract<
   Role,
@@ -73,12 +74,12 @@ function titleAnswer(ctx: Context): Answer | undefined {
     if (isHeading(previous) && !AGREEMENT_WORD.test(previous!.text) && !/[.:]$/.test(previous!.text)) title = `${previous!.text} ${title}`
     const next = lines[index + 1]
     if (isHeading(next) && /^(?:AND|OF|FOR|TO|&)\b|^AGREEMENT\b/.test(next!.text)) title = `${title} ${next!.text}`
-    return { value: collapse(title), confidence: 0.75, line }
+    return { value: collapse(title), confidence: CONTRACT.titleHeading, line }
   }
   // "This Non-Disclosure Agreement (the "Agreement")": the name the preamble gives itself.
   const flat = flatOf(ctx)
   const named = /\bThis\s+((?:[A-Z][\w-]*\s+){0,6}(?:Agreement|Contract|Covenant))\b/.exec(flat.text)
-  if (named) return { value: collapse(named[1]!), confidence: 0.6, line: flat.lineAt(named.index) }
+  if (named) return { value: collapse(named[1]!), confidence: CONTRACT.titleInPreamble, line: flat.lineAt(named.index) }
   return undefined
 }
 
@@ -86,8 +87,8 @@ function titleAnswer(ctx: Context): Answer | undefined {
 function agreementDate(ctx: Context): Answer | undefined {
   const effective = effectiveDate(ctx)
   const signed = signatureDate(ctx)
-  if (effective && effective.confidence >= 0.7) return effective
-  return best([signed && { ...signed, confidence: 0.6 }, effective])
+  if (effective && effective.confidence >= CONTRACT.effectiveStandsAsAgreementDate) return effective
+  return best([signed && { ...signed, confidence: CONTRACT.signedAsAgreementDate }, effective])
 }
 
 /** "This Agreement shall expire on December 31, 2025". */
@@ -96,7 +97,7 @@ function expirationDate(ctx: Context): Answer | undefined {
   for (const date of flatDates(ctx)) {
     const before = flat.text.slice(Math.max(0, date.start - 80), date.start)
     if (/\b(?:agreement|term)\b[^.]{0,40}\b(?:expire[sd]?|terminate[sd]?|end[sd]?)\s+(?:on|at|upon)\s+$/i.test(before))
-      return { value: date.iso, confidence: date.guessed ? 0.5 : 0.7, line: flat.lineAt(date.start) }
+      return { value: date.iso, confidence: dateWeight(CONTRACT.expiration, date), line: flat.lineAt(date.start) }
   }
   return undefined
 }
@@ -112,7 +113,7 @@ function noticePeriod(ctx: Context): Answer | undefined {
     const before = flat.text.slice(Math.max(0, m.index! - 150), m.index!)
     if (!/\bterminat/i.test(before + flat.text.slice(m.index!, m.index! + 120))) continue
     const period = periodOf(m)
-    if (period) return { value: period, confidence: 0.62, line: flat.lineAt(m.index!) }
+    if (period) return { value: period, confidence: CONTRACT.noticePeriod, line: flat.lineAt(m.index!) }
   }
   return undefined
 }
@@ -132,7 +133,7 @@ function signatories(ctx: Context): Answer | undefined {
       line ??= candidate
     }
   }
-  return names.length ? { value: names, confidence: 0.62, line } : undefined
+  return names.length ? { value: names, confidence: CONTRACT.signatories, line } : undefined
 }
 
 // ---------------------------------------------------------------- governing law
@@ -306,20 +307,20 @@ function governingLaw(ctx: Context): Answer | undefined {
     // "data subject to the export laws of the United States" is not a choice of law: federal law
     // counts only when the clause says it governs.
     const governs = /^(?:govern|constru|interpret|enforced|governing|applicable)/i.test(m[0])
-    vote(state ? state[1]! : m[1]!, m.index! + m[0].length - m[1]!.length, federal && !state && !governs ? 0.45 : 0.85)
+    vote(state ? state[1]! : m[1]!, m.index! + m[0].length - m[1]!.length, federal && !state && !governs ? CONTRACT.federalLaw : CONTRACT.lawClause)
   }
-  for (const m of flat.text.matchAll(LAW_FIRST)) vote(m[1]!, m.index!, 0.8)
+  for (const m of flat.text.matchAll(LAW_FIRST)) vote(m[1]!, m.index!, CONTRACT.lawFirst)
   // "patents protected under United States law" is not a choice of law either.
-  for (const m of flat.text.matchAll(LAW_ADJECTIVE)) vote(m[1]!, m.index!, /^united\s+states$/i.test(m[1]!) ? 0.45 : 0.75)
+  for (const m of flat.text.matchAll(LAW_ADJECTIVE)) vote(m[1]!, m.index!, /^united\s+states$/i.test(m[1]!) ? CONTRACT.federalLaw : CONTRACT.lawAdjective)
   for (const [pattern, name] of LAW_FOREIGN) {
     const m = pattern.exec(flat.text)
-    if (m) vote(name, m.index, 0.8)
+    if (m) vote(name, m.index, CONTRACT.lawForeign)
   }
   const ranked = [...votes.entries()].sort((a, b) => b[1].strength - a[1].strength || b[1].count - a[1].count)
   const [top, second] = ranked
   if (!top) return undefined
   let confidence = top[1].strength
-  if (second && second[1].count >= top[1].count) confidence *= 0.7
+  if (second && second[1].count >= top[1].count) confidence *= CONTRACT.lawContested
   return { value: top[0], confidence, line: flat.lineAt(top[1].offset) }
 }
 
@@ -359,17 +360,23 @@ function findEffectiveDate(ctx: Context): Answer | undefined {
   for (const date of flatDates(ctx)) {
     const before = flat.text.slice(Math.max(0, date.start - 60), date.start)
     const after = flat.text.slice(date.end, date.end + 60)
-    const guess = date.guessed ? 0.8 : 1
+    const guess = date.guessed ? CONTRACT.effectiveGuessed : 1
     const line = flat.lineAt(date.start)
-    if (EFFECTIVE_DEFINITION.test(after)) candidates.push({ value: date.iso, confidence: 0.9 * guess, line })
-    else if (EXECUTION_LEAD.test(before)) candidates.push({ value: date.iso, confidence: 0.7 * guess, line })
+    if (EFFECTIVE_DEFINITION.test(after)) candidates.push({ value: date.iso, confidence: CONTRACT.effectiveDefined * guess, line })
+    else if (EXECUTION_LEAD.test(before)) candidates.push({ value: date.iso, confidence: CONTRACT.effectiveExecuted * guess, line })
     else if (EFFECTIVE_LEAD.test(before)) {
       // The date of this agreement, not of another one it mentions ("the Consulting Agreement
       // between the parties dated …"); in the preamble, not deep in the text.
       const clause = flat.text.slice(Math.max(0, date.start - 160), date.start)
       if (namesOtherAgreement(clause)) continue
       const ours = /\b(?:this|hereof|herein)\b[^.;]{0,100}$/i.test(clause) || /[“"](?:Agreement|NDA)[”"]\s*\)[^.;]{0,60}$/i.test(clause)
-      const strength = !ours ? 0.4 : date.start < preambleEnd ? 0.8 : /effective/i.test(before) ? 0.6 : 0.45
+      const strength = !ours
+        ? CONTRACT.effectiveNotOurs
+        : date.start < preambleEnd
+          ? CONTRACT.effectiveInPreamble
+          : /effective/i.test(before)
+            ? CONTRACT.effectiveLater
+            : CONTRACT.effectiveDeep
       candidates.push({ value: date.iso, confidence: strength * guess, line })
     }
   }
@@ -400,7 +407,7 @@ function letterDate(ctx: Context): Answer | undefined {
     const dates = lineDates(ctx, line)
     const date = dates[0]
     if (date && dates.length === 1 && line.text.replace(line.text.slice(date.start, date.end), '').replace(/[\s,.]/g, '').length <= 2)
-      return { value: date.iso, confidence: date.guessed ? 0.45 : 0.6, line }
+      return { value: date.iso, confidence: dateWeight(CONTRACT.letterDate, date), line }
   }
   return undefined
 }
@@ -416,7 +423,7 @@ function signatureDate(ctx: Context): Answer | undefined {
       if (m.index !== 0 && !m[0].includes(':')) continue
       const date = datesIn(line.text.slice(m.index! + m[0].length), doc)[0]
       if (!date || date.start > 2) continue
-      if (!latest || String(latest.value) < date.iso) latest = { value: date.iso, confidence: date.guessed ? 0.4 : 0.55, line }
+      if (!latest || String(latest.value) < date.iso) latest = { value: date.iso, confidence: dateWeight(CONTRACT.signatureDate, date), line }
     }
   }
   return latest
@@ -537,16 +544,16 @@ function termAnswer(ctx: Context): Answer | undefined {
     if (later || thereafter || notwithstanding || notice || /\b(?:shall|will)\s+not\b|\brenew/i.test(sentence)) continue
     const line = flat.lineAt(m.index!)
     if (AGREEMENT_FOR.test(before) && (fromStart || ends || /^\s*(?:\)\s*)?[A-Z]/.test(rest))) {
-      candidates.push({ value, confidence: 0.72, line })
+      candidates.push({ value, confidence: CONTRACT.termAgreementFor, line })
       continue
     }
     if (!DURATION_LEAD.test(before) && !TERM_LABEL.test(before)) continue
     if (AGREEMENT_SUBJECT.test(sentence) && (fromStart || ends)) {
-      candidates.push({ value, confidence: /(?<![A-Za-z])this\b/i.test(sentence) ? 0.8 : 0.7, line })
+      candidates.push({ value, confidence: /(?<![A-Za-z])this\b/i.test(sentence) ? CONTRACT.termOfThisAgreement : CONTRACT.termOfAgreement, line })
       continue
     }
     if (TERM_LABEL.test(before) && (fromStart || ends)) {
-      candidates.push({ value, confidence: 0.72, line })
+      candidates.push({ value, confidence: CONTRACT.termLabelled, line })
       continue
     }
     if (
@@ -556,7 +563,7 @@ function termAnswer(ctx: Context): Answer | undefined {
       !COVENANT.test(sentence) &&
       !COVENANT.test(clauseAfter.slice(0, 120))
     )
-      candidates.push({ value, confidence: 0.64, line })
+      candidates.push({ value, confidence: CONTRACT.termOfObligations, line })
   }
   return best(candidates)
 }

@@ -12,6 +12,7 @@ import { lineDates } from './dates'
 import type { Line } from './document'
 import { choose, labelledValues, type Scored } from './generic'
 import { below } from './labels'
+import { dateWeight, INVOICE } from './weights'
 
 // ---------------------------------------------------------------- invoice number
 
@@ -61,13 +62,13 @@ export function invoiceNumberAnswer(plan: Plan, ctx: Context): Answer | undefine
     const numbered = TITLE_NUMBER.exec(line.text)
     if (numbered) {
       const id = readIdentifier(numbered[1]!)
-      if (id) fromTitle.push({ value: id, confidence: 0.8, line })
+      if (id) fromTitle.push({ value: id, confidence: INVOICE.titleNumber, line })
       continue
     }
     const bare = TITLE_THEN_ID.exec(line.text)
     if (bare) {
       const id = readIdentifier(bare[1]!)
-      if (id) fromTitle.push({ value: id, confidence: 0.72, line })
+      if (id) fromTitle.push({ value: id, confidence: INVOICE.titleThenId, line })
     }
   }
   return best([choose(labelled), ...fromTitle])
@@ -95,13 +96,13 @@ function titleDate(ctx: Context): Answer | undefined {
   for (const line of doc.lines.slice(0, 60)) {
     if (!NAMES_DOCUMENT.test(line.text)) continue
     for (const date of lineDates(ctx, line)) {
-      if (DATE_LEAD.test(line.text.slice(0, date.start))) return { value: date.iso, confidence: date.guessed ? 0.6 : 0.82, line }
+      if (DATE_LEAD.test(line.text.slice(0, date.start))) return { value: date.iso, confidence: dateWeight(INVOICE.titleDate, date), line }
     }
     // The date may be wrapped onto the next line ("… Nr. 123 vom" / "06.12.2018").
     const next = doc.lines[line.index + 1]
     if (next && DATE_LEAD.test(line.text)) {
       const date = lineDates(ctx, next)[0]
-      if (date && date.start === 0) return { value: date.iso, confidence: date.guessed ? 0.6 : 0.8, line: next }
+      if (date && date.start === 0) return { value: date.iso, confidence: dateWeight(INVOICE.wrappedTitleDate, date), line: next }
     }
   }
   return undefined
@@ -132,7 +133,7 @@ function firstUnlabelledDate(ctx: Context): Answer | undefined {
     // Ranges ("01.01.2010 bis 31.12.2010") are periods, not the date of issue.
     if (PERIOD_NEXT.test(line.text.slice(date.end, date.end + 6))) continue
     if (PERIOD_BEFORE.test(line.text.slice(0, date.start))) continue
-    return { value: date.iso, confidence: date.guessed ? 0.45 : 0.6, line }
+    return { value: date.iso, confidence: dateWeight(INVOICE.firstUnlabelledDate, date), line }
   }
   return undefined
 }
@@ -164,8 +165,8 @@ function dueFromSentence(ctx: Context): Answer | undefined {
       const lead = line.text.slice(0, date.start)
       // Discount deadlines ("3% Skonto … bis 15.03.") are not the due date.
       if (DISCOUNT_WORDS.test(lead.slice(-40))) continue
-      if (DUE_SENTENCE.test(lead)) return { value: date.iso, confidence: date.guessed ? 0.55 : 0.75, line }
-      if (DEBIT_WORDS.test(sentence) && DATE_LEAD.test(lead)) return { value: date.iso, confidence: date.guessed ? 0.5 : 0.68, line }
+      if (DUE_SENTENCE.test(lead)) return { value: date.iso, confidence: dateWeight(INVOICE.dueInSentence, date), line }
+      if (DEBIT_WORDS.test(sentence) && DATE_LEAD.test(lead)) return { value: date.iso, confidence: dateWeight(INVOICE.directDebitDate, date), line }
     }
   }
   return undefined
@@ -187,7 +188,8 @@ function documentCurrencyAnswer(ctx: Context): Answer | undefined {
 export function currencyAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const labelled = choose(labelledValues(plan, ctx, 'currency'))
   const fromDocument = documentCurrencyAnswer(ctx)
-  if (labelled && fromDocument && labelled.value === fromDocument.value) return { ...labelled, confidence: Math.min(0.99, labelled.confidence + 0.05) }
+  if (labelled && fromDocument && labelled.value === fromDocument.value)
+    return { ...labelled, confidence: Math.min(INVOICE.currencyAgreesCap, labelled.confidence + INVOICE.currencyAgreesBonus) }
   return best([labelled, fromDocument])
 }
 

@@ -11,6 +11,7 @@ import { legalFormsSource, lexiconWords, wholeWords, wordsSource } from '../../.
 import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
 import { collapse, fold, squash } from '../../../../lib/text'
+import { ISSUER, LETTERHEAD, RECIPIENT } from './weights'
 
 /** Legal forms of companies (from the lexicons, D95) and trade endings, matched as whole words. */
 const LEGAL_FORM = new RegExp(`(?:^|[\\s,(&])(?:${legalFormsSource()}|enterprises?|trading)(?=$|[\\s.,)])`, 'i')
@@ -293,33 +294,37 @@ function letterhead(ctx: Context): Answer | undefined {
     const name = cleanName(text)
     if (!name) return
     let score = base
-    if (hasLegalForm(name)) score += 0.3
-    else if (TRADE_WORD.test(name) && !onlyTradeWords(name)) score += 0.15
+    if (hasLegalForm(name)) score += LETTERHEAD.legalForm
+    else if (TRADE_WORD.test(name) && !onlyTradeWords(name)) score += LETTERHEAD.tradeWord
     const domain = matchesDomain(name, domainList)
-    if (domain) score += 0.2
-    if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && /\p{Lu}{3}/u.test(name)) score += 0.05
-    if (name.split(/\s+/).length === 1 && !hasLegalForm(name) && !domain) score -= 0.1
-    answers.push({ value: name, confidence: Math.min(0.9, score), line })
+    if (domain) score += LETTERHEAD.domain
+    if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && /\p{Lu}{3}/u.test(name)) score += LETTERHEAD.capitals
+    if (name.split(/\s+/).length === 1 && !hasLegalForm(name) && !domain) score -= LETTERHEAD.oneWord
+    answers.push({ value: name, confidence: Math.min(LETTERHEAD.cap, score), line })
   }
 
-  top.forEach((line, position) => line.cells.forEach((_, cellIndex) => consider(line, cellIndex, 0.5 - position * 0.03)))
+  top.forEach((line, position) => line.cells.forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown)))
   footer.forEach((line) => {
     line.cells.forEach((cell, cellIndex) => {
       const capital = NAMED_IN_FOOTER.exec(cell.text)
-      if (capital) answers.push({ value: cleanName(capital[1]!), confidence: 0.75, line })
-      else if (hasLegalForm(cell.text) || matchesDomain(cell.text, domainList)) consider(line, cellIndex, 0.3)
+      if (capital) answers.push({ value: cleanName(capital[1]!), confidence: LETTERHEAD.namedInFooter, line })
+      else if (hasLegalForm(cell.text) || matchesDomain(cell.text, domainList)) consider(line, cellIndex, LETTERHEAD.footer)
     })
     // A name alone on the line above the legal footer.
     const above = doc.lines[line.index - 1]
     if (LEGAL_FOOTER.test(line.text) && above && above.page === line.page && above.cells.length === 1 && !LEGAL_FOOTER.test(above.text))
       if (looksLikeName(above.text) && !excluded.has(above.index))
-        answers.push({ value: cleanName(above.text), confidence: hasLegalForm(above.text) ? 0.8 : 0.68, line: above })
+        answers.push({
+          value: cleanName(above.text),
+          confidence: hasLegalForm(above.text) ? LETTERHEAD.aboveFooterWithLegalForm : LETTERHEAD.aboveFooter,
+          line: above,
+        })
   })
   // The same name printed twice (letterhead and footer) is a strong sign.
   const keys = answers.map((answer) => squash(String(answer.value)).chars)
   answers.forEach((answer, i) => {
     const again = answers.some((other, j) => other.line !== answer.line && keys[j] === keys[i])
-    if (again) answer.confidence = Math.min(0.92, answer.confidence + 0.1)
+    if (again) answer.confidence = Math.min(LETTERHEAD.repeatedCap, answer.confidence + LETTERHEAD.repeatedBonus)
   })
   return best(answers)
 }
@@ -328,10 +333,13 @@ export function issuerAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const labelled: Answer[] = []
   for (const hit of hitsOf(plan, ctx)) {
     const found = nameAfterLabel(hit, ctx)
-    if (found) labelled.push({ value: found.name, confidence: 0.85 * (hasLegalForm(found.name) ? 1 : 0.9), line: found.line })
+    if (found)
+      labelled.push({ value: found.name, confidence: ISSUER.labelled * (hasLegalForm(found.name) ? 1 : ISSUER.labelledWithoutLegalForm), line: found.line })
   }
   const sender = senderLine(ctx)
-  const fromSender: Answer | undefined = sender ? { value: sender.name, confidence: hasLegalForm(sender.name) ? 0.85 : 0.7, line: sender.line } : undefined
+  const fromSender: Answer | undefined = sender
+    ? { value: sender.name, confidence: hasLegalForm(sender.name) ? ISSUER.senderWithLegalForm : ISSUER.sender, line: sender.line }
+    : undefined
   return best([...labelled, fromSender, letterhead(ctx)])
 }
 
@@ -341,10 +349,10 @@ export function recipientAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const labelled: Answer[] = []
   for (const hit of hitsOf(plan, ctx)) {
     const found = nameAfterLabel(hit, ctx)
-    if (found) labelled.push({ value: found.name, confidence: hit.entry.squashed.length <= 5 ? 0.72 : 0.82, line: found.line })
+    if (found) labelled.push({ value: found.name, confidence: hit.entry.squashed.length <= 5 ? RECIPIENT.shortLabel : RECIPIENT.labelled, line: found.line })
   }
   const window = windowAddress(ctx)
-  const fromWindow: Answer | undefined = window ? { value: window.name, confidence: 0.7, line: window.line } : undefined
+  const fromWindow: Answer | undefined = window ? { value: window.name, confidence: RECIPIENT.window, line: window.line } : undefined
   return best([...labelled, fromWindow, addressedTo(ctx)])
 }
 
@@ -356,7 +364,8 @@ function addressedTo(ctx: Context): Answer | undefined {
     if (!cell || !PERSON_SALUTATION.test(cell.text)) continue
     const next = ctx.doc.lines[line.index + 1]
     const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3)
-    if (next && nextCell && looksLikeName(nextCell.text)) return { value: `${cell.text} ${cleanName(nextCell.text)}`, confidence: 0.62, line: next }
+    if (next && nextCell && looksLikeName(nextCell.text))
+      return { value: `${cell.text} ${cleanName(nextCell.text)}`, confidence: RECIPIENT.addressedTo, line: next }
   }
   return undefined
 }

@@ -10,6 +10,7 @@ import { lineDates } from './dates'
 import { flatten, type Flat } from './document'
 import { legalFormsSource, lexiconWords, wordsSource } from '../../../../lib/lexicon'
 import { collapse } from '../../../../lib/text'
+import { PARTIES } from './weights'
 
 /** Legal-form endings that close a company name: the legal forms of every lexicon (D95). */
 const LEGAL_END = new RegExp(`^(?:,?\\s*(?:${legalFormsSource()})(?![\\w-])\\.?)+`, 'i')
@@ -79,11 +80,12 @@ export function partiesAnswer(ctx: Context): Answer | undefined {
     // The parties of an agreement this one refers to may not be this one's — unless this one amends it.
     const elsewhere = OTHER_AGREEMENT.test(text.slice(Math.max(start, from - 300), from)) && !/\bamend/i.test(text.slice(start, from))
     // Four or more "parties" are more often affiliates listed with one side than parties.
-    if (names.length >= 2) return { value: names, confidence: elsewhere || names.length > 3 ? 0.45 : 0.78, line: flat.lineAt(from) }
-    if (names.length === 1 && list.blank) return { value: names, confidence: elsewhere ? 0.45 : 0.66, line: flat.lineAt(from) }
+    if (names.length >= 2) return { value: names, confidence: elsewhere || names.length > 3 ? PARTIES.doubtfulList : PARTIES.listed, line: flat.lineAt(from) }
+    if (names.length === 1 && list.blank)
+      return { value: names, confidence: elsewhere ? PARTIES.doubtfulList : PARTIES.listedWithBlank, line: flat.lineAt(from) }
     if (names.length === 1 && you) {
       const other = letterAddressee(ctx, text.slice(start, start + 3000)) ?? signingIndividual(ctx)
-      if (other) return { value: dedupe([names[0]!, other]), confidence: 0.6, line: flat.lineAt(from) }
+      if (other) return { value: dedupe([names[0]!, other]), confidence: PARTIES.listedWithYou, line: flat.lineAt(from) }
     }
   }
   return definedSides(ctx, flat, start, end)
@@ -110,22 +112,22 @@ function definedSides(ctx: Context, flat: Flat, start: number, end: number): Ans
     const [first, second] = [defined[i]!, defined[i + 1]!]
     if (/^\s*,?\s*and\s+$/.test(opening.slice(first.end, second.offset))) {
       const names = dedupe([first.name, second.name])
-      if (names.length === 2) return { value: names, confidence: 0.72, line: lineOf(first) }
+      if (names.length === 2) return { value: names, confidence: PARTIES.definedTogether, line: lineOf(first) }
     }
   }
   const ours = defined.find((party) => party.terms.some((term) => OUR_SIDE.test(term)))
   const theirs = defined.find((party) => party !== ours && party.terms.some((term) => THEIR_SIDE.test(term)))
   if (ours && theirs) {
     const names = dedupe([ours, theirs].sort((a, b) => a.offset - b.offset).map((party) => party.name))
-    if (names.length === 2) return { value: names, confidence: 0.7, line: lineOf(ours) }
+    if (names.length === 2) return { value: names, confidence: PARTIES.definedSides, line: lineOf(ours) }
   }
   const company = ours ?? theirs ?? defined[0]
   if (!company) return undefined
   const firstPerson = /\b(?:I agree|my employment|my relationship|the undersigned|you (?:will|agree|acknowledge)|as an (?:employee|associate))\b/i.test(opening)
   const across = letterAddressee(ctx, opening, company.name) ?? (firstPerson ? signingIndividual(ctx) : undefined)
   const names = dedupe(across ? [company.name, across] : [company.name])
-  if (names.length === 2) return { value: names, confidence: 0.6, line: lineOf(company) }
-  return firstPerson ? { value: [company.name], confidence: 0.5, line: lineOf(company) } : undefined
+  if (names.length === 2) return { value: names, confidence: PARTIES.companyAndAcross, line: lineOf(company) }
+  return firstPerson ? { value: [company.name], confidence: PARTIES.companyAlone, line: lineOf(company) } : undefined
 }
 
 /** Names once each; "ACME Holdings" and "ACME Holdings, Inc." are one party. */

@@ -13,6 +13,8 @@ import type { Line } from './document'
 import { isShortLabel } from './generic'
 import { below, type LabelHit } from './labels'
 import { fold, squash } from '../../../../lib/text'
+import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
+import { TOTALS } from './weights'
 
 type AmountRole = 'total' | 'subtotal' | 'tax'
 
@@ -237,13 +239,13 @@ function columnValue(hit: LabelHit, ctx: Context): { amount: number; confidence:
   }
   const last = rows[rows.length - 1]
   if (!last) return undefined
-  if (rows.length === 1) return { amount: last.amount.number, confidence: 0.72, line: last.line }
+  if (rows.length === 1) return { amount: last.amount.number, confidence: TOTALS.underLabel, line: last.line }
   const sumBefore = rows.slice(0, -1).reduce((acc, row) => acc + row.amount.number, 0)
-  if (near(sumBefore, last.amount.number)) return { amount: last.amount.number, confidence: 0.7, line: last.line }
+  if (near(sumBefore, last.amount.number)) return { amount: last.amount.number, confidence: TOTALS.sumRowUnderLabel, line: last.line }
   const byRate = hit.line.cells.some((cell) => cell.text.includes('%') || RATE_COLUMN.test(cell.text))
   if (byRate) {
     const sum = Math.round((sumBefore + last.amount.number) * 100) / 100
-    return { amount: sum, confidence: 0.62, line: last.line }
+    return { amount: sum, confidence: TOTALS.sumByRate, line: last.line }
   }
   return undefined
 }
@@ -259,7 +261,7 @@ function collect(ctx: Context): AmountCandidate[] {
     const leading = isLeading(hit)
     // "GST included in total": a tax line, not a total.
     if (!leading && role === 'total') continue
-    const weight = (isShortLabel(hit) ? 0.94 : 1) * (leading ? 1 : 0.8)
+    const weight = (isShortLabel(hit) ? TOTALS.shortLabel : 1) * (leading ? 1 : TOTALS.joinedLabel)
     const { amounts, text, offset } = amountsAfter(hit, ctx)
     if (!amounts.length) {
       // A label alone in its cell: the amount may be printed under it.
@@ -287,12 +289,12 @@ function collect(ctx: Context): AmountCandidate[] {
       const header = amounts.length > 1 ? columnHeader(ctx, hit.line, offset + amount.start, offset + amount.end) : undefined
       if (header === 'other') continue
       if (header && header !== role && role === 'total' && tier >= 2) {
-        out.push({ role: header, value: amount.value, number: amount.number, confidence: 0.8 * weight, tier: 2, line: hit.line })
+        out.push({ role: header, value: amount.value, number: amount.number, confidence: TOTALS.byColumnHeader * weight, tier: 2, line: hit.line })
         continue
       }
       if (!header || header === role) main = amount
     }
-    if (main) out.push({ role, value: main.value, number: main.number, confidence: 0.9 * weight, tier, line: hit.line })
+    if (main) out.push({ role, value: main.value, number: main.number, confidence: TOTALS.afterLabel * weight, tier, line: hit.line })
   }
   return out
 }
@@ -303,27 +305,27 @@ function collect(ctx: Context): AmountCandidate[] {
  * Otherwise: of the strongest tier of total labels, the last amount printed.
  */
 function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
-  const totals = candidates.filter((c) => c.role === 'total' && c.number !== 0 && c.confidence >= 0.5)
+  const totals = candidates.filter((c) => c.role === 'total' && c.number !== 0 && c.confidence >= MIN_ANSWER_CONFIDENCE)
   const { paid, change, at } = payment(ctx)
   const settled = paid !== undefined && change !== undefined && change <= paid ? paid - change : change === undefined ? paid : undefined
   if (settled !== undefined) {
     const exact = totals.filter((c) => c.value === settled.toFixed(2))
-    if (exact.length) return { ...exact[exact.length - 1]!, tier: 3, confidence: 0.95 }
+    if (exact.length) return { ...exact[exact.length - 1]!, tier: 3, confidence: TOTALS.paidExactly }
     // Paid less change is what the receipt came to. When no total label reads it (the label or
     // its amount misread), the line above the payment that prints it holds the total.
     if (change !== undefined && settled > 0) {
       const shown = lineShowing(ctx, settled, at!)
-      if (shown) return totalAt(settled, shown, 0.85, 3)
+      if (shown) return totalAt(settled, shown, TOTALS.paidShown, 3)
       // A total a few cents off is rounded to what cash can pay (5 sen, 5 Rappen): the paid amount is the total.
       const unrounded = totals.filter((c) => c.tier >= 2 && Math.abs(c.number - settled) < CASH_ROUNDING + 0.001)
-      if (unrounded.length) return totalAt(settled, unrounded[unrounded.length - 1]!.line, 0.85, 3)
+      if (unrounded.length) return totalAt(settled, unrounded[unrounded.length - 1]!.line, TOTALS.paidRounded, 3)
     }
   }
   if (!totals.length) {
     // No total label read at all: a line that prints subtotal plus tax, a "subtotal" that adds up
     // the amounts above it, else what was paid (less the change).
     const sum = sumShown(candidates, ctx) ?? sumOfAbove(candidates, ctx)
-    return sum ?? (settled !== undefined && settled > 0 ? totalAt(settled, at!, 0.7, 2) : undefined)
+    return sum ?? (settled !== undefined && settled > 0 ? totalAt(settled, at!, TOTALS.paidOnly, 2) : undefined)
   }
   const adjustment = rounding(ctx)
   if (adjustment !== undefined) {
@@ -351,7 +353,7 @@ function sumShown(candidates: AmountCandidate[], ctx: Context): AmountCandidate 
       const sum = Math.round((subtotal.number + tax.number) * 100) / 100
       const after = Math.max(subtotal.line.index, tax.line.index)
       const line = ctx.doc.lines.find((line) => line.index > after && !summary.has(line.index) && printsAmount(line, sum))
-      if (line) return totalAt(sum, line, 0.8, 2)
+      if (line) return totalAt(sum, line, TOTALS.sumShown, 2)
     }
   return undefined
 }
@@ -370,7 +372,7 @@ function sumOfAbove(candidates: AmountCandidate[], ctx: Context): AmountCandidat
       const amounts = line ? moneyAmounts(line.text).filter((amount) => /\.\d{2}$/.test(amount.value)) : []
       if (line?.page !== subtotal.line.page || amounts.length !== 1) break
       sum = Math.round((sum + amounts[0]!.number) * 100) / 100
-      if (count >= 2 && near(sum, subtotal.number)) return totalAt(subtotal.number, subtotal.line, 0.75, 2)
+      if (count >= 2 && near(sum, subtotal.number)) return totalAt(subtotal.number, subtotal.line, TOTALS.sumOfAbove, 2)
     }
   }
   return undefined
@@ -396,7 +398,7 @@ function readTotals(ctx: Context): Totals {
       const distinct = [...new Map(taxes.map((tax) => [tax.line.index, tax])).values()]
       if (distinct.length > 1) {
         const sum = Math.round(distinct.reduce((acc, tax) => acc + tax.number, 0) * 100) / 100
-        taxOptions.push({ ...distinct[distinct.length - 1]!, value: sum.toFixed(2), number: sum, confidence: 0.75 })
+        taxOptions.push({ ...distinct[distinct.length - 1]!, value: sum.toFixed(2), number: sum, confidence: TOTALS.taxesSummed })
       }
       let bestScore = -1
       for (const subtotal of subtotals) {
@@ -428,7 +430,7 @@ function readTotals(ctx: Context): Totals {
 function largest(list: AmountCandidate[]): AmountCandidate | undefined {
   let top: AmountCandidate | undefined
   for (const candidate of list) {
-    if (candidate.confidence < 0.5) continue
+    if (candidate.confidence < MIN_ANSWER_CONFIDENCE) continue
     if (!top || Math.abs(candidate.number) > Math.abs(top.number) + 0.001) top = candidate
   }
   return top
@@ -447,8 +449,8 @@ export function amountAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const candidate = found[role]
   if (!candidate) return undefined
   let confidence = candidate.confidence
-  if (found.consistent) confidence = Math.min(0.98, confidence + 0.08)
-  else if (role !== 'total') confidence *= 0.78
-  if (role === 'total' && candidate.tier < 2) confidence *= 0.5
+  if (found.consistent) confidence = Math.min(TOTALS.consistentCap, confidence + TOTALS.consistentBonus)
+  else if (role !== 'total') confidence *= TOTALS.inconsistentPart
+  if (role === 'total' && candidate.tier < 2) confidence *= TOTALS.otherTotal
   return { value: candidate.value, confidence, line: candidate.line }
 }
