@@ -10,7 +10,9 @@ import {
   type DateWeight,
   dateWeight,
   INVOICE,
+  FIT,
   ISSUER,
+  LABELLED,
   LETTERHEAD,
   PARTIES,
   RECIPIENT,
@@ -48,7 +50,7 @@ const DATE_WEIGHTS: Record<string, DateWeight> = {
 }
 
 describe('every weight', () => {
-  const all = [TOTALS, INVOICE, ISSUER, LETTERHEAD, RECIPIENT, PARTIES, CONTRACT].flatMap((group) =>
+  const all = [TOTALS, INVOICE, ISSUER, LETTERHEAD, RECIPIENT, PARTIES, CONTRACT, LABELLED, FIT].flatMap((group) =>
     Object.values(group).flatMap((weight) => (typeof weight === 'number' ? [weight] : [weight.sure, weight.guessed])),
   )
 
@@ -253,5 +255,25 @@ describe('contract clauses', () => {
   test('a heading that names the agreement beats the name in its preamble', () => {
     beats(CONTRACT.titleHeading, CONTRACT.titleInPreamble)
     answered(CONTRACT.titleInPreamble)
+  })
+})
+
+describe('a value next to its label', () => {
+  test('after the label beats beside it, which beats under it, and each line further down costs', () => {
+    beats(LABELLED.inline, LABELLED.right)
+    beats(LABELLED.right, LABELLED.below)
+    beats(LABELLED.below, LABELLED.below - LABELLED.perLineBelow)
+  })
+
+  test("the field's own label beats a concept's, and a short label counts less", () => {
+    beats(1, LABELLED.conceptLabel)
+    beats(LABELLED.conceptLabel, LABELLED.shortLabel * LABELLED.conceptLabel)
+  })
+
+  test("under a concept's short label, two lines down, a clean value is still answered; a disputed or ill-fitting one is not", () => {
+    const weakest = (LABELLED.below - LABELLED.perLineBelow * 2) * LABELLED.conceptLabel * LABELLED.shortLabel
+    answered(weakest)
+    unanswered(weakest * LABELLED.rivalFactor * FIT.plainAmount)
+    unanswered(LABELLED.below * FIT.plainAmount)
   })
 })

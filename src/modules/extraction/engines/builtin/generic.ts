@@ -8,9 +8,7 @@ import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
 import { sameValue, type Answer, type Context, type Plan } from './context'
 import { candidatesFor, type Candidate, type LabelHit } from './labels'
 import { readValue } from './values'
-
-/** Confidence of a value by where it was found relative to its label. */
-const PLACE_WEIGHT = { inline: 0.92, right: 0.88, below: 0.8 } as const
+import { LABELLED } from './weights'
 
 export interface Scored extends Answer {
   candidate: Candidate
@@ -26,8 +24,8 @@ export function hitsOf(plan: Plan, ctx: Context): LabelHit[] {
  * very short labels ("Date", "Tax", "Total") are often parts of other phrases.
  */
 function labelWeight(hit: LabelHit): number {
-  let weight = hit.entry.owner.startsWith('field:') ? 1 : 0.96
-  if (isShortLabel(hit)) weight *= 0.94
+  let weight = hit.entry.owner.startsWith('field:') ? 1 : LABELLED.conceptLabel
+  if (isShortLabel(hit)) weight *= LABELLED.shortLabel
   return weight
 }
 
@@ -65,7 +63,7 @@ export function labelledValues(plan: Plan, ctx: Context, kind: FieldKind = plan.
     for (const candidate of candidatesFor(hit, ctx.doc, ctx.hitsByLine)) {
       const read = readValue(kind, candidate.text, ctx.doc, plan.spec)
       if (!read) continue
-      const place = PLACE_WEIGHT[candidate.how] - 0.05 * Math.max(0, candidate.distance - 1)
+      const place = LABELLED[candidate.how] - LABELLED.perLineBelow * Math.max(0, candidate.distance - 1)
       out.push({
         value: read.value,
         confidence: place * labelWeight(hit) * read.quality,
@@ -91,8 +89,8 @@ export function choose(values: Scored[]): Scored | undefined {
   const rival = sorted.find((other) => !sameValue(other.value, top.value))
   const agreeing = sorted.filter((other) => sameValue(other.value, top.value)).length
   let confidence = top.confidence
-  if (rival && rival.confidence >= top.confidence - 0.05) confidence *= 0.8
-  if (agreeing > 1) confidence = Math.min(0.99, confidence + 0.04 * (agreeing - 1))
+  if (rival && rival.confidence >= top.confidence - LABELLED.rivalMargin) confidence *= LABELLED.rivalFactor
+  if (agreeing > 1) confidence = Math.min(LABELLED.agreedCeiling, confidence + LABELLED.agreedBonus * (agreeing - 1))
   return { ...top, confidence }
 }
 

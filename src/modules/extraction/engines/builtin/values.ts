@@ -11,6 +11,7 @@ import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
 import { datesIn } from './dates'
 import type { Doc } from './document'
 import { collapse } from '../../../../lib/text'
+import { FIT } from './weights'
 
 interface ReadValue {
   value: unknown
@@ -56,7 +57,7 @@ function readDate(text: string, doc: Doc): ReadValue | undefined {
   const lead = text.slice(0, date.start)
   // Allow short lead-ins such as "le", "am", "du", "on", a weekday or a time before the date.
   if (lead.length > 24 || /\d{3,}/.test(lead)) return undefined
-  return { value: date.iso, quality: date.guessed ? 0.7 : 1 }
+  return { value: date.iso, quality: date.guessed ? FIT.guessedDate : 1 }
 }
 
 /**
@@ -66,7 +67,7 @@ function readDate(text: string, doc: Doc): ReadValue | undefined {
 function readAmount(text: string): ReadValue | undefined {
   const amount = amountIn(text)
   if (!amount) return undefined
-  return { value: amount.value, quality: amount.moneyLike ? 1 : 0.6 }
+  return { value: amount.value, quality: amount.moneyLike ? 1 : FIT.plainAmount }
 }
 
 function readCurrency(text: string): ReadValue | undefined {
@@ -78,7 +79,7 @@ function readCurrency(text: string): ReadValue | undefined {
 function readNumber(text: string): ReadValue | undefined {
   const found = leadingNumber(text)
   if (!found) return undefined
-  return { value: found.number, quality: found.spelled ? 0.8 : 1 }
+  return { value: found.number, quality: found.spelled ? FIT.spelledNumber : 1 }
 }
 
 /** What separates the items of a list: a semicolon, a comma, a tab or the word "and" of a lexicon ("A, B und C"). */
@@ -89,7 +90,7 @@ function readList(text: string): ReadValue | undefined {
     .split(LIST_SEPARATOR)
     .map((item) => collapse(item))
     .filter(Boolean)
-  return items.length ? { value: items, quality: 0.8 } : undefined
+  return items.length ? { value: items, quality: FIT.listItems } : undefined
 }
 
 function readText(text: string): ReadValue | undefined {
@@ -97,5 +98,5 @@ function readText(text: string): ReadValue | undefined {
   if (!value || !/[\p{L}\p{N}]/u.test(value)) return undefined
   // An enumeration mark ("(b)", "2.", "iv)") opens the next clause; it is not a value.
   if (/^(?:\(?[a-z0-9]{1,4}[.)]|\([a-z0-9]{1,4}\))$/i.test(value)) return undefined
-  return { value, quality: value.length > 120 ? 0.6 : 1 }
+  return { value, quality: value.length > 120 ? FIT.longText : 1 }
 }
