@@ -6,7 +6,7 @@ import type { Database as SqliteClient } from 'bun:sqlite'
 import type pg from 'pg'
 import { type Db, openDb } from './client'
 import { migrate } from './migrate'
-import { migratePostgres, openPostgres, type PgDb, type PgTransaction } from './postgres'
+import type { PgDb, PgTransaction } from './postgres'
 
 export interface SqliteDatabase {
   kind: 'sqlite'
@@ -48,6 +48,8 @@ export interface OpenOptions {
 /** Opens the database and applies the migrations it lacks. */
 export async function openDatabase(location: string, { poolSize }: OpenOptions = {}): Promise<Database> {
   if (isPostgresUrl(location)) {
+    // node-postgres is loaded only for a PostgreSQL database (D150).
+    const { migratePostgres, openPostgres } = await import('./postgres')
     // Migrating holds one connection for its lock and needs another: its own two, whatever the pool's size.
     const migrating = openPostgres(location, { max: 2 })
     try {

@@ -12,7 +12,6 @@ import { multipartBody } from '../../http/body'
 import type { Catalog } from '../catalog/service'
 import { DEFAULT_JOB_PAGE, ExtractForm, ExtractQuery, ExtractRequest, JobEnvelope, JobList, JobParams, JobsQuery, MAX_JOB_PAGE } from './model'
 // Detection only: the readers themselves (PDF.js, OCR) load in the extraction threads.
-import { detectMediaType } from './readers/detect'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 import { cancelJob, createJob, deleteJob, getJob, getJobFile, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'
@@ -79,6 +78,8 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
           async () => {
             const resolved = await resolveFields(database, catalog, principal.accountId, wanted)
             if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
+            // Loaded with the first upload, not at start: its unzip library builds its tables as it loads (D150).
+            const { detectMediaType } = await import('./readers/detect')
             const mediaType = detectMediaType(content)
             if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
 
