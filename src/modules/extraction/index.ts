@@ -1,5 +1,5 @@
 /** Routes of extraction: POST /api/v1/extract and the account's jobs. */
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/database'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
@@ -26,7 +26,9 @@ export interface ExtractionDeps {
   maxUploadBytes: number
 }
 
-const extractRequest = TypeCompiler.Compile(ExtractRequest)
+let extractRequestCheck: TypeCheck<typeof ExtractRequest> | undefined
+/** Compiled with the first upload, not at start (D150). */
+const extractRequestChecker = () => (extractRequestCheck ??= TypeCompiler.Compile(ExtractRequest))
 
 /** The `extract` part: JSON, then the rules of ExtractRequest, with paths under /extract. */
 function parseExtract(text: string): ExtractRequest {
@@ -36,6 +38,7 @@ function parseExtract(text: string): ExtractRequest {
   } catch (error) {
     throw errors.invalidJson(`the extract part: ${(error as Error).message}`)
   }
+  const extractRequest = extractRequestChecker()
   if (extractRequest.Check(value)) return value
   const details: ErrorDetail[] = []
   for (const problem of extractRequest.Errors(value)) {
