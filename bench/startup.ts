@@ -1,19 +1,20 @@
 /**
  * Start-up benchmark of the compiled binary against two yardsticks compiled the same way, in the
  * same run, taking turns: bare Bun.serve (bench/bare-serve.ts) and a bare Elysia app with
- * extractd's routes (bench/bare-elysia.ts); the ratios and targets are to the compiled bare
- * Elysia app. The same app run from source (`bun bare-elysia.ts`) is shown for comparison. For each: the time from exec to the first /healthz
- * 200 (median of STARTS cold starts) and resident memory when idle. extractd starts on a new
- * database every time, and on a populated one (accounts, schemas and finished jobs with their
- * documents, made by extractd's own code). Absolute numbers move a lot on a shared machine; the
- * ratios of one run do not.
+ * extractd's routes (bench/bare-elysia.ts). Ratios and targets are to the compiled bare Elysia
+ * app; the same app run from source (`bun bare-elysia.ts`) is shown for comparison. For each:
+ * the time from exec to the first /healthz 200 (median of STARTS cold starts), the CPU time used
+ * until then (all threads; it moves much less with the machine's load than the time does), and
+ * resident memory when idle. extractd starts on a new database every time, and on a populated
+ * one (accounts, schemas and finished jobs with their documents, made by extractd's own code).
+ * Absolute numbers move a lot on a shared machine; the ratios of one run much less.
  *
  *   bun run bench:startup           builds dist/extractd, then measures
  *   EXTRACTD=/path/to/extractd      measure this binary instead (no build)
  *   BEFORE=/path/to/older/extractd  also measure an older binary, in the same turns
  *   STARTS=15 IDLE_RUNS=3 SCHEMAS=300 JOBS=300 PORT=18400
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createApp } from '../src/app'
@@ -67,6 +68,23 @@ function median(values: number[]): number {
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+}
+
+/**
+ * CPU time a process has used so far, over all its threads (the JIT and GC work on threads of
+ * their own), from the scheduler's nanosecond counts. Unlike the time to the first answer, it
+ * hardly moves with the load of a shared machine.
+ */
+function cpuMs(pid: number): number {
+  let ns = 0
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns / 1e6
 }
 
 function run(command: string[], cwd = ROOT): void {
@@ -152,7 +170,7 @@ async function start(server: Server, port: number, round: number) {
     if (performance.now() - began > 10_000) throw new Error(`${server.label}: no answer within 10 s`)
     await Bun.sleep(1)
   }
-  return { ms: performance.now() - began, proc }
+  return { ms: performance.now() - began, cpu: cpuMs(proc.pid), proc }
 }
 
 async function stop(proc: Bun.Subprocess): Promise<void> {
@@ -195,10 +213,12 @@ try {
   ]
 
   const times = new Map<Server, number[]>(servers.map((server) => [server, []]))
+  const cpu = new Map<Server, number[]>(servers.map((server) => [server, []]))
   for (let i = 0; i < STARTS; i++) {
     for (const [s, server] of servers.entries()) {
-      const { ms, proc } = await start(server, PORT + s, i)
+      const { ms, cpu: used, proc } = await start(server, PORT + s, i)
       times.get(server)!.push(ms)
+      cpu.get(server)!.push(used)
       await stop(proc)
     }
   }
@@ -215,19 +235,22 @@ try {
   const elysia = servers[1]!
   const elysiaMs = median(times.get(elysia)!)
   const elysiaRss = median(idle.get(elysia)!)
+  const elysiaCpu = median(cpu.get(elysia)!)
   console.log(`extractd binary ${(statSync(extractd).size / 1024 / 1024).toFixed(1)} MiB; populated database ${(seededSize / 1024 / 1024).toFixed(1)} MiB`)
   console.log(`(${SCHEMAS} schemas, ${JOBS} finished jobs); ${STARTS} starts each, idle memory after ${IDLE_MS / 1000} s, median of ${IDLE_RUNS}\n`)
-  console.log(`${'server'.padEnd(38)} exec → first /healthz 200 (min–max)    × bare Elysia   idle RSS    − bare Elysia`)
+  console.log(`${'server'.padEnd(36)} exec → first /healthz 200 (min–max)   ×Elysia   CPU used   ×Elysia   idle RSS   −Elysia`)
   for (const server of servers) {
     const ms = times.get(server)!
+    const used = median(cpu.get(server)!)
     const rss = median(idle.get(server)!)
     const ratio = median(ms) / elysiaMs
     const extra = rss - elysiaRss
     const isExtractd = server.database !== undefined
     const verdict = isExtractd ? (ratio <= MAX_START_RATIO && extra <= MAX_EXTRA_RSS_MIB ? '  within target' : '  OVER target') : ''
     console.log(
-      `${server.label.padEnd(38)} ${median(ms).toFixed(1).padStart(6)} ms (${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)})`.padEnd(78) +
-        `${ratio.toFixed(2).padStart(5)}×  ${rss.toFixed(1).padStart(7)} MiB  ${(extra >= 0 ? '+' : '') + extra.toFixed(1)} MiB${verdict}`,
+      `${server.label.padEnd(36)} ${median(ms).toFixed(1).padStart(6)} ms (${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)})`.padEnd(74) +
+        `${ratio.toFixed(2).padStart(5)}×  ${used.toFixed(1).padStart(6)} ms  ${(used / elysiaCpu).toFixed(2).padStart(5)}×  ` +
+        `${rss.toFixed(1).padStart(5)} MiB  ${((extra >= 0 ? '+' : '') + extra.toFixed(1)).padStart(5)} MiB${verdict}`,
     )
   }
   console.log(`\ntargets: exec → /healthz ≤ ${MAX_START_RATIO}× bare Elysia; idle RSS ≤ bare Elysia + ${MAX_EXTRA_RSS_MIB} MiB`)
