@@ -49,15 +49,23 @@ export interface OpenOptions {
 export async function openDatabase(location: string, { poolSize }: OpenOptions = {}): Promise<Database> {
   if (isPostgresUrl(location)) {
     // node-postgres is loaded only for a PostgreSQL database (D150).
-    const { migratePostgres, openPostgres } = await import('./postgres')
-    // Migrating holds one connection for its lock and needs another: its own two, whatever the pool's size.
-    const migrating = openPostgres(location, { max: 2 })
+    const { isMigrated, migratePostgres, openPostgres } = await import('./postgres')
+    const opened = openPostgres(location, { max: poolSize })
     try {
-      await migratePostgres(migrating)
-    } finally {
-      await migrating.pool.end()
+      if (!(await isMigrated(opened))) {
+        // Migrating holds one connection for its lock and needs another: its own two, whatever the pool's size.
+        const migrating = openPostgres(location, { max: 2 })
+        try {
+          await migratePostgres(migrating)
+        } finally {
+          await migrating.pool.end()
+        }
+      }
+    } catch (error) {
+      await opened.pool.end()
+      throw error
     }
-    return { kind: 'postgres', ...openPostgres(location, { max: poolSize }), shown: withoutPassword(location) }
+    return { kind: 'postgres', ...opened, shown: withoutPassword(location) }
   }
   const { db, sqlite } = openDb(location)
   migrate(db)

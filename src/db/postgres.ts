@@ -13,7 +13,7 @@ import { connectionConfig } from './postgres-notify'
 export const pgMigrations: MigrationMeta[] = embeddedPgMigrations()
 
 /** Any number unique to extractd: the session advisory lock its instances take turns on to migrate. */
-const MIGRATION_LOCK = 0x65787472 // "extr"
+export const MIGRATION_LOCK = 0x65787472 // "extr"
 
 export interface PostgresOptions {
   /** Connections in the pool. */
@@ -65,6 +65,27 @@ export type PgTransaction = ReturnType<typeof openPostgres>['transaction']
 interface DrizzleInternals {
   dialect: { migrate(migrations: MigrationMeta[], session: unknown, config: Partial<MigrationConfig>): Promise<void> }
   session: unknown
+}
+
+/** SQLSTATEs of a database Drizzle has not migrated yet: its schema, or its table, is missing. */
+const NOT_MIGRATED = new Set(['3F000', '42P01'])
+
+/**
+ * Whether Drizzle's journal records the newest migration, asked on the pool's first connection
+ * (which the first request then reuses). Drizzle applies a migration when the newest recorded is
+ * older than it, so such a database has nothing to apply: it is opened without the migration
+ * lock and its two connections (D153). Other errors (the server cannot be reached) are thrown.
+ */
+export async function isMigrated({ pool }: Pick<ReturnType<typeof openPostgres>, 'pool'>, list: MigrationMeta[] = pgMigrations): Promise<boolean> {
+  if (list.length === 0) return true
+  const newest = Math.max(...list.map((migration) => migration.folderMillis))
+  try {
+    const { rows } = await pool.query<{ created_at: string }>('select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1')
+    return rows.length > 0 && Number(rows[0]!.created_at) >= newest
+  } catch (error) {
+    if (NOT_MIGRATED.has((error as { code?: string }).code ?? '')) return false
+    throw error
+  }
 }
 
 /**
