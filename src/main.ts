@@ -1,10 +1,6 @@
 /** Entry point of the `extractd` executable: reads the command line and runs one command. */
-import { dbCopy } from './cli/db'
-import { keysCreate, keysList, keysRevoke, type Output } from './cli/keys'
-import { healthcheck } from './cli/healthcheck'
-import { serve } from './cli/serve'
+import type { Output } from './cli/keys'
 import { type Command, readCommand, UsageError } from './config'
-import { CatalogError } from './modules/catalog/service'
 import { VERSION } from './version'
 
 const io: Output = {
@@ -12,6 +8,7 @@ const io: Output = {
   err: (line) => console.error(line),
 }
 
+// Each command loads only its own code: a health probe or `--version` does not load the server (D150).
 async function run(command: Command): Promise<number | undefined> {
   switch (command.name) {
     case 'help':
@@ -21,18 +18,18 @@ async function run(command: Command): Promise<number | undefined> {
       io.out(`extractd ${VERSION}`)
       return 0
     case 'serve':
-      await serve(command.config, io)
+      await (await import('./cli/serve')).serve(command.config, io)
       return undefined // keeps running until a signal
     case 'keys-create':
-      return keysCreate(command.db, command.account, io)
+      return (await import('./cli/keys')).keysCreate(command.db, command.account, io)
     case 'keys-list':
-      return keysList(command.db, command.json, io)
+      return (await import('./cli/keys')).keysList(command.db, command.json, io)
     case 'keys-revoke':
-      return keysRevoke(command.db, command.keyId, io)
+      return (await import('./cli/keys')).keysRevoke(command.db, command.keyId, io)
     case 'healthcheck':
-      return healthcheck(command.url, io)
+      return (await import('./cli/healthcheck')).healthcheck(command.url, io)
     case 'db-copy':
-      return dbCopy(command.from, command.to, io)
+      return (await import('./cli/db')).dbCopy(command.from, command.to, io)
   }
 }
 
@@ -44,7 +41,8 @@ try {
     io.err(`extractd: ${error.message}`)
     process.exit(2)
   }
-  if (error instanceof CatalogError) {
+  // By name: the catalog's module is loaded by `serve` only.
+  if (error instanceof Error && error.name === 'CatalogError') {
     io.err(`extractd: invalid catalog: ${error.message}`)
     process.exit(2)
   }

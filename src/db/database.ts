@@ -6,7 +6,7 @@ import type { Database as SqliteClient } from 'bun:sqlite'
 import type pg from 'pg'
 import { type Db, openDb } from './client'
 import { migrate } from './migrate'
-import { migratePostgres, openPostgres, type PgDb, type PgTransaction } from './postgres'
+import type { PgDb, PgTransaction } from './postgres'
 
 export interface SqliteDatabase {
   kind: 'sqlite'
@@ -48,14 +48,24 @@ export interface OpenOptions {
 /** Opens the database and applies the migrations it lacks. */
 export async function openDatabase(location: string, { poolSize }: OpenOptions = {}): Promise<Database> {
   if (isPostgresUrl(location)) {
-    // Migrating holds one connection for its lock and needs another: its own two, whatever the pool's size.
-    const migrating = openPostgres(location, { max: 2 })
+    // node-postgres is loaded only for a PostgreSQL database (D150).
+    const { isMigrated, migratePostgres, openPostgres } = await import('./postgres')
+    const opened = openPostgres(location, { max: poolSize })
     try {
-      await migratePostgres(migrating)
-    } finally {
-      await migrating.pool.end()
+      if (!(await isMigrated(opened))) {
+        // Migrating holds one connection for its lock and needs another: its own two, whatever the pool's size.
+        const migrating = openPostgres(location, { max: 2 })
+        try {
+          await migratePostgres(migrating)
+        } finally {
+          await migrating.pool.end()
+        }
+      }
+    } catch (error) {
+      await opened.pool.end()
+      throw error
     }
-    return { kind: 'postgres', ...openPostgres(location, { max: poolSize }), shown: withoutPassword(location) }
+    return { kind: 'postgres', ...opened, shown: withoutPassword(location) }
   }
   const { db, sqlite } = openDb(location)
   migrate(db)

@@ -1,30 +1,23 @@
 /**
  * PostgreSQL: a pool of connections through node-postgres (`pg`, pure JavaScript, so the binary
  * stays one file), Drizzle over it, the embedded migrations applied once however many instances
- * start together, and LISTEN on a connection of its own that comes back by itself (D98).
+ * start together (D98). LISTEN and NOTIFY are in postgres-notify.ts, which the repositories import
+ * without loading node-postgres on a server that runs on SQLite (D150).
  */
-import { sql } from 'drizzle-orm'
 import type { MigrationConfig, MigrationMeta } from 'drizzle-orm/migrator'
 import { drizzle } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { embeddedPgMigrations } from './embed-pg-migrations' with { type: 'macro' }
+import { connectionConfig } from './postgres-notify'
 
 export const pgMigrations: MigrationMeta[] = embeddedPgMigrations()
 
 /** Any number unique to extractd: the session advisory lock its instances take turns on to migrate. */
-const MIGRATION_LOCK = 0x65787472 // "extr"
-/** A server that cannot be reached fails a request (503) after this long rather than holding it. */
-const CONNECT_TIMEOUT_MS = 10_000
-/** How soon a lost listening connection is made again. */
-const RELISTEN_MS = 1_000
+export const MIGRATION_LOCK = 0x65787472 // "extr"
 
 export interface PostgresOptions {
   /** Connections in the pool. */
   max?: number
-}
-
-function connectionConfig(url: string): pg.ClientConfig {
-  return { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'extractd' }
 }
 
 export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}) {
@@ -74,6 +67,27 @@ interface DrizzleInternals {
   session: unknown
 }
 
+/** SQLSTATEs of a database Drizzle has not migrated yet: its schema, or its table, is missing. */
+const NOT_MIGRATED = new Set(['3F000', '42P01'])
+
+/**
+ * Whether Drizzle's journal records the newest migration, asked on the pool's first connection
+ * (which the first request then reuses). Drizzle applies a migration when the newest recorded is
+ * older than it, so such a database has nothing to apply: it is opened without the migration
+ * lock and its two connections (D153). Other errors (the server cannot be reached) are thrown.
+ */
+export async function isMigrated({ pool }: Pick<ReturnType<typeof openPostgres>, 'pool'>, list: MigrationMeta[] = pgMigrations): Promise<boolean> {
+  if (list.length === 0) return true
+  const newest = Math.max(...list.map((migration) => migration.folderMillis))
+  try {
+    const { rows } = await pool.query<{ created_at: string }>('select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1')
+    return rows.length > 0 && Number(rows[0]!.created_at) >= newest
+  } catch (error) {
+    if (NOT_MIGRATED.has((error as { code?: string }).code ?? '')) return false
+    throw error
+  }
+}
+
 /**
  * Applies the migrations not yet applied. Drizzle's migrator takes no lock, and two instances
  * creating its bookkeeping schema at once collide, so each holds a session advisory lock on one
@@ -92,57 +106,5 @@ export async function migratePostgres({ db, pool }: ReturnType<typeof openPostgr
     }
   } finally {
     connection.release()
-  }
-}
-
-/** Tells the instances listening on `channel` when the transaction commits. */
-export async function notify(tx: PgTx, channel: string): Promise<void> {
-  await tx.execute(sql`select pg_notify(${channel}, '')`)
-}
-
-/**
- * Calls `wake` on every notification on `channel`, on a connection of its own, and whenever that
- * connection is (re)made, since notifications sent while it was down are lost. A connection that
- * is lost, or cannot be made (the database is away), is tried again a second later; meanwhile
- * the caller's own poll finds the work. Returns what stops it.
- */
-export function listen(url: string, channel: string, wake: () => void): () => void {
-  let stopped = false
-  let current: pg.Client | undefined
-  let retry: ReturnType<typeof setTimeout> | undefined
-
-  const again = () => {
-    if (stopped) return
-    retry = setTimeout(connect, RELISTEN_MS)
-    retry.unref?.()
-  }
-  async function connect(): Promise<void> {
-    const client = new pg.Client(connectionConfig(url))
-    client.on('notification', (message) => message.channel === channel && wake())
-    // A lost connection reports an error, then ends.
-    client.on('error', () => {})
-    client.on('end', () => {
-      if (current !== client) return
-      current = undefined
-      again()
-    })
-    try {
-      await client.connect()
-      await client.query(`listen "${channel.replace(/"/g, '""')}"`)
-    } catch {
-      await client.end().catch(() => {})
-      return again()
-    }
-    if (stopped) return void (await client.end().catch(() => {}))
-    current = client
-    wake()
-  }
-
-  void connect()
-  return () => {
-    stopped = true
-    clearTimeout(retry)
-    void current?.end().catch(() => {})
-    current = undefined
   }
 }

@@ -60,7 +60,6 @@ export interface Idempotency {
 }
 
 export function createIdempotency(database: Database): Idempotency {
-  const store = idempotencyStore(database)
   let lastPurge = 0
   return {
     async run(request, accountId, fingerprint, handle) {
@@ -69,6 +68,8 @@ export function createIdempotency(database: Database): Idempotency {
       if (!KEY_PATTERN.test(key)) throw errors.validation([{ path: 'headers:/idempotency-key', message: 'Expected 1 to 255 printable ASCII characters' }])
       const url = new URL(request.url)
       const requestHash = sha256(`${request.method} ${url.pathname}${url.search}\n${fingerprint()}`)
+      // Made with the first request that names a key, not at start (D150); made once per database.
+      const store = idempotencyStore(database)
       const at = Date.now()
       const expiredBefore = new Date(at - IDEMPOTENCY_KEY_TTL_MS).toISOString()
       if (at - lastPurge > PURGE_EVERY_MS) {

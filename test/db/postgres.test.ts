@@ -1,7 +1,8 @@
 /** The PostgreSQL migrations on a real server (skipped without EXTRACTD_TEST_POSTGRES). */
 import { afterEach, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { migratePostgres, openPostgres, pgMigrations } from '../../src/db/postgres'
+import { closeDatabase, databaseAnswers, openDatabase } from '../../src/db/database'
+import { isMigrated, MIGRATION_LOCK, migratePostgres, openPostgres, pgMigrations } from '../../src/db/postgres'
 import { POSTGRES_URL, freshPostgres } from '../helpers/postgres'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -65,4 +66,35 @@ test.skipIf(!POSTGRES_URL)('a connection the server drops as it is handed out fa
   expect(rows).toEqual([{ n: 2 }])
   await handle.pool.end()
   expect(handle.pool.totalCount).toBe(0)
+})
+
+test.skipIf(!POSTGRES_URL)('openDatabase migrates a new database, and opens an up-to-date one while another instance holds the migration lock', async () => {
+  const { url, drop } = await freshPostgres()
+  cleanups.push(drop)
+  const first = await openDatabase(url, { poolSize: 1 })
+  cleanups.push(() => closeDatabase(first))
+  if (first.kind !== 'postgres') throw new Error('expected PostgreSQL')
+  const { rows } = await first.pool.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations')
+  expect(rows[0]!.n).toBe(pgMigrations.length)
+  expect(await isMigrated(first)).toBe(true)
+
+  // Another instance migrating (or stuck while it does) holds the lock: nothing is left to apply, so this start does not wait for it (D153).
+  const holder = openPostgres(url, { max: 1 })
+  cleanups.push(() => holder.pool.end())
+  const connection = await holder.pool.connect()
+  await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+  try {
+    const opened = await Promise.race([openDatabase(url, { poolSize: 1 }), Bun.sleep(5000).then(() => 'waited for the lock' as const)])
+    if (opened === 'waited for the lock') throw new Error(opened)
+    cleanups.push(() => closeDatabase(opened))
+    expect(await databaseAnswers(opened)).toBe(true)
+  } finally {
+    await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
+    connection.release()
+  }
+})
+
+test.skipIf(!POSTGRES_URL)('a server that cannot be reached fails the start with its own error', async () => {
+  const unreachable = 'postgres://nobody:secret@127.0.0.1:1/nothing'
+  await expect(openDatabase(unreachable)).rejects.toThrow(/ECONNREFUSED|connect/)
 })

@@ -1,5 +1,5 @@
 /** Routes of extraction: POST /api/v1/extract and the account's jobs. */
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/database'
 import { JOB_STATUSES, type JobStatus } from '../../db/tables'
@@ -12,7 +12,6 @@ import { multipartBody } from '../../http/body'
 import type { Catalog } from '../catalog/service'
 import { DEFAULT_JOB_PAGE, ExtractForm, ExtractQuery, ExtractRequest, JobEnvelope, JobList, JobParams, JobsQuery, MAX_JOB_PAGE } from './model'
 // Detection only: the readers themselves (PDF.js, OCR) load in the extraction threads.
-import { detectMediaType } from './readers/detect'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 import { cancelJob, createJob, deleteJob, getJob, getJobFile, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'
@@ -27,7 +26,9 @@ export interface ExtractionDeps {
   maxUploadBytes: number
 }
 
-const extractRequest = TypeCompiler.Compile(ExtractRequest)
+let extractRequestCheck: TypeCheck<typeof ExtractRequest> | undefined
+/** Compiled with the first upload, not at start (D150). */
+const extractRequestChecker = () => (extractRequestCheck ??= TypeCompiler.Compile(ExtractRequest))
 
 /** The `extract` part: JSON, then the rules of ExtractRequest, with paths under /extract. */
 function parseExtract(text: string): ExtractRequest {
@@ -37,6 +38,7 @@ function parseExtract(text: string): ExtractRequest {
   } catch (error) {
     throw errors.invalidJson(`the extract part: ${(error as Error).message}`)
   }
+  const extractRequest = extractRequestChecker()
   if (extractRequest.Check(value)) return value
   const details: ErrorDetail[] = []
   for (const problem of extractRequest.Errors(value)) {
@@ -79,6 +81,8 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
           async () => {
             const resolved = await resolveFields(database, catalog, principal.accountId, wanted)
             if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
+            // Loaded with the first upload, not at start: its unzip library builds its tables as it loads (D150).
+            const { detectMediaType } = await import('./readers/detect')
             const mediaType = detectMediaType(content)
             if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
 

@@ -6,7 +6,8 @@
  */
 import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { PostgresDatabase } from '../../db/database'
-import { listen, notify, type PgTx } from '../../db/postgres'
+import type { PgTx } from '../../db/postgres'
+import { listen, notify } from '../../db/postgres-notify'
 import { jobFiles, jobs } from '../../db/pg-tables'
 import { isoIn, nowIso } from '../../lib/time'
 import { enqueueJobEventPostgres } from '../webhooks/postgres'

@@ -6,7 +6,8 @@
  */
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
 import type { PostgresDatabase } from '../../db/database'
-import { listen, notify, type PgTx } from '../../db/postgres'
+import type { PgTx } from '../../db/postgres'
+import { listen, notify } from '../../db/postgres-notify'
 import { accounts, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/pg-tables'
 import { newId } from '../../lib/ids'
 import { isoIn, nowIso } from '../../lib/time'
