@@ -1,14 +1,13 @@
 /**
  * What a field means (D91, D95): the concepts of data/concepts.json — common fields whatever a
- * caller names them — with their printed labels from every lexicon, and the type inferred for a
- * field declared `auto`. Knowledge as data: the engine's readers pick up a concept by its `role`;
+ * caller names them — and the type inferred for a field declared `auto`. Their printed labels are
+ * the lexicons' (`conceptLabels`), read only where documents are read: typing a field needs none. Knowledge as data: the engine's readers pick up a concept by its `role`;
  * catalog, schemas, jobs and the OCR reader's label mending read the same table.
  *
  * Labels of every concept also serve as competitors: "Due Date" is a longer label than "Date",
  * so a line "Due Date: …" is never read as the invoice date even when only `date` is asked for.
  */
 import conceptsFile from '../../../data/concepts.json'
-import { conceptLabels } from '../lexicon'
 import { words } from '../text'
 import { RESOLVED_TYPES, type ResolvedType } from './types'
 
@@ -40,7 +39,6 @@ export interface Concept {
   id: string
   role?: Role
   kind: ResolvedType
-  labels: string[]
   /** Field keys that stand for the concept whatever their label. */
   keys: string[]
   /** Word groups: a field whose key and label hold a word of every group stands for it … */
@@ -79,7 +77,6 @@ export const CONCEPTS: readonly Concept[] = (conceptsFile.concepts as ConceptEnt
   id: entry.id,
   role: checkedRole(entry.role, entry.id),
   kind: checkedKind(entry.kind, entry.id),
-  labels: conceptLabels(entry.id),
   keys: entry.keys ?? [],
   words: entry.words ?? [],
   notWords: entry.not_words ?? [],

@@ -10,6 +10,7 @@ import { type Answers, answersOf, NO_ANSWER } from '../../answers'
 import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
 import type { Engine, ExtractionInput } from '../types'
 import { CONCEPTS, conceptOf, type Role } from '../../../../lib/fields/concepts'
+import { conceptLabels } from '../../../../lib/lexicon'
 import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
 import { buildDoc } from './document'
@@ -86,7 +87,7 @@ function labelEntries(labels: [label: string, owner: string][]): LabelEntry[] {
 }
 
 /** The labels of every concept, folded once: they are the same for every document. */
-const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => concept.labels.map((label): [string, string] => [label, concept.id])))
+const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => conceptLabels(concept.id).map((label): [string, string] => [label, concept.id])))
 
 /** Labels of the requested fields (label, key and aliases) and of every concept (as competitors), in folded form. */
 function vocabulary(plans: Plan[]): LabelEntry[] {

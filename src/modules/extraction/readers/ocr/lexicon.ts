@@ -4,12 +4,13 @@
  * words of five letters or more are mended, and only towards a single candidate.
  */
 import { CONCEPTS } from '../../../../lib/fields/concepts'
+import { conceptLabels } from '../../../../lib/lexicon'
 import { LETTER_MARKS } from '../../normalise/currency'
 
 const MIN_LENGTH = 5
 
 const VOCABULARY = new Set(
-  CONCEPTS.flatMap((concept) => concept.labels)
+  CONCEPTS.flatMap((concept) => conceptLabels(concept.id))
     .flatMap((label) => label.toLowerCase().split(/[^\p{L}]+/u))
     .filter((word) => word.length >= MIN_LENGTH),
 )
