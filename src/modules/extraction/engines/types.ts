@@ -26,6 +26,18 @@ export interface FieldMeta {
   snippet: string | null
   /** Where the value is printed on its page (PDFs and images); added after the engine, by locate.ts. */
   bbox?: BoundingBox | null
+  /** A table's rows checked against its printed total and their own arithmetic (D117); table fields of the built-in engine only. */
+  table_check?: TableCheck
+}
+
+/** How a table's rows check out (D117). */
+export interface TableCheck {
+  /** The sum of the line amounts, or null when the table has no amount column. */
+  lines_sum: string | null
+  /** Whether an amount printed right under the table (the net total, a subtotal) equals that sum. */
+  total: 'matches' | 'differs' | 'not_found' | 'not_checked'
+  /** Whether quantity × unit price gives each line's amount, where a row prints all three. */
+  rows: 'match' | 'differ' | 'not_checked'
 }
 
 /** The meta of a field without a value. */

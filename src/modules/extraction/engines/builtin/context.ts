@@ -1,6 +1,6 @@
 /** What every field reader of the built-in engine works from, and what it gives back. */
 import type { ResolvedType as FieldKind } from '../../../../lib/field-types'
-import type { FieldSpec } from '../types'
+import type { FieldSpec, TableCheck } from '../types'
 import type { Role } from './concepts'
 import type { Doc, Line } from './document'
 import type { LabelHit } from './labels'
@@ -30,7 +30,11 @@ export interface Answer {
   value: unknown
   confidence: number
   line?: Line
+  /** A table's check against its printed total and its own arithmetic (tables.ts, D117). */
+  check?: TableCheck
 }
+
+export type { TableCheck } from '../types'
 
 /** Computes a shared result once per document. */
 export function memo<T>(ctx: Context, key: string, compute: () => T): T {

@@ -37,7 +37,12 @@ export function extract(input: ExtractionInput): ExtractionOutput {
     const answer = answerFor(plan, ctx)
     const sure = answer && answer.confidence >= MIN_CONFIDENCE && !isEmpty(answer.value)
     const meta: FieldMeta = sure
-      ? { confidence: round(answer.confidence), page: answer.line?.page ?? null, snippet: answer.line?.text ?? null }
+      ? {
+          confidence: round(answer.confidence),
+          page: answer.line?.page ?? null,
+          snippet: answer.line?.text ?? null,
+          ...(answer.check ? { table_check: answer.check } : {}),
+        }
       : { confidence: 0, page: null, snippet: null }
     return { key: plan.spec.key, value: sure ? answer.value : null, meta }
   })
