@@ -247,9 +247,3 @@ export function assignColumns(wanted: Wanted[], printed: PrintedColumn[]): (numb
   }
   return chosen
 }
-
-/** Kinds of a column whose values are numbers a row is anchored by: its line amount (or its balance, debit or credit). */
-export function isAmountColumn(kinds: Iterable<ColumnKind>): boolean {
-  for (const kind of kinds) if (familyOf(kind) === 'amount' || kind === 'debit' || kind === 'credit' || kind === 'balance') return true
-  return false
-}

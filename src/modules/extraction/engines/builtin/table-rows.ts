@@ -36,9 +36,11 @@ const MAX_LINES_BETWEEN_ROWS = 8
 /** Lines at the top of a page (its letterhead, a repeated header) before the table's rows go on. */
 const MAX_LINES_BEFORE_ROWS = 15
 
-export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; end: Line | undefined } {
+export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; end: Line | undefined; repeats: Line[] } {
   const { doc } = ctx
   const rows: ReadRow[] = []
+  /** The header printed again (on the next page): no table of its own. */
+  const repeats: Line[] = []
   const headerTexts = plan.header.main.cells.map((cell) => cell.text).join('\u0000')
   /** The last row: continuation lines add to it. */
   let current: ReadRow | undefined
@@ -59,6 +61,7 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
     const limit = rows.length === 0 || line.page !== current?.lines.at(-1)?.page ? MAX_LINES_BEFORE_ROWS : MAX_LINES_BETWEEN_ROWS
     if (sinceRow > limit) break
     if (line.cells.map((cell) => cell.text).join('\u0000') === headerTexts) {
+      repeats.push(line)
       sinceRow = 0
       continue
     }
@@ -110,7 +113,7 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
     target.lines.push(line)
     if (target === current) sinceRow = 0
   }
-  return { rows, end: end ?? lineAfter(rows) }
+  return { rows, end: end ?? lineAfter(rows), repeats }
 }
 
 function rowOf(line: Line, placed: [Cell, number][]): ReadRow {
@@ -161,10 +164,11 @@ function rowKind(plan: RowPlan, placed: [Cell, number][], rows: ReadRow[]): 'ful
   if (plan.anchors.size) {
     const anchor = placed.find(([cell, column]) => plan.anchors.has(column) && findAmounts(cell.text).some((amount) => amount.moneyLike))
     if (!anchor) return numbers >= 2 ? 'pending' : undefined
-    if (numbers === 0 && rows.length >= 2 && isSumOf(anchor[0].text, rows, anchor[1])) return 'sum'
+    const onlyAmount = placed.every(([cell, column]) => column === anchor[1] || cell === anchor[0] || plan.texts.has(column))
+    if (onlyAmount && rows.length >= 2 && isSumOf(anchor[0].text, rows, anchor[1])) return 'sum'
     anchored = true
   } else {
-    anchored = filled.size >= 2 && placed.some(([cell]) => /\d/.test(cell.text)) && !placed.every(([, column]) => plan.texts.has(column))
+    anchored = filled.size >= 2 && placed.some(([cell]) => /\d/.test(cell.text))
   }
   if (!anchored) return undefined
   const full = plan.numbers.size ? [...plan.numbers].every((column) => filled.has(column)) : filled.size >= 3

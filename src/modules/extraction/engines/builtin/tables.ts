@@ -12,7 +12,7 @@ import type { ColumnKind } from '../../normalise/lexicon-file'
 import type { Answer, Context, Plan, TableCheck } from './context'
 import type { Line } from './document'
 import { hitsOf } from './generic'
-import { assignColumns, type Header, headerAt, isAmountColumn, isHeaderLike, type PrintedColumn, splitByValues, type Wanted, wantedOf } from './table-columns'
+import { assignColumns, type Header, headerAt, isHeaderLike, type PrintedColumn, splitByValues, type Wanted, wantedOf } from './table-columns'
 import { type ReadRow, readTableRows, type RowPlan } from './table-rows'
 import { fold } from './text'
 
@@ -27,6 +27,8 @@ interface Candidate {
   rows: ReadRow[]
   end: Line | undefined
   score: number
+  /** The header printed again further on: the same table. */
+  repeats: Line[]
 }
 
 export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
@@ -41,6 +43,7 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
     const candidate = readCandidate(ctx, line, wanted, labelLines)
     if (!candidate) continue
     for (let index = candidate.header.main.index; index <= candidate.header.last.index; index++) seen.add(index)
+    for (const repeat of candidate.repeats) seen.add(repeat.index)
     if (!best || candidate.score > best.score + 1e-9) best = candidate
   }
   if (!best) return undefined
@@ -58,39 +61,50 @@ function readCandidate(ctx: Context, line: Line, wanted: Wanted[], labelLines: S
   const matched = assigned.filter((column) => column !== undefined).length
   if (wanted.length && matched < Math.min(2, wanted.length)) return undefined
   const rowPlan = planRows(header, columns, wanted, assigned)
-  const { rows, end } = readTableRows(ctx, rowPlan)
+  const { rows, end, repeats } = readTableRows(ctx, rowPlan)
   if (!rows.length) return undefined
   // The field's own label on the header or a few lines above it says it is the field's table.
   let labelled = false
   for (let index = header.main.index - 3; index <= header.last.index; index++) if (labelLines.has(index)) labelled = true
   const named = wanted.length ? matched : columns.filter((column) => column.kinds.size > 0).length
   const score = named * 2 + (labelled ? 1.5 : 0) + Math.min(rows.length, 10) * 0.2
-  return { header, columns, assigned, rows, end, score }
+  return { header, columns, assigned, rows, end, score, repeats }
 }
 
-/** Which columns start rows and which take continuation text. */
+const LINE_AMOUNT = new Set<ColumnKind>(['amount', 'total', 'net', 'gross'])
+const has = (kinds: Iterable<ColumnKind>, wanted: Set<ColumnKind>) => [...kinds].some((kind) => wanted.has(kind))
+
+/**
+ * Which columns start rows, which hold numbers and which take continuation text. The line amount
+ * anchors a row; a statement's debit and credit columns do when it prints no amount column, and
+ * its balance only when it prints neither. A table without any of them has no anchor: a line that
+ * fills two columns, one with a digit, is a row.
+ */
 function planRows(header: Header, columns: PrintedColumn[], wanted: Wanted[], assigned: (number | undefined)[]): RowPlan {
-  const anchors = new Set<number>()
-  const numeric = new Set<number>()
+  const declared = new Map<number, Wanted>()
   wanted.forEach((want, i) => {
-    const column = assigned[i]
-    if (column === undefined) return
-    if (want.head && isAmountColumn([want.head])) anchors.add(column)
-    if (['number', 'amount', 'date'].includes(want.column.type)) numeric.add(column)
+    if (assigned[i] !== undefined) declared.set(assigned[i]!, want)
   })
-  if (!anchors.size) {
-    const amountLike = columns.flatMap((column, i) => (isAmountColumn(column.kinds.keys()) && !column.kinds.has('price') ? [i] : []))
-    // With declared columns but none of them an amount, rows are found by their filled columns.
-    if (!wanted.length) for (const i of amountLike) anchors.add(i)
+  const kindsAt = (i: number): ColumnKind[] => {
+    const want = declared.get(i)
+    // A printed "price" column holds a price, whatever else its header names ("Nettopreis").
+    return want ? (want.head ? [want.head] : []) : columns[i]!.kinds.has('price') ? [] : [...columns[i]!.kinds.keys()]
   }
+  const mayAnchor = (i: number) =>
+    wanted.length === 0 || declared.has(i) || wanted.some((want, k) => assigned[k] === undefined && want.head && LINE_AMOUNT.has(want.head))
+  const indexes = columns.map((_, i) => i).filter(mayAnchor)
+  let anchors = indexes.filter((i) => has(kindsAt(i), LINE_AMOUNT))
+  if (!anchors.length) anchors = indexes.filter((i) => has(columns[i]!.kinds.keys(), new Set(['debit', 'credit'])))
+  if (!anchors.length) anchors = indexes.filter((i) => has(kindsAt(i), new Set(['balance'])))
+  const numbers = new Set<number>()
   const texts = new Set<number>()
   columns.forEach((column, i) => {
-    if (anchors.has(i) || numeric.has(i)) return
-    const kinds = [...column.kinds.keys()]
-    if (!kinds.length || kinds.some((kind) => TEXT_KINDS.has(kind))) texts.add(i)
+    if (anchors.includes(i)) return
+    const want = declared.get(i)
+    if (want ? ['number', 'amount', 'date'].includes(want.column.type) : has(column.kinds.keys(), new Set(['debit', 'credit', 'balance']))) numbers.add(i)
+    else if (want || column.kinds.size === 0 || has(column.kinds.keys(), TEXT_KINDS)) texts.add(i)
   })
-  const numbers = new Set([...numeric].filter((i) => !anchors.has(i)))
-  return { header, columns, anchors, texts, numbers }
+  return { header, columns, anchors: new Set(anchors), texts, numbers }
 }
 
 /** Rows with the declared columns' keys, each cell read as its column's type (the normalisation layer types it again, D90). */
@@ -103,7 +117,7 @@ function declaredRows(table: Candidate, wanted: Wanted[]): Record<string, unknow
         const column = table.assigned[i]
         let text = column === undefined ? undefined : row.cells.get(column)
         // A statement printing debits and credits apart: the amount is the credit, or the debit made negative.
-        if (column === undefined && want.head && isAmountColumn([want.head]) && debit >= 0 && credit >= 0) {
+        if (column === undefined && want.head && LINE_AMOUNT.has(want.head) && debit >= 0 && credit >= 0) {
           const paidIn = row.cells.get(credit)
           const paidOut = row.cells.get(debit)
           text = paidIn ?? (paidOut === undefined ? undefined : negate(paidOut))
