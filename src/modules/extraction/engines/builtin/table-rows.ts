@@ -106,8 +106,15 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
     sinceRow++
     const target = pending ?? current
     if (!target || closed) continue
-    // A continuation: text alone, each cell starting within a text column.
-    const fits = placed.every(([cell, column]) => plan.texts.has(column) && withinColumn(cell, column, plan.columns) && !moneyAmounts(cell.text).length)
+    // A continuation: text alone, each cell starting within a text column; in a table without an
+    // anchor, where every row is one line, only text indented under its column (a sub-line).
+    const fits = placed.every(
+      ([cell, column]) =>
+        plan.texts.has(column) &&
+        withinColumn(cell, column, plan.columns) &&
+        !moneyAmounts(cell.text).length &&
+        (plan.anchors.size > 0 || cell.start > plan.columns[column]!.start + 1),
+    )
     if (!fits || !placed.length) continue
     for (const [cell, column] of placed) append(target, column, cell.text)
     target.lines.push(line)
@@ -164,7 +171,8 @@ function rowKind(plan: RowPlan, placed: [Cell, number][], rows: ReadRow[]): 'ful
   if (plan.anchors.size) {
     const anchor = placed.find(([cell, column]) => plan.anchors.has(column) && findAmounts(cell.text).some((amount) => amount.moneyLike))
     if (!anchor) return numbers >= 2 ? 'pending' : undefined
-    const onlyAmount = placed.every(([cell, column]) => column === anchor[1] || cell === anchor[0] || plan.texts.has(column))
+    // Words may stand beside it ("Übertrag", "Carried forward"), but no other number.
+    const onlyAmount = placed.every(([cell, column]) => column === anchor[1] || plan.texts.has(column) || !/\d/.test(cell.text))
     if (onlyAmount && rows.length >= 2 && isSumOf(anchor[0].text, rows, anchor[1])) return 'sum'
     anchored = true
   } else {

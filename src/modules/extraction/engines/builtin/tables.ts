@@ -10,7 +10,8 @@ import type { ResolvedColumn } from '../../../../lib/field-types'
 import { findAmounts } from '../../normalise/amounts'
 import type { ColumnKind } from '../../normalise/lexicon-file'
 import type { Answer, Context, Plan, TableCheck } from './context'
-import type { Line } from './document'
+import { datesIn } from './dates'
+import type { Doc, Line } from './document'
 import { hitsOf } from './generic'
 import { assignColumns, type Header, headerAt, isHeaderLike, type PrintedColumn, splitByValues, type Wanted, wantedOf } from './table-columns'
 import { type ReadRow, readTableRows, type RowPlan } from './table-rows'
@@ -47,7 +48,7 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
     if (!best || candidate.score > best.score + 1e-9) best = candidate
   }
   if (!best) return undefined
-  const value = wanted.length ? declaredRows(best, wanted) : printedRows(best)
+  const value = wanted.length ? declaredRows(best, wanted, ctx.doc) : printedRows(best)
   if (!value.length) return undefined
   const check = crossCheck(ctx, best, wanted)
   return { value, confidence: confidenceOf(value.length, check), line: best.header.main, check }
@@ -108,7 +109,7 @@ function planRows(header: Header, columns: PrintedColumn[], wanted: Wanted[], as
 }
 
 /** Rows with the declared columns' keys, each cell read as its column's type (the normalisation layer types it again, D90). */
-function declaredRows(table: Candidate, wanted: Wanted[]): Record<string, unknown>[] {
+function declaredRows(table: Candidate, wanted: Wanted[], doc: Doc): Record<string, unknown>[] {
   const debit = table.columns.findIndex((column) => column.kinds.has('debit'))
   const credit = table.columns.findIndex((column) => column.kinds.has('credit'))
   return table.rows.map((row) =>
@@ -122,7 +123,7 @@ function declaredRows(table: Candidate, wanted: Wanted[]): Record<string, unknow
           const paidOut = row.cells.get(debit)
           text = paidIn ?? (paidOut === undefined ? undefined : negate(paidOut))
         }
-        return [want.column.key, text === undefined ? null : cellValue(want.column, text)]
+        return [want.column.key, text === undefined ? null : cellValue(want.column, text, doc)]
       }),
     ),
   )
@@ -130,7 +131,8 @@ function declaredRows(table: Candidate, wanted: Wanted[]): Record<string, unknow
 
 function negate(text: string): string {
   const amount = findAmounts(text).at(-1)
-  return amount ? String(-amount.number) : text
+  if (!amount) return text
+  return amount.value.startsWith('-') ? amount.value.slice(1) : `-${amount.value}`
 }
 
 /** Rows keyed by the printed headers, for a table field without declared columns. */
@@ -143,9 +145,11 @@ function printedRows(table: Candidate): Record<string, string>[] {
 
 /**
  * A cell as its column's type: numbers as printed digits (a quantity "-5,0000 Stk." is -5, a
- * price "1,0000" is 1.0000; the normalisation layer alone would take four decimals for grouping).
+ * price "1,0000" is 1.0000; the normalisation layer alone would take four decimals for grouping),
+ * dates in the document's own order of day and month.
  */
-function cellValue(column: ResolvedColumn, text: string): unknown {
+function cellValue(column: ResolvedColumn, text: string, doc: Doc): unknown {
+  if (column.type === 'date') return datesIn(text, doc)[0]?.iso ?? text
   if (column.type === 'number') {
     const first = findAmounts(text)[0]
     return first ? first.number : text
@@ -167,7 +171,7 @@ function numberIn(table: Candidate, wanted: Wanted[], row: ReadRow, test: (kinds
 }
 
 const isAmount = (kinds: Set<ColumnKind>) => ['amount', 'total', 'net', 'gross'].some((kind) => kinds.has(kind as ColumnKind)) && !kinds.has('price')
-const isPrice = (kinds: Set<ColumnKind>) => kinds.has('price')
+const isPrice = (kinds: Set<ColumnKind>) => kinds.has('price') || kinds.has('rate')
 const isQuantity = (kinds: Set<ColumnKind>) => kinds.has('quantity')
 
 /**
