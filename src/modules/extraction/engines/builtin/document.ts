@@ -21,6 +21,8 @@ export interface Line {
   index: number
   /** 1-based page. */
   page: number
+  /** 0-based line of its page's text: where the reader's word positions of the line are (tables, D116). */
+  row: number
   /** The line as read, trimmed at the end. */
   raw: string
   /** Trimmed, whitespace collapsed: what snippets show. */
@@ -35,17 +37,18 @@ export interface Doc {
   /** Order of day and month in numeric dates, and whether the document shows it or it is a guess. */
   dateOrder: 'dmy' | 'mdy'
   dateOrderSure: boolean
+  /** The reader's word positions, per page (PDFs and images; tables read their columns by them, D116). */
+  layout?: DocumentText['layout']
 }
 
 /** Builds the engine's view of a document once; every field resolver reads from it. */
 export function buildDoc(document: DocumentText): Doc {
   const lines: Line[] = []
   document.pages.forEach((page, pageIndex) => {
-    for (const line of page.split('\n')) {
+    page.split('\n').forEach((line, row) => {
       const raw = line.trimEnd()
-      if (!raw) continue
-      lines.push({ index: lines.length, page: pageIndex + 1, raw, text: collapse(raw), cells: splitCells(raw) })
-    }
+      if (raw) lines.push({ index: lines.length, page: pageIndex + 1, row, raw, text: collapse(raw), cells: splitCells(raw) })
+    })
   })
   const text = lines.map((line) => line.text).join('\n')
   const shown = dateOrderOf(text)
@@ -55,6 +58,7 @@ export function buildDoc(document: DocumentText): Doc {
     text,
     dateOrder: shown ?? fallback.order,
     dateOrderSure: shown !== undefined || fallback.sure,
+    ...(document.layout ? { layout: document.layout } : {}),
   }
 }
 

@@ -8,13 +8,17 @@ import { moneyAmounts } from '../../normalise/amounts'
 import { COLUMN_KINDS, type ColumnKind } from '../../normalise/lexicon-file'
 import { columnWords } from '../../normalise/lexicon'
 import type { Doc, Line } from './document'
+import type { CellsOf, Part, TableCell } from './table-geometry'
 import { fold } from './text'
 
-/** A column as printed: its header text, its span in the laid-out line, and what its words say it holds. */
+/** A column as printed: its header text, its span (table-geometry.ts), and what its words say it holds. */
 export interface PrintedColumn {
   text: string
   start: number
   end: number
+  /** The header's words with their spans, and whether they are all of one line (so that the cell may be split). */
+  parts: Part[]
+  single: boolean
   /** Column kinds its header names, each with the length of the longest word that named it. */
   kinds: Map<ColumnKind, number>
 }
@@ -90,8 +94,8 @@ function isHeaderPart(line: Line, main: Line): boolean {
 }
 
 /** The header around a header-like line: the line and the short lines right above and below it, merged into columns. */
-export function headerAt(doc: Doc, main: Line): Header {
-  const columns: PrintedColumn[] = main.cells.map((cell) => ({ text: cell.text, start: cell.start, end: cell.end, kinds: new Map() }))
+export function headerAt(doc: Doc, main: Line, cellsOf: CellsOf): Header {
+  const columns: PrintedColumn[] = cellsOf(main).map(columnOf)
   let last = main
   const above: Line[] = []
   for (let index = main.index - 1; index >= Math.max(0, main.index - 2); index--) {
@@ -106,16 +110,20 @@ export function headerAt(doc: Doc, main: Line): Header {
     below.push(line)
     last = line
   }
-  for (const line of [...above].reverse()) mergeLine(columns, line, 'before')
-  for (const line of below) mergeLine(columns, line, 'after')
+  for (const line of [...above].reverse()) mergeLine(columns, cellsOf(line), 'before')
+  for (const line of below) mergeLine(columns, cellsOf(line), 'after')
   columns.sort((a, b) => a.start - b.start)
   for (const column of columns) column.kinds = kindsOf(column.text)
   return { main, last, columns }
 }
 
 /** Adds a header part's cells to the column they sit in (half of the narrower span overlapping), else as columns of their own. */
-function mergeLine(columns: PrintedColumn[], line: Line, where: 'before' | 'after'): void {
-  for (const cell of line.cells) {
+function columnOf(cell: TableCell): PrintedColumn {
+  return { text: cell.text, start: cell.start, end: cell.end, parts: cell.parts, single: true, kinds: new Map() }
+}
+
+function mergeLine(columns: PrintedColumn[], cells: TableCell[], where: 'before' | 'after'): void {
+  for (const cell of cells) {
     let best: PrintedColumn | undefined
     let bestOverlap = 0
     for (const column of columns) {
@@ -127,10 +135,12 @@ function mergeLine(columns: PrintedColumn[], line: Line, where: 'before' | 'afte
     }
     const narrower = best ? Math.min(best.end - best.start, cell.end - cell.start) : 0
     if (!best || bestOverlap * 2 < narrower) {
-      columns.push({ text: cell.text, start: cell.start, end: cell.end, kinds: new Map() })
+      columns.push(columnOf(cell))
       continue
     }
     best.text = where === 'before' ? joinHeader(cell.text, best.text) : joinHeader(best.text, cell.text)
+    best.parts = where === 'before' ? [...cell.parts, ...best.parts] : [...best.parts, ...cell.parts]
+    best.single = false
     best.start = Math.min(best.start, cell.start)
     best.end = Math.max(best.end, cell.end)
   }
@@ -143,20 +153,25 @@ function joinHeader(first: string, second: string): string {
 
 /**
  * Splits a printed header cell over two columns of values: "BTW Prijs incl. BTW" printed as one
- * cell above "21 %" and "€ 199,98". The cut is the single space nearest the gap between the values.
+ * cell above "21 %" and "€ 199,98". The cut is the space between its words nearest the gap between the values.
  */
-export function splitByValues(columns: PrintedColumn[], rows: Line[]): PrintedColumn[] {
+export function splitByValues(columns: PrintedColumn[], rows: TableCell[][]): PrintedColumn[] {
   const out: PrintedColumn[] = []
   for (const column of columns) {
-    const words = [...column.text.matchAll(/\S+/g)]
     let cut: number | undefined
-    if (words.length > 1 && column.end - column.start === column.text.length) {
-      for (const row of rows) {
-        const inside = row.cells.filter((cell) => cell.start >= column.start - 1 && cell.end <= column.end + 1)
+    if (column.single && column.parts.length > 1) {
+      for (const cells of rows) {
+        const inside = cells.filter((cell) => cell.start >= column.start - 1 && cell.end <= column.end + 1)
         if (inside.length !== 2) continue
-        const gap = (inside[0]!.end + inside[1]!.start) / 2 - column.start
-        const spaces = words.slice(1).map((word) => word.index! - 1)
-        cut = spaces.reduce((a, b) => (Math.abs(b - gap) < Math.abs(a - gap) ? b : a))
+        const gap = (inside[0]!.end + inside[1]!.start) / 2
+        let nearest = Infinity
+        for (let i = 1; i < column.parts.length; i++) {
+          const distance = Math.abs((column.parts[i - 1]!.end + column.parts[i]!.start) / 2 - gap)
+          if (distance < nearest) {
+            nearest = distance
+            cut = i
+          }
+        }
         break
       }
     }
@@ -164,10 +179,10 @@ export function splitByValues(columns: PrintedColumn[], rows: Line[]): PrintedCo
       out.push(column)
       continue
     }
-    const left = column.text.slice(0, cut)
-    const right = column.text.slice(cut + 1)
-    out.push({ text: left, start: column.start, end: column.start + cut, kinds: kindsOf(left) })
-    out.push({ text: right, start: column.start + cut + 1, end: column.end, kinds: kindsOf(right) })
+    for (const parts of [column.parts.slice(0, cut), column.parts.slice(cut)]) {
+      const text = parts.map((part) => part.text).join(' ')
+      out.push({ text, start: parts[0]!.start, end: parts[parts.length - 1]!.end, parts, single: true, kinds: kindsOf(text) })
+    }
   }
   return out
 }

@@ -9,8 +9,9 @@
  */
 import { findAmounts, moneyAmounts } from '../../normalise/amounts'
 import type { Context } from './context'
-import type { Cell, Line } from './document'
+import type { Line } from './document'
 import type { Header, PrintedColumn } from './table-columns'
+import type { CellsOf, TableCell } from './table-geometry'
 import { isHeaderLike } from './table-columns'
 import { isAmountRole } from './totals'
 
@@ -29,6 +30,7 @@ export interface RowPlan {
   texts: Set<number>
   /** Columns of numbers other than the anchor (quantity, unit price …). */
   numbers: Set<number>
+  cellsOf: CellsOf
 }
 
 /** Lines after the last row with no row before the table is taken to have ended. */
@@ -65,7 +67,7 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
       sinceRow = 0
       continue
     }
-    const placed = place(line.cells, plan.columns)
+    const placed = place(plan.cellsOf(line), plan.columns)
     const kind = rowKind(plan, placed, rows)
     // A total line ends the part; a full row that names a total ("Total care kit") is a row while the table is open.
     if (kind === 'sum' || ((kind !== 'full' || closed) && isTotalLine(ctx, line, placed, plan))) {
@@ -123,7 +125,7 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
   return { rows, end: end ?? lineAfter(rows), repeats }
 }
 
-function rowOf(line: Line, placed: [Cell, number][]): ReadRow {
+function rowOf(line: Line, placed: [TableCell, number][]): ReadRow {
   const row: ReadRow = { cells: new Map(), lines: [line] }
   for (const [cell, column] of placed) append(row, column, cell.text)
   return row
@@ -147,13 +149,13 @@ function joinText(first: string, second: string): string {
  * A total, subtotal or tax label in the line's first cell, or outside the text columns of a line
  * without quantities or prices ("Subtotal 4.904,94" under the amounts): a sum or a tax, not a row.
  */
-function isTotalLine(ctx: Context, line: Line, placed: [Cell, number][], plan: RowPlan): boolean {
+function isTotalLine(ctx: Context, line: Line, placed: [TableCell, number][], plan: RowPlan): boolean {
   const hits = (ctx.hitsByLine.get(line.index) ?? []).filter((hit) => isAmountRole(hit.entry.owner))
   if (!hits.length) return false
   if (hits.some((hit) => hit.start < line.cells[0]!.end)) return true
   if (placed.some(([, column]) => plan.numbers.has(column))) return false
   return hits.some((hit) => {
-    const at = placed.find(([cell]) => hit.start >= cell.start && hit.start < cell.end)
+    const at = placed.find(([cell]) => hit.start >= cell.source.start && hit.start < cell.source.end)
     return at !== undefined && !plan.texts.has(at[1])
   })
 }
@@ -164,7 +166,7 @@ function isTotalLine(ctx: Context, line: Line, placed: [Cell, number][], plan: R
  * 'sum' when, without quantities or prices, its anchor is the sum of the rows above (a subtotal
  * or a carry-over); else nothing.
  */
-function rowKind(plan: RowPlan, placed: [Cell, number][], rows: ReadRow[]): 'full' | 'row' | 'pending' | 'sum' | undefined {
+function rowKind(plan: RowPlan, placed: [TableCell, number][], rows: ReadRow[]): 'full' | 'row' | 'pending' | 'sum' | undefined {
   const filled = new Set(placed.map(([, column]) => column))
   const numbers = placed.filter(([cell, column]) => plan.numbers.has(column) && /\d/.test(cell.text)).length
   let anchored: boolean
@@ -195,7 +197,7 @@ function lastNumber(text: string): number | undefined {
 }
 
 /** A cell that starts within its column (text may run on to the right, as descriptions do; a line across the table starts before it). */
-function withinColumn(cell: Cell, column: number, columns: PrintedColumn[]): boolean {
+function withinColumn(cell: TableCell, column: number, columns: PrintedColumn[]): boolean {
   const own = columns[column]!
   const next = columns[column + 1]
   const previous = columns[column - 1]
@@ -203,7 +205,7 @@ function withinColumn(cell: Cell, column: number, columns: PrintedColumn[]): boo
 }
 
 /** How far a cell sits from a column: minus their overlap when they overlap, else the gap between them. */
-function distance(cell: Cell, column: PrintedColumn): number {
+function distance(cell: TableCell, column: PrintedColumn): number {
   const overlap = Math.min(cell.end, column.end) - Math.max(cell.start, column.start)
   if (overlap > 0) return -overlap
   return Math.max(column.start - cell.end, cell.start - column.end)
@@ -217,7 +219,7 @@ const SHARED_COLUMN = 6
  * aligned to the columns as a whole (a right-aligned number under a wide header next to it goes
  * to its own column, not the neighbour it overlaps).
  */
-export function place(cells: Cell[], columns: PrintedColumn[]): [Cell, number][] {
+export function place(cells: TableCell[], columns: PrintedColumn[]): [TableCell, number][] {
   const n = cells.length
   const m = columns.length
   if (!n || !m) return []
@@ -238,7 +240,7 @@ export function place(cells: Cell[], columns: PrintedColumn[]): [Cell, number][]
     }
   }
   let j = cost[n - 1]!.indexOf(Math.min(...cost[n - 1]!))
-  const out: [Cell, number][] = []
+  const out: [TableCell, number][] = []
   for (let i = n - 1; i >= 0; i--) {
     out.unshift([cells[i]!, j])
     j = from[i]![j]!

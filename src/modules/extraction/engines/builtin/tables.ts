@@ -14,6 +14,7 @@ import { datesIn } from './dates'
 import type { Doc, Line } from './document'
 import { hitsOf } from './generic'
 import { assignColumns, type Header, headerAt, isHeaderLike, type PrintedColumn, splitByValues, type Wanted, wantedOf } from './table-columns'
+import { type CellsOf, tableGeometry } from './table-geometry'
 import { type ReadRow, readTableRows, type RowPlan } from './table-rows'
 import { fold } from './text'
 
@@ -37,11 +38,12 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const ownNames = new Set(wanted.flatMap((want) => want.names))
   const named = (text: string) => ownNames.has(squash(text))
   const labelLines = new Set(hitsOf(plan, ctx).map((hit) => hit.line.index))
+  const cellsOf = tableGeometry(ctx.doc)
   let best: Candidate | undefined
   const seen = new Set<number>()
   for (const line of ctx.doc.lines) {
     if (seen.has(line.index) || !isHeaderLike(line, named)) continue
-    const candidate = readCandidate(ctx, line, wanted, labelLines)
+    const candidate = readCandidate(ctx, line, wanted, labelLines, cellsOf)
     if (!candidate) continue
     for (let index = candidate.header.main.index; index <= candidate.header.last.index; index++) seen.add(index)
     for (const repeat of candidate.repeats) seen.add(repeat.index)
@@ -54,14 +56,14 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
   return { value, confidence: confidenceOf(value.length, check), line: best.header.main, check }
 }
 
-function readCandidate(ctx: Context, line: Line, wanted: Wanted[], labelLines: Set<number>): Candidate | undefined {
-  const header = headerAt(ctx.doc, line)
+function readCandidate(ctx: Context, line: Line, wanted: Wanted[], labelLines: Set<number>, cellsOf: CellsOf): Candidate | undefined {
+  const header = headerAt(ctx.doc, line, cellsOf)
   const below = ctx.doc.lines.slice(header.last.index + 1, header.last.index + 13).filter((next) => findAmounts(next.raw).length > 0)
-  const columns = splitByValues(header.columns, below)
+  const columns = splitByValues(header.columns, below.map(cellsOf))
   const assigned = assignColumns(wanted, columns)
   const matched = assigned.filter((column) => column !== undefined).length
   if (wanted.length && matched < Math.min(2, wanted.length)) return undefined
-  const rowPlan = planRows(header, columns, wanted, assigned)
+  const rowPlan = planRows(header, columns, wanted, assigned, cellsOf)
   const { rows, end, repeats } = readTableRows(ctx, rowPlan)
   if (!rows.length) return undefined
   // The field's own label on the header or a few lines above it says it is the field's table.
@@ -81,7 +83,7 @@ const has = (kinds: Iterable<ColumnKind>, wanted: Set<ColumnKind>) => [...kinds]
  * its balance only when it prints neither. A table without any of them has no anchor: a line that
  * fills two columns, one with a digit, is a row.
  */
-function planRows(header: Header, columns: PrintedColumn[], wanted: Wanted[], assigned: (number | undefined)[]): RowPlan {
+function planRows(header: Header, columns: PrintedColumn[], wanted: Wanted[], assigned: (number | undefined)[], cellsOf: CellsOf): RowPlan {
   const declared = new Map<number, Wanted>()
   wanted.forEach((want, i) => {
     if (assigned[i] !== undefined) declared.set(assigned[i]!, want)
@@ -105,7 +107,7 @@ function planRows(header: Header, columns: PrintedColumn[], wanted: Wanted[], as
     if (want ? ['number', 'amount', 'date'].includes(want.column.type) : has(column.kinds.keys(), new Set(['debit', 'credit', 'balance']))) numbers.add(i)
     else if (want || column.kinds.size === 0 || has(column.kinds.keys(), TEXT_KINDS)) texts.add(i)
   })
-  return { header, columns, anchors: new Set(anchors), texts, numbers }
+  return { header, columns, anchors: new Set(anchors), texts, numbers, cellsOf }
 }
 
 /** Rows with the declared columns' keys, each cell read as its column's type (the normalisation layer types it again, D90). */
