@@ -135,6 +135,39 @@ describe('any table field finds its table by its columns (D115)', () => {
     expect(job.fields_meta.positions.bbox).not.toBeNull()
   })
 
+  test('a PDF whose header is set in small type: its laid-out text drifts from the page, the cells go by where the words are', async () => {
+    const t = await makeTestApp()
+    const doc = await PDFDocument.create()
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold)
+    const regular = await doc.embedFont(StandardFonts.Helvetica)
+    const sheet = doc.addPage([595, 842])
+    const right = (text: string, x: number, y: number) => sheet.drawText(text, { x: x - regular.widthOfTextAtSize(text, 11), y, size: 11, font: regular })
+    sheet.drawText('Sunrise Bakery Ltd', { x: 40, y: 790, size: 14, font: bold })
+    // Small header words take fewer points per letter than the rows: in the laid-out text each one
+    // is pushed right of where it is printed, past the values under the column before.
+    const headers: [string, number][] = [['Item description as supplied to the customer', 40], ['Quantity ordered', 185], ['Unit price excl. VAT', 250], ['Line total excl. VAT', 330]]
+    for (const [text, x] of headers) sheet.drawText(text, { x, y: 740, size: 5, font: bold })
+    const rows = [
+      ['Sourdough loaf', '12', '4.20', '50.40'],
+      ['Cinnamon buns', '3', '9.90', '29.70'],
+    ]
+    rows.forEach(([item, quantity, price, total], i) => {
+      const y = 720 - i * 18
+      sheet.drawText(item!, { x: 40, y, size: 11, font: regular })
+      right(quantity!, 225, y)
+      right(price!, 300, y)
+      right(total!, 380, y)
+    })
+    sheet.drawText('Net total', { x: 250, y: 670, size: 11, font: bold })
+    right('80.10', 380, 670)
+    const job = await extractJob(t, pdf(await doc.save()), { document_type: 'invoice', fields: { line_items: { type: 'table', columns: ITEM_COLUMNS } } })
+    expect(job.result.line_items).toEqual([
+      { description: 'Sourdough loaf', quantity: 12, unit_price: '4.20', amount: '50.40' },
+      { description: 'Cinnamon buns', quantity: 3, unit_price: '9.90', amount: '29.70' },
+    ])
+    expect(job.fields_meta.line_items.table_check).toEqual({ lines_sum: '80.10', total: 'matches', rows: 'match' })
+  })
+
   test('French and Dutch headers answer the same declared columns ("Désignation  Quantité  Prix unitaire  Montant HT"; "Omschrijving  Aantal  Prijs  Bedrag")', async () => {
     const t = await makeTestApp()
     const french = [
