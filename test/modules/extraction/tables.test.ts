@@ -145,7 +145,12 @@ describe('any table field finds its table by its columns (D115)', () => {
     sheet.drawText('Sunrise Bakery Ltd', { x: 40, y: 790, size: 14, font: bold })
     // Small header words take fewer points per letter than the rows: in the laid-out text each one
     // is pushed right of where it is printed, past the values under the column before.
-    const headers: [string, number][] = [['Item description as supplied to the customer', 40], ['Quantity ordered', 185], ['Unit price excl. VAT', 250], ['Line total excl. VAT', 330]]
+    const headers: [string, number][] = [
+      ['Item description as supplied to the customer', 40],
+      ['Quantity ordered', 185],
+      ['Unit price excl. VAT', 250],
+      ['Line total excl. VAT', 330],
+    ]
     for (const [text, x] of headers) sheet.drawText(text, { x, y: 740, size: 5, font: bold })
     const rows = [
       ['Sourdough loaf', '12', '4.20', '50.40'],

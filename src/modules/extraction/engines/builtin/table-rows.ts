@@ -38,6 +38,7 @@ const MAX_LINES_BETWEEN_ROWS = 8
 /** Lines at the top of a page (its letterhead, a repeated header) before the table's rows go on. */
 const MAX_LINES_BEFORE_ROWS = 15
 
+/** The rows under the header; `end` is the total line that ended the table, if one did. */
 export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; end: Line | undefined; repeats: Line[] } {
   const { doc } = ctx
   const rows: ReadRow[] = []
@@ -122,17 +123,13 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
     target.lines.push(line)
     if (target === current) sinceRow = 0
   }
-  return { rows, end: end ?? lineAfter(rows), repeats }
+  return { rows, end, repeats }
 }
 
 function rowOf(line: Line, placed: [TableCell, number][]): ReadRow {
   const row: ReadRow = { cells: new Map(), lines: [line] }
   for (const [cell, column] of placed) append(row, column, cell.text)
   return row
-}
-
-function lineAfter(rows: ReadRow[]): Line | undefined {
-  return rows.at(-1)?.lines.at(-1)
 }
 
 function append(row: ReadRow, column: number, text: string): void {

@@ -189,7 +189,8 @@ function crossCheck(ctx: Context, table: Candidate, wanted: Wanted[]): TableChec
     const sum = Math.round(known.reduce((a, b) => a + b, 0) * 100) / 100
     linesSum = sum.toFixed(2)
     total = 'not_found'
-    const from = (table.end ?? table.rows.at(-1)!.lines.at(-1)!).index
+    // From the line that ended the table, else from the line after the last row (never a row's own amount).
+    const from = table.end?.index ?? table.rows.at(-1)!.lines.at(-1)!.index + 1
     for (const line of ctx.doc.lines.slice(from, from + 12)) {
       const printed = findAmounts(line.raw).filter((amount) => amount.moneyLike)
       if (printed.some((amount) => Math.abs(amount.number - sum) < 0.005)) {
