@@ -23,6 +23,8 @@ export function locateValues(output: ExtractionOutput, document: DocumentText): 
     const traced = layout && found.snippet !== null ? wordsOf(value, found.snippet, pageLines, layout.words) : undefined
     if (!traced?.words.length) return [key, value, { ...found, bbox: null }]
     const { words, spelled } = traced
+    // A table is judged by its rows and their check (D117), not by how well its header line was read.
+    if (Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null)) return [key, value, { ...found, bbox: boxOf(words) }]
     // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
     const whole = wholeMatcherOf(value)
     const numbers = spelled || !whole ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
