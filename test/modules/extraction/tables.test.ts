@@ -14,6 +14,7 @@ import { resolveType } from '../../../src/modules/extraction/fields'
 import { normaliseOutput } from '../../../src/modules/extraction/normalise'
 import { makeTestApp, type TestApp } from '../../helpers/app'
 import { closeTestDatabases } from '../../helpers/database'
+import { renderPage, toPng } from '../../helpers/images'
 
 afterAll(closeTestDatabases)
 
@@ -172,6 +173,32 @@ describe('any table field finds its table by its columns (D115)', () => {
     ])
     expect(job.fields_meta.line_items.table_check).toEqual({ lines_sum: '80.10', total: 'matches', rows: 'match' })
   })
+
+  test("a scanned invoice (PNG, read by OCR): rows by the recognised words' positions, with their boxes", async () => {
+    const t = await makeTestApp()
+    const lines = [
+      'BLUE HARBOUR SUPPLIES',
+      'Invoice 8841',
+      '',
+      'Description            Qty   Unit Price     Amount',
+      'Rope, 10 mm x 50 m       2        34.00      68.00',
+      'Shackle, galvanised      6         3.50      21.00',
+      '',
+      'Subtotal                                     89.00',
+    ]
+    const png = toPng(await renderPage({ lines, width: 520, fontSize: 11 }, 200))
+    const job = await extractJob(
+      t,
+      { content: png, name: 'scan.png', type: 'image/png' },
+      { document_type: 'invoice', fields: { line_items: { type: 'table', columns: ITEM_COLUMNS } } },
+    )
+    expect(job.result.line_items).toEqual([
+      { description: 'Rope, 10 mm x 50 m', quantity: 2, unit_price: '34.00', amount: '68.00' },
+      { description: 'Shackle, galvanised', quantity: 6, unit_price: '3.50', amount: '21.00' },
+    ])
+    expect(job.fields_meta.line_items.table_check).toEqual({ lines_sum: '89.00', total: 'matches', rows: 'match' })
+    expect(job.fields_meta.line_items.bbox).not.toBeNull()
+  }, 60_000)
 
   test('French and Dutch headers answer the same declared columns ("Désignation  Quantité  Prix unitaire  Montant HT"; "Omschrijving  Aantal  Prijs  Bedrag")', async () => {
     const t = await makeTestApp()
