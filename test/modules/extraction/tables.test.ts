@@ -267,6 +267,39 @@ describe('any table field finds its table by its columns (D115)', () => {
     expect(job.result.line_items.map((row: { description: string }) => row.description)).toEqual(['USB cable', 'Setup'])
   })
 
+  test('a table going on over a page break without its header printed again: the rows of the next page join it, its letterhead does not', async () => {
+    const page1 = [
+      'Studio Vento',
+      'Fattura 12/2025',
+      'Description                 Qty    Price     Amount',
+      'Logo design                   1   400.00     400.00',
+      '                                        Page 1 of 2',
+    ]
+    const page2 = [
+      'Studio Vento',
+      'Business cards (box)          4    25.00     100.00',
+      'Letterheads, 500 sheets      1    60.00      60.00',
+      'Net total                                  560.00',
+    ]
+    const spec: FieldSpec = {
+      key: 'items',
+      label: 'items',
+      description: '',
+      type: 'table',
+      columns: ITEM_COLUMNS.map((column) => ({ description: '', type: 'text', ...column }) as never),
+    }
+    const output = normaliseOutput(
+      [spec],
+      await builtinEngine.extract({ document: { pages: [page1.join('\n'), page2.join('\n')] }, documentType: 'invoice', fields: [spec] }),
+    )
+    expect(output.values.items).toEqual([
+      { description: 'Logo design', quantity: 1, unit_price: '400.00', amount: '400.00' },
+      { description: 'Business cards (box)', quantity: 4, unit_price: '25.00', amount: '100.00' },
+      { description: 'Letterheads, 500 sheets', quantity: 1, unit_price: '60.00', amount: '60.00' },
+    ])
+    expect((output.meta.items as FieldMeta).table_check).toEqual({ lines_sum: '560.00', total: 'matches', rows: 'match' })
+  })
+
   test('a document without a table answers null with confidence 0 and no check', async () => {
     const t = await makeTestApp()
     const job = await extractJob(t, text('Dear customer,\nthank you for your order of 3 May.\nTotal 12.00'), {

@@ -8,7 +8,7 @@
  * goes on after it, or on the next page, only with full rows again (a repeated header is skipped).
  */
 import { findAmounts, moneyAmounts } from '../../normalise/amounts'
-import type { Context } from './context'
+import { type Context, memo } from './context'
 import type { Line } from './document'
 import type { Header, PrintedColumn } from './table-columns'
 import type { CellsOf, TableCell } from './table-geometry'
@@ -53,6 +53,7 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
   let page = plan.header.last.page
   let closed = false
   let end: Line | undefined
+  const running = runningLines(ctx)
   for (let index = plan.header.last.index + 1; index < doc.lines.length; index++) {
     const line = doc.lines[index]!
     if (line.page !== page) {
@@ -107,6 +108,8 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
     }
     if (rows.length && isHeaderLike(line)) break
     sinceRow++
+    // A letterhead or footer printed on every page is no part of a row.
+    if (running.has(runningKey(line))) continue
     const target = pending ?? current
     if (!target || closed) continue
     // A continuation: text alone, each cell starting within a text column; in a table without an
@@ -124,6 +127,24 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
     if (target === current) sinceRow = 0
   }
   return { rows, end, repeats }
+}
+
+/** A line's text as compared between pages: digits aside ("Page 1 of 2", "Page 2 of 2"). */
+const runningKey = (line: Line) => line.text.replace(/\d+/g, '#')
+
+/** Texts of lines printed on two pages or more: running headers and footers. */
+function runningLines(ctx: Context): Set<string> {
+  return memo(ctx, 'table-running-lines', () => {
+    const pages = new Map<string, number>()
+    const running = new Set<string>()
+    for (const line of ctx.doc.lines) {
+      const key = runningKey(line)
+      const page = pages.get(key)
+      if (page === undefined) pages.set(key, line.page)
+      else if (page !== line.page) running.add(key)
+    }
+    return running
+  })
 }
 
 function rowOf(line: Line, placed: [TableCell, number][]): ReadRow {
