@@ -83,6 +83,8 @@ export function kindsOf(text: string): Map<ColumnKind, number> {
 /** Could the line head a table: two or more short cells naming columns, no amounts, no long sentence. */
 export function isHeaderLike(line: Line, extraNamed: (text: string) => boolean = () => false): boolean {
   if (line.cells.length < 2 || line.cells.some((cell) => cell.text.length > 48)) return false
+  // Most cells with digits make a row of values, not a header (a cheap test before the others).
+  if (line.cells.filter((cell) => /\d/.test(cell.text)).length * 2 > line.cells.length) return false
   if (moneyAmounts(line.raw).length) return false
   const named = line.cells.filter((cell) => kindsOf(cell.text).size > 0 || extraNamed(cell.text)).length
   return named >= 2

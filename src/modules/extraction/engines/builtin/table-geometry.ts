@@ -46,7 +46,9 @@ function wordRows(layout: NonNullable<Doc['layout']>): WordRows | undefined {
   layout.forEach((page, index) => {
     for (const word of page?.words ?? []) {
       const key = `${index + 1}:${word.line}`
-      rows.set(key, [...(rows.get(key) ?? []), word])
+      const row = rows.get(key)
+      if (row) row.push(word)
+      else rows.set(key, [word])
       if (word.end - word.start >= 2 && word.box[2] > word.box[0]) widths.push((word.box[2] - word.box[0]) / (word.end - word.start))
     }
   })
@@ -66,14 +68,17 @@ function positionedCells(line: Line, positions: WordRows | undefined): TableCell
     })
   if (!positions || !words?.length) return byChars()
   const cells: TableCell[] = []
+  // Words and tokens both run left to right: one pass finds each token's word.
+  let next = 0
   for (const cell of line.cells) {
     const parts: Part[] = []
     for (const m of cell.text.matchAll(TOKEN)) {
       const from = cell.start + m.index!
       const to = from + m[0].length
       // A run of the reader may hold several words: each word's x is read in proportion within it.
-      const word = words.find((candidate) => candidate.start <= from && from < candidate.end)
-      if (!word) return byChars()
+      while (next < words.length && words[next]!.end <= from) next++
+      const word = words[next]
+      if (!word || word.start > from) return byChars()
       const at = (offset: number) =>
         word.box[0] + ((word.box[2] - word.box[0]) * (Math.min(offset, word.end) - word.start)) / Math.max(1, word.end - word.start)
       parts.push({ text: m[0], start: at(from) / positions.unit, end: at(to) / positions.unit })

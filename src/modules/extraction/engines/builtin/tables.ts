@@ -164,12 +164,11 @@ function cellValue(column: ResolvedColumn, text: string, doc: Doc): unknown {
   return text
 }
 
-/** The numbers of one kind of column in a row: the declared column's, else the printed column naming the kind. */
-function numberIn(table: Candidate, wanted: Wanted[], row: ReadRow, test: (kinds: Set<ColumnKind>) => boolean): number | undefined {
+/** Each row's number in one kind of column: the declared column's, else the printed column naming the kind. */
+function numbersIn(table: Candidate, wanted: Wanted[], test: (kinds: Set<ColumnKind>) => boolean): (number | undefined)[] {
   let column = wanted.findIndex((want, i) => table.assigned[i] !== undefined && test(want.kinds))
   column = column >= 0 ? table.assigned[column]! : table.columns.findIndex((printed) => test(new Set(printed.kinds.keys())))
-  if (column < 0) return undefined
-  return findAmounts(row.cells.get(column) ?? '').at(-1)?.number
+  return table.rows.map((row) => (column < 0 ? undefined : findAmounts(row.cells.get(column) ?? '').at(-1)?.number))
 }
 
 const isAmount = (kinds: Set<ColumnKind>) => ['amount', 'total', 'net', 'gross'].some((kind) => kinds.has(kind as ColumnKind)) && !kinds.has('price')
@@ -181,7 +180,7 @@ const isQuantity = (kinds: Set<ColumnKind>) => kinds.has('quantity')
  * under the table (the net total, a subtotal), and does quantity × unit price give each line amount?
  */
 function crossCheck(ctx: Context, table: Candidate, wanted: Wanted[]): TableCheck {
-  const amounts = table.rows.map((row) => numberIn(table, wanted, row, isAmount))
+  const amounts = numbersIn(table, wanted, isAmount)
   const known = amounts.filter((amount): amount is number => amount !== undefined)
   let linesSum: string | null = null
   let total: TableCheck['total'] = 'not_checked'
@@ -201,10 +200,10 @@ function crossCheck(ctx: Context, table: Candidate, wanted: Wanted[]): TableChec
     }
   }
   let arithmetic: TableCheck['rows'] = 'not_checked'
-  table.rows.forEach((row, i) => {
-    const quantity = numberIn(table, wanted, row, isQuantity)
-    const price = numberIn(table, wanted, row, isPrice)
-    const amount = amounts[i]
+  const quantities = numbersIn(table, wanted, isQuantity)
+  const prices = numbersIn(table, wanted, isPrice)
+  table.rows.forEach((_, i) => {
+    const [quantity, price, amount] = [quantities[i], prices[i], amounts[i]]
     if (quantity === undefined || price === undefined || amount === undefined) return
     const agrees = Math.abs(Math.round(quantity * price * 100) / 100 - amount) <= 0.011
     if (!agrees) arithmetic = 'differ'
