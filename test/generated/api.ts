@@ -655,6 +655,20 @@ export interface components {
                         width: number;
                         height: number;
                     } | null;
+                    /** @description Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same. */
+                    table_check?: {
+                        lines_sum: string | null;
+                        /**
+                         * @description Whether an amount printed right under the table (the net total, a subtotal) equals that sum.
+                         * @enum {string}
+                         */
+                        total: "matches" | "differs" | "not_found" | "not_checked";
+                        /**
+                         * @description Whether quantity × unit price gives each line amount, where a row prints all three.
+                         * @enum {string}
+                         */
+                        rows: "match" | "differ" | "not_checked";
+                    };
                 };
             } | null;
             error: {

@@ -131,12 +131,14 @@ describe.each(SLUGS)('GET /api/v1/fields?type=%s', (slug) => {
     expect(response.body.description.trim().length).toBeGreaterThan(0)
   })
 
-  test('offers 8 to 16 fields, each with exactly key, label, description, required and a declared type (D87)', async () => {
+  test('offers 8 to 16 fields, each with exactly key, label, description, required and a declared type (D87), a table with its default columns (D115)', async () => {
     const { body } = await t.call('GET', `/api/v1/fields?type=${slug}`)
     expect(body.fields.length).toBeGreaterThanOrEqual(8)
     expect(body.fields.length).toBeLessThanOrEqual(16)
     for (const field of body.fields) {
-      expect(Object.keys(field).sort()).toEqual(['description', 'key', 'label', 'required', 'type'])
+      const keys = ['description', 'key', 'label', 'required', 'type', ...(field.type === 'table' ? ['columns'] : [])]
+      expect(Object.keys(field).sort()).toEqual(keys.sort())
+      if (field.type === 'table') for (const column of field.columns) expect(Object.keys(column).sort()).toEqual(['description', 'key', 'label', 'type'])
       expect(['text', 'number', 'amount', 'date', 'currency', 'list', 'table']).toContain(field.type)
       expect(field).not.toHaveProperty('aliases')
       expect(field).not.toHaveProperty('kind')

@@ -31,6 +31,8 @@ export interface JobFieldMeta {
   snippet: string | null
   /** Absent in jobs stored before values had boxes. */
   bbox?: { left: number; top: number; width: number; height: number } | null
+  /** A table field's check against its printed total and its arithmetic (D117); absent for other fields and other engines. */
+  table_check?: { lines_sum: string | null; total: 'matches' | 'differs' | 'not_found' | 'not_checked'; rows: 'match' | 'differ' | 'not_checked' }
 }
 
 /** Pages read so far of a running job's document. */

@@ -4,7 +4,34 @@
  */
 
 /** What a table column holds, as the words of its header say. */
-export const COLUMN_KINDS = ['description', 'quantity', 'unit', 'price', 'discount', 'rate', 'amount', 'net', 'tax', 'gross', 'total'] as const
+export const COLUMN_KINDS = [
+  'description',
+  'quantity',
+  'unit',
+  'price',
+  'discount',
+  'rate',
+  'amount',
+  'net',
+  'tax',
+  'gross',
+  'total',
+  // Tables other than line items (D115): positions and codes, bank bookings, lab results, prescriptions.
+  'position',
+  'code',
+  'date',
+  'balance',
+  'debit',
+  'credit',
+  'test',
+  'result',
+  'reference',
+  'flag',
+  'medication',
+  'strength',
+  'directions',
+  'refills',
+] as const
 export type ColumnKind = (typeof COLUMN_KINDS)[number]
 
 /**

@@ -21,6 +21,18 @@ export interface FieldAnswer {
   evidence: Evidence | null
   /** Where the value is printed on its page (PDFs and images); added after the engine, by locate.ts. */
   bbox?: BoundingBox | null
+  /** A table's rows checked against its printed total and their own arithmetic (D117); the built-in engine's tables only. */
+  tableCheck?: TableCheck
+}
+
+/** How a table's rows check out (D117). */
+export interface TableCheck {
+  /** The sum of the line amounts, or null when the table has no amount column. */
+  lines_sum: string | null
+  /** Whether an amount printed right under the table (the net total, a subtotal) equals that sum. */
+  total: 'matches' | 'differs' | 'not_found' | 'not_checked'
+  /** Whether quantity × unit price gives each line's amount, where a row prints all three. */
+  rows: 'match' | 'differ' | 'not_checked'
 }
 
 /** The text a value was read from: a line or two, and the line's index on its page when the engine knows it. */
@@ -65,7 +77,13 @@ export function storedAnswers(keys: readonly string[], answers: Answers): Stored
     const answer = answerOf(answers, key)
     const found = answer.value !== null && answer.value !== undefined
     const meta: JobFieldMeta = found
-      ? { confidence: answer.confidence, page: answer.page, snippet: answer.evidence?.text ?? null, bbox: answer.bbox ?? null }
+      ? {
+          confidence: answer.confidence,
+          page: answer.page,
+          snippet: answer.evidence?.text ?? null,
+          bbox: answer.bbox ?? null,
+          ...(answer.tableCheck ? { table_check: answer.tableCheck } : {}),
+        }
       : { confidence: 0, page: null, snippet: null, bbox: null }
     return [key, found ? answer.value : null, meta] as const
   })

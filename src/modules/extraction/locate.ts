@@ -22,6 +22,8 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       const traced = layout && evidence ? wordsOf(value, evidence, pageLines, layout.words) : undefined
       if (!traced?.words.length) return [key, { ...answer, bbox: null }] as const
       const { words, spelled } = traced
+      // A table is judged by its rows and their check (D117), not by how well its header line was read.
+      if (Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null)) return [key, { ...answer, bbox: boxOf(words) }] as const
       // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
       const whole = wholeMatcherOf(value)
       const numbers = spelled || !whole ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))

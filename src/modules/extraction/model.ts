@@ -132,6 +132,22 @@ export const Job = t.Object(
               },
             ),
           ),
+          table_check: t.Optional(
+            t.Object(
+              {
+                lines_sum: Nullable(t.String({ description: 'The sum of the line amounts, as a decimal string; null when the table has no amount column.' })),
+                total: t.UnionEnum(['matches', 'differs', 'not_found', 'not_checked'], {
+                  description: 'Whether an amount printed right under the table (the net total, a subtotal) equals that sum.',
+                  default: undefined,
+                }),
+                rows: t.UnionEnum(['match', 'differ', 'not_checked'], {
+                  description: 'Whether quantity × unit price gives each line amount, where a row prints all three.',
+                  default: undefined,
+                }),
+              },
+              { description: 'Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same.' },
+            ),
+          ),
         }),
       ),
     ),

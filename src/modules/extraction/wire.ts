@@ -31,7 +31,7 @@ export function toWire(row: JobRow): Job {
 }
 
 /** Jobs stored before values had boxes answer `bbox: null`, like a text document's. */
-function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, Required<JobFieldMeta>> {
+function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, JobFieldMeta & { bbox: NonNullable<JobFieldMeta['bbox']> | null }> {
   return Object.fromEntries(Object.entries(meta).map(([key, entry]) => [key, { ...entry, bbox: entry.bbox ?? null }]))
 }
 

@@ -590,7 +590,13 @@ describe('POST /api/v1/extract: field sets (D19)', () => {
     const suggested = (await t.call('GET', `/api/v1/fields?type=${slug}`)).body
     const expected = suggested.fields
       .filter((field: { key: string }) => suggested.suggested_keys.includes(field.key))
-      .map(({ key, label, description, type }: { key: string; label: string; description: string; type: string }) => ({ key, label, description, type }))
+      .map(({ key, label, description, type, columns }: { key: string; label: string; description: string; type: string; columns?: unknown[] }) => ({
+        key,
+        label,
+        description,
+        type,
+        ...(columns ? { columns } : {}),
+      }))
     expect(expected.length).toBeGreaterThan(0)
     const job = await extracted(t, { document_type: slug })
     expect(job.schema_id).toBeNull()

@@ -10,6 +10,7 @@ import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { inferType } from '../../../src/lib/fields/concepts'
 import { detectLanguage } from '../../../src/modules/extraction/engines/builtin/document'
+import { resolveField } from '../../../src/lib/fields/resolve'
 import { split } from '../../helpers/answers'
 
 import { readDocument } from '../../../src/modules/extraction/readers'
@@ -27,13 +28,8 @@ const catalogFields = (type: string, keys?: string[]): Field[] =>
   catalog
     .get(type)!
     .fields.filter((field) => !keys || keys.includes(field.key))
-    .map(({ key, label, description, type, aliases }) => ({
-      key,
-      label,
-      description,
-      type: type === 'auto' || !type ? inferType(key, label, description) : type,
-      aliases,
-    }))
+    // As a job holds them (D91): types resolved, a table with its default columns.
+    .map((field) => ({ ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }))
 
 async function extract(pages: string | string[], fields: Field[], documentType = 'invoice') {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
@@ -88,11 +84,17 @@ describe('layouts', () => {
       'Total                                            1,280.00',
     ].join('\n')
     const v = await values(text, invoiceFields)
+    // The catalog's line items declare their columns (D115): cells come under those keys.
     expect(v.line_items).toEqual([
+      { description: 'Consulting services', quantity: 10, unit_price: '120.00', amount: '1200.00' },
+      { description: 'Travel expenses', quantity: 1, unit_price: '80.00', amount: '80.00' },
+    ])
+    expect(v.total).toBe('1280.00')
+    // A table field without declared columns has the printed headers as keys.
+    expect((await values(text, [inline('items', 'The items', 'table')])).items).toEqual([
       { Description: 'Consulting services', Qty: '10', 'Unit Price': '120.00', Amount: '1,200.00' },
       { Description: 'Travel expenses', Qty: '1', 'Unit Price': '80.00', Amount: '80.00' },
     ])
-    expect(v.total).toBe('1280.00')
   })
 
   test('reads a table whose header has the column words of another language, accents or not ("Qté", "Prix")', async () => {
@@ -102,8 +104,8 @@ describe('layouts', () => {
       'Croissant            10      1,20      12,00',
     ].join('\n')
     expect((await values(text, invoiceFields)).line_items).toEqual([
-      { Désignation: 'Pain de campagne', Qté: '2', Prix: '3,50', Montant: '7,00' },
-      { Désignation: 'Croissant', Qté: '10', Prix: '1,20', Montant: '12,00' },
+      { description: 'Pain de campagne', quantity: 2, unit_price: '3.50', amount: '7.00' },
+      { description: 'Croissant', quantity: 10, unit_price: '1.20', amount: '12.00' },
     ])
   })
 

@@ -1,6 +1,7 @@
 /** What every field reader of the built-in engine works from, and what it gives back. */
-import type { ResolvedType as FieldKind, Field } from '../../../../lib/fields/types'
 import type { Role } from '../../../../lib/fields/concepts'
+import type { Field, ResolvedType as FieldKind } from '../../../../lib/fields/types'
+import type { TableCheck } from '../../answers'
 import type { Doc, Line } from './document'
 import type { LabelHit } from './labels'
 
@@ -29,7 +30,11 @@ export interface Answer {
   value: unknown
   confidence: number
   line?: Line
+  /** A table's check against its printed total and its own arithmetic (tables.ts, D117). */
+  check?: TableCheck
 }
+
+export type { TableCheck } from '../../answers'
 
 /** Computes a shared result once per document. */
 export function memo<T>(ctx: Context, key: string, compute: () => T): T {

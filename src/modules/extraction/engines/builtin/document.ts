@@ -21,8 +21,8 @@ export interface Line {
   index: number
   /** 1-based page. */
   page: number
-  /** 0-based index of the line in its page's text (blank lines count there, not here). */
-  pageLine: number
+  /** 0-based line of its page's text: where the reader's word positions of the line are (tables, D116). */
+  row: number
   /** The line as read, trimmed at the end. */
   raw: string
   /** Trimmed, whitespace collapsed: what snippets show. */
@@ -37,16 +37,17 @@ export interface Doc {
   /** Order of day and month in numeric dates, and whether the document shows it or it is a guess. */
   dateOrder: 'dmy' | 'mdy'
   dateOrderSure: boolean
+  /** The reader's word positions, per page (PDFs and images; tables read their columns by them, D116). */
+  layout?: DocumentText['layout']
 }
 
 /** Builds the engine's view of a document once; every field resolver reads from it. */
 export function buildDoc(document: DocumentText): Doc {
   const lines: Line[] = []
   document.pages.forEach((page, pageIndex) => {
-    page.split('\n').forEach((line, pageLine) => {
+    page.split('\n').forEach((line, row) => {
       const raw = line.trimEnd()
-      if (!raw) return
-      lines.push({ index: lines.length, page: pageIndex + 1, pageLine, raw, text: collapse(raw), cells: splitCells(raw) })
+      if (raw) lines.push({ index: lines.length, page: pageIndex + 1, row, raw, text: collapse(raw), cells: splitCells(raw) })
     })
   })
   const text = lines.map((line) => line.text).join('\n')
@@ -57,6 +58,7 @@ export function buildDoc(document: DocumentText): Doc {
     text,
     dateOrder: shown ?? fallback.order,
     dateOrderSure: shown !== undefined || fallback.sure,
+    ...(document.layout ? { layout: document.layout } : {}),
   }
 }
 

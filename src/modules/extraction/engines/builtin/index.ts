@@ -45,7 +45,8 @@ export function extract(input: ExtractionInput): Answers {
           value: answer.value,
           confidence: round(answer.confidence),
           page: line?.page ?? null,
-          evidence: line ? { text: line.text, line: line.pageLine } : null,
+          evidence: line ? { text: line.text, line: line.row } : null,
+          ...(answer.check ? { tableCheck: answer.check } : {}),
         },
       ] as const
     }),
