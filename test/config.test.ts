@@ -23,7 +23,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
   jobLeaseMs: 30_000,
-  readLimits: { maxPages: 100, maxPagePixels: 40_000_000 },
+  readLimits: { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024 },
   webhooks: { allowPrivate: false, retryDelayMs: 5000 },
 }
 

@@ -64,7 +64,7 @@ export interface Engine {
   extract(input: ExtractionInput): Promise<ExtractionOutput>
 }
 
-/** Every code a failed job may carry (D58, D67), in one place; the OpenAPI document lists them. */
+/** Every code a failed job may carry (D58, D67, D120), in one place; the OpenAPI document lists them. */
 export const JOB_ERROR_CODES = [
   'corrupt_document',
   'encrypted_document',
@@ -72,6 +72,7 @@ export const JOB_ERROR_CODES = [
   'empty_document',
   'too_many_pages',
   'image_too_large',
+  'document_too_large',
   'engine_timeout',
   'engine_unavailable',
   'engine_rejected',
