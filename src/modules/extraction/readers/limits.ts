@@ -33,11 +33,16 @@ export function checkImageBytes(bytes: number, limits: ReadLimits): void {
 
 /** Refuses a document whose content inflates past the budget (`what` says what does). */
 export function checkInflatedBytes(bytes: number, limits: ReadLimits, what: string): void {
-  if (bytes > limits.maxDecodeBytes)
-    throw new ExtractionError(
-      'document_too_large',
-      `${what} more than ${mebibytes(limits.maxDecodeBytes)} MiB when unpacked; at most ${mebibytes(limits.maxDecodeBytes)} MiB are used per document (--max-decode-mb).`,
-    )
+  if (bytes > limits.maxDecodeBytes) throw inflatesPastBudget(limits, what)
+}
+
+/** The failure of a document whose content (`what`) inflates past the budget. */
+export function inflatesPastBudget(limits: ReadLimits, what: string): ExtractionError {
+  const budget = mebibytes(limits.maxDecodeBytes)
+  return new ExtractionError(
+    'document_too_large',
+    `${what} more than ${budget} MiB when unpacked; at most ${budget} MiB are used per document (--max-decode-mb).`,
+  )
 }
 
 /** Refuses a document whose pages hold more pixels together than the limit. */

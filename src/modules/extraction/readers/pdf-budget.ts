@@ -7,7 +7,7 @@
  * (`maxImageSize`), for images whose size this reading cannot see.
  */
 import { inflatesPast } from './inflate'
-import { checkImageBytes, checkInflatedBytes, checkPixels } from './limits'
+import { checkImageBytes, checkPixels, inflatesPastBudget } from './limits'
 import type { ReadLimits } from './types'
 
 /** A stream's keyword (not the end of `endstream`) and its end of line. */
@@ -31,7 +31,7 @@ export function checkPdfBudget(bytes: Uint8Array, limits: ReadLimits): void {
       const data = bytes.subarray(start, end === -1 ? bytes.length : end)
       // PDF.js grows a stream's buffer by doubling: half the budget is what one stream may hold.
       const limit = Math.floor(limits.maxDecodeBytes / 2)
-      if (inflatesPast(data, 'zlib', limit)) checkInflatedBytes(limits.maxDecodeBytes, limits, 'A stream of the PDF inflates to')
+      if (inflatesPast(data, 'zlib', limit)) throw inflatesPastBudget(limits, 'A stream of the PDF, counted twice as PDF.js holds it, inflates to')
     }
   }
 }
