@@ -307,6 +307,13 @@ export function docxHeaders(headers: number, size: number): Uint8Array {
   return zip([zipPart('word/document.xml', DOCUMENT_XML), ...Array.from({ length: headers }, (_, i) => ({ ...header, name: `word/header${i + 1}.xml` }))])
 }
 
+/** A DOCX whose document part is about `size` bytes of paragraphs, declared as such (a zip bomb). */
+export function docxLargeDocument(size: number): Uint8Array {
+  const paragraph = '<w:p><w:r><w:t>Invoice No.: 42</w:t></w:r></w:p>'
+  const xml = `<w:document xmlns:w="x"><w:body>${paragraph.repeat(Math.max(1, Math.floor(size / paragraph.length)))}</w:body></w:document>`
+  return zip([zipPart('word/document.xml', strToU8(xml))])
+}
+
 /** A DOCX whose document part declares `declared` bytes but inflates to `size`. */
 export function docxLyingSize(size: number, declared: number): Uint8Array {
   const body = headerXml(size)
