@@ -91,12 +91,17 @@ export const UNEXPECTED = { code: 'extraction_failed', message: 'The extraction 
   message: string
 }
 
-/** A failure that ends the job as failed with this code and message (never a 5xx). */
+/**
+ * A failure that ends the job as failed with this code and message (never a 5xx). The message is
+ * the tenant's to read; `detail` (where and what an upstream server answered) is for the
+ * operator's log only (D127).
+ */
 export class ExtractionError extends Error {
   override name = 'ExtractionError'
   constructor(
     readonly code: JobErrorCode,
     message: string,
+    readonly detail?: string,
   ) {
     super(message)
   }
