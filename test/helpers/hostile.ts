@@ -5,6 +5,7 @@
  */
 import { deflateRawSync, deflateSync } from 'node:zlib'
 import { strToU8 } from 'fflate'
+import jpeg from 'jpeg-js'
 
 const crc32 = (data: Uint8Array) => Bun.hash.crc32(data)
 
@@ -127,6 +128,16 @@ export function tiffSharedStrip(pages: number, width: number, height: number): U
     Array.from({ length: pages }, () => ({ fields: (at: (i: number) => number) => greyPage(width, height, at(0), strip.length, 8) })),
     [strip],
   )
+}
+
+// ---- JPEG ----
+
+/** A white JPEG of `width` × `height` whose one scan is repeated `scans` times. */
+export function jpegManyScans(width: number, height: number, scans: number): Uint8Array {
+  const photo = new Uint8Array(jpeg.encode({ data: new Uint8Array(width * height * 4).fill(255), width, height }, 50).data)
+  const sos = photo.findIndex((byte, i) => byte === 0xff && photo[i + 1] === 0xda)
+  const scan = photo.subarray(sos, photo.length - 2)
+  return concat([photo.subarray(0, sos), ...Array.from({ length: scans }, () => scan), new Uint8Array([0xff, 0xd9])])
 }
 
 // ---- PNG ----

@@ -15,6 +15,7 @@ import {
   docxHeaders,
   docxLyingSize,
   greyPage,
+  jpegManyScans,
   pdf,
   pdfContentBomb,
   pdfDeepNesting,
@@ -183,6 +184,10 @@ describe('JPEG: the decoder keeps to the budget', () => {
       message: 'A page image of the document needs more memory to decode than is used per document (--max-decode-mb).',
     })
   })
+})
+
+test('a JPEG of more scans than any photo has is refused before decoding (each scan is a pass over the image)', async () => {
+  expect(await failure(jpegManyScans(64, 64, 101))).toMatchObject({ code: 'corrupt_document', message: 'The JPEG has 101 scans; at most 100 are read.' })
 })
 
 describe('PDF: images and streams are measured before PDF.js decodes them', () => {

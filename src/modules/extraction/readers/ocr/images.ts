@@ -9,7 +9,7 @@ import jpeg from 'jpeg-js'
 import { ExtractionError } from '../../engines/types'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
-import { jpegFrameSize } from './jpeg-header'
+import { jpegFrameSize, jpegScanCount } from './jpeg-header'
 import { checkPng } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPages } from './tiff'
@@ -23,6 +23,8 @@ export interface ImagePages {
 }
 
 const MEBIBYTE = 1024 * 1024
+/** Scans of one JPEG: a progressive one has about ten (libjpeg's own tools cap theirs likewise). */
+const MAX_JPEG_SCANS = 100
 
 /** Checks an image document against the limits and gives its pages to decode one by one. */
 export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): ImagePages {
@@ -35,6 +37,9 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
     case MEDIA_TYPES.jpeg: {
       const { width, height } = jpegSize(bytes)
       checkPixels(width, height, limits)
+      // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
+      const scans = jpegScanCount(bytes)
+      if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
       return { count: 1, decode: () => decodeJpeg(bytes, limits) }
     }
     case MEDIA_TYPES.png:

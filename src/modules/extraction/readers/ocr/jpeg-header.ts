@@ -20,3 +20,13 @@ export function jpegFrameSize(bytes: Uint8Array): { width: number; height: numbe
   }
   return undefined
 }
+
+/**
+ * Start-of-scan markers in JPEG data. Inside entropy-coded data a 0xFF byte is followed by 0x00
+ * or a restart marker, so every 0xFF 0xDA is a scan (an EXIF thumbnail's included).
+ */
+export function jpegScanCount(bytes: Uint8Array): number {
+  let scans = 0
+  for (let at = bytes.indexOf(0xff); at !== -1 && at + 1 < bytes.length; at = bytes.indexOf(0xff, at + 1)) if (bytes[at + 1] === 0xda) scans++
+  return scans
+}
