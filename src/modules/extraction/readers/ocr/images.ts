@@ -78,7 +78,9 @@ function asExtractionError(error: unknown): unknown {
   if (error instanceof ExtractionError) return error
   const message = (error as Error)?.message ?? 'unknown error'
   // The JPEG decoder's own limits (set from ours) speak of its options.
-  if (/maxResolutionInMP|maxMemoryUsageInMB/.test(message))
+  if (message.includes('maxResolutionInMP'))
+    return new ExtractionError('image_too_large', 'A frame of the image has more pixels than are read per page (--max-page-megapixels).')
+  if (message.includes('maxMemoryUsageInMB'))
     return new ExtractionError('image_too_large', 'A page image of the document needs more memory to decode than is used per document (--max-decode-mb).')
   return new ExtractionError('corrupt_document', `The image could not be decoded: ${message}`)
 }
