@@ -37,7 +37,7 @@ test.each([
   ],
   ['headers.docx', () => docxHeaders(40, 60 * MiB), 'document_too_large'],
   ['shared-strip.tif', () => tiffSharedStrip(100, 8000, 5000), 'document_too_large'],
-] as const)('%s fails its job with %s, and the server answers on', async (name, make, code) => {
+] as const)('%s fails its job with a clear code, and the server answers on', async (name, make, code) => {
   const { status, body } = await api(server, '/api/v1/extract', {
     method: 'POST',
     body: upload(make(), name, { document_type: 'invoice', fields: { invoice_number: 'Invoice number' } }),
