@@ -20,6 +20,7 @@ import {
   jpegManyScans,
   pdfContentBomb,
   pdfDeepNesting,
+  pdfNestedForms,
   pdfPageCount,
   pdfWithImages,
   png,
@@ -67,6 +68,7 @@ const FILES: [name: string, fileName: string, make: () => Uint8Array, readable?:
   ['TIFF sub-directory pointing at itself', 'subifd-loop.tif', subDirectoryLoop],
   ['PDF page tree claiming 1,000,000 pages', 'page-count.pdf', () => pdfPageCount(1_000_000)],
   ['PDF with 5,000 real pages', 'many-pages.pdf', () => manyPages(5000)],
+  ['PDF forms that draw each other, nested and looping', 'forms.pdf', pdfNestedForms],
   ['PDF arrays nested 100,000 deep', 'deep.pdf', () => pdfDeepNesting(100_000)],
   ['DOCX elements nested 100,000 deep', 'deep.docx', () => docxDeepNesting(100_000), 'readable'],
   [

@@ -227,6 +227,24 @@ export function pdfPageCount(count: number): Uint8Array {
   ])
 }
 
+/** Two form XObjects that each draw the other four times: nesting that loops and multiplies. */
+export function pdfNestedForms(): Uint8Array {
+  return pdf([
+    { dictionary: '<< /Type /Catalog /Pages 2 0 R >>' },
+    { dictionary: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
+    { dictionary: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /F 4 0 R >> >> /Contents 6 0 R >>' },
+    {
+      dictionary: '<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /G 5 0 R >> >> >>',
+      stream: encoder.encode('/G Do /G Do /G Do /G Do'),
+    },
+    {
+      dictionary: '<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /F 4 0 R >> >> >>',
+      stream: encoder.encode('/F Do /F Do /F Do /F Do'),
+    },
+    { dictionary: '<< >>', stream: encoder.encode('/F Do') },
+  ])
+}
+
 /** A page whose content stream opens `depth` nested arrays. */
 export function pdfDeepNesting(depth: number): Uint8Array {
   const content = encoder.encode(`BT /F1 12 Tf 72 720 Td ${'['.repeat(depth)}(deep)${']'.repeat(depth)} TJ ET`)
