@@ -6,6 +6,7 @@ import { errorHandler, type RouteInfo } from './http/error-handler'
 import { createIdempotency } from './http/idempotency'
 import { openApiPlugin } from './http/openapi'
 import { requestLog } from './http/request-log'
+import { securityHeaders } from './http/security-headers'
 import { silentLogger, type Logger } from './lib/log'
 import { catalogModule } from './modules/catalog'
 import type { Catalog } from './modules/catalog/service'
@@ -54,6 +55,7 @@ export function createApp(options: AppOptions) {
   const app = new Elysia({ normalize: false })
     .use(options.openApiGenerator ?? new Elysia({ name: 'no-openapi-generator' }))
     .use(requestLog({ log, accountOf }))
+    .use(securityHeaders())
     .use(errorHandler({ routes: () => routes, log }))
     .use(
       openApiPlugin({

@@ -77,6 +77,8 @@ export const DEFAULTS = {
   jobLease: '30s',
   maxPages: DEFAULT_READ_LIMITS.maxPages,
   maxPageMegapixels: DEFAULT_READ_LIMITS.maxPagePixels / 1_000_000,
+  maxDocumentMegapixels: DEFAULT_READ_LIMITS.maxDocumentPixels / 1_000_000,
+  maxDecodeMb: DEFAULT_READ_LIMITS.maxDecodeBytes / (1024 * 1024),
   webhookRetryDelay: '5s',
 }
 
@@ -129,6 +131,8 @@ Extraction:
   --job-lease DURATION  how soon another server takes over the jobs of one that died  env EXTRACTD_JOB_LEASE default ${DEFAULTS.jobLease}
   --max-pages N         pages read per document     env EXTRACTD_MAX_PAGES     default ${DEFAULTS.maxPages}
   --max-page-megapixels N  largest page image read  env EXTRACTD_MAX_PAGE_MEGAPIXELS default ${DEFAULTS.maxPageMegapixels}
+  --max-document-megapixels N  page images of one document together  env EXTRACTD_MAX_DOCUMENT_MEGAPIXELS default ${DEFAULTS.maxDocumentMegapixels}
+  --max-decode-mb N     memory one document may take as it is decoded, in MiB  env EXTRACTD_MAX_DECODE_MB default ${DEFAULTS.maxDecodeMb}
   --llm-url URL         OpenAI-compatible base URL, e.g. http://localhost:11434/v1   env EXTRACTD_LLM_URL
   --llm-model NAME      model name                  env EXTRACTD_LLM_MODEL
   --llm-timeout-ms N    per extraction              env EXTRACTD_LLM_TIMEOUT_MS default ${DEFAULTS.llmTimeoutMs}
@@ -229,6 +233,8 @@ function parseServe(args: string[], env: Env): Command {
     'job-lease': { type: 'string' },
     'max-pages': { type: 'string' },
     'max-page-megapixels': { type: 'string' },
+    'max-document-megapixels': { type: 'string' },
+    'max-decode-mb': { type: 'string' },
     'llm-url': { type: 'string' },
     'llm-model': { type: 'string' },
     'llm-timeout-ms': { type: 'string' },
@@ -259,6 +265,8 @@ function parseServe(args: string[], env: Env): Command {
   if (jobLeaseMs === 0) throw new UsageError('invalid --job-lease "0": a running job needs a lease')
   const maxPages = pick(values['max-pages'], env.EXTRACTD_MAX_PAGES)
   const maxPageMegapixels = pick(values['max-page-megapixels'], env.EXTRACTD_MAX_PAGE_MEGAPIXELS)
+  const maxDocumentMegapixels = pick(values['max-document-megapixels'], env.EXTRACTD_MAX_DOCUMENT_MEGAPIXELS)
+  const maxDecodeMb = pick(values['max-decode-mb'], env.EXTRACTD_MAX_DECODE_MB)
   const allowPrivate = values['webhooks-allow-private'] === true || flagFromEnv('EXTRACTD_WEBHOOKS_ALLOW_PRIVATE', env.EXTRACTD_WEBHOOKS_ALLOW_PRIVATE)
   const retryDelayMs = duration('--webhook-retry-delay', pick(values['webhook-retry-delay'], env.EXTRACTD_WEBHOOK_RETRY_DELAY) ?? DEFAULTS.webhookRetryDelay)
   if (retryDelayMs === 0) throw new UsageError('invalid --webhook-retry-delay "0": retries need some delay')
@@ -290,6 +298,10 @@ function parseServe(args: string[], env: Env): Command {
         maxPages: maxPages === undefined ? DEFAULTS.maxPages : integerIn('--max-pages', maxPages, 1, 100_000),
         maxPagePixels:
           (maxPageMegapixels === undefined ? DEFAULTS.maxPageMegapixels : integerIn('--max-page-megapixels', maxPageMegapixels, 1, 1000)) * 1_000_000,
+        maxDocumentPixels:
+          (maxDocumentMegapixels === undefined ? DEFAULTS.maxDocumentMegapixels : integerIn('--max-document-megapixels', maxDocumentMegapixels, 1, 100_000)) *
+          1_000_000,
+        maxDecodeBytes: (maxDecodeMb === undefined ? DEFAULTS.maxDecodeMb : integerIn('--max-decode-mb', maxDecodeMb, 16, 4096)) * 1024 * 1024,
       },
       webhooks: { allowPrivate, retryDelayMs },
     },

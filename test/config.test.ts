@@ -23,7 +23,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
   jobLeaseMs: 30_000,
-  readLimits: { maxPages: 100, maxPagePixels: 40_000_000 },
+  readLimits: { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024 },
   webhooks: { allowPrivate: false, retryDelayMs: 5000 },
 }
 
@@ -109,6 +109,21 @@ describe('serve: extraction options', () => {
     })
   })
 
+  test('reads the decode budget and the pixels per document from flags or the environment (D120)', () => {
+    expect(serveConfig(['--max-decode-mb', '64', '--max-document-megapixels', '200'], {}).readLimits).toEqual({
+      ...DEFAULT_CONFIG.readLimits,
+      maxDecodeBytes: 64 * 1024 * 1024,
+      maxDocumentPixels: 200_000_000,
+    })
+    expect(serveConfig([], { EXTRACTD_MAX_DECODE_MB: '1024', EXTRACTD_MAX_DOCUMENT_MEGAPIXELS: '5000' }).readLimits).toEqual({
+      ...DEFAULT_CONFIG.readLimits,
+      maxDecodeBytes: 1024 * 1024 * 1024,
+      maxDocumentPixels: 5_000_000_000,
+    })
+    for (const word of ['--max-decode-mb', 'EXTRACTD_MAX_DECODE_MB', '--max-document-megapixels', 'EXTRACTD_MAX_DOCUMENT_MEGAPIXELS'])
+      expect(HELP.serve).toContain(word)
+  })
+
   test.each([
     [['--engine', 'magic'], 'magic'],
     [['--engine', 'openai'], '--llm-url'],
@@ -117,6 +132,9 @@ describe('serve: extraction options', () => {
     [['--max-upload-mb', '-1'], '--max-upload-mb'],
     [['--keep-files', '7 days'], '--keep-files'],
     [['--llm-key', 'sk-on-the-command-line'], '--llm-key'],
+    [['--max-decode-mb', '15'], '--max-decode-mb'],
+    [['--max-decode-mb', '4097'], '--max-decode-mb'],
+    [['--max-document-megapixels', '0'], '--max-document-megapixels'],
   ])('refuses %p with one line naming %p', (argv, named) => {
     expect(usageError(() => parseCommand(['serve', ...argv], {})).message).toContain(named)
   })

@@ -115,21 +115,34 @@ const DOCS_PAGE = `<!doctype html>
 <body>
   <div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({
-      url: '/openapi.json',
-      dom_id: '#swagger-ui',
-      deepLinking: true,
-      persistAuthorization: true,
-      displayRequestDuration: true,
-      validatorUrl: null,
-    })
-  </script>
+  <script src="/docs/swagger-init.js"></script>
 </body>
 </html>`
 
+/**
+ * Started from a file, not inline, so the page's policy runs no inline script. The key given to
+ * "Authorize" stays in the page's memory: nothing is written to localStorage (D128).
+ */
+const DOCS_INIT = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: false,
+  displayRequestDuration: true,
+  validatorUrl: null,
+})
+`
+
+/**
+ * The explorer's page may run its own scripts only, call this origin only, and be framed by no
+ * one. Swagger UI sets styles inline and draws its icons from data: URLs.
+ */
+export const DOCS_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
 function asset(path: string, type: string) {
-  return () => new Response(Bun.file(path), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } })
+  return () =>
+    new Response(Bun.file(path), { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400', 'content-security-policy': DOCS_POLICY } })
 }
 
 export interface OpenApiOptions {
@@ -161,9 +174,14 @@ export function openApiPlugin({ tags, documentApp }: OpenApiOptions) {
       },
       { detail: { hide: true } },
     )
-    .get('/docs', () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
+    .get('/docs', () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_POLICY } }), {
       detail: { hide: true },
     })
+    .get(
+      '/docs/swagger-init.js',
+      () => new Response(DOCS_INIT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'content-security-policy': DOCS_POLICY } }),
+      { detail: { hide: true } },
+    )
     .get('/docs/swagger-ui-bundle.js', asset(swaggerBundle, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
     .get('/docs/swagger-ui.css', asset(swaggerCss, 'text/css; charset=utf-8'), { detail: { hide: true } })
 }

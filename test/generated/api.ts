@@ -676,7 +676,7 @@ export interface components {
                  * @description Why the job failed (D58).
                  * @enum {string}
                  */
-                code: "corrupt_document" | "encrypted_document" | "no_text_layer" | "empty_document" | "too_many_pages" | "image_too_large" | "engine_timeout" | "engine_unavailable" | "engine_rejected" | "engine_refused" | "engine_invalid_answer" | "extraction_timeout" | "extraction_failed" | "file_missing";
+                code: "corrupt_document" | "encrypted_document" | "no_text_layer" | "empty_document" | "too_many_pages" | "image_too_large" | "document_too_large" | "engine_timeout" | "engine_unavailable" | "engine_rejected" | "engine_refused" | "engine_invalid_answer" | "extraction_timeout" | "extraction_failed" | "file_missing";
                 message: string;
             } | null;
             /** @example builtin */

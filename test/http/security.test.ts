@@ -155,7 +155,15 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
 ]
 
 /** The routes anyone may call without a key. */
-const PUBLIC_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/swagger-ui-bundle.js', 'GET /docs/swagger-ui.css', 'GET /healthz', 'GET /readyz']
+const PUBLIC_ROUTES = [
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/swagger-ui-bundle.js',
+  'GET /docs/swagger-ui.css',
+  'GET /docs/swagger-init.js',
+  'GET /healthz',
+  'GET /readyz',
+]
 
 interface Fixture {
   t: TestApp

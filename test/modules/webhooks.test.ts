@@ -295,7 +295,7 @@ describe('private addresses (D83)', () => {
   test('before each delivery the host is resolved: localhost is refused without retry, a name that does not resolve is retried', async () => {
     expect(await checkDeliveryHost('localhost')).toEqual({ ok: false, error: 'private address refused', retry: false })
     expect(await checkDeliveryHost('[::1]')).toEqual({ ok: false, error: 'private address refused', retry: false })
-    expect(await checkDeliveryHost('93.184.216.34')).toEqual({ ok: true })
+    expect(await checkDeliveryHost('93.184.216.34')).toEqual({ ok: true, address: '93.184.216.34' })
     expect(await checkDeliveryHost('no-such-host.invalid')).toEqual({ ok: false, error: 'dns lookup failed', retry: true })
   })
 

@@ -26,7 +26,7 @@ self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   } catch (error) {
     reply =
       error instanceof ExtractionError
-        ? { id: data.id, ok: false, error: { code: error.code, message: error.message } }
+        ? { id: data.id, ok: false, error: { code: error.code, message: error.message }, ...(error.detail && { detail: error.detail }) }
         : { id: data.id, ok: false, error: UNEXPECTED, detail: error instanceof Error ? (error.stack ?? error.message) : String(error) }
   }
   postMessage(reply)

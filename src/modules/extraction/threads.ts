@@ -73,7 +73,11 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     thread.worker.onmessage = ({ data }: MessageEvent<ThreadReply>) => {
       if (data.id !== thread.current?.id) return
       if ('progress' in data) return thread.current.onProgress?.(data.progress)
-      if (!data.ok && data.detail) log.error('extraction failed unexpectedly', { error: data.detail })
+      if (!data.ok && data.detail) {
+        // The detail of an engine's failure (its server and what it said) is the operator's only (D127).
+        if (data.error.code === UNEXPECTED.code) log.error('extraction failed unexpectedly', { error: data.detail })
+        else log.warn('extraction failed', { code: data.error.code, detail: data.detail })
+      }
       settle(thread, (pending) => (data.ok ? pending.resolve(data.output) : pending.reject(new ExtractionError(data.error.code, data.error.message))))
       dispatch()
     }

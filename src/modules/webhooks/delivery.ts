@@ -10,7 +10,7 @@ import type { Logger } from '../../lib/log'
 import { serialized } from '../../lib/serialized'
 import { isoIn } from '../../lib/time'
 import { VERSION } from '../../version'
-import { checkDeliveryHost } from './addresses'
+import { checkDeliveryHost, pinnedRequest } from './addresses'
 import { type ClaimedMessage, type RecordedAttempt, webhooksRepository } from './repository'
 import { sign } from './service'
 
@@ -81,18 +81,22 @@ export function createDeliveryWorker({
   async function attempt(message: ClaimedMessage): Promise<AttemptOutcome> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
-    const url = new URL(message.url)
+    let request: ReturnType<typeof pinnedRequest> = { url: message.url, headers: {} }
     if (!allowPrivate) {
-      const host = await checkDeliveryHost(url.hostname)
+      const host = await checkDeliveryHost(new URL(message.url).hostname)
       if (!host.ok) return { statusCode: null, durationMs: elapsed(), error: host.error, retry: host.retry }
+      // Connect to the address just checked: no second lookup a rebinding name could answer otherwise (D126).
+      request = pinnedRequest(message.url, host.address)
     }
     const timestamp = Math.floor(Date.now() / 1000)
     try {
-      const response = await fetch(message.url, {
+      const response = await fetch(request.url, {
         method: 'POST',
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
+        ...(request.tls && { tls: request.tls }),
         headers: {
+          ...request.headers,
           'content-type': 'application/json',
           'user-agent': `extractd/${VERSION}`,
           'webhook-id': message.id,

@@ -11,6 +11,7 @@ import { type Engine, ExtractionError, type ExtractionInput } from '../../../src
 import { joined, type Meta, type Split } from '../../helpers/answers'
 import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
+import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { type CallOptions, ISO_MS, type TestApp, createSchema, expectEnvelope, expectValidation, field, makeTestApp } from '../../helpers/app'
 
 /** Which of these jobs still have their document stored. */
@@ -1372,7 +1373,7 @@ describe('scans and photos (D22, D67)', () => {
   }, 30_000) // OCR of three pages: the 20 s of its own deadline, not bun's 5 s, on a busy machine
 
   test('a document over --max-pages ends failed with too_many_pages, and its file is not kept', async () => {
-    const t = await makeTestApp({ readLimits: { maxPages: 2, maxPagePixels: 40_000_000 } })
+    const t = await makeTestApp({ readLimits: { ...DEFAULT_READ_LIMITS, maxPages: 2 } })
     const pdf = await imagePdf([{ text: { lines: ['one'] } }, { text: { lines: ['two'] } }, { text: { lines: ['three'] } }])
     const job = await extracted(t, INLINE, { content: pdf, name: 'long.pdf' })
     expect(job).toMatchObject({
@@ -1385,7 +1386,7 @@ describe('scans and photos (D22, D67)', () => {
   })
 
   test('a page image over the pixel limit ends failed with image_too_large', async () => {
-    const t = await makeTestApp({ readLimits: { maxPages: 100, maxPagePixels: 50_000 } })
+    const t = await makeTestApp({ readLimits: { ...DEFAULT_READ_LIMITS, maxPagePixels: 50_000 } })
     const jpeg = toJpeg(await renderPage({ lines: RECEIPT }))
     const job = await extracted(t, INLINE, { content: jpeg, name: 'photo.jpg' })
     expect(job.status).toBe('failed')

@@ -395,17 +395,18 @@ describe('failures', () => {
     const error = await extractionError(engineFor(stub, { timeoutMs: 100 }).extract(input()))
 
     expect(error.code).toBe('engine_timeout')
-    expect(error.message).toContain('did not answer within 100 ms')
+    expect(error.message).toBe('The model server did not answer within 100 ms')
+    expect(error.detail).toBe(`${stub.baseUrl}/chat/completions: no answer within 100 ms`)
     expect(performance.now() - started).toBeLessThan(1_000)
   })
 
-  test('a 500 is engine_unavailable with the status and the server message', async () => {
-    const stub = startServer(() => Response.json({ error: { message: 'CUDA out of memory' } }, { status: 500 }))
+  test("a 500 is engine_unavailable with the status; the server's message and address are for the operator only (D127)", async () => {
+    const stub = startServer(() => Response.json({ error: { message: 'CUDA out of memory on gpu-node-7.internal' } }, { status: 500 }))
     const error = await extractionError(engineFor(stub).extract(input()))
 
     expect(error.code).toBe('engine_unavailable')
-    expect(error.message).toContain('500')
-    expect(error.message).toContain('CUDA out of memory')
+    expect(error.message).toBe('The model server answered with status 500')
+    expect(error.detail).toBe(`${stub.baseUrl}/chat/completions answered with status 500: CUDA out of memory on gpu-node-7.internal`)
   })
 
   test('a refused connection is engine_unavailable', async () => {
@@ -414,8 +415,9 @@ describe('failures', () => {
     const error = await extractionError(engineFor(closed, { apiKey: API_KEY }).extract(input()))
 
     expect(error.code).toBe('engine_unavailable')
-    expect(error.message).toContain(`${closed.baseUrl}/chat/completions`)
-    expect(error.message).not.toContain(API_KEY)
+    expect(error.message).toBe('The model server could not be reached')
+    expect(error.detail).toStartWith(`${closed.baseUrl}/chat/completions: `)
+    expect(error.detail).not.toContain(API_KEY)
   })
 
   test('a 401 with an OpenAI error body is engine_rejected with its message and without the key', async () => {
@@ -436,25 +438,24 @@ describe('failures', () => {
     const error = await extractionError(engineFor(stub, { apiKey: API_KEY }).extract(input()))
 
     expect(error.code).toBe('engine_rejected')
-    expect(error.message).toContain('401')
-    expect(error.message).toContain('Incorrect API key provided')
-    expect(error.message).not.toContain(API_KEY)
-    expect(error.message).not.toContain('2345')
-    expect(error.message).not.toContain('sk-test')
+    expect(error.message).toBe('The model server rejected the request with status 401')
+    expect(error.detail).toContain('Incorrect API key provided')
+    for (const secret of [API_KEY, '2345', 'sk-test']) expect(error.detail).not.toContain(secret)
   })
 
   test('a 404 or 400 is engine_rejected, and a key the server echoes is hidden', async () => {
     const notFound = startServer(() => Response.json({ error: { message: 'model "test-model" not found, try pulling it first' } }, { status: 404 }))
     const missing = await extractionError(engineFor(notFound).extract(input()))
     expect(missing.code).toBe('engine_rejected')
-    expect(missing.message).toContain('404')
-    expect(missing.message).toContain('model "test-model" not found')
+    expect(missing.message).toBe('The model server rejected the request with status 404')
+    expect(missing.detail).toContain('model "test-model" not found')
 
     const echo = startServer(() => Response.json({ object: 'error', message: `bad request from ${API_KEY}` }, { status: 400 }))
     const bad = await extractionError(engineFor(echo, { apiKey: API_KEY }).extract(input()))
     expect(bad.code).toBe('engine_rejected')
-    expect(bad.message).toContain('bad request from [redacted]')
-    expect(bad.message).not.toContain(API_KEY)
+    expect(bad.message).toBe('The model server rejected the request with status 400')
+    expect(bad.detail).toContain('bad request from [redacted]')
+    expect(bad.detail).not.toContain(API_KEY)
   })
 
   test('a refusal or a content filter is engine_refused', async () => {

@@ -4,7 +4,8 @@ import { afterEach, expect, setDefaultTimeout, test } from 'bun:test'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import type { ExtractionTask } from '../../../src/modules/extraction/extractor'
 import { createThreadPool } from '../../../src/modules/extraction/threads'
-import { silentLogger } from '../../../src/lib/log'
+import type { LlmConfig } from '../../../src/config'
+import { type Logger, silentLogger } from '../../../src/lib/log'
 import { split } from '../../helpers/answers'
 
 setDefaultTimeout(30_000)
@@ -14,13 +15,13 @@ afterEach(() => {
   for (const pool of pools.splice(0)) pool.close()
 })
 
-function pool(options: { size?: number; timeoutMs?: number; idleMs?: number } = {}) {
+function pool(options: { size?: number; timeoutMs?: number; idleMs?: number; llm?: LlmConfig; log?: Logger } = {}) {
   const created = createThreadPool({
     size: options.size ?? 2,
-    llm: undefined,
+    llm: options.llm,
     timeoutMs: options.timeoutMs ?? 20_000,
     idleMs: options.idleMs,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
   })
   pools.push(created)
   return created
@@ -135,4 +136,30 @@ test('refuses work once closed', async () => {
   const threads = pool()
   threads.close()
   expect((await failure(threads.extract(textTask('Invoice No.: X\n')))).code).toBe('extraction_failed')
+})
+
+test("a model server's failure fails the job without its address or words; the operator's log has both (D127)", async () => {
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () => Response.json({ error: { message: 'upstream 10.2.3.4:8000 overloaded' } }, { status: 503 }),
+  })
+  const logged: { message: string; fields: Record<string, unknown> }[] = []
+  const log = { ...silentLogger, warn: (message: string, fields: Record<string, unknown> = {}) => logged.push({ message, fields }) } as Logger
+  try {
+    const baseUrl = `http://127.0.0.1:${server.port}/v1`
+    const threads = pool({ llm: { baseUrl, model: 'm', apiKey: undefined, timeoutMs: 5_000 }, log })
+    const error = await failure(threads.extract(textTask('Invoice No.: T-1')))
+    expect(error.code).toBe('engine_unavailable')
+    expect(error.message).toBe('The model server answered with status 503')
+    expect(error.detail).toBeUndefined()
+    expect(logged).toEqual([
+      {
+        message: 'extraction failed',
+        fields: { code: 'engine_unavailable', detail: `${baseUrl}/chat/completions answered with status 503: upstream 10.2.3.4:8000 overloaded` },
+      },
+    ])
+  } finally {
+    server.stop(true)
+  }
 })

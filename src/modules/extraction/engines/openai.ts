@@ -85,9 +85,13 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
       // A failed fetch or body read is the caller's own abort reason, a timeout or "unavailable".
       if (callerSignal?.aborted) throw callerSignal.reason
       if (timeout.aborted) {
-        throw new ExtractionError('engine_timeout', `The model server at ${where} did not answer within ${options.timeoutMs} ms`)
+        throw new ExtractionError(
+          'engine_timeout',
+          `The model server did not answer within ${options.timeoutMs} ms`,
+          `${where}: no answer within ${options.timeoutMs} ms`,
+        )
       }
-      throw new ExtractionError('engine_unavailable', `Could not reach the model server at ${where}: ${redact(describeError(error), apiKey)}`)
+      throw new ExtractionError('engine_unavailable', 'The model server could not be reached', `${where}: ${redact(describeError(error), apiKey)}`)
     }
   }
 
@@ -115,12 +119,10 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
       }
 
       if (status < 200 || status > 299) {
-        const detail = serverMessage(text, apiKey)
-        const suffix = detail ? `: ${detail}` : ''
-        if (status >= 400 && status <= 499) {
-          throw new ExtractionError('engine_rejected', `The model server at ${where} rejected the request with status ${status}${suffix}`)
-        }
-        throw new ExtractionError('engine_unavailable', `The model server at ${where} answered with status ${status}${suffix}`)
+        // The server's own words can name internal hosts and deployments: the operator's log has them, the job does not (D127).
+        const detail = `${where} answered with status ${status}: ${serverMessage(text, apiKey) ?? '(no message)'}`
+        if (status >= 400 && status <= 499) throw new ExtractionError('engine_rejected', `The model server rejected the request with status ${status}`, detail)
+        throw new ExtractionError('engine_unavailable', `The model server answered with status ${status}`, detail)
       }
 
       const answer = readAnswer(text, apiKey)

@@ -22,7 +22,7 @@ export interface Engine {
   extract(input: ExtractionInput): Promise<Answers>
 }
 
-/** Every code a failed job may carry (D58, D67), in one place; the OpenAPI document lists them. */
+/** Every code a failed job may carry (D58, D67, D120), in one place; the OpenAPI document lists them. */
 export const JOB_ERROR_CODES = [
   'corrupt_document',
   'encrypted_document',
@@ -30,6 +30,7 @@ export const JOB_ERROR_CODES = [
   'empty_document',
   'too_many_pages',
   'image_too_large',
+  'document_too_large',
   'engine_timeout',
   'engine_unavailable',
   'engine_rejected',
@@ -48,12 +49,17 @@ export const UNEXPECTED = { code: 'extraction_failed', message: 'The extraction 
   message: string
 }
 
-/** A failure that ends the job as failed with this code and message (never a 5xx). */
+/**
+ * A failure that ends the job as failed with this code and message (never a 5xx). The message is
+ * the tenant's to read; `detail` (where and what an upstream server answered) is for the
+ * operator's log only (D127).
+ */
 export class ExtractionError extends Error {
   override name = 'ExtractionError'
   constructor(
     readonly code: JobErrorCode,
     message: string,
+    readonly detail?: string,
   ) {
     super(message)
   }

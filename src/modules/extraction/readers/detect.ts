@@ -3,8 +3,8 @@
  * never what the client claimed). Anything not recognised is undefined, which the caller turns
  * into a 415.
  */
-import { unzipSync } from 'fflate'
 import { MEDIA_TYPES, type MediaType } from './types'
+import { zipEntries } from './zip'
 
 /** How far into a file the text checks look; enough to judge, cheap on a 20 MB upload. */
 const SNIFF_BYTES = 64 * 1024
@@ -42,20 +42,13 @@ function isPdf(bytes: Uint8Array): boolean {
   return head.startsWith('%PDF-') || /^[\s\S]{0,1019}%PDF-\d/.test(head)
 }
 
-/** A ZIP is a DOCX when it holds the main WordprocessingML part. */
+/**
+ * A ZIP is a DOCX when it holds the main WordprocessingML part; only its central directory is
+ * read, and an archive of more entries than a document has is not one (D120).
+ */
 function isDocx(bytes: Uint8Array): boolean {
-  try {
-    const names: string[] = []
-    unzipSync(bytes, {
-      filter: (file) => {
-        names.push(file.name)
-        return false
-      },
-    })
-    return names.includes('word/document.xml')
-  } catch {
-    return false
-  }
+  const entries = zipEntries(bytes)
+  return Array.isArray(entries) && entries.some((entry) => entry.name === 'word/document.xml')
 }
 
 /**

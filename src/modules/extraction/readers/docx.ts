@@ -4,32 +4,44 @@
  * separated by tabs, and page breaks — explicit or the ones Word recorded when it last laid the
  * document out — start a new page.
  */
-import { strFromU8, unzipSync } from 'fflate'
+import { strFromU8 } from 'fflate'
 import { ExtractionError } from '../engines/types'
+import { checkInflatedBytes, checkParts } from './limits'
+import type { ReadLimits } from './types'
 import { decodeEntities } from './xml'
+import { MAX_ZIP_ENTRIES, readZipEntry, zipEntries } from './zip'
 
-/** Largest text part read from a DOCX (uncompressed). */
-const MAX_PART_BYTES = 64 * 1024 * 1024
+/** Page headers read: Word makes a few per section; more is not a document. */
+const MAX_HEADER_PARTS = 64
 
 const TOKEN = /<(\/?)([A-Za-z_][\w.-]*:?[\w.-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<!\[CDATA\[([\s\S]*?)\]\]>|<[?!][^>]*>|([^<]+)/g
 
-/** Reads the text of a DOCX; throws ExtractionError('corrupt_document') when it cannot. */
-export function readDocx(bytes: Uint8Array): string[] {
+const isTextPart = (name: string) => name === 'word/document.xml' || /^word\/header\d*\.xml$/.test(name)
+
+/**
+ * Reads the text of a DOCX; throws ExtractionError('corrupt_document') when it cannot, and
+ * ('document_too_large') when its entries, its header parts or their inflated size together pass
+ * the limits (D120), judged from the central directory before anything is inflated.
+ */
+export function readDocx(bytes: Uint8Array, limits: ReadLimits): string[] {
+  const entries = zipEntries(bytes)
+  if (!Array.isArray(entries)) {
+    if (entries.refused === 'too_many_entries') checkParts(entries.count ?? Number.POSITIVE_INFINITY, MAX_ZIP_ENTRIES, 'Entries in the DOCX archive')
+    throw new ExtractionError('corrupt_document', 'The DOCX archive could not be unpacked: its directory is unreadable.')
+  }
+  const parts = entries.filter((entry) => isTextPart(entry.name))
+  checkParts(parts.length - 1, MAX_HEADER_PARTS, 'Page headers in the DOCX')
+  checkInflatedBytes(
+    parts.reduce((sum, part) => sum + part.size, 0),
+    limits,
+    'The DOCX’s text parts inflate to',
+  )
   let files: Record<string, Uint8Array>
-  let oversized = false
   try {
-    files = unzipSync(bytes, {
-      filter: (file) => {
-        const wanted = file.name === 'word/document.xml' || /^word\/header\d*\.xml$/.test(file.name)
-        // A part that inflates beyond reason is a zip bomb, not a document.
-        if (wanted && file.originalSize > MAX_PART_BYTES) oversized = true
-        return wanted && !oversized
-      },
-    })
+    files = Object.fromEntries(parts.map((part) => [part.name, readZipEntry(bytes, part)]))
   } catch (error) {
     throw new ExtractionError('corrupt_document', `The DOCX archive could not be unpacked: ${(error as Error).message}`)
   }
-  if (oversized) throw new ExtractionError('corrupt_document', 'The DOCX text part is too large to read.')
   const main = files['word/document.xml']
   if (!main) throw new ExtractionError('corrupt_document', 'The DOCX has no word/document.xml part.')
   let pages: string[]

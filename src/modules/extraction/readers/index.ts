@@ -33,7 +33,7 @@ async function readPages(bytes: Uint8Array, mediaType: MediaType, options: ReadO
     case MEDIA_TYPES.webp:
       return laidOut(await readImage(bytes, mediaType, options))
     case MEDIA_TYPES.docx:
-      return { pages: readDocx(bytes) }
+      return { pages: readDocx(bytes, options.limits) }
     case MEDIA_TYPES.html:
       return { pages: readHtml(bytes) }
     case MEDIA_TYPES.markdown:

@@ -7,9 +7,10 @@ import type { getDocumentProxy } from 'unpdf'
 import { ExtractionError } from '../engines/types'
 import { type LaidOutPage, layOut, layOutReadings, type PageWords, type PositionedWord } from './layout'
 import { type PageRecogniser, pageRecogniser } from './ocr'
-import { checkPages, checkPixels } from './ocr/images'
+import { checkDocumentPixels, checkPages, checkPixels } from './limits'
 import { type Raster, toGrey } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
+import { checkPdfBudget } from './pdf-budget'
 import type { ReadOptions } from './types'
 
 interface PdfTextItem {
@@ -29,14 +30,16 @@ const MIN_SCAN_COVERAGE = 0.3
 
 /** Reads every page; throws ExtractionError for corrupt or locked PDFs, or when no page holds text or a scan. */
 export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<LaidOutPage[]> {
-  const pdf = await openPdf(bytes)
+  checkPdfBudget(bytes, options.limits)
+  const pdf = await openPdf(bytes, options)
   try {
     checkPages(pdf.numPages, options.limits)
     const pages: LaidOutPage[] = []
     const recogniser = pageRecogniser(options.readTwice)
+    const scanned = { pixels: 0 }
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number)
-      pages.push(await readPage(page, options, recogniser))
+      pages.push(await readPage(page, options, recogniser, scanned))
       page.cleanup()
       options.onPage?.(number, pdf.numPages)
     }
@@ -54,7 +57,8 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
   }
 }
 
-async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRecogniser): Promise<LaidOutPage> {
+/** `scanned` counts the pixels of the page images read so far, against the document's limit. */
+async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRecogniser, scanned: { pixels: number }): Promise<LaidOutPage> {
   const [x0, y0, x1, y1] = page.view as [number, number, number, number]
   const width = x1 - x0
   const height = y1 - y0
@@ -63,6 +67,8 @@ async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRec
   const letters = runs.reduce((sum, run) => sum + (run.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0)
   if (letters < MIN_TEXT_CHARS) {
     const scan = await scannedImage(page, width * height, options)
+    if (scan) scanned.pixels += scan.raster.width * scan.raster.height
+    checkDocumentPixels(scanned.pixels, options.limits)
     if (scan) return layOutReadings(await recognisedWords(scan, { x0, y1, width, height }, recogniser))
   } else {
     recogniser.sawText(runs)
@@ -197,12 +203,13 @@ function multiply(m: number[], n: number[]): number[] {
   ]
 }
 
-async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+async function openPdf(bytes: Uint8Array, { limits }: ReadOptions): Promise<PdfDocument> {
   try {
     // Loaded on the first PDF, not at start: PDF.js is most of the server's start-up time.
     const { getDocumentProxy } = await import('unpdf')
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
-    return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 })
+    // No image past the page limit is decoded: PDF.js drops it instead.
+    return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, maxImageSize: limits.maxPagePixels })
   } catch (error) {
     if ((error as { name?: string })?.name === 'PasswordException')
       throw new ExtractionError('encrypted_document', 'The PDF is encrypted and needs a password to open; remove the password and send it again.')

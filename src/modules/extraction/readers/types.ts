@@ -26,15 +26,19 @@ export interface DocumentText {
   secondReading?: DocumentText
 }
 
-/** What one document may cost to read (D67). */
+/** What one document may cost to read (D67, D120). */
 export interface ReadLimits {
   maxPages: number
   /** Largest page image, in pixels, that is decoded and recognised. */
   maxPagePixels: number
+  /** Pixels of all the page images of one document together. */
+  maxDocumentPixels: number
+  /** Memory one document may take as it is decoded: a page image as its decoder holds it, a stream or a DOCX's parts inflated. */
+  maxDecodeBytes: number
 }
 
-/** The defaults of `--max-pages` and `--max-page-megapixels`. */
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxPages: 100, maxPagePixels: 40_000_000 }
+/** The defaults of `--max-pages`, `--max-page-megapixels`, `--max-document-megapixels` and `--max-decode-mb`. */
+export const DEFAULT_READ_LIMITS: ReadLimits = { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024 }
 
 export interface ReadOptions {
   limits: ReadLimits

@@ -1,64 +1,96 @@
 /**
  * Image documents → greyscale page rasters: JPEG, PNG, WebP (one page each) and TIFF (a page per
- * frame). Every page's size is read from its header and checked against the pixel limit before
- * anything is decoded, so a small file that claims a huge image costs nothing.
+ * frame). Every page's size, and the memory its decoding takes, is read from its headers and
+ * checked against the limits before anything is decoded (D67, D120), so a small file that claims
+ * a huge image costs nothing; pages are decoded one at a time, as they are read.
  */
 import { decode as decodePng } from 'fast-png'
 import jpeg from 'jpeg-js'
-import UTIF from 'utif2'
 import { ExtractionError } from '../../engines/types'
+import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
+import { jpegFrameSize, jpegScanCount } from './jpeg-header'
+import { checkPng } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
+import { tiffPages } from './tiff'
 import { decodeWebp } from './webp'
 
-/** Decodes every page of an image document, in order. */
-export async function decodeImage(bytes: Uint8Array, mediaType: string, limits: ReadLimits): Promise<Raster[]> {
-  try {
-    switch (mediaType) {
-      case MEDIA_TYPES.jpeg:
-        return [decodeJpeg(bytes, limits)]
-      case MEDIA_TYPES.png:
-        return [decodePngPage(bytes, limits)]
-      case MEDIA_TYPES.webp:
-        return [await decodeWebpPage(bytes, limits)]
-      case MEDIA_TYPES.tiff:
-        return decodeTiff(bytes, limits)
+/** The pages of an image document, checked against the limits; each decoded when asked for. */
+export interface ImagePages {
+  count: number
+  /** Page `index` (0-based); ExtractionError when it cannot be decoded. */
+  decode(index: number): Promise<Raster>
+}
+
+const MEBIBYTE = 1024 * 1024
+/** Scans of one JPEG: a progressive one has about ten (libjpeg's own tools cap theirs likewise). */
+const MAX_JPEG_SCANS = 100
+
+/** Checks an image document against the limits and gives its pages to decode one by one. */
+export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): ImagePages {
+  const pages = guarded(() => checkedPages(bytes, mediaType, limits))
+  return { count: pages.count, decode: (index) => guardedAsync(() => pages.decode(index)) }
+}
+
+function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): { count: number; decode(index: number): Raster | Promise<Raster> } {
+  switch (mediaType) {
+    case MEDIA_TYPES.jpeg: {
+      const { width, height } = jpegSize(bytes)
+      checkPixels(width, height, limits)
+      // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
+      const scans = jpegScanCount(bytes)
+      if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
+      return { count: 1, decode: () => decodeJpeg(bytes, limits) }
     }
-  } catch (error) {
-    if (error instanceof ExtractionError) throw error
-    throw new ExtractionError('corrupt_document', `The image could not be decoded: ${(error as Error)?.message ?? 'unknown error'}`)
+    case MEDIA_TYPES.png:
+      checkPng(bytes, limits)
+      return { count: 1, decode: () => decodePngPage(bytes) }
+    case MEDIA_TYPES.webp: {
+      const { width, height } = webpSize(bytes)
+      checkPixels(width, height, limits)
+      // libwebp's RGBA, the copy it decodes from, and the grey page.
+      checkImageBytes(width * height * 5 + bytes.length, limits)
+      return { count: 1, decode: () => decodeWebpPage(bytes) }
+    }
+    case MEDIA_TYPES.tiff:
+      return tiffPages(bytes, limits)
   }
   throw new Error(`no decoder for ${mediaType}`)
 }
 
-/** Refuses a page larger than the limit, before it is decoded. */
-export function checkPixels(width: number, height: number, limits: ReadLimits): void {
-  if (!(width > 0 && height > 0)) throw new ExtractionError('corrupt_document', 'The image has no pixels.')
-  if (width * height > limits.maxPagePixels)
-    throw new ExtractionError(
-      'image_too_large',
-      `A page of the document is ${width} × ${height} pixels (${megapixels(width * height)} MP); at most ${megapixels(limits.maxPagePixels)} MP are read per page (--max-page-megapixels).`,
-    )
+function guarded<T>(work: () => T): T {
+  try {
+    return work()
+  } catch (error) {
+    throw asExtractionError(error)
+  }
 }
 
-/** Refuses a document with more pages than the limit. */
-export function checkPages(pages: number, limits: ReadLimits): void {
-  if (pages > limits.maxPages)
-    throw new ExtractionError('too_many_pages', `The document has ${pages} pages; at most ${limits.maxPages} are read (--max-pages).`)
+async function guardedAsync<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    throw asExtractionError(error)
+  }
 }
 
-function megapixels(pixels: number): string {
-  return String(Math.round(pixels / 100_000) / 10)
+function asExtractionError(error: unknown): unknown {
+  if (error instanceof ExtractionError) return error
+  const message = (error as Error)?.message ?? 'unknown error'
+  // The JPEG decoder's own limits (set from ours) speak of its options.
+  if (message.includes('maxResolutionInMP'))
+    return new ExtractionError('image_too_large', 'A frame of the image has more pixels than are read per page (--max-page-megapixels).')
+  if (message.includes('maxMemoryUsageInMB'))
+    return new ExtractionError('image_too_large', 'A page image of the document needs more memory to decode than is used per document (--max-decode-mb).')
+  return new ExtractionError('corrupt_document', `The image could not be decoded: ${message}`)
 }
 
 function decodeJpeg(bytes: Uint8Array, limits: ReadLimits): Raster {
-  const { width, height } = jpegSize(bytes)
-  checkPixels(width, height, limits)
   const image = jpeg.decode(bytes, {
     useTArray: true,
     formatAsRGBA: false,
     maxResolutionInMP: limits.maxPagePixels / 1_000_000,
-    maxMemoryUsageInMB: Math.ceil((limits.maxPagePixels * 8) / 1_000_000) + 64,
+    maxMemoryUsageInMB: Math.floor(limits.maxDecodeBytes / MEBIBYTE),
   })
   const channels = image.data.length / (image.width * image.height)
   return { ...orient(toGrey(image.data, image.width, image.height, channels), exifOrientation(bytes)), dpi: jfifDpi(bytes) }
@@ -76,23 +108,9 @@ function jfifDpi(bytes: Uint8Array): number | undefined {
 
 /** Width and height from a JPEG's frame header (SOFn). */
 function jpegSize(bytes: Uint8Array): { width: number; height: number } {
-  let at = 2
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) {
-      at++
-      continue
-    }
-    const marker = bytes[at + 1]!
-    if (marker === 0xff || marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += marker === 0xff ? 1 : 2
-      continue
-    }
-    const length = (bytes[at + 2]! << 8) | bytes[at + 3]!
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc
-    if (isFrame) return { height: (bytes[at + 5]! << 8) | bytes[at + 6]!, width: (bytes[at + 7]! << 8) | bytes[at + 8]! }
-    at += 2 + length
-  }
-  throw new ExtractionError('corrupt_document', 'The JPEG has no frame header.')
+  const size = jpegFrameSize(bytes)
+  if (!size) throw new ExtractionError('corrupt_document', 'The JPEG has no frame header.')
+  return size
 }
 
 /** EXIF orientation (1–8) of a JPEG, 1 when absent: phones store photos sideways and say so here. */
@@ -131,11 +149,7 @@ export function orient(raster: Raster, orientation: number): Raster {
   return rotate([2, 4, 5, 7].includes(orientation) ? mirror(raster) : raster, turn)
 }
 
-function decodePngPage(bytes: Uint8Array, limits: ReadLimits): Raster {
-  // IHDR is the first chunk: width and height at bytes 16–23.
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (bytes.length < 24) throw new ExtractionError('corrupt_document', 'The PNG is truncated.')
-  checkPixels(view.getUint32(16), view.getUint32(20), limits)
+function decodePngPage(bytes: Uint8Array): Raster {
   const image = decodePng(bytes)
   const dpi = pngDpi(image.resolution)
   return { ...pngRaster(image), dpi }
@@ -173,9 +187,7 @@ function pngRaster(image: ReturnType<typeof decodePng>): Raster {
   return toGrey(image.data, image.width, image.height, image.channels, image.depth === 16 ? 65535 : 255)
 }
 
-async function decodeWebpPage(bytes: Uint8Array, limits: ReadLimits): Promise<Raster> {
-  const { width, height } = webpSize(bytes)
-  checkPixels(width, height, limits)
+async function decodeWebpPage(bytes: Uint8Array): Promise<Raster> {
   const image = await decodeWebp(bytes)
   return toGrey(image.data, image.width, image.height, 4)
 }
@@ -196,31 +208,4 @@ function webpSize(bytes: Uint8Array): { width: number; height: number } {
     return { width: (bytes[at + 6]! | (bytes[at + 7]! << 8)) & 0x3fff, height: (bytes[at + 8]! | (bytes[at + 9]! << 8)) & 0x3fff }
   }
   throw new ExtractionError('corrupt_document', 'The WebP has no image header.')
-}
-
-function decodeTiff(bytes: Uint8Array, limits: ReadLimits): Raster[] {
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
-  // Sub-images (thumbnails, reduced resolutions) are not pages.
-  const pages = UTIF.decode(buffer).filter((ifd) => !(Number((ifd as Record<string, number[]>).t254?.[0] ?? 0) & 1))
-  if (!pages.length) throw new ExtractionError('corrupt_document', 'The TIFF has no image.')
-  checkPages(pages.length, limits)
-  for (const ifd of pages) {
-    const tags = ifd as Record<string, number[]>
-    checkPixels(Number(tags.t256?.[0] ?? 0), Number(tags.t257?.[0] ?? 0), limits)
-  }
-  return pages.map((ifd) => {
-    UTIF.decodeImage(buffer, ifd)
-    const rgba = UTIF.toRGBA8(ifd)
-    ;(ifd as { data?: unknown }).data = undefined
-    return { ...toGrey(rgba, ifd.width, ifd.height, 4), dpi: tiffDpi(ifd as Record<string, unknown>) }
-  })
-}
-
-/** XResolution (tag 282, a rational) in ResolutionUnit (tag 296: 2 inch, the default, 3 cm). */
-function tiffDpi(tags: Record<string, unknown>): number | undefined {
-  const resolution = (tags.t282 as number[][] | number[] | undefined)?.[0]
-  const value = Array.isArray(resolution) ? resolution[0]! / (resolution[1] || 1) : resolution
-  if (!value || !Number.isFinite(value)) return undefined
-  const unit = (tags.t296 as number[] | undefined)?.[0] ?? 2
-  return unit === 3 ? value * 2.54 : unit === 2 ? value : undefined
 }

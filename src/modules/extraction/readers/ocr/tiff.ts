@@ -1,0 +1,203 @@
+/**
+ * TIFF pages, walked and checked before any is decoded, then decoded one at a time. The chain of
+ * image directories (IFDs) is followed here, not by the decoder: a chain that loops, runs longer
+ * than the pages that are read, or points outside the file is refused. Each page's size, pixel
+ * format, compression and strips are checked against the limits, the document's pixels are added
+ * up, and a page is handed to the decoder alone, its sub-directories (EXIF, thumbnails) cut off.
+ */
+import UTIF from 'utif2'
+import { ExtractionError } from '../../engines/types'
+import { inflatesPast } from '../inflate'
+import { checkDocumentPixels, checkImageBytes, checkPages, checkPixels } from '../limits'
+import type { ReadLimits } from '../types'
+import { jpegFrameSize } from './jpeg-header'
+import { type Raster, toGrey } from './raster'
+
+/** Bytes of each TIFF field type (1–13); other types are skipped by the decoder. */
+const TYPE_BYTES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4 }
+/** Tags whose values the decoder would follow to further directories: renamed to this unused tag. */
+const SUB_DIRECTORY_TAGS = new Set([330, 34665, 34853, 50740, 61440])
+const INERT_TAG = 65000
+/** Compressions of document scans that the decoder reads within the page's own size. */
+const NONE = 1
+const DEFLATE = new Set([8, 32946])
+const JPEG = 7
+const SUPPORTED_COMPRESSIONS = new Set([NONE, 2, 3, 4, 5, JPEG, 8, 32773, 32946])
+/** Entries in one directory; real files have a few dozen. */
+const MAX_ENTRIES = 1000
+
+interface Directory {
+  offset: number
+  /** Tag → [field type, count, offset of the values]. */
+  entries: Map<number, { type: number; count: number; at: number }>
+}
+
+export interface TiffPages {
+  count: number
+  /** Decodes page `index` (0-based) as a greyscale raster; nothing of it is kept after. */
+  decode(index: number): Raster
+}
+
+export function tiffPages(bytes: Uint8Array, limits: ReadLimits): TiffPages {
+  const reader = new TiffReader(bytes)
+  const directories = reader.chain(limits.maxPages * 2 + 2)
+  // Sub-images (thumbnails, reduced resolutions) are not pages.
+  const pages = directories.filter((directory) => !(reader.first(directory, 254, 0) & 1))
+  if (!pages.length) throw new ExtractionError('corrupt_document', 'The TIFF has no image.')
+  checkPages(pages.length, limits)
+  let documentPixels = 0
+  for (const page of pages) {
+    const width = reader.first(page, 256, 0)
+    const height = reader.first(page, 257, 0)
+    checkPixels(width, height, limits)
+    documentPixels += width * height
+  }
+  checkDocumentPixels(documentPixels, limits)
+  for (const page of pages) reader.checkPage(page, limits)
+  // The decoder reads a private copy in which each directory ends the chain and leads nowhere else.
+  const copy = bytes.slice()
+  for (const directory of directories) reader.isolate(copy, directory)
+  return {
+    count: pages.length,
+    decode(index) {
+      reader.writeUint32(copy, 4, pages[index]!.offset)
+      // Maker notes are not parsed: they are directories of their own.
+      const [ifd] = (UTIF.decode as (buffer: ArrayBuffer, options: object) => UTIF.IFD[])(copy.buffer, { parseMN: false, debug: false })
+      if (!ifd) throw new ExtractionError('corrupt_document', 'The TIFF page could not be read.')
+      UTIF.decodeImage(copy.buffer, ifd)
+      const rgba = UTIF.toRGBA8(ifd)
+      ;(ifd as { data?: unknown }).data = undefined
+      return { ...toGrey(rgba, ifd.width, ifd.height, 4), dpi: tiffDpi(ifd as Record<string, unknown>) }
+    },
+  }
+}
+
+class TiffReader {
+  private readonly little: boolean
+  private readonly view: DataView
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    if (bytes.length < 8) throw corrupt('is truncated')
+    this.little = bytes[0] === 0x49
+    if (this.u16(2) !== 42) throw corrupt('is not a classic TIFF (BigTIFF is not read)')
+  }
+
+  u16(at: number): number {
+    return this.view.getUint16(at, this.little)
+  }
+
+  u32(at: number): number {
+    return this.view.getUint32(at, this.little)
+  }
+
+  writeUint32(target: Uint8Array, at: number, value: number): void {
+    new DataView(target.buffer, target.byteOffset, target.byteLength).setUint32(at, value, this.little)
+  }
+
+  /** The main chain of directories, each read and checked; a loop or more than `max` is refused. */
+  chain(max: number): Directory[] {
+    const directories: Directory[] = []
+    const seen = new Set<number>()
+    for (let offset = this.u32(4); offset !== 0; offset = this.u32(offset + 2 + this.u16(offset) * 12)) {
+      if (seen.has(offset)) throw corrupt('has a chain of image directories that loops')
+      if (directories.length >= max) throw corrupt(`has more than ${max} image directories`)
+      seen.add(offset)
+      directories.push(this.directory(offset))
+    }
+    return directories
+  }
+
+  private directory(offset: number): Directory {
+    if (offset + 2 > this.bytes.length) throw corrupt('points outside the file')
+    const count = this.u16(offset)
+    if (count > MAX_ENTRIES || offset + 2 + count * 12 + 4 > this.bytes.length) throw corrupt('has an image directory outside the file')
+    const entries: Directory['entries'] = new Map()
+    for (let i = 0; i < count; i++) {
+      const entry = offset + 2 + i * 12
+      const [tag, type, valueCount] = [this.u16(entry), this.u16(entry + 2), this.u32(entry + 4)]
+      const size = (TYPE_BYTES[type] ?? 0) * valueCount
+      const at = size <= 4 ? entry + 8 : this.u32(entry + 8)
+      // The decoder reads every value it is told of: they must all lie in the file.
+      if (at + size > this.bytes.length) throw corrupt('has a field outside the file')
+      entries.set(tag, { type, count: valueCount, at })
+    }
+    return { offset, entries }
+  }
+
+  /** The numbers of a field (SHORT or LONG), at most `max` of them. */
+  values(directory: Directory, tag: number): number[] {
+    const entry = directory.entries.get(tag)
+    if (!entry || (entry.type !== 3 && entry.type !== 4)) return []
+    const values: number[] = []
+    for (let i = 0; i < entry.count; i++) values.push(entry.type === 3 ? this.u16(entry.at + i * 2) : this.u32(entry.at + i * 4))
+    return values
+  }
+
+  first(directory: Directory, tag: number, fallback: number): number {
+    return this.values(directory, tag)[0] ?? fallback
+  }
+
+  /**
+   * Refuses a page whose decoding would exceed the budget: its rows as decoded, the RGBA copy the
+   * decoder converts them to and the grey page; a compression outside those of scans; strips or
+   * tiles outside the file, more of them than the page has room for, or whose data unpacks to
+   * more than their share of the page.
+   */
+  checkPage(page: Directory, limits: ReadLimits): void {
+    const width = this.first(page, 256, 0)
+    const height = this.first(page, 257, 0)
+    const bitsPerPixel = this.first(page, 258, 1) * this.first(page, 277, 1)
+    const compression = this.first(page, 259, NONE)
+    if (!SUPPORTED_COMPRESSIONS.has(compression)) throw corrupt(`uses a compression (${compression}) that is not read`)
+    if (bitsPerPixel < 1 || bitsPerPixel > 128) throw corrupt('has an unknown pixel format')
+    const rowBytes = Math.ceil((width * bitsPerPixel) / 8)
+    checkImageBytes(height * rowBytes + width * height * 5, limits)
+    const tiled = page.entries.has(322)
+    const [partWidth, partHeight] = tiled
+      ? [this.first(page, 322, 0), this.first(page, 323, 0)]
+      : [width, Math.min(this.first(page, 278, height) || height, height)]
+    if (!(partWidth > 0 && partHeight > 0)) throw corrupt('has tiles or strips without a size')
+    const parts = tiled ? Math.ceil(width / partWidth) * Math.ceil(height / partHeight) : Math.ceil(height / partHeight)
+    const offsets = this.values(page, tiled ? 324 : 273)
+    const lengths = this.values(page, tiled ? 325 : 279)
+    if (offsets.length > parts) throw corrupt('has more strips or tiles than its page holds')
+    const partBytes = partHeight * Math.ceil((partWidth * bitsPerPixel) / 8)
+    offsets.forEach((offset, i) => {
+      const length = lengths[i] ?? (compression === NONE ? partBytes : 0)
+      if (offset + length > this.bytes.length) throw corrupt('has image data outside the file')
+      const data = this.bytes.subarray(offset, offset + length)
+      // The decoder inflates a strip whole, whatever it holds.
+      if (DEFLATE.has(compression) && inflatesPast(data, 'zlib', partBytes)) throw corrupt('holds more image data than its pages declare')
+      // A JPEG strip is decoded at the size its own header gives.
+      if (compression === JPEG) {
+        const size = jpegFrameSize(data)
+        if (size && size.width * size.height > partWidth * partHeight) throw corrupt('holds more image data than its pages declare')
+      }
+    })
+  }
+
+  /** In `copy`, the directory ends the chain and its sub-directory fields lead nowhere. */
+  isolate(copy: Uint8Array, directory: Directory): void {
+    const target = new DataView(copy.buffer, copy.byteOffset, copy.byteLength)
+    const count = this.u16(directory.offset)
+    for (let i = 0; i < count; i++) {
+      const entry = directory.offset + 2 + i * 12
+      if (SUB_DIRECTORY_TAGS.has(this.u16(entry))) target.setUint16(entry, INERT_TAG, this.little)
+    }
+    target.setUint32(directory.offset + 2 + count * 12, 0, this.little)
+  }
+}
+
+function corrupt(what: string): ExtractionError {
+  return new ExtractionError('corrupt_document', `The TIFF ${what}.`)
+}
+
+/** XResolution (tag 282, a rational) in ResolutionUnit (tag 296: 2 inch, the default, 3 cm). */
+function tiffDpi(tags: Record<string, unknown>): number | undefined {
+  const resolution = (tags.t282 as number[][] | number[] | undefined)?.[0]
+  const value = Array.isArray(resolution) ? resolution[0]! / (resolution[1] || 1) : resolution
+  if (!value || !Number.isFinite(value)) return undefined
+  const unit = (tags.t296 as number[] | undefined)?.[0] ?? 2
+  return unit === 3 ? value * 2.54 : unit === 2 ? value : undefined
+}
