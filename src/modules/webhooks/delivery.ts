@@ -3,15 +3,16 @@
  * with a lease, POSTs each signed (Standard Webhooks), records the attempt, and schedules the
  * next one with exponential backoff for 24 hours. The queue lives in the database, so deliveries
  * survive restarts; new events are sent at once (the repository tells the worker when messages
- * are queued, in this process or, on PostgreSQL, in any).
+ * are queued, in this process or, on PostgreSQL, in any). It is the shared lease worker (D130).
  */
 import type { Database } from '../../db/database'
+import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
-import { serialized } from '../../lib/serialized'
 import { isoIn } from '../../lib/time'
 import { VERSION } from '../../version'
 import { checkDeliveryHost } from './addresses'
-import { type ClaimedMessage, type RecordedAttempt, webhooksRepository } from './repository'
+import { webhooksRepository } from './dialect'
+import type { ClaimedMessage, RecordedAttempt } from './repository'
 import { sign } from './service'
 
 interface AttemptOutcome extends RecordedAttempt {
@@ -68,15 +69,9 @@ export function createDeliveryWorker({
   concurrency = 4,
 }: DeliveryWorkerOptions) {
   const queue = webhooksRepository(database)
-  const owner = crypto.randomUUID()
   // A lease outlives the longest attempt (DNS, connect, the timeout) by a good margin.
   const leaseMs = timeoutMs + 30_000
-  const inFlight = new Set<Promise<void>>()
   const timers = new Set<ReturnType<typeof setTimeout>>()
-  let pollTimer: ReturnType<typeof setInterval> | undefined
-  let purgeTimer: ReturnType<typeof setInterval> | undefined
-  let unsubscribe: (() => void) | undefined
-  let stopping = false
 
   async function attempt(message: ClaimedMessage): Promise<AttemptOutcome> {
     const started = performance.now()
@@ -114,7 +109,7 @@ export function createDeliveryWorker({
     const timer = setTimeout(
       () => {
         timers.delete(timer)
-        void poll()
+        void worker.poll()
       },
       Math.max(0, ms),
     )
@@ -125,7 +120,7 @@ export function createDeliveryWorker({
   async function deliver(message: ClaimedMessage): Promise<void> {
     const outcome = await attempt(message)
     const { statusCode, durationMs, error } = outcome
-    const next = await queue.recordAttempt(message.id, owner, { statusCode, durationMs, error }, (number, at) => {
+    const next = await queue.recordAttempt(message.id, worker.owner, { statusCode, durationMs, error }, (number, at) => {
       const nextAttemptAt = new Date(at.getTime() + retryDelay(retryDelayMs, number))
       if (error === null) return { status: 'delivered' }
       const giveUp = !outcome.retry || nextAttemptAt.getTime() > Date.parse(message.createdAt) + RETRY_WINDOW_MS
@@ -143,54 +138,32 @@ export function createDeliveryWorker({
     if (next) wakeIn(Date.parse(next.nextAttemptAt) - Date.now())
   }
 
-  const poll = serialized(async () => {
-    if (stopping) return
-    let claimed: ClaimedMessage[]
-    try {
-      claimed = await queue.claimDue(owner, leaseMs, concurrency - inFlight.size)
-    } catch (error) {
-      log.error('webhook queue unreadable', { error: error instanceof Error ? error.message : String(error) })
-      return
-    }
-    for (const message of claimed) {
-      const running: Promise<void> = deliver(message)
-        .catch((error) => log.error('webhook delivery error', { message_id: message.id, error: String(error) }))
-        .finally(() => {
-          inFlight.delete(running)
-          void poll() // room for one more, and more may be due
-        })
-      inFlight.add(running)
-    }
+  const worker = createLeaseWorker<ClaimedMessage>({
+    name: 'webhook delivery',
+    log,
+    concurrency,
+    pollMs,
+    leaseMs,
+    claim: (owner, room) => queue.claimDue(owner, leaseMs, room),
+    idOf: (message) => message.id,
+    run: (message) => deliver(message),
+    release: async (owner) => {
+      await queue.releaseLeases(owner)
+      return 0
+    },
+    onQueued: (wake) => queue.onQueued(wake),
+    purge: { what: 'purging the delivery history', everyMs: PURGE_EVERY_MS, run: () => queue.purgeFinished(isoIn(-DELIVERY_HISTORY_MS)) },
   })
 
   return {
     /** Starts polling; messages left by a stopped process are due again (their leases run out). */
-    start(): void {
-      stopping = false
-      unsubscribe = queue.onQueued(() => void poll())
-      pollTimer = setInterval(() => void poll(), pollMs)
-      pollTimer.unref?.()
-      const purge = () =>
-        queue
-          .purgeFinished(isoIn(-DELIVERY_HISTORY_MS))
-          .catch((error) => log.error('webhook history purge failed', { error: error instanceof Error ? error.message : String(error) }))
-      void purge()
-      purgeTimer = setInterval(purge, PURGE_EVERY_MS)
-      purgeTimer.unref?.()
-      void poll()
-    },
+    start: worker.start,
 
     /** Takes no more messages, waits up to `graceMs` for attempts under way, and gives back the rest. */
     async stop(graceMs: number): Promise<void> {
-      stopping = true
-      unsubscribe?.()
-      if (pollTimer) clearInterval(pollTimer)
-      if (purgeTimer) clearInterval(purgeTimer)
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
-      if (inFlight.size > 0) await Promise.race([Promise.allSettled([...inFlight]), Bun.sleep(graceMs)])
-      // The database may already be closing; the leases then simply run out.
-      await queue.releaseLeases(owner).catch(() => {})
+      await worker.stop(graceMs)
     },
   }
 }

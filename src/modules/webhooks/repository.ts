@@ -1,8 +1,8 @@
-/** What the webhooks service and the delivery worker need from a database; each dialect implements it. */
-import { perDatabase } from '../../db/database'
+/**
+ * What the webhooks service and the delivery worker need from a database. Each dialect
+ * (sqlite.ts, postgres.ts) implements it; dialect.ts picks one for a database.
+ */
 import type { MessageStatus, WebhookEvent, webhookEndpoints } from '../../db/tables'
-import { postgresWebhooks } from './postgres'
-import { sqliteWebhooks } from './sqlite'
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect
 
@@ -75,5 +75,3 @@ export interface WebhooksRepository {
   /** Calls `wake` when messages were queued, here or in another process; returns what stops it. */
   onQueued(wake: () => void): () => void
 }
-
-export const webhooksRepository = perDatabase<WebhooksRepository>({ sqlite: sqliteWebhooks, postgres: postgresWebhooks })
