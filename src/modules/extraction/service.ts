@@ -3,6 +3,7 @@
  * file's facts; its document waits in job_files until the job ends. The repository scopes every
  * account-facing query to the account.
  */
+import { DEFAULT_JOB_QUEUE } from '../../config'
 import type { Database } from '../../db/database'
 import { isDatabaseUnavailable } from '../../db/errors'
 import type { JobField, JobStatus } from '../../db/tables'
@@ -17,7 +18,6 @@ import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { jobsRepository } from './dialect'
 import { FINISHED, type QueueCaps } from './repository'
-import { DEFAULT_QUEUE_CAPS } from './worker'
 import { toWire } from './wire'
 
 /**
@@ -88,7 +88,7 @@ export interface NewJob extends ResolvedFields {
 const QUEUE_RETRY_AFTER_S = 10
 
 /** Queues a job, unless the account's waiting jobs would pass a cap with it: 429 `queue_limit_reached` (D133). */
-export async function createJob(database: Database, input: NewJob, caps: QueueCaps = DEFAULT_QUEUE_CAPS): Promise<Job> {
+export async function createJob(database: Database, input: NewJob, caps: QueueCaps = DEFAULT_JOB_QUEUE.caps): Promise<Job> {
   const created = await jobsRepository(database).create(
     {
       accountId: input.accountId,

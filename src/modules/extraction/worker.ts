@@ -6,6 +6,7 @@
  * database tells of a queued job (PostgreSQL), so any server on the database takes them up, and a
  * job whose runner died is taken over within a poll of its lease running out.
  */
+import { DEFAULT_JOB_QUEUE } from '../../config'
 import type { Database } from '../../db/database'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
@@ -42,8 +43,6 @@ const DEFAULT_LEASE_MS = 30_000
 const DEFAULT_POLL_MS = 2_000
 /** How often a runner checks whether jobs waited on here but run elsewhere have ended. */
 const WATCH_MS = 250
-export const DEFAULT_QUEUE_CAPS: QueueCaps = { maxQueuedJobs: 500, maxQueuedBytes: 512 * 1024 * 1024 }
-export const DEFAULT_SYNC_WAIT_MS = 50_000
 
 export type JobRunner = ReturnType<typeof createJobRunner>
 
@@ -58,8 +57,8 @@ export function createJobRunner({
   log,
   leaseMs = DEFAULT_LEASE_MS,
   pollMs = DEFAULT_POLL_MS,
-  caps = DEFAULT_QUEUE_CAPS,
-  syncWaitMs = DEFAULT_SYNC_WAIT_MS,
+  caps = DEFAULT_JOB_QUEUE.caps,
+  syncWaitMs = DEFAULT_JOB_QUEUE.syncWaitMs,
 }: JobRunnerOptions) {
   const jobs = jobsRepository(database)
   /** Jobs waited on here (a synchronous request), with whoever waits for each to end. */
