@@ -12,7 +12,7 @@ import { isoIn } from '../../lib/time'
 import { VERSION } from '../../version'
 import { checkDeliveryHost } from './addresses'
 import { webhooksRepository } from './dialect'
-import type { ClaimedMessage, RecordedAttempt } from './repository'
+import type { ClaimedMessage, DeliveryShare, RecordedAttempt } from './repository'
 import { sign } from './service'
 
 interface AttemptOutcome extends RecordedAttempt {
@@ -26,6 +26,11 @@ export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000
 /** How long the attempts of a finished message stay listed (D85). */
 export const DELIVERY_HISTORY_MS = 30 * 24 * 60 * 60 * 1000
 const PURGE_EVERY_MS = 60 * 60 * 1000
+/** Failed attempts in a row after which an endpoint's circuit opens: its messages wait (D138). */
+export const CIRCUIT_FAILURES = 5
+/** How long a circuit first stays open; each failed trial after it doubles this, up to the most. */
+export const CIRCUIT_OPEN_MS = 30_000
+const CIRCUIT_OPEN_MAX_MS = 10 * 60_000
 
 export interface DeliveryWorkerOptions {
   database: Database
@@ -38,8 +43,10 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number
   /** How often the database is asked for due messages (other processes', retries). */
   pollMs?: number
-  /** Messages delivered at the same time. */
+  /** Messages delivered at the same time; an account has at most half of them, an endpoint a quarter (D137). */
   concurrency?: number
+  /** How long an endpoint's circuit first stays open after CIRCUIT_FAILURES failed attempts in a row. */
+  circuitOpenMs?: number
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>
@@ -66,12 +73,43 @@ export function createDeliveryWorker({
   retryDelayMs,
   timeoutMs = DEFAULT_DELIVERY_TIMEOUT_MS,
   pollMs = 1000,
-  concurrency = 4,
+  concurrency = 8,
+  circuitOpenMs = CIRCUIT_OPEN_MS,
 }: DeliveryWorkerOptions) {
   const queue = webhooksRepository(database)
   // A lease outlives the longest attempt (DNS, connect, the timeout) by a good margin.
   const leaseMs = timeoutMs + 30_000
   const timers = new Set<ReturnType<typeof setTimeout>>()
+  /** Endpoints that failed lately, by ID: failed attempts in a row, and until when their circuit is open (D138). */
+  const circuits = new Map<string, { failures: number; opened: number; openUntil: number }>()
+
+  /** Counts an attempt's outcome against its endpoint's circuit; one that opens it wakes the worker when it closes. */
+  function countAttempt(endpointId: string, failed: boolean): void {
+    if (!failed) {
+      circuits.delete(endpointId)
+      return
+    }
+    const circuit = circuits.get(endpointId) ?? { failures: 0, opened: 0, openUntil: 0 }
+    circuit.failures++
+    if (circuit.failures >= CIRCUIT_FAILURES) {
+      const openMs = Math.min(circuitOpenMs * 2 ** circuit.opened, CIRCUIT_OPEN_MAX_MS)
+      circuit.opened++
+      circuit.openUntil = Date.now() + openMs
+      log.info('webhook endpoint circuit open', { endpoint_id: endpointId, failures: circuit.failures, open_ms: openMs })
+      wakeIn(openMs)
+    }
+    circuits.set(endpointId, circuit)
+  }
+
+  /** The share of this worker's slots each account and endpoint may hold, and the endpoints whose circuit is open. */
+  function share(): DeliveryShare {
+    const now = Date.now()
+    return {
+      perAccount: Math.max(1, Math.ceil(concurrency / 2)),
+      perEndpoint: Math.max(1, Math.ceil(concurrency / 4)),
+      skipEndpoints: [...circuits].filter(([, circuit]) => circuit.openUntil > now).map(([id]) => id),
+    }
+  }
 
   async function attempt(message: ClaimedMessage): Promise<AttemptOutcome> {
     const started = performance.now()
@@ -120,6 +158,7 @@ export function createDeliveryWorker({
   async function deliver(message: ClaimedMessage): Promise<void> {
     const outcome = await attempt(message)
     const { statusCode, durationMs, error } = outcome
+    countAttempt(message.endpointId, error !== null)
     const next = await queue.recordAttempt(message.id, worker.owner, { statusCode, durationMs, error }, (number, at) => {
       const nextAttemptAt = new Date(at.getTime() + retryDelay(retryDelayMs, number))
       if (error === null) return { status: 'delivered' }
@@ -144,7 +183,7 @@ export function createDeliveryWorker({
     concurrency,
     pollMs,
     leaseMs,
-    claim: (owner, room) => queue.claimDue(owner, leaseMs, room),
+    claim: (owner, room) => queue.claimDue(owner, leaseMs, room, share()),
     idOf: (message) => message.id,
     run: (message) => deliver(message),
     release: async (owner) => {
