@@ -97,7 +97,7 @@ export interface JobsRepository {
   recordProgress(id: string, runner: string, progress: JobProgress): Promise<void>
   /** Records the outcome if `runner` still holds the job, releases its document, queues its webhook events. */
   complete(id: string, runner: string, outcome: JobOutcome, keepFileMs: number, describe: DescribeJob): Promise<boolean>
-  /** Deletes kept documents whose retention has passed; how many. */
+  /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back (SQLite); how many. */
   purgeExpiredFiles(): Promise<number>
   /** Calls `wake` when another process may have queued a job; returns what stops it. */
   onQueued(wake: () => void): () => void

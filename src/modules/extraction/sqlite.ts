@@ -72,7 +72,7 @@ function claimIn(tx: Tx, id: string, runner: string, leaseMs: number, describe: 
   return { row, content: file.content }
 }
 
-export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
+export function sqliteJobs({ db, sqlite }: SqliteDatabase): JobsRepository {
   const ownedStatus = (tx: Tx, accountId: string, id: string) => tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get()?.status
 
   return {
@@ -152,6 +152,8 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
     },
 
     async claimNext(runner, leaseMs, describe) {
+      // A plain read first: an idle queue, the usual case, takes no write lock at every poll.
+      if (!db.select({ id: jobs.id }).from(jobs).where(claimable(nowIso())).limit(1).get()) return undefined
       // Immediate: one claim at a time across processes, each seeing the turns the last one left.
       return db.transaction(
         (tx) => {
@@ -206,11 +208,14 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
     },
 
     async purgeExpiredFiles() {
-      return db
+      const purged = db
         .delete(jobFiles)
         .where(and(isNotNull(jobFiles.expiresAt), lt(jobFiles.expiresAt, nowIso())))
         .returning({ id: jobFiles.jobId })
         .all().length
+      // Documents deleted here or as their jobs ended leave free pages: give them back to the file system (D133).
+      sqlite.run('PRAGMA incremental_vacuum')
+      return purged
     },
 
     // Other processes' jobs are found by the runner's poll.

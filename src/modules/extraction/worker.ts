@@ -46,7 +46,8 @@ const WATCH_MS = 250
 
 export type JobRunner = ReturnType<typeof createJobRunner>
 
-const PURGE_EVERY_MS = 60 * 60 * 1000
+/** How often expired documents are deleted and the space of deleted ones given back. */
+const PURGE_EVERY_MS = 60 * 1000
 
 export function createJobRunner({
   database,
@@ -157,7 +158,7 @@ export function createJobRunner({
     renew: (owner, ids) => jobs.renew(owner, ids, leaseMs),
     release: (owner, ids) => jobs.release(owner, ids),
     onQueued: (wake) => jobs.onQueued(wake),
-    purge: keepFileMs > 0 ? { what: 'purging kept documents', everyMs: Math.min(keepFileMs, PURGE_EVERY_MS), run: () => jobs.purgeExpiredFiles() } : undefined,
+    purge: { what: 'purging documents', everyMs: PURGE_EVERY_MS, run: () => jobs.purgeExpiredFiles() },
   })
 
   function settle(id: string): void {

@@ -17,7 +17,7 @@ import { toWire } from '../../../src/modules/extraction/wire'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
 import { createKey } from '../../../src/modules/keys/service'
 import { expectEnvelope, makeTestApp } from '../../helpers/app'
-import { anotherHandle, openTestDatabase } from '../../helpers/database'
+import { anotherHandle, openTestDatabase, TEST_DIALECT } from '../../helpers/database'
 import { tempDir } from '../../helpers/process'
 
 // The first PostgreSQL database of a run takes seconds to make on a busy machine.
@@ -154,6 +154,35 @@ describe('queue caps (D133)', () => {
     for (const outcome of outcomes)
       if (outcome.status === 'rejected') expect(outcome.reason instanceof ApiError && outcome.reason.code === 'queue_limit_reached').toBe(true)
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(5)
+  })
+})
+
+describe.skipIf(TEST_DIALECT !== 'sqlite')('SQLite: the space of deleted documents (D133)', () => {
+  test('is given back to the file system by the purge after their jobs are canceled', async () => {
+    const { database, a } = await setup()
+    if (database.kind !== 'sqlite') throw new Error('SQLite only')
+    const pages = () => (database.sqlite.query('PRAGMA page_count').get() as { page_count: number }).page_count
+    const empty = pages()
+    const jobs = jobsRepository(database)
+    const ids = []
+    for (let i = 0; i < 4; i++) {
+      const created = await createJob(database, {
+        accountId: a,
+        documentType: 'invoice',
+        schemaId: null,
+        schemaVersion: null,
+        fields: [{ key: 'total', label: 'Total', description: '' }],
+        engine: 'test',
+        file: { name: 'big.txt', mediaType: 'text/plain', content: new Uint8Array(1024 * 1024).fill(65), sha256: '0'.repeat(64) },
+      })
+      ids.push(created.id)
+    }
+    const full = pages()
+    expect(full).toBeGreaterThan(empty + 900)
+    for (const id of ids) await jobs.cancel(a, id, 0)
+    expect(pages()).toBe(full) // deleted, but the file keeps the pages until the purge
+    await jobs.purgeExpiredFiles()
+    expect(pages()).toBeLessThan(empty + 100)
   })
 })
 
