@@ -6,6 +6,7 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { isPostgresUrl } from './db/database'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
+import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './modules/extraction/queue-limits'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './modules/extraction/readers/types'
 
 export interface LlmConfig {
@@ -37,7 +38,14 @@ export interface ServeConfig {
   jobLeaseMs: number
   /** Pages per document and pixels per page image that are read (D67). */
   readLimits: ReadLimits
+  /** How much each account may have waiting, and how long a synchronous extraction waits (D133, D134). */
+  jobQueue: JobQueueConfig
   webhooks: WebhookConfig
+}
+
+export interface JobQueueConfig {
+  caps: { maxQueuedJobs: number; maxQueuedBytes: number }
+  syncWaitMs: number
 }
 
 export interface WebhookConfig {
@@ -80,7 +88,19 @@ export const DEFAULTS = {
   maxDocumentMegapixels: DEFAULT_READ_LIMITS.maxDocumentPixels / 1_000_000,
   maxDecodeMb: DEFAULT_READ_LIMITS.maxDecodeBytes / (1024 * 1024),
   webhookRetryDelay: '5s',
+  maxQueuedJobs: DEFAULT_QUEUE_CAPS.maxQueuedJobs,
+  maxQueuedMb: DEFAULT_QUEUE_CAPS.maxQueuedBytes / 1024 / 1024,
+  syncWait: `${DEFAULT_SYNC_WAIT_MS / 1000}s`,
 }
+
+/** What each account may have waiting, and how long a synchronous extraction waits, unless the operator says (D133, D134). */
+export const DEFAULT_JOB_QUEUE: JobQueueConfig = {
+  caps: DEFAULT_QUEUE_CAPS,
+  syncWaitMs: DEFAULT_SYNC_WAIT_MS,
+}
+
+/** A synchronous wait must end well before an unanswered request's Idempotency-Key is taken for lost (5 minutes, D136). */
+const MAX_SYNC_WAIT_MS = 4 * 60_000
 
 const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
 
@@ -129,6 +149,9 @@ Extraction:
   --keep-files DURATION keep documents after their job, e.g. 7d  env EXTRACTD_KEEP_FILES  default 0 (delete)
   --job-timeout DURATION longest one extraction may run          env EXTRACTD_JOB_TIMEOUT default ${DEFAULTS.jobTimeout}
   --job-lease DURATION  how soon another server takes over the jobs of one that died  env EXTRACTD_JOB_LEASE default ${DEFAULTS.jobLease}
+  --max-queued-jobs N   jobs one account may have queued or running  env EXTRACTD_MAX_QUEUED_JOBS default ${DEFAULTS.maxQueuedJobs}
+  --max-queued-mb N     MiB of documents in them    env EXTRACTD_MAX_QUEUED_MB default ${DEFAULTS.maxQueuedMb}
+  --sync-wait DURATION  longest a request without ?async=true waits for its job, then 202 (at most 4m)  env EXTRACTD_SYNC_WAIT default ${DEFAULTS.syncWait}
   --max-pages N         pages read per document     env EXTRACTD_MAX_PAGES     default ${DEFAULTS.maxPages}
   --max-page-megapixels N  largest page image read  env EXTRACTD_MAX_PAGE_MEGAPIXELS default ${DEFAULTS.maxPageMegapixels}
   --max-document-megapixels N  page images of one document together  env EXTRACTD_MAX_DOCUMENT_MEGAPIXELS default ${DEFAULTS.maxDocumentMegapixels}
@@ -231,6 +254,9 @@ function parseServe(args: string[], env: Env): Command {
     'keep-files': { type: 'string' },
     'job-timeout': { type: 'string' },
     'job-lease': { type: 'string' },
+    'max-queued-jobs': { type: 'string' },
+    'max-queued-mb': { type: 'string' },
+    'sync-wait': { type: 'string' },
     'max-pages': { type: 'string' },
     'max-page-megapixels': { type: 'string' },
     'max-document-megapixels': { type: 'string' },
@@ -263,6 +289,10 @@ function parseServe(args: string[], env: Env): Command {
   if (jobTimeoutMs === 0) throw new UsageError('invalid --job-timeout "0": extractions need some time')
   const jobLeaseMs = duration('--job-lease', pick(values['job-lease'], env.EXTRACTD_JOB_LEASE) ?? DEFAULTS.jobLease)
   if (jobLeaseMs === 0) throw new UsageError('invalid --job-lease "0": a running job needs a lease')
+  const maxQueuedJobs = pick(values['max-queued-jobs'], env.EXTRACTD_MAX_QUEUED_JOBS)
+  const maxQueuedMb = pick(values['max-queued-mb'], env.EXTRACTD_MAX_QUEUED_MB)
+  const syncWaitMs = duration('--sync-wait', pick(values['sync-wait'], env.EXTRACTD_SYNC_WAIT) ?? DEFAULTS.syncWait)
+  if (syncWaitMs > MAX_SYNC_WAIT_MS) throw new UsageError('invalid --sync-wait: at most 4m (longer jobs are answered 202 and read with GET /api/v1/jobs/{id})')
   const maxPages = pick(values['max-pages'], env.EXTRACTD_MAX_PAGES)
   const maxPageMegapixels = pick(values['max-page-megapixels'], env.EXTRACTD_MAX_PAGE_MEGAPIXELS)
   const maxDocumentMegapixels = pick(values['max-document-megapixels'], env.EXTRACTD_MAX_DOCUMENT_MEGAPIXELS)
@@ -302,6 +332,13 @@ function parseServe(args: string[], env: Env): Command {
           (maxDocumentMegapixels === undefined ? DEFAULTS.maxDocumentMegapixels : integerIn('--max-document-megapixels', maxDocumentMegapixels, 1, 100_000)) *
           1_000_000,
         maxDecodeBytes: (maxDecodeMb === undefined ? DEFAULTS.maxDecodeMb : integerIn('--max-decode-mb', maxDecodeMb, 16, 4096)) * 1024 * 1024,
+      },
+      jobQueue: {
+        caps: {
+          maxQueuedJobs: maxQueuedJobs === undefined ? DEFAULTS.maxQueuedJobs : integerIn('--max-queued-jobs', maxQueuedJobs, 1, 1_000_000),
+          maxQueuedBytes: (maxQueuedMb === undefined ? DEFAULTS.maxQueuedMb : integerIn('--max-queued-mb', maxQueuedMb, 1, 1_048_576)) * 1024 * 1024,
+        },
+        syncWaitMs,
       },
       webhooks: { allowPrivate, retryDelayMs },
     },

@@ -24,6 +24,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   jobTimeoutMs: 5 * 60_000,
   jobLeaseMs: 30_000,
   readLimits: { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024 },
+  jobQueue: { caps: { maxQueuedJobs: 500, maxQueuedBytes: 512 * 1024 * 1024 }, syncWaitMs: 55_000 },
   webhooks: { allowPrivate: false, retryDelayMs: 5000 },
 }
 
@@ -98,6 +99,20 @@ describe('serve: extraction options', () => {
     expect(serveConfig([], { EXTRACTD_JOB_LEASE: '2m' }).jobLeaseMs).toBe(120_000)
     expect(usageError(() => parseCommand(['serve', '--job-lease', '0'], {})).message).toContain('--job-lease')
     expect(usageError(() => parseCommand(['serve', '--job-lease', 'soon'], {})).message).toContain('--job-lease')
+  })
+
+  test('caps what one account may have waiting, and how long a synchronous extraction waits, unless told otherwise (D133, D134)', () => {
+    expect(serveConfig(['--max-queued-jobs', '20', '--max-queued-mb', '64', '--sync-wait', '10s']).jobQueue).toEqual({
+      caps: { maxQueuedJobs: 20, maxQueuedBytes: 64 * 1024 * 1024 },
+      syncWaitMs: 10_000,
+    })
+    expect(serveConfig([], { EXTRACTD_MAX_QUEUED_JOBS: '7', EXTRACTD_SYNC_WAIT: '0' }).jobQueue).toEqual({
+      caps: { maxQueuedJobs: 7, maxQueuedBytes: 512 * 1024 * 1024 },
+      syncWaitMs: 0,
+    })
+    expect(usageError(() => parseCommand(['serve', '--max-queued-jobs', '0'], {})).message).toContain('--max-queued-jobs')
+    expect(usageError(() => parseCommand(['serve', '--max-queued-mb', 'lots'], {})).message).toContain('--max-queued-mb')
+    expect(usageError(() => parseCommand(['serve', '--sync-wait', '5m'], {})).message).toContain('--sync-wait')
   })
 
   test('reads workers, upload limit and file retention from the environment', () => {

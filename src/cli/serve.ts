@@ -41,6 +41,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     keepFileMs: config.keepFilesMs,
     readLimits: config.readLimits,
     leaseMs: config.jobLeaseMs,
+    ...config.jobQueue,
     log,
   })
   const deliveries = createDeliveryWorker({ database, log, ...config.webhooks })

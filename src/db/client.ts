@@ -27,6 +27,9 @@ export function openDb(path: string) {
   // busy_timeout first: a second process opening the file while the first switches to WAL
   // would otherwise fail at once with "database is locked".
   sqlite.run('PRAGMA busy_timeout = 5000')
+  // Space freed by deleted documents can then be given back to the file system by the job
+  // runner's purge (D133); it takes effect on a new file only (an older one needs one VACUUM).
+  sqlite.run('PRAGMA auto_vacuum = INCREMENTAL')
   if (path !== ':memory:') enableWal(sqlite)
   sqlite.run('PRAGMA synchronous = NORMAL')
   sqlite.run('PRAGMA foreign_keys = ON')

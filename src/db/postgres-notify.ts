@@ -4,9 +4,13 @@
  * postgres.ts, and node-postgres loaded when a listening connection is first made, so the
  * repositories that use these do not load the driver on a server that runs on SQLite (D150).
  */
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type pg from 'pg'
-import type { PgTx } from './postgres'
+
+/** A transaction of postgres.ts, as far as a notification needs it. */
+interface Executor {
+  execute(query: SQL): Promise<unknown>
+}
 
 /** A server that cannot be reached fails a request (503) after this long rather than holding it. */
 const CONNECT_TIMEOUT_MS = 10_000
@@ -18,7 +22,7 @@ export function connectionConfig(url: string): pg.ClientConfig {
 }
 
 /** Tells the instances listening on `channel` when the transaction commits. */
-export async function notify(tx: PgTx, channel: string): Promise<void> {
+export async function notify(tx: Executor, channel: string): Promise<void> {
   await tx.execute(sql`select pg_notify(${channel}, '')`)
 }
 

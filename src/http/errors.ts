@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   schema_limit_reached: 429,
+  queue_limit_reached: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const
@@ -89,6 +90,15 @@ export const errors = {
       },
     ),
   schemaLimitReached: (max: number) => new ApiError('schema_limit_reached', `Schema limit reached: an account can hold at most ${max} active schemas`),
+  queueLimitReached: (what: 'jobs' | 'bytes', max: number, retryAfterSeconds: number) =>
+    new ApiError(
+      'queue_limit_reached',
+      what === 'jobs'
+        ? `Queue limit reached: an account can have at most ${max} jobs queued or running; retry when some have ended`
+        : `Queue limit reached: the documents of an account's queued and running jobs can hold at most ${max} bytes; retry when some have ended`,
+      {},
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   webhookLimitReached: (max: number) => new ApiError('webhook_limit_reached', `Webhook limit reached: an account can hold at most ${max} webhooks`),
   internal: () => new ApiError('internal_error', 'Internal server error'),
   serviceUnavailable: () => new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),

@@ -5,6 +5,7 @@
  * schema or job. Only this file and its store read or write the idempotency_keys table.
  */
 import type { Database } from '../db/database'
+import { isDatabaseUnavailable } from '../db/errors'
 import { errors } from './errors'
 import { idempotencyStore } from './idempotency-store'
 import { jsonResponse } from './json'
@@ -12,9 +13,12 @@ import { jsonResponse } from './json'
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000
 /**
  * A first request still unanswered after this long is taken for lost (its process ended
- * mid-request), so its key can be used again.
+ * mid-request), so its key can be used again (D136): above the longest a request may last (the
+ * synchronous wait, at most 4 minutes, and an upload), minutes rather than an hour.
  */
-export const IN_FLIGHT_TIMEOUT_MS = 60 * 60 * 1000
+export const IN_FLIGHT_TIMEOUT_MS = 5 * 60 * 1000
+/** How often the end of a request is written again while the database cannot take it. */
+const SETTLE_RETRY_MS = 1_000
 const PURGE_EVERY_MS = 60 * 1000
 
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/
@@ -59,6 +63,30 @@ export interface Idempotency {
   run(request: Request, accountId: string, fingerprint: () => string, handle: () => Answer | Promise<Answer>): Promise<Response>
 }
 
+/**
+ * Writes how a request ended (its answer stored, or its key given up). While the database cannot
+ * answer, the write is tried again in the background until it can (D136), so a key is never left
+ * held by a request that ended; past the in-flight timeout the key is taken for lost anyway.
+ */
+async function settleKey(write: () => Promise<void>): Promise<void> {
+  try {
+    await write()
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error
+    const giveUpAt = Date.now() + IN_FLIGHT_TIMEOUT_MS
+    void (async () => {
+      while (Date.now() < giveUpAt) {
+        await Bun.sleep(SETTLE_RETRY_MS)
+        try {
+          return await write()
+        } catch (again) {
+          if (!isDatabaseUnavailable(again)) return
+        }
+      }
+    })()
+  }
+}
+
 export function createIdempotency(database: Database): Idempotency {
   let lastPurge = 0
   return {
@@ -95,11 +123,12 @@ export function createIdempotency(database: Database): Idempotency {
         answer = await handle()
       } catch (error) {
         // Only success is remembered: a refused request created nothing, so it may be tried again.
-        await store.forget(accountId, key)
+        await settleKey(() => store.forget(accountId, key))
         throw error
       }
-      if (answer.status >= 200 && answer.status < 300) await store.store(accountId, key, answer.status, answer.body)
-      else await store.forget(accountId, key)
+      // A success is answered even while the database cannot store it yet: what it created exists (D135).
+      if (answer.status >= 200 && answer.status < 300) await settleKey(() => store.store(accountId, key, answer.status, answer.body))
+      else await settleKey(() => store.forget(accountId, key))
       return toResponse(answer)
     },
   }

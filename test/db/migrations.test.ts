@@ -33,6 +33,7 @@ test('migrates an empty database to the latest version, with drizzle bookkeeping
     'api_keys',
     'idempotency_keys',
     'job_files',
+    'job_turns',
     'jobs',
     'schema_versions',
     'schemas',

@@ -23,6 +23,7 @@ test.skipIf(!POSTGRES_URL)('migrates an empty database to the latest version, wi
     'api_keys',
     'idempotency_keys',
     'job_files',
+    'job_turns',
     'jobs',
     'schema_versions',
     'schemas',

@@ -6,6 +6,7 @@ import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/modules/extraction/readers/types'
+import type { QueueCaps } from '../../src/modules/extraction/repository'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/delivery'
@@ -40,6 +41,10 @@ export interface TestAppOptions {
   keepFileMs?: number
   workers?: number
   readLimits?: ReadLimits
+  /** How much one account may have waiting (D133); the defaults otherwise. */
+  queueCaps?: QueueCaps
+  /** How long a synchronous extraction waits for its job (D134). */
+  syncWaitMs?: number
   /** Leave the job runner stopped, so jobs stay queued. */
   paused?: boolean
   /** Where the app logs; silent by default. */
@@ -66,6 +71,8 @@ export async function makeTestApp(options: TestAppOptions = {}) {
     keepFileMs: options.keepFileMs ?? 0,
     readLimits: options.readLimits ?? DEFAULT_READ_LIMITS,
     log: silentLogger,
+    caps: options.queueCaps,
+    syncWaitMs: options.syncWaitMs,
   })
   const app = createApp({
     database,

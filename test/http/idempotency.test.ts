@@ -1,8 +1,13 @@
 /** Idempotency-Key on schema creation, restore and extraction (D75). */
+import { Database as SqliteClient } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { type TestApp, createSchema, expectEnvelope, expectValidation, field, makeTestApp } from '../helpers/app'
 import { joined } from '../helpers/answers'
+import { TEST_DIALECT } from '../helpers/database'
+import { tempDir } from '../helpers/process'
 
 const KEY = 'retry-4711'
 const SCHEMA = { name: 'Invoices', fields: [field('total')] }
@@ -135,12 +140,12 @@ describe('POST /api/v1/schemas with Idempotency-Key', () => {
     expect(await schemaCount(t)).toBe(2)
   })
 
-  test('a first request that never answered (its process died) frees its key after an hour', async () => {
+  test('a first request that never answered (its process died) frees its key after five minutes (D136)', async () => {
     const t = await makeTestApp()
     const hash = 'x'.repeat(64)
     const accountId = t.keyA.accountId
     const insert = 'insert into idempotency_keys (account_id, key, request_hash, created_at) values (?, ?, ?, ?)'
-    await t.rows(insert, [accountId, 'lost', hash, new Date(Date.now() - 3600_000 - 1000).toISOString()])
+    await t.rows(insert, [accountId, 'lost', hash, new Date(Date.now() - 5 * 60_000 - 1000).toISOString()])
     await t.rows(insert, [accountId, 'busy', hash, new Date(Date.now() - 60_000).toISOString()])
     expect((await createWithKey(t, SCHEMA, 'lost')).status).toBe(201)
     expectEnvelope(await createWithKey(t, SCHEMA, 'busy'), 409, 'idempotency_key_reused')
@@ -241,5 +246,42 @@ describe('POST /api/v1/extract with Idempotency-Key', () => {
     form.append('extract', JSON.stringify({ document_type: 'invoice' }))
     expectEnvelope(await extractWithKey(t, form), 415, 'unsupported_media_type')
     expect((await extractWithKey(t, extractForm({ document_type: 'invoice' }))).status).toBe(200)
+  })
+})
+
+describe.skipIf(TEST_DIALECT !== 'sqlite')('a database that cannot answer as the request ends (D135, D136)', () => {
+  test('a synchronous extraction whose job exists answers with it, and its key is completed once the database answers again', async () => {
+    const dir = tempDir('extractd-idempotency-')
+    try {
+      const path = join(dir.path, 'locked.sqlite')
+      let unlocked!: Promise<void>
+      // The engine locks the database from another connection as it ends, for 1.5 s: the job's end and the key cannot be written meanwhile.
+      const locking: Engine = {
+        name: 'builtin',
+        async extract(input) {
+          const holder = new SqliteClient(path)
+          holder.run('BEGIN EXCLUSIVE')
+          unlocked = Bun.sleep(1500).then(() => {
+            holder.run('ROLLBACK')
+            holder.close()
+          })
+          return builtinEngine.extract(input)
+        },
+      }
+      const t = await makeTestApp({ dbPath: path, engine: locking })
+      if (t.database.kind !== 'sqlite') throw new Error('SQLite only')
+      t.database.sqlite.run('PRAGMA busy_timeout = 5')
+      const first = await extractWithKey(t, extractForm({ document_type: 'invoice' }))
+      expect(first.status).toBe(202)
+      const id = first.body.job.id
+      expect(id).toMatch(/^job_/)
+      await unlocked
+      await Bun.sleep(1500) // the key's answer is written again every second
+      const retry = await extractWithKey(t, extractForm({ document_type: 'invoice' }))
+      expect([retry.status, retry.body.job.id, retry.headers.get('idempotent-replayed')]).toEqual([202, id, 'true'])
+      expect(await jobCount(t)).toBe(1)
+    } finally {
+      dir.remove()
+    }
   })
 })

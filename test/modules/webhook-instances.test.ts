@@ -3,7 +3,7 @@
  * PostgreSQL pools, as two instances have): the limit of endpoints holds, and each message is
  * delivered once although both delivery workers run (D84, D100).
  */
-import { afterAll, afterEach, expect, test } from 'bun:test'
+import { afterAll, afterEach, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
 import { ApiError } from '../../src/http/errors'
 import { silentLogger } from '../../src/lib/log'
@@ -17,6 +17,9 @@ import type { Database } from '../../src/db/database'
 import { anotherHandle, openTestDatabase, query } from '../helpers/database'
 import { tempDir } from '../helpers/process'
 import { eventually, startReceiver } from '../helpers/webhooks'
+
+// The first PostgreSQL database of a run takes seconds to make on a busy machine.
+setDefaultTimeout(20_000)
 
 const dir = tempDir('extractd-webhook-instances-')
 afterAll(() => dir.remove())

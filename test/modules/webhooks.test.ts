@@ -8,7 +8,7 @@ import { ExtractionError, type Engine } from '../../src/modules/extraction/engin
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { checkDeliveryHost, isPrivateAddress } from '../../src/modules/webhooks/addresses'
 import { createDeliveryWorker, retryDelay } from '../../src/modules/webhooks/delivery'
-import { webhooksRepository } from '../../src/modules/webhooks/repository'
+import { webhooksRepository } from '../../src/modules/webhooks/dialect'
 import { createWebhook as createWebhookDirectly, sign } from '../../src/modules/webhooks/service'
 import { silentLogger } from '../../src/lib/log'
 import { ISO_MS, type TestApp, type TestAppOptions, expectEnvelope, expectValidation, makeTestApp } from '../helpers/app'
@@ -620,15 +620,19 @@ describe('deliveries', () => {
     expect(new Set(r.received.map((request) => request.headers.get('webhook-id'))).size).toBe(10)
   })
 
-  test('a claimed message is held by its lease: another owner cannot claim it until the lease runs out', async () => {
+  test('a claimed message is held by its lease: another owner cannot claim it until the lease runs out; the attempt its dead owner made is in the history (D139)', async () => {
     const t = await makeTestApp()
-    await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
+    const webhook = await createWebhook(t, { url: 'https://example.com/a', events: BOTH })
     await extract(t)
     const queue = webhooksRepository(t.database)
-    expect(await queue.claimDue('one', 60_000, 10)).toHaveLength(1)
-    expect(await queue.claimDue('two', 60_000, 10)).toHaveLength(0)
+    const share = { perAccount: 10, perEndpoint: 10, skipEndpoints: [] }
+    expect(await queue.claimDue('one', 60_000, 10, share)).toHaveLength(1)
+    expect(await queue.claimDue('two', 60_000, 10, share)).toHaveLength(0)
     await t.rows("update webhook_messages set lease_expires_at = '2000-01-01T00:00:00.000Z'")
-    expect(await queue.claimDue('two', 60_000, 10)).toHaveLength(1)
+    const [taken] = await queue.claimDue('two', 60_000, 10, share)
+    expect(taken?.attempts).toBe(1)
+    const history = (await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries
+    expect(history).toEqual([expect.objectContaining({ attempt: 1, status_code: null, error: 'interrupted' })])
   })
 
   test('finished messages older than the history window are purged with their attempts; pending ones stay', async () => {
@@ -672,6 +676,41 @@ describe('deliveries', () => {
     const list = (await t.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`)).body.deliveries
     expect(list).toHaveLength(1)
     expect(list[0]).toMatchObject({ status_code: 500, error: 'HTTP 500' })
+  })
+})
+
+describe('fair delivery (D137) and the circuit breaker (D138)', () => {
+  test("one account's hanging endpoints hold at most half of the slots: another account's message goes out at once", async () => {
+    const hanging = receiver(() => Bun.sleep(3000).then(() => new Response('late')))
+    const fast = receiver()
+    const t = await deliveringApp({ webhooks: { concurrency: 4, timeoutMs: 5000, retryDelayMs: 60_000 } })
+    for (let i = 0; i < 6; i++) await createWebhook(t, { url: `${hanging.url}/${i}`, events: BOTH })
+    await createWebhook(t, { url: fast.url, events: BOTH }, t.keyB.key)
+    await extract(t)
+    await eventually(() => hanging.received.length >= 2)
+    const sent = Date.now()
+    await extract(t, 'Invoice No.: B-1\nTotal: 1.00 EUR\n', t.keyB.key)
+    await eventually(() => fast.received.length === 1)
+    expect(Date.now() - sent).toBeLessThan(2500) // the hanging answers take 3 s
+    // Account A never had more than half of the four slots.
+    expect(hanging.received.length).toBe(2)
+  })
+
+  test('an endpoint failing five times in a row has its circuit opened: its messages wait, other endpoints go on; then it is tried again', async () => {
+    let down = true
+    const flaky = receiver(() => new Response(null, { status: down ? 500 : 200 }))
+    const healthy = receiver()
+    const t = await deliveringApp({ webhooks: { retryDelayMs: 10, circuitOpenMs: 600 } })
+    await createWebhook(t, { url: flaky.url, events: BOTH })
+    await createWebhook(t, { url: healthy.url, events: BOTH })
+    const job = await extract(t)
+    await eventually(() => flaky.received.length === 5)
+    await Bun.sleep(300)
+    expect(flaky.received).toHaveLength(5) // open: no sixth attempt yet, though retries are due every 10 ms
+    expect(healthy.received).toHaveLength(1)
+    down = false
+    await eventually(async () => (await messagesOfJob(t, job.id)).every((message) => message.status === 'delivered'))
+    expect(flaky.received).toHaveLength(6)
   })
 })
 

@@ -37,7 +37,11 @@ export const jobs = pgTable(
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
     completedAt: text('completed_at'),
   },
-  (table) => [index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id), index('jobs_status_idx').on(table.status, table.createdAt)],
+  (table) => [
+    index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
+    index('jobs_status_idx').on(table.status, table.createdAt),
+    index('jobs_account_status_idx').on(table.accountId, table.status),
+  ],
 )
 
 export const jobFiles = pgTable(
@@ -51,3 +55,10 @@ export const jobFiles = pgTable(
   },
   (table) => [index('job_files_expires_idx').on(table.expiresAt)],
 )
+
+export const jobTurns = pgTable('job_turns', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id),
+  lastClaimedAt: text('last_claimed_at').notNull(),
+})

@@ -76,7 +76,12 @@ export const jobs = sqliteTable(
     updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
     completedAt: text('completed_at'),
   },
-  (table) => [index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id), index('jobs_status_idx').on(table.status, table.createdAt)],
+  (table) => [
+    index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
+    index('jobs_status_idx').on(table.status, table.createdAt),
+    // An account's jobs not yet ended, counted against its caps at every new job (D133).
+    index('jobs_account_status_idx').on(table.accountId, table.status),
+  ],
 )
 
 /** Uploaded documents: kept until their job ends, then only when the operator asks (retention). */
@@ -92,3 +97,14 @@ export const jobFiles = sqliteTable(
   },
   (table) => [index('job_files_expires_idx').on(table.expiresAt)],
 )
+
+/**
+ * Each account's turn at the job runners (D131): when a runner last claimed one of its jobs. The
+ * next job claimed is the account's with the fewest running, then the one served longest ago.
+ */
+export const jobTurns = sqliteTable('job_turns', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id),
+  lastClaimedAt: text('last_claimed_at').notNull(),
+})

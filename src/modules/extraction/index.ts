@@ -13,7 +13,7 @@ import type { Catalog } from '../catalog/service'
 import { DEFAULT_JOB_PAGE, ExtractForm, ExtractQuery, ExtractRequest, JobEnvelope, JobList, JobParams, JobsQuery, MAX_JOB_PAGE } from './model'
 // Detection only: the readers themselves (PDF.js, OCR) load in the extraction threads.
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
-import { cancelJob, createJob, deleteJob, getJob, getJobFile, listJobs, resolveFields } from './service'
+import { cancelJob, createJob, deleteJob, getJob, getJobFile, jobOnceReadable, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'
 
 export interface ExtractionDeps {
@@ -29,6 +29,9 @@ export interface ExtractionDeps {
 let extractRequestCheck: TypeCheck<typeof ExtractRequest> | undefined
 /** Compiled with the first upload, not at start (D150). */
 const extractRequestChecker = () => (extractRequestCheck ??= TypeCompiler.Compile(ExtractRequest))
+
+/** How long a request whose job exists keeps trying to read it while the database cannot answer (D135). */
+const JOB_REREAD_MS = 5_000
 
 /** The `extract` part: JSON, then the rules of ExtractRequest, with paths under /extract. */
 function parseExtract(text: string): ExtractRequest {
@@ -86,16 +89,18 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
             const mediaType = detectMediaType(content)
             if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
 
-            const job = await createJob(database, {
-              accountId: principal.accountId,
-              ...resolved,
-              engine: engineName,
-              file: { name: file.name, mediaType, content, sha256 },
-            })
+            const job = await createJob(
+              database,
+              { accountId: principal.accountId, ...resolved, engine: engineName, file: { name: file.name, mediaType, content, sha256 } },
+              runner.caps,
+            )
             const finished = runner.submit(job.id)
             if (query.async === 'true') return { status: 202, body: JSON.stringify({ job }) }
-            await finished
-            return { status: 200, body: JSON.stringify({ job: await getJob(database, principal.accountId, job.id) }) }
+            // D134: a synchronous request waits at most the sync wait, then answers as ?async=true would.
+            const ended = await Promise.race([finished.then(() => true), Bun.sleep(runner.syncWaitMs).then(() => false)])
+            // D135: the job exists, so the answer carries it, even while the database cannot be read.
+            const current = await jobOnceReadable(database, principal.accountId, job, JOB_REREAD_MS)
+            return { status: ended && current.status !== 'queued' && current.status !== 'running' ? 200 : 202, body: JSON.stringify({ job: current }) }
           },
         )
       },
@@ -104,7 +109,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         parse: multipartBody(maxUploadBytes),
         body: ExtractForm,
         query: ExtractQuery,
-        response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415) },
+        response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
         detail: {
           operationId: 'extract',
           'x-idempotent': true,
@@ -114,7 +119,9 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
             'or plain text) and `extract` (JSON). Scans and photos are read by OCR. ' +
             "Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. " +
             'Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); ' +
-            'with `?async=true` answers 202 at once. With `Idempotency-Key`, a retry (the same `extract` part and the same file) ' +
+            "with `?async=true` answers 202 at once, and so does a job still queued or running after the server's synchronous wait " +
+            '(`--sync-wait`, 55 s by default): poll `GET /api/v1/jobs/{id}` then. ' +
+            'An account with too many jobs queued or running, or too many bytes of documents in them, gets 429 `queue_limit_reached` with `Retry-After`. With `Idempotency-Key`, a retry (the same `extract` part and the same file) ' +
             'gets the first answer again instead of a second job.',
         },
       },

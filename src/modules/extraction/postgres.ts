@@ -4,16 +4,29 @@
  * runner as on SQLite. A queued or released job is announced with NOTIFY, on which idle runners
  * of every instance look for work at once.
  */
-import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { PostgresDatabase } from '../../db/database'
 import type { PgTx } from '../../db/postgres'
 import { listen, notify } from '../../db/postgres-notify'
-import { jobFiles, jobs } from '../../db/pg-tables'
+import { accounts, jobFiles, jobs, jobTurns } from '../../db/pg-tables'
+import type { JobStatus } from '../../db/tables'
 import { isoIn, nowIso } from '../../lib/time'
 import { enqueueJobEventPostgres } from '../webhooks/postgres'
-import { type DescribeJob, endOf, FILE_MISSING, FINISHED, type JobOutcome, type JobsRepository } from './repository'
+import {
+  type ClaimedJob,
+  type DescribeJob,
+  endOf,
+  FILE_MISSING,
+  FINISHED,
+  type JobOutcome,
+  type JobsRepository,
+  MAX_CLAIM_TRIES,
+  nextInTurnSql,
+} from './repository'
 
 const QUEUED_CHANNEL = 'extractd_jobs'
+/** Any number unique to extractd: the transaction advisory lock claims in turn take one at a time (D131). */
+const CLAIM_LOCK = 0x6a6f6273 // "jobs"
 
 function owned(accountId: string, id?: string): SQL {
   return id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
@@ -44,6 +57,32 @@ async function finish(tx: PgTx, id: string, runner: string, outcome: JobOutcome,
   return true
 }
 
+/** Claims one job by ID in `tx`, waiting for a cancel that holds its row; undefined when it is not claimable (or its document is gone: it then fails). */
+async function claimIn(tx: PgTx, id: string, runner: string, leaseMs: number, describe: DescribeJob, skipLocked: boolean): Promise<ClaimedJob | undefined> {
+  const now = nowIso()
+  const query = tx
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.id, id), claimable(now)))
+  const [free] = await (skipLocked ? query.for('update', { skipLocked: true }) : query.for('update'))
+  if (!free) return undefined
+  const [row] = await tx
+    .update(jobs)
+    .set({ status: 'running', runner, leaseExpiresAt: isoIn(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+    .where(eq(jobs.id, id))
+    .returning()
+  const [file] = await tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id))
+  if (!file) {
+    await finish(tx, id, runner, FILE_MISSING, 0, describe)
+    return undefined
+  }
+  await tx
+    .insert(jobTurns)
+    .values({ accountId: row!.accountId, lastClaimedAt: now })
+    .onConflictDoUpdate({ target: jobTurns.accountId, set: { lastClaimedAt: now } })
+  return { row: row!, content: file.content }
+}
+
 /** The status of one of the account's jobs, its row locked until the transaction ends. */
 async function lockedStatus(tx: PgTx, accountId: string, id: string) {
   const [row] = await tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).for('update')
@@ -55,8 +94,17 @@ export function postgresJobs({ db, url, transaction }: PostgresDatabase): JobsRe
   const runningOf = (runner: string, ids: string[]) => and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner))
 
   return {
-    create: ({ now, ...job }, content) =>
+    create: ({ now, ...job }, content, { maxQueuedJobs, maxQueuedBytes }) =>
       transaction(async (tx) => {
+        // Held until the transaction ends: the account's waiting jobs cannot change meanwhile, on any instance (D133).
+        await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, job.accountId)).for('update')
+        const [waiting] = await tx
+          .select({ jobs: count(), bytes: sql<string>`coalesce(sum(${jobs.fileSize}), 0)` })
+          .from(jobs)
+          .where(and(owned(job.accountId), inArray(jobs.status, ['queued', 'running'])))
+        const held = { jobs: Number(waiting?.jobs ?? 0), bytes: Number(waiting?.bytes ?? 0) }
+        if (held.jobs >= maxQueuedJobs) return { over: 'jobs' as const }
+        if (held.jobs > 0 && held.bytes + job.fileSize > maxQueuedBytes) return { over: 'bytes' as const }
         const [row] = await tx
           .insert(jobs)
           .values({ ...job, createdAt: now, updatedAt: now })
@@ -64,7 +112,7 @@ export function postgresJobs({ db, url, transaction }: PostgresDatabase): JobsRe
         const { buffer, byteOffset, byteLength } = content
         await tx.insert(jobFiles).values({ jobId: row!.id, content: Buffer.from(buffer, byteOffset, byteLength) })
         await notify(tx, QUEUED_CHANNEL)
-        return row!
+        return { row: row! }
       }),
 
     find: (accountId, id) => one(db.select().from(jobs).where(owned(accountId, id))),
@@ -105,27 +153,22 @@ export function postgresJobs({ db, url, transaction }: PostgresDatabase): JobsRe
         return status
       }),
 
-    claim: (id, runner, leaseMs, describe) =>
+    // Another instance claiming the same job holds its row: skip it rather than wait.
+    claim: (id, runner, leaseMs, describe) => transaction((tx) => claimIn(tx, id, runner, leaseMs, describe, true)),
+
+    claimNext: (runner, leaseMs, describe) =>
       transaction(async (tx) => {
-        const now = nowIso()
-        // Another instance claiming the same job holds its row: skip it rather than wait.
-        const [free] = await tx
-          .select({ id: jobs.id })
-          .from(jobs)
-          .where(and(eq(jobs.id, id), claimable(now)))
-          .for('update', { skipLocked: true })
-        if (!free) return undefined
-        const [row] = await tx
-          .update(jobs)
-          .set({ status: 'running', runner, leaseExpiresAt: isoIn(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
-          .where(eq(jobs.id, id))
-          .returning()
-        const [file] = await tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id))
-        if (!file) {
-          await finish(tx, id, runner, FILE_MISSING, 0, describe)
-          return undefined
+        // One claim in turn at a time across instances: each sees the running jobs and turns the last one left.
+        await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`)
+        // A job whose document is gone fails as it is claimed; the next in turn is taken instead.
+        for (let tries = 0; tries < MAX_CLAIM_TRIES; tries++) {
+          const { rows } = await tx.execute<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso()))
+          const next = rows[0]
+          if (!next) return undefined
+          const claimed = await claimIn(tx, next.id, runner, leaseMs, describe, false)
+          if (claimed) return { ...claimed, interrupted: next.status === 'running' }
         }
-        return { row: row!, content: file.content }
+        return undefined
       }),
 
     async renew(runner, ids, leaseMs) {
@@ -149,11 +192,6 @@ export function postgresJobs({ db, url, transaction }: PostgresDatabase): JobsRe
         if (rows.length > 0) await notify(tx, QUEUED_CHANNEL)
         return rows.length
       })
-    },
-
-    async claimable(limit) {
-      const rows = await db.select({ id: jobs.id, status: jobs.status }).from(jobs).where(claimable(nowIso())).orderBy(jobs.createdAt, jobs.id).limit(limit)
-      return rows.map((row) => ({ id: row.id, interrupted: row.status === 'running' }))
     },
 
     async ended(id) {

@@ -1,9 +1,12 @@
-/** What the extraction service and the job runner need from a database; each dialect implements it. */
-import { perDatabase } from '../../db/database'
+/**
+ * What the extraction service and the job runner need from a database. Each dialect (sqlite.ts,
+ * postgres.ts) implements it; dialect.ts picks one for a database, so neither imports the other
+ * or this file's users.
+ */
 import type { JobField, JobFieldMeta, JobProgress, JobStatus, jobs } from '../../db/tables'
+import { type SQL, sql } from 'drizzle-orm'
 import type { JobErrorCode } from './engines/types'
-import { postgresJobs } from './postgres'
-import { sqliteJobs } from './sqlite'
+import type { QueueCaps } from './queue-limits'
 
 export type JobRow = typeof jobs.$inferSelect
 
@@ -35,6 +38,11 @@ export interface ClaimedJob {
   content: Uint8Array
 }
 
+export type { QueueCaps } from './queue-limits'
+
+/** A new job, or which cap it would pass. */
+export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
+
 export type JobOutcome = { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> } | { error: { code: JobErrorCode; message: string } }
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
@@ -52,8 +60,11 @@ export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message
 export type DescribeJob = (row: JobRow) => unknown
 
 export interface JobsRepository {
-  /** Stores a queued job with its document, and lets idle runners of any process know. */
-  create(job: NewJobRow, content: Uint8Array): Promise<JobRow>
+  /**
+   * Stores a queued job with its document, and lets idle runners of any process know; unless the
+   * account's jobs not yet ended would pass a cap with it, checked in the same transaction.
+   */
+  create(job: NewJobRow, content: Uint8Array, caps: QueueCaps): Promise<Created>
   find(accountId: string, id: string): Promise<JobRow | undefined>
   /** The account's jobs, newest first, `limit` of them. */
   list(accountId: string, page: JobPage): Promise<JobRow[]>
@@ -71,17 +82,49 @@ export interface JobsRepository {
   renew(runner: string, ids: string[], leaseMs: number): Promise<string[]>
   /** Gives `runner`'s running jobs back to the queue; how many. */
   release(runner: string, ids: string[]): Promise<number>
-  /** Up to `limit` jobs a runner may claim, oldest first; `interrupted` when left running by a runner that stopped. */
-  claimable(limit: number): Promise<{ id: string; interrupted: boolean }[]>
+  /**
+   * Claims the next job for `runner` in the accounts' turns (D131): of the accounts with jobs no
+   * runner holds, the one with the fewest jobs running (on any runner), then the one whose job was
+   * claimed longest ago; of its jobs, one whose runner stopped, else its oldest. `interrupted` when
+   * it was left running by a runner that stopped renewing it. Undefined when there is none.
+   */
+  claimNext(runner: string, leaseMs: number, describe: DescribeJob): Promise<(ClaimedJob & { interrupted: boolean }) | undefined>
   /** Whether a job has ended (or is gone). */
   ended(id: string): Promise<boolean>
   recordProgress(id: string, runner: string, progress: JobProgress): Promise<void>
   /** Records the outcome if `runner` still holds the job, releases its document, queues its webhook events. */
   complete(id: string, runner: string, outcome: JobOutcome, keepFileMs: number, describe: DescribeJob): Promise<boolean>
-  /** Deletes kept documents whose retention has passed; how many. */
+  /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back (SQLite); how many. */
   purgeExpiredFiles(): Promise<number>
   /** Calls `wake` when another process may have queued a job; returns what stops it. */
   onQueued(wake: () => void): () => void
 }
 
-export const jobsRepository = perDatabase<JobsRepository>({ sqlite: sqliteJobs, postgres: postgresJobs })
+/** How many jobs one claim in turn passes over (their documents gone) before it gives up until the next poll. */
+export const MAX_CLAIM_TRIES = 16
+
+/**
+ * The next job in the accounts' turns (D131), the same text on both dialects: among accounts with
+ * jobs no runner holds, the fewest running first (a slot each before any has two), then the one
+ * claimed from longest ago (never first), then the oldest waiting; of that account's jobs, one
+ * left by a runner that stopped, else the oldest. Selects `id` and `status`.
+ */
+export function nextInTurnSql(now: string): SQL {
+  const free = sql`(status = 'queued' or (status = 'running' and lease_expires_at < ${now}))`
+  return sql`
+    with waiting as (
+      select account_id, min(created_at) as first_at from jobs where ${free} group by account_id
+    ), busy as (
+      select account_id, count(*) as running from jobs where status = 'running' and lease_expires_at >= ${now} group by account_id
+    ), turn as (
+      select waiting.account_id from waiting
+      left join busy on busy.account_id = waiting.account_id
+      left join job_turns on job_turns.account_id = waiting.account_id
+      order by coalesce(busy.running, 0), job_turns.last_claimed_at nulls first, waiting.first_at, waiting.account_id
+      limit 1
+    )
+    select jobs.id, jobs.status from jobs join turn on jobs.account_id = turn.account_id
+    where ${free}
+    order by case when jobs.status = 'running' then 0 else 1 end, jobs.created_at, jobs.id
+    limit 1`
+}

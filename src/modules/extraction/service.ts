@@ -4,6 +4,7 @@
  * account-facing query to the account.
  */
 import type { Database } from '../../db/database'
+import { isDatabaseUnavailable } from '../../db/errors'
 import type { JobField, JobStatus } from '../../db/tables'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
@@ -15,7 +16,9 @@ import { resolveField } from '../../lib/fields/resolve'
 import type { FieldInput } from '../../lib/fields/types'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
-import { FINISHED, jobsRepository } from './repository'
+import { jobsRepository } from './dialect'
+import { DEFAULT_QUEUE_CAPS } from './queue-limits'
+import { FINISHED, type QueueCaps } from './repository'
 import { toWire } from './wire'
 
 /**
@@ -72,8 +75,12 @@ export interface NewJob extends ResolvedFields {
   file: { name: string; mediaType: MediaType; content: Uint8Array; sha256: string }
 }
 
-export async function createJob(database: Database, input: NewJob): Promise<Job> {
-  const row = await jobsRepository(database).create(
+/** How long an account over a queue cap is asked to wait before it tries again (D133). */
+const QUEUE_RETRY_AFTER_S = 10
+
+/** Queues a job, unless the account's waiting jobs would pass a cap with it: 429 `queue_limit_reached` (D133). */
+export async function createJob(database: Database, input: NewJob, caps: QueueCaps = DEFAULT_QUEUE_CAPS): Promise<Job> {
+  const created = await jobsRepository(database).create(
     {
       accountId: input.accountId,
       documentType: input.documentType,
@@ -88,8 +95,10 @@ export async function createJob(database: Database, input: NewJob): Promise<Job>
       now: nowIso(),
     },
     input.file.content,
+    caps,
   )
-  return toWire(row)
+  if ('over' in created) throw errors.queueLimitReached(created.over, created.over === 'jobs' ? caps.maxQueuedJobs : caps.maxQueuedBytes, QUEUE_RETRY_AFTER_S)
+  return toWire(created.row)
 }
 
 export async function getJob(database: Database, accountId: string, id: string): Promise<Job> {
@@ -97,6 +106,25 @@ export async function getJob(database: Database, accountId: string, id: string):
   if (!row) throw errors.notFound('Job')
   return toWire(row)
 }
+
+/**
+ * The job as it is now; while the database cannot answer, tried again for up to `retryMs`, then
+ * the job as it was created (D135): a request whose job exists never answers as if it did not.
+ */
+export async function jobOnceReadable(database: Database, accountId: string, created: Job, retryMs: number): Promise<Job> {
+  const deadline = Date.now() + retryMs
+  for (;;) {
+    try {
+      return await getJob(database, accountId, created.id)
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error
+      if (Date.now() >= deadline) return created
+      await Bun.sleep(REREAD_EVERY_MS)
+    }
+  }
+}
+
+const REREAD_EVERY_MS = 250
 
 export interface JobFilter {
   limit: number

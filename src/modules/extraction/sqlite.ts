@@ -1,11 +1,21 @@
 /** Jobs on SQLite: immediate transactions, so claims and completions hold across processes on one file. */
-import { and, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import type { SqliteDatabase } from '../../db/database'
-import { jobFiles, jobs } from '../../db/tables'
+import { type JobStatus, jobFiles, jobs, jobTurns } from '../../db/tables'
 import { isoIn, nowIso } from '../../lib/time'
 import { enqueueJobEventSqlite } from '../webhooks/sqlite'
-import { type DescribeJob, endOf, FILE_MISSING, FINISHED, type JobOutcome, type JobsRepository } from './repository'
+import {
+  type ClaimedJob,
+  type DescribeJob,
+  endOf,
+  FILE_MISSING,
+  FINISHED,
+  type JobOutcome,
+  type JobsRepository,
+  MAX_CLAIM_TRIES,
+  nextInTurnSql,
+} from './repository'
 
 function owned(accountId: string, id?: string): SQL {
   return id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
@@ -40,23 +50,56 @@ function finish(tx: Tx | Db, id: string, runner: string, outcome: JobOutcome, ke
   return true
 }
 
-export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
+/** Claims one job by ID in `tx`; undefined when it is not claimable (or its document is gone: it then fails). */
+function claimIn(tx: Tx, id: string, runner: string, leaseMs: number, describe: DescribeJob): ClaimedJob | undefined {
+  const now = nowIso()
+  const row = tx
+    .update(jobs)
+    .set({ status: 'running', runner, leaseExpiresAt: isoIn(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+    .where(and(eq(jobs.id, id), claimable(now)))
+    .returning()
+    .get()
+  if (!row) return undefined
+  const file = tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id)).get()
+  if (!file) {
+    finish(tx, id, runner, FILE_MISSING, 0, describe)
+    return undefined
+  }
+  tx.insert(jobTurns)
+    .values({ accountId: row.accountId, lastClaimedAt: now })
+    .onConflictDoUpdate({ target: jobTurns.accountId, set: { lastClaimedAt: now } })
+    .run()
+  return { row, content: file.content }
+}
+
+export function sqliteJobs({ db, sqlite }: SqliteDatabase): JobsRepository {
   const ownedStatus = (tx: Tx, accountId: string, id: string) => tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)).get()?.status
 
   return {
-    async create({ now, ...job }, content) {
-      return db.transaction((tx) => {
-        const row = tx
-          .insert(jobs)
-          .values({ ...job, createdAt: now, updatedAt: now })
-          .returning()
-          .get()
-        const { buffer, byteOffset, byteLength } = content
-        tx.insert(jobFiles)
-          .values({ jobId: row.id, content: Buffer.from(buffer, byteOffset, byteLength) })
-          .run() // a view, not a copy
-        return row
-      })
+    async create({ now, ...job }, content, { maxQueuedJobs, maxQueuedBytes }) {
+      // Immediate: the count and the insert hold across processes on the file, so the caps are exact (D133).
+      return db.transaction(
+        (tx) => {
+          const waiting = tx
+            .select({ jobs: count(), bytes: sql<number>`coalesce(sum(${jobs.fileSize}), 0)` })
+            .from(jobs)
+            .where(and(owned(job.accountId), inArray(jobs.status, ['queued', 'running'])))
+            .get() ?? { jobs: 0, bytes: 0 }
+          if (waiting.jobs >= maxQueuedJobs) return { over: 'jobs' as const }
+          if (waiting.jobs > 0 && waiting.bytes + job.fileSize > maxQueuedBytes) return { over: 'bytes' as const }
+          const row = tx
+            .insert(jobs)
+            .values({ ...job, createdAt: now, updatedAt: now })
+            .returning()
+            .get()
+          const { buffer, byteOffset, byteLength } = content
+          tx.insert(jobFiles)
+            .values({ jobId: row.id, content: Buffer.from(buffer, byteOffset, byteLength) })
+            .run() // a view, not a copy
+          return { row }
+        },
+        { behavior: 'immediate' },
+      )
     },
 
     find: async (accountId, id) => db.select().from(jobs).where(owned(accountId, id)).get(),
@@ -105,22 +148,23 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
     },
 
     async claim(id, runner, leaseMs, describe) {
+      return db.transaction((tx) => claimIn(tx, id, runner, leaseMs, describe), { behavior: 'immediate' })
+    },
+
+    async claimNext(runner, leaseMs, describe) {
+      // A plain read first: an idle queue, the usual case, takes no write lock at every poll.
+      if (!db.select({ id: jobs.id }).from(jobs).where(claimable(nowIso())).limit(1).get()) return undefined
+      // Immediate: one claim at a time across processes, each seeing the turns the last one left.
       return db.transaction(
         (tx) => {
-          const now = nowIso()
-          const row = tx
-            .update(jobs)
-            .set({ status: 'running', runner, leaseExpiresAt: isoIn(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
-            .where(and(eq(jobs.id, id), claimable(now)))
-            .returning()
-            .get()
-          if (!row) return undefined
-          const file = tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id)).get()
-          if (!file) {
-            finish(tx, id, runner, FILE_MISSING, 0, describe)
-            return undefined
+          // A job whose document is gone fails as it is claimed; the next in turn is taken instead.
+          for (let tries = 0; tries < MAX_CLAIM_TRIES; tries++) {
+            const [next] = tx.all<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso()))
+            if (!next) return undefined
+            const claimed = claimIn(tx, next.id, runner, leaseMs, describe)
+            if (claimed) return { ...claimed, interrupted: next.status === 'running' }
           }
-          return { row, content: file.content }
+          return undefined
         },
         { behavior: 'immediate' },
       )
@@ -147,17 +191,6 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
         .all().length
     },
 
-    async claimable(limit) {
-      return db
-        .select({ id: jobs.id, status: jobs.status })
-        .from(jobs)
-        .where(claimable(nowIso()))
-        .orderBy(jobs.createdAt, jobs.id)
-        .limit(limit)
-        .all()
-        .map((row) => ({ id: row.id, interrupted: row.status === 'running' }))
-    },
-
     async ended(id) {
       const row = db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id)).get()
       return !row || FINISHED.includes(row.status)
@@ -175,11 +208,14 @@ export function sqliteJobs({ db }: SqliteDatabase): JobsRepository {
     },
 
     async purgeExpiredFiles() {
-      return db
+      const purged = db
         .delete(jobFiles)
         .where(and(isNotNull(jobFiles.expiresAt), lt(jobFiles.expiresAt, nowIso())))
         .returning({ id: jobFiles.jobId })
         .all().length
+      // Documents deleted here or as their jobs ended leave free pages: give them back to the file system (D133).
+      sqlite.run('PRAGMA incremental_vacuum')
+      return purged
     },
 
     // Other processes' jobs are found by the runner's poll.

@@ -3,15 +3,16 @@
  * with a lease, POSTs each signed (Standard Webhooks), records the attempt, and schedules the
  * next one with exponential backoff for 24 hours. The queue lives in the database, so deliveries
  * survive restarts; new events are sent at once (the repository tells the worker when messages
- * are queued, in this process or, on PostgreSQL, in any).
+ * are queued, in this process or, on PostgreSQL, in any). It is the shared lease worker (D130).
  */
 import type { Database } from '../../db/database'
+import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
-import { serialized } from '../../lib/serialized'
 import { isoIn } from '../../lib/time'
 import { VERSION } from '../../version'
 import { checkDeliveryHost, pinnedRequest } from './addresses'
-import { type ClaimedMessage, type RecordedAttempt, webhooksRepository } from './repository'
+import { webhooksRepository } from './dialect'
+import type { ClaimedMessage, DeliveryShare, RecordedAttempt } from './repository'
 import { sign } from './service'
 
 interface AttemptOutcome extends RecordedAttempt {
@@ -25,6 +26,11 @@ export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000
 /** How long the attempts of a finished message stay listed (D85). */
 export const DELIVERY_HISTORY_MS = 30 * 24 * 60 * 60 * 1000
 const PURGE_EVERY_MS = 60 * 60 * 1000
+/** Failed attempts in a row after which an endpoint's circuit opens: its messages wait (D138). */
+export const CIRCUIT_FAILURES = 5
+/** How long a circuit first stays open; each failed trial after it doubles this, up to the most. */
+export const CIRCUIT_OPEN_MS = 30_000
+const CIRCUIT_OPEN_MAX_MS = 10 * 60_000
 
 export interface DeliveryWorkerOptions {
   database: Database
@@ -37,8 +43,10 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number
   /** How often the database is asked for due messages (other processes', retries). */
   pollMs?: number
-  /** Messages delivered at the same time. */
+  /** Messages delivered at the same time; an account has at most half of them, an endpoint a quarter (D137). */
   concurrency?: number
+  /** How long an endpoint's circuit first stays open after CIRCUIT_FAILURES failed attempts in a row. */
+  circuitOpenMs?: number
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>
@@ -65,18 +73,43 @@ export function createDeliveryWorker({
   retryDelayMs,
   timeoutMs = DEFAULT_DELIVERY_TIMEOUT_MS,
   pollMs = 1000,
-  concurrency = 4,
+  concurrency = 8,
+  circuitOpenMs = CIRCUIT_OPEN_MS,
 }: DeliveryWorkerOptions) {
   const queue = webhooksRepository(database)
-  const owner = crypto.randomUUID()
   // A lease outlives the longest attempt (DNS, connect, the timeout) by a good margin.
   const leaseMs = timeoutMs + 30_000
-  const inFlight = new Set<Promise<void>>()
   const timers = new Set<ReturnType<typeof setTimeout>>()
-  let pollTimer: ReturnType<typeof setInterval> | undefined
-  let purgeTimer: ReturnType<typeof setInterval> | undefined
-  let unsubscribe: (() => void) | undefined
-  let stopping = false
+  /** Endpoints that failed lately, by ID: failed attempts in a row, and until when their circuit is open (D138). */
+  const circuits = new Map<string, { failures: number; opened: number; openUntil: number }>()
+
+  /** Counts an attempt's outcome against its endpoint's circuit; one that opens it wakes the worker when it closes. */
+  function countAttempt(endpointId: string, failed: boolean): void {
+    if (!failed) {
+      circuits.delete(endpointId)
+      return
+    }
+    const circuit = circuits.get(endpointId) ?? { failures: 0, opened: 0, openUntil: 0 }
+    circuit.failures++
+    if (circuit.failures >= CIRCUIT_FAILURES) {
+      const openMs = Math.min(circuitOpenMs * 2 ** circuit.opened, CIRCUIT_OPEN_MAX_MS)
+      circuit.opened++
+      circuit.openUntil = Date.now() + openMs
+      log.info('webhook endpoint circuit open', { endpoint_id: endpointId, failures: circuit.failures, open_ms: openMs })
+      wakeIn(openMs)
+    }
+    circuits.set(endpointId, circuit)
+  }
+
+  /** The share of this worker's slots each account and endpoint may hold, and the endpoints whose circuit is open. */
+  function share(): DeliveryShare {
+    const now = Date.now()
+    return {
+      perAccount: Math.max(1, Math.ceil(concurrency / 2)),
+      perEndpoint: Math.max(1, Math.ceil(concurrency / 4)),
+      skipEndpoints: [...circuits].filter(([, circuit]) => circuit.openUntil > now).map(([id]) => id),
+    }
+  }
 
   async function attempt(message: ClaimedMessage): Promise<AttemptOutcome> {
     const started = performance.now()
@@ -118,7 +151,7 @@ export function createDeliveryWorker({
     const timer = setTimeout(
       () => {
         timers.delete(timer)
-        void poll()
+        void worker.poll()
       },
       Math.max(0, ms),
     )
@@ -129,7 +162,8 @@ export function createDeliveryWorker({
   async function deliver(message: ClaimedMessage): Promise<void> {
     const outcome = await attempt(message)
     const { statusCode, durationMs, error } = outcome
-    const next = await queue.recordAttempt(message.id, owner, { statusCode, durationMs, error }, (number, at) => {
+    countAttempt(message.endpointId, error !== null)
+    const next = await queue.recordAttempt(message.id, worker.owner, { statusCode, durationMs, error }, (number, at) => {
       const nextAttemptAt = new Date(at.getTime() + retryDelay(retryDelayMs, number))
       if (error === null) return { status: 'delivered' }
       const giveUp = !outcome.retry || nextAttemptAt.getTime() > Date.parse(message.createdAt) + RETRY_WINDOW_MS
@@ -147,54 +181,32 @@ export function createDeliveryWorker({
     if (next) wakeIn(Date.parse(next.nextAttemptAt) - Date.now())
   }
 
-  const poll = serialized(async () => {
-    if (stopping) return
-    let claimed: ClaimedMessage[]
-    try {
-      claimed = await queue.claimDue(owner, leaseMs, concurrency - inFlight.size)
-    } catch (error) {
-      log.error('webhook queue unreadable', { error: error instanceof Error ? error.message : String(error) })
-      return
-    }
-    for (const message of claimed) {
-      const running: Promise<void> = deliver(message)
-        .catch((error) => log.error('webhook delivery error', { message_id: message.id, error: String(error) }))
-        .finally(() => {
-          inFlight.delete(running)
-          void poll() // room for one more, and more may be due
-        })
-      inFlight.add(running)
-    }
+  const worker = createLeaseWorker<ClaimedMessage>({
+    name: 'webhook delivery',
+    log,
+    concurrency,
+    pollMs,
+    leaseMs,
+    claim: (owner, room) => queue.claimDue(owner, leaseMs, room, share()),
+    idOf: (message) => message.id,
+    run: (message) => deliver(message),
+    release: async (owner) => {
+      await queue.releaseLeases(owner)
+      return 0
+    },
+    onQueued: (wake) => queue.onQueued(wake),
+    purge: { what: 'purging the delivery history', everyMs: PURGE_EVERY_MS, run: () => queue.purgeFinished(isoIn(-DELIVERY_HISTORY_MS)) },
   })
 
   return {
     /** Starts polling; messages left by a stopped process are due again (their leases run out). */
-    start(): void {
-      stopping = false
-      unsubscribe = queue.onQueued(() => void poll())
-      pollTimer = setInterval(() => void poll(), pollMs)
-      pollTimer.unref?.()
-      const purge = () =>
-        queue
-          .purgeFinished(isoIn(-DELIVERY_HISTORY_MS))
-          .catch((error) => log.error('webhook history purge failed', { error: error instanceof Error ? error.message : String(error) }))
-      void purge()
-      purgeTimer = setInterval(purge, PURGE_EVERY_MS)
-      purgeTimer.unref?.()
-      void poll()
-    },
+    start: worker.start,
 
     /** Takes no more messages, waits up to `graceMs` for attempts under way, and gives back the rest. */
     async stop(graceMs: number): Promise<void> {
-      stopping = true
-      unsubscribe?.()
-      if (pollTimer) clearInterval(pollTimer)
-      if (purgeTimer) clearInterval(purgeTimer)
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
-      if (inFlight.size > 0) await Promise.race([Promise.allSettled([...inFlight]), Bun.sleep(graceMs)])
-      // The database may already be closing; the leases then simply run out.
-      await queue.releaseLeases(owner).catch(() => {})
+      await worker.stop(graceMs)
     },
   }
 }

@@ -4,14 +4,14 @@
  * lease as on SQLite. Queued messages are announced with NOTIFY, on which the delivery workers
  * of every instance look at once.
  */
-import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
 import type { PostgresDatabase } from '../../db/database'
 import type { PgTx } from '../../db/postgres'
 import { listen, notify } from '../../db/postgres-notify'
 import { accounts, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/pg-tables'
 import { newId } from '../../lib/ids'
 import { isoIn, nowIso } from '../../lib/time'
-import { type EndedJob, eventOf, type WebhooksRepository } from './repository'
+import { dueInTurnSql, type EndedJob, eventOf, INTERRUPTED_ATTEMPT, type WebhooksRepository } from './repository'
 
 const QUEUED_CHANNEL = 'extractd_webhooks'
 
@@ -96,39 +96,49 @@ export function postgresWebhooks({ db, url, transaction }: PostgresDatabase): We
         .limit(limit)
     },
 
-    async claimDue(owner, leaseMs, limit) {
+    async claimDue(owner, leaseMs, limit, share) {
       if (limit <= 0) return []
       return transaction(async (tx) => {
         const now = nowIso()
-        // Messages another instance is claiming right now are skipped, not waited for.
-        const due = await tx
-          .select({ id: webhookMessages.id })
-          .from(webhookMessages)
-          .where(
-            and(
-              eq(webhookMessages.status, 'pending'),
-              lte(webhookMessages.nextAttemptAt, now),
-              or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
-            ),
-          )
-          .orderBy(asc(webhookMessages.nextAttemptAt), asc(webhookMessages.id))
-          .limit(limit)
-          .for('update', { skipLocked: true })
-        if (due.length === 0) return []
+        const { rows: picked } = await tx.execute<{ id: string; interrupted: number }>(dueInTurnSql(owner, now, limit, share))
+        if (picked.length === 0) return []
+        // Another instance may have claimed one since: the lease is checked again as each row is locked.
         const claimed = await tx
           .update(webhookMessages)
           .set({ leaseOwner: owner, leaseExpiresAt: isoIn(leaseMs) })
           .where(
-            inArray(
-              webhookMessages.id,
-              due.map((row) => row.id),
+            and(
+              inArray(
+                webhookMessages.id,
+                picked.map((row) => row.id),
+              ),
+              eq(webhookMessages.status, 'pending'),
+              or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
             ),
           )
           .returning()
+        const interrupted = new Set(picked.filter((row) => Number(row.interrupted) === 1).map((row) => row.id))
+        for (const row of claimed) {
+          if (!interrupted.has(row.id)) continue
+          // D139: the attempt its dead owner was making is in the history, as the receiver may have seen it.
+          row.attempts += 1
+          await tx.insert(webhookAttempts).values({
+            id: newId('att'),
+            messageId: row.id,
+            endpointId: row.endpointId,
+            attempt: row.attempts,
+            statusCode: null,
+            durationMs: 0,
+            error: INTERRUPTED_ATTEMPT,
+            createdAt: now,
+          })
+          await tx.update(webhookMessages).set({ attempts: row.attempts, updatedAt: now }).where(eq(webhookMessages.id, row.id))
+        }
+        if (claimed.length === 0) return []
         const endpoints = new Map(
           (
             await tx
-              .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
+              .select({ id: webhookEndpoints.id, accountId: webhookEndpoints.accountId, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
               .from(webhookEndpoints)
               .where(inArray(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))]))
           ).map((endpoint) => [endpoint.id, endpoint]),
@@ -139,6 +149,8 @@ export function postgresWebhooks({ db, url, transaction }: PostgresDatabase): We
             ? [
                 {
                   id: row.id,
+                  endpointId: row.endpointId,
+                  accountId: endpoint.accountId,
                   event: row.event,
                   payload: row.payload,
                   attempts: row.attempts,

@@ -1,8 +1,9 @@
-/** What the webhooks service and the delivery worker need from a database; each dialect implements it. */
-import { perDatabase } from '../../db/database'
+/**
+ * What the webhooks service and the delivery worker need from a database. Each dialect
+ * (sqlite.ts, postgres.ts) implements it; dialect.ts picks one for a database.
+ */
+import { type SQL, sql } from 'drizzle-orm'
 import type { MessageStatus, WebhookEvent, webhookEndpoints } from '../../db/tables'
-import { postgresWebhooks } from './postgres'
-import { sqliteWebhooks } from './sqlite'
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect
 
@@ -33,6 +34,8 @@ export interface DeliveryRow {
 
 export interface ClaimedMessage {
   id: string
+  endpointId: string
+  accountId: string
   event: WebhookEvent
   payload: string
   attempts: number
@@ -64,8 +67,12 @@ export interface WebhooksRepository {
   attempts(endpointId: string, limit: number, after?: { createdAt: string; id: string }): Promise<DeliveryRow[]>
 
   // The delivery worker's side: by message ID, fenced by the lease (D84).
-  /** Leases up to `limit` due messages to `owner`; no two owners hold one message. */
-  claimDue(owner: string, leaseMs: number, limit: number): Promise<ClaimedMessage[]>
+  /**
+   * Leases up to `limit` due messages to `owner` in the accounts' and endpoints' turns (D137); no
+   * two owners hold one message. A message whose last owner died while holding it gets an
+   * `interrupted` attempt in its history first (D139).
+   */
+  claimDue(owner: string, leaseMs: number, limit: number, share: DeliveryShare): Promise<ClaimedMessage[]>
   /** Records an attempt if `owner` still holds the message, and moves it on as `next` says; the next attempt's time, if any. */
   recordAttempt(messageId: string, owner: string, attempt: RecordedAttempt, next: NextStep): Promise<{ nextAttemptAt: string } | undefined>
   /** Gives back the leases `owner` holds. */
@@ -76,4 +83,55 @@ export interface WebhooksRepository {
   onQueued(wake: () => void): () => void
 }
 
-export const webhooksRepository = perDatabase<WebhooksRepository>({ sqlite: sqliteWebhooks, postgres: postgresWebhooks })
+/** How an owner's delivery slots are shared (D137, D138). */
+export interface DeliveryShare {
+  /** Messages one account may have in flight at one owner. */
+  perAccount: number
+  /** Messages one endpoint may have in flight at one owner. */
+  perEndpoint: number
+  /** Endpoints whose circuit is open: none of their messages is claimed now. */
+  skipEndpoints: string[]
+}
+
+/** What an attempt cut off by the death of the process making it is recorded as (D139). */
+export const INTERRUPTED_ATTEMPT = 'interrupted'
+
+/**
+ * The due messages `owner` may claim now, in turn (D137), the same text on both dialects: no
+ * account or endpoint past its share of the owner's slots (counting what the owner holds), every
+ * account's first message before any account's second, then the longest due. Selects `id` and
+ * `interrupted` (leased by an owner that stopped renewing: it died mid-attempt).
+ */
+export function dueInTurnSql(owner: string, now: string, limit: number, { perAccount, perEndpoint, skipEndpoints }: DeliveryShare): SQL {
+  const skipped =
+    skipEndpoints.length === 0
+      ? sql``
+      : sql`and webhook_messages.endpoint_id not in (${sql.join(
+          skipEndpoints.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+  return sql`
+    with mine as (
+      select webhook_endpoints.account_id, webhook_messages.endpoint_id from webhook_messages
+      join webhook_endpoints on webhook_endpoints.id = webhook_messages.endpoint_id
+      where webhook_messages.status = 'pending' and webhook_messages.lease_owner = ${owner} and webhook_messages.lease_expires_at > ${now}
+    ), account_load as (
+      select account_id, count(*) as held from mine group by account_id
+    ), endpoint_load as (
+      select endpoint_id, count(*) as held from mine group by endpoint_id
+    ), due as (
+      select webhook_messages.id, webhook_messages.next_attempt_at, webhook_endpoints.account_id, webhook_messages.endpoint_id,
+        case when webhook_messages.lease_owner is null then 0 else 1 end as interrupted,
+        row_number() over (partition by webhook_endpoints.account_id order by webhook_messages.next_attempt_at, webhook_messages.id) as account_rank,
+        row_number() over (partition by webhook_messages.endpoint_id order by webhook_messages.next_attempt_at, webhook_messages.id) as endpoint_rank
+      from webhook_messages join webhook_endpoints on webhook_endpoints.id = webhook_messages.endpoint_id
+      where webhook_messages.status = 'pending' and webhook_messages.next_attempt_at <= ${now}
+        and (webhook_messages.lease_expires_at is null or webhook_messages.lease_expires_at <= ${now}) ${skipped}
+    )
+    select due.id, due.interrupted from due
+    left join account_load on account_load.account_id = due.account_id
+    left join endpoint_load on endpoint_load.endpoint_id = due.endpoint_id
+    where due.account_rank + coalesce(account_load.held, 0) <= ${perAccount} and due.endpoint_rank + coalesce(endpoint_load.held, 0) <= ${perEndpoint}
+    order by due.account_rank + coalesce(account_load.held, 0), due.next_attempt_at, due.id
+    limit ${limit}`
+}

@@ -10,7 +10,8 @@ import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { refusedHost } from './addresses'
 import { type CreatedWebhook, type CreateWebhookBody, type Delivery, MAX_WEBHOOKS_PER_ACCOUNT, type Webhook } from './model'
-import { type EndpointRow, webhooksRepository } from './repository'
+import { webhooksRepository } from './dialect'
+import type { EndpointRow } from './repository'
 
 const SECRET_PREFIX = 'whsec_'
 const SECRET_BYTES = 32

@@ -3,13 +3,13 @@
  * across processes on one file. Messages queued in this process wake its delivery worker at
  * once; those of other processes are found by its poll.
  */
-import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import type { SqliteDatabase } from '../../db/database'
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/tables'
 import { newId } from '../../lib/ids'
 import { isoIn, nowIso } from '../../lib/time'
-import { type EndedJob, eventOf, type WebhooksRepository } from './repository'
+import { dueInTurnSql, type EndedJob, eventOf, INTERRUPTED_ATTEMPT, type WebhooksRepository } from './repository'
 
 const queuedListeners = new Set<() => void>()
 
@@ -107,36 +107,64 @@ export function sqliteWebhooks({ db }: SqliteDatabase): WebhooksRepository {
         .all()
     },
 
-    async claimDue(owner, leaseMs, limit) {
+    async claimDue(owner, leaseMs, limit, share) {
       if (limit <= 0) return []
       const now = nowIso()
-      const due = (tx: Db | Tx) =>
-        tx
-          .select({ id: webhookMessages.id })
-          .from(webhookMessages)
-          .where(
-            and(
-              eq(webhookMessages.status, 'pending'),
-              lte(webhookMessages.nextAttemptAt, now),
-              or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
-            ),
-          )
-          .orderBy(asc(webhookMessages.nextAttemptAt), asc(webhookMessages.id))
-          .limit(limit)
       // A plain read first: an idle queue, the usual case, takes no write lock every second.
-      if (!due(db).get()) return []
+      const anyDue = db
+        .select({ id: webhookMessages.id })
+        .from(webhookMessages)
+        .where(
+          and(
+            eq(webhookMessages.status, 'pending'),
+            lte(webhookMessages.nextAttemptAt, now),
+            or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
+          ),
+        )
+        .limit(1)
+        .get()
+      if (!anyDue) return []
       return db.transaction(
         (tx) => {
+          const picked = tx.all<{ id: string; interrupted: number }>(dueInTurnSql(owner, now, limit, share))
+          if (picked.length === 0) return []
           const claimed = tx
             .update(webhookMessages)
             .set({ leaseOwner: owner, leaseExpiresAt: isoIn(leaseMs) })
-            .where(inArray(webhookMessages.id, due(tx)))
+            .where(
+              and(
+                inArray(
+                  webhookMessages.id,
+                  picked.map((row) => row.id),
+                ),
+                eq(webhookMessages.status, 'pending'),
+                or(isNull(webhookMessages.leaseExpiresAt), lte(webhookMessages.leaseExpiresAt, now)),
+              ),
+            )
             .returning()
             .all()
-          if (claimed.length === 0) return []
+          const interrupted = new Set(picked.filter((row) => Number(row.interrupted) === 1).map((row) => row.id))
+          for (const row of claimed) {
+            if (!interrupted.has(row.id)) continue
+            // D139: the attempt its dead owner was making is in the history, as the receiver may have seen it.
+            row.attempts += 1
+            tx.insert(webhookAttempts)
+              .values({
+                id: newId('att'),
+                messageId: row.id,
+                endpointId: row.endpointId,
+                attempt: row.attempts,
+                statusCode: null,
+                durationMs: 0,
+                error: INTERRUPTED_ATTEMPT,
+                createdAt: now,
+              })
+              .run()
+            tx.update(webhookMessages).set({ attempts: row.attempts, updatedAt: now }).where(eq(webhookMessages.id, row.id)).run()
+          }
           const endpoints = new Map(
             tx
-              .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
+              .select({ id: webhookEndpoints.id, accountId: webhookEndpoints.accountId, url: webhookEndpoints.url, secret: webhookEndpoints.secret })
               .from(webhookEndpoints)
               .where(inArray(webhookEndpoints.id, [...new Set(claimed.map((row) => row.endpointId))]))
               .all()
@@ -148,6 +176,8 @@ export function sqliteWebhooks({ db }: SqliteDatabase): WebhooksRepository {
               ? [
                   {
                     id: row.id,
+                    endpointId: row.endpointId,
+                    accountId: endpoint.accountId,
                     event: row.event,
                     payload: row.payload,
                     attempts: row.attempts,

@@ -1,0 +1,311 @@
+/**
+ * Fairness and fault tolerance of the job queue and of webhook delivery (issue 20), on SQLite and
+ * on PostgreSQL, each against its own baseline in the same run:
+ *
+ * - the other account's wait: account B's synchronous extraction of a scanned receipt, on an idle
+ *   server (baseline) and right after account A queued a backlog of scans; target: within 2× the
+ *   idle time plus one running job;
+ * - takeover after kill -9: instance X runs two jobs and is killed; instance Y, busy with its own
+ *   backlog, takes them over; the delay after the kill and after their leases ran out; target:
+ *   within the lease + 3 s of the kill;
+ * - webhook delay: B's delivery after its job ended, with no other traffic (baseline) and while
+ *   A's endpoints hang; target: within 2 s.
+ *
+ *   bun run bench:fairness
+ *   PG=postgres://user:pass@127.0.0.1:5432/postgres   a role that may create databases (default: EXTRACTD_TEST_POSTGRES; without it SQLite only)
+ *   SCANS=8 WORKERS=2 LEASE=5 HANGING=8
+ *
+ * Servers run from source (`bun src/main.ts serve`), on 127.0.0.1.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import pg from 'pg'
+import { closeDatabase, openDatabase } from '../src/db/database'
+import { createKey } from '../src/modules/keys/service'
+
+const ROOT = resolve(import.meta.dir, '..')
+const env = process.env
+const SCANS = Number(env.SCANS ?? 8)
+const WORKERS = Number(env.WORKERS ?? 2)
+const LEASE_S = Number(env.LEASE ?? 5)
+const HANGING = Number(env.HANGING ?? 8)
+const PG = env.PG ?? env.EXTRACTD_TEST_POSTGRES
+const PORTS = [18810, 18811]
+const RECEIVER_PORT = 18812
+const SCANS_DIR = join(ROOT, '../shared/eval/dev-scans/sroie')
+
+const work = mkdtempSync(join(tmpdir(), 'extractd-bench-fairness-'))
+const running = new Set<ReturnType<typeof Bun.spawn>>()
+
+function fail(message: string): never {
+  console.error(`bench:fairness: ${message}`)
+  for (const proc of running) proc.kill('SIGKILL')
+  process.exit(1)
+}
+
+const scans = readdirSync(SCANS_DIR)
+  .filter((name) => /\.(jpe?g|png)$/i.test(name))
+  .sort()
+  .map((name) => ({ name, content: readFileSync(join(SCANS_DIR, name)) }))
+if (scans.length === 0) fail(`no scans in ${SCANS_DIR}`)
+const TEXT = 'Invoice No.: INV-1\nDate: 2024-01-02\nTotal: 10.00 EUR\n'
+
+// ---- databases -------------------------------------------------------------------------------------
+const admin = PG ? new pg.Pool({ connectionString: PG, max: 1 }) : undefined
+const prefix = `extractd_fair_${process.pid}`
+let made = 0
+const pgDatabases: string[] = []
+
+/** A new empty database of the dialect, with accounts A and B: its location and their keys. */
+async function freshDatabase(dialect: 'sqlite' | 'postgres') {
+  made++
+  let location = join(work, `run-${made}.sqlite`)
+  if (dialect === 'postgres') {
+    const name = `${prefix}_${made}`
+    await admin!.query(`create database "${name}"`)
+    pgDatabases.push(name)
+    const url = new URL(PG!)
+    url.pathname = `/${name}`
+    location = url.toString()
+  }
+  const database = await openDatabase(location)
+  const a = await createKey(database, 'a')
+  const b = await createKey(database, 'b')
+  await closeDatabase(database)
+  return { location, keyA: a.key, keyB: b.key }
+}
+
+// ---- servers ---------------------------------------------------------------------------------------
+async function startServer(location: string, port: number, extra: string[] = []) {
+  const proc = Bun.spawn(
+    [
+      process.execPath,
+      'src/main.ts',
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--db',
+      location,
+      '--workers',
+      String(WORKERS),
+      '--job-lease',
+      `${LEASE_S}s`,
+      '--log-level',
+      'warn',
+      ...extra,
+    ],
+    { cwd: ROOT, stdout: 'ignore', stderr: 'inherit' },
+  )
+  running.add(proc)
+  const started = performance.now()
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) return proc
+    } catch {
+      // not listening yet
+    }
+    if (proc.exitCode !== null) fail('extractd exited during start')
+    if (performance.now() - started > 30_000) fail('extractd did not answer /healthz within 30 s')
+    await Bun.sleep(20)
+  }
+}
+
+async function stopAll(): Promise<void> {
+  for (const proc of running) proc.kill('SIGTERM')
+  await Promise.all([...running].map((proc) => proc.exited))
+  running.clear()
+}
+
+function form(name: string, content: Uint8Array | string, documentType = 'invoice'): FormData {
+  const body = new FormData()
+  body.set('file', new File([content], name))
+  body.set('extract', JSON.stringify({ document_type: documentType }))
+  return body
+}
+
+async function extract(port: number, key: string, body: FormData, async = false) {
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1/extract${async ? '?async=true' : ''}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body,
+  })
+  const json = (await response.json()) as { job?: { id: string; status: string; completed_at: string | null } }
+  if (!json.job) fail(`extract answered ${response.status}: ${JSON.stringify(json)}`)
+  return { status: response.status, job: json.job }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+
+// ---- the other account's wait ----------------------------------------------------------------------
+async function otherAccountsWait(dialect: 'sqlite' | 'postgres') {
+  const { location, keyA, keyB } = await freshDatabase(dialect)
+  await startServer(location, PORTS[0]!)
+  const scan = scans[0]!
+  const timed = async () => {
+    const started = performance.now()
+    const { status } = await extract(PORTS[0]!, keyB, form(scan.name, scan.content))
+    if (status !== 200) fail(`B's synchronous extraction answered ${status}`)
+    return performance.now() - started
+  }
+  // Warm: each of the server's threads loads the OCR data at its first scan.
+  await Promise.all(Array.from({ length: WORKERS }, () => timed()))
+  const idle = Math.min(await timed(), await timed())
+  for (let i = 0; i < SCANS; i++) {
+    const one = scans[(i + 1) % scans.length]!
+    await extract(PORTS[0]!, keyA, form(one.name, one.content), true)
+  }
+  const started = performance.now()
+  const { status, job } = await extract(PORTS[0]!, keyB, form(scan.name, scan.content))
+  const behind = performance.now() - started
+  if (status !== 200) fail(`B's synchronous extraction answered ${status}`)
+  // What CPU contention cannot blur: how many of A's jobs, queued before B's, ended before it.
+  const database = await openDatabase(location)
+  const text = "select count(*) as n from jobs where status = 'succeeded' and completed_at < (select completed_at from jobs where id = $1) and id <> $1"
+  const ahead =
+    database.kind === 'sqlite'
+      ? (database.sqlite.query(text.replaceAll('$1', '?1')).get(job.id) as { n: number }).n
+      : Number((await database.pool.query<{ n: string }>(text, [job.id])).rows[0]!.n)
+  await closeDatabase(database)
+  await stopAll()
+  // The warm-up and idle scans were B's own: they ended before, too.
+  return { idle, behind, aheadOfB: ahead - WORKERS - 2 }
+}
+
+// ---- takeover after kill -9 ------------------------------------------------------------------------
+interface RunningJob {
+  id: string
+  runner: string
+  lease_expires_at: string
+  attempts: number
+}
+
+async function runningJobs(database: Awaited<ReturnType<typeof openDatabase>>): Promise<RunningJob[]> {
+  const text = "select id, runner, lease_expires_at, attempts from jobs where status = 'running'"
+  return database.kind === 'sqlite' ? (database.sqlite.query(text).all() as RunningJob[]) : (await database.pool.query<RunningJob>(text)).rows
+}
+
+async function takeover(dialect: 'sqlite' | 'postgres') {
+  const { location, keyA, keyB } = await freshDatabase(dialect)
+  const x = await startServer(location, PORTS[0]!)
+  await startServer(location, PORTS[1]!)
+  // Warm every thread of both instances (each loads the OCR data at its first scan).
+  await Promise.all(
+    Array.from({ length: 2 * WORKERS }, (_, i) => extract(PORTS[i % 2]!, keyB, form(scans[i % scans.length]!.name, scans[i % scans.length]!.content))),
+  )
+  // A backlog for both: each instance runs WORKERS of it, the rest waits.
+  for (let i = 0; i < SCANS + 2 * WORKERS; i++) {
+    const one = scans[(i + 1) % scans.length]!
+    await extract(PORTS[0]!, keyA, form(one.name, one.content), true)
+  }
+  const database = await openDatabase(location)
+  try {
+    while ((await runningJobs(database)).length < 2 * WORKERS) await Bun.sleep(20)
+    x.kill('SIGKILL')
+    running.delete(x)
+    const killed = Date.now()
+    const atKill = await runningJobs(database)
+    // The survivor renews its leases every third of the lease: the jobs whose lease does not move are the dead instance's.
+    await Bun.sleep((LEASE_S * 1000) / 2)
+    const renewed = new Set(
+      (await runningJobs(database))
+        .filter((job) => atKill.some((old) => old.id === job.id && old.lease_expires_at !== job.lease_expires_at))
+        .map((job) => job.runner),
+    )
+    const orphans = atKill.filter((job) => !renewed.has(job.runner))
+    const expiry = Math.max(...orphans.map((job) => Date.parse(job.lease_expires_at))) - killed
+    const takenAt = new Map<string, number>()
+    while (takenAt.size < orphans.length && Date.now() - killed < (LEASE_S + 90) * 1000) {
+      const rows =
+        database.kind === 'sqlite'
+          ? (database.sqlite.query(`select id, attempts from jobs where id in (${orphans.map(() => '?').join(',')})`).all(...orphans.map((job) => job.id)) as {
+              id: string
+              attempts: number
+            }[])
+          : (await database.pool.query<{ id: string; attempts: number }>('select id, attempts from jobs where id = any($1)', [orphans.map((job) => job.id)]))
+              .rows
+      for (const row of rows) if (Number(row.attempts) > Number(orphans.find((job) => job.id === row.id)!.attempts)) takenAt.set(row.id, Date.now() - killed)
+      await Bun.sleep(50)
+    }
+    if (orphans.length === 0 || takenAt.size < orphans.length) fail('the killed instance’s jobs were not taken over within 90 s past the lease')
+    return { orphans: orphans.length, expiry, first: Math.min(...takenAt.values()), worst: Math.max(...takenAt.values()) }
+  } finally {
+    await closeDatabase(database)
+    await stopAll()
+  }
+}
+
+// ---- webhook delay ---------------------------------------------------------------------------------
+async function webhookDelay(dialect: 'sqlite' | 'postgres') {
+  const received = new Map<string, number>()
+  const receiver = Bun.serve({
+    hostname: '127.0.0.1',
+    port: RECEIVER_PORT,
+    idleTimeout: 60,
+    async fetch(request) {
+      const path = new URL(request.url).pathname
+      const body = (await request.json()) as { data: { job: { id: string } } }
+      if (path.startsWith('/hang')) {
+        await Bun.sleep(15_000)
+        return new Response('late')
+      }
+      received.set(body.data.job.id, Date.now())
+      return new Response('ok')
+    },
+  })
+  try {
+    const { location, keyA, keyB } = await freshDatabase(dialect)
+    await startServer(location, PORTS[0]!, ['--webhooks-allow-private'])
+    const register = (key: string, url: string) =>
+      fetch(`http://127.0.0.1:${PORTS[0]}/api/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, events: ['job.succeeded', 'job.failed'] }),
+      })
+    await register(keyB, `http://127.0.0.1:${RECEIVER_PORT}/fast`)
+    const delayOfB = async () => {
+      const { job } = await extract(PORTS[0]!, keyB, form('b.txt', TEXT, 'invoice'))
+      while (!received.has(job.id)) await Bun.sleep(10)
+      return received.get(job.id)! - Date.parse(job.completed_at!)
+    }
+    const idle = await delayOfB()
+    for (let i = 0; i < HANGING; i++) await register(keyA, `http://127.0.0.1:${RECEIVER_PORT}/hang/${i}`)
+    await extract(PORTS[0]!, keyA, form('a.txt', TEXT, 'invoice'))
+    await Bun.sleep(300) // A's messages are out, hanging
+    const behind = await delayOfB()
+    await stopAll()
+    return { idle, behind }
+  } finally {
+    receiver.stop(true)
+  }
+}
+
+// ---- run -------------------------------------------------------------------------------------------
+const dialects: ('sqlite' | 'postgres')[] = PG ? ['sqlite', 'postgres'] : ['sqlite']
+try {
+  for (const dialect of dialects) {
+    console.log(`\n## ${dialect} (${WORKERS} workers per instance, lease ${LEASE_S} s)`)
+    const wait = await otherAccountsWait(dialect)
+    console.log(
+      `other account's synchronous scan: idle ${seconds(wait.idle)}, behind ${SCANS} of A's scans ${seconds(wait.behind)} ` +
+        `(${(wait.behind / wait.idle).toFixed(2)}× idle; target ≤ 2× idle + one running job); ` +
+        `A's jobs that ended before B's: ${wait.aheadOfB} of ${SCANS} (${WORKERS} were running when B's came)`,
+    )
+    const taken = await takeover(dialect)
+    console.log(
+      `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: first ${seconds(taken.first)}, last ${seconds(taken.worst)} after the kill, ` +
+        `${seconds(taken.worst - taken.expiry)} after their leases ran out (lease ${LEASE_S} s; target ≤ lease + 3 s after the kill)`,
+    )
+    const hook = await webhookDelay(dialect)
+    console.log(
+      `other account's webhook after its job ended: idle ${seconds(hook.idle)}, while ${HANGING} of A's endpoints hang ${seconds(hook.behind)} (target ≤ 2 s)`,
+    )
+  }
+} finally {
+  await stopAll()
+  for (const name of pgDatabases) await admin!.query(`drop database if exists "${name}" with (force)`).catch(() => {})
+  await admin?.end()
+  rmSync(work, { recursive: true, force: true })
+}
