@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Extract fields from a document
-         * @description Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown or plain text) and `extract` (JSON). Scans and photos are read by OCR. Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); with `?async=true` answers 202 at once. With `Idempotency-Key`, a retry (the same `extract` part and the same file) gets the first answer again instead of a second job.
+         * @description Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF, WebP or HEIC image; DOCX, HTML, Markdown or plain text) and `extract` (JSON). Scans and photos are read by OCR. Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); with `?async=true` answers 202 at once. With `Idempotency-Key`, a retry (the same `extract` part and the same file) gets the first answer again instead of a second job.
          */
         post: operations["extract"];
         delete?: never;
@@ -1853,7 +1853,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp (detected from its content).
+                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
                      */
                     file: string;
                     /**
