@@ -33,6 +33,8 @@ const HTTP_ONLY = process.argv.includes('--http-only')
  * report the other) and its phone photos (JPEGs of 13 MP or more) on their own.
  */
 const SPLIT = process.argv.includes('--split')
+/** `--files=<regexp>` reads only the documents whose file name matches (to re-measure a few). */
+const FILES = new RegExp(process.argv.find((arg) => arg.startsWith('--files='))?.slice('--files='.length) ?? '')
 const PHOTO_PIXELS = 13_000_000
 
 /** Truth keys that are compared with a differently named catalog field. */
@@ -267,7 +269,7 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { document_type: string }
   const specs = fieldSpecs(manifest.document_type)
   const files = readdirSync(dir)
-    .filter((file) => !file.endsWith('.json'))
+    .filter((file) => !file.endsWith('.json') && FILES.test(file))
     .sort()
   const emptyResult = (): DatasetResult => ({ set, name, pages: 0, docs: 0, fields: new Map(), partiesF1: [], millis: [], failures: 0, parts: new Map() })
   const result = emptyResult()

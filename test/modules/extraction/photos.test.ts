@@ -3,7 +3,8 @@
  * HEIC, and the receipt found in the photo. The photos are made here: a rendered receipt laid on
  * a dark, textured table and encoded by libvips; the HEIC is libheif's own example image.
  */
-import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
+import jpegJs from 'jpeg-js'
 import sharp from 'sharp'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { imagePages } from '../../../src/modules/extraction/readers/ocr/images'
@@ -95,6 +96,21 @@ describe('large phone photos (D156)', () => {
       'A page of the document is 8125 × 8125 pixels (66 MP); at most 40 MP are read per page (--max-page-megapixels).',
     )
   })
+})
+
+test('a JPEG the built-in decoder misreads is decoded by libvips instead', async () => {
+  const scan = toJpeg(receipt)
+  // jpeg-js refuses some valid baseline JPEGs so; this one it would read, so it is made to refuse.
+  const refuses = spyOn(jpegJs, 'decode').mockImplementation(() => {
+    throw new Error('invalid huffman sequence')
+  })
+  try {
+    const page = await imagePages(scan, MEDIA_TYPES.jpeg, DEFAULT_READ_LIMITS).decode(0)
+    expect(refuses).toHaveBeenCalledTimes(1)
+    expect({ width: page.width, height: page.height }).toEqual({ width: receipt.width, height: receipt.height })
+  } finally {
+    refuses.mockRestore()
+  }
 })
 
 describe('HEIC (D157)', () => {

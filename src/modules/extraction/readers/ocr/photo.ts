@@ -35,7 +35,7 @@ export function largeJpegPage(bytes: Uint8Array, width: number, height: number, 
   // The image as shrunk on load (three channels), and the grey page made from it.
   checkImageBytes(loaded.width * loaded.height * 4 + bytes.length, limits)
   return async () => {
-    const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'error', sequentialRead: true })
+    const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'truncated', sequentialRead: true })
       .rotate()
       .resize({ width: PHOTO_LONGEST_SIDE, height: PHOTO_LONGEST_SIDE, fit: 'inside', withoutEnlargement: true })
       .greyscale()
@@ -56,7 +56,7 @@ function loadShrink(width: number, height: number): number {
 export async function jpegByLibvips(bytes: Uint8Array): Promise<Raster | undefined> {
   const sharp = sharpDecoder()
   if (!sharp) return undefined
-  const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'error' })
+  const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'truncated' })
     .rotate()
     .resize({ width: PHOTO_LONGEST_SIDE, height: PHOTO_LONGEST_SIDE, fit: 'inside', withoutEnlargement: true })
     .greyscale()
