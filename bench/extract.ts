@@ -16,6 +16,7 @@ import { builtinEngine } from '../src/modules/extraction/engines/builtin'
 import { storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
+import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 
 const EVAL_ROOT = resolve(import.meta.dir, '../../shared/eval')
@@ -28,6 +29,14 @@ const extract = inProcessExtractor(builtinEngine)
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
 const HTTP_ONLY = process.argv.includes('--http-only')
+/**
+ * `--split` also scores each dataset's odd- and even-numbered documents apart (tune on one half,
+ * report the other) and its phone photos (JPEGs of 13 MP or more) on their own.
+ */
+const SPLIT = process.argv.includes('--split')
+/** `--files=<regexp>` reads only the documents whose file name matches (to re-measure a few). */
+const FILES = new RegExp(process.argv.find((arg) => arg.startsWith('--files='))?.slice('--files='.length) ?? '')
+const PHOTO_PIXELS = 13_000_000
 
 /** Truth keys that are compared with a differently named catalog field. */
 const FIELD_FOR_TRUTH: Record<string, string> = { jurisdiction: 'governing_law' }
@@ -242,6 +251,18 @@ interface DatasetResult {
   partiesF1: number[]
   millis: number[]
   failures: number
+  /** With --split: the same scores for the odd- and even-numbered documents and the photos. */
+  parts: Map<string, DatasetResult>
+}
+
+/** The --split parts a document falls in: its number's half, and the photos. */
+function splitParts(file: string, bytes: Uint8Array): string[] {
+  if (!SPLIT) return []
+  const number = Number(/(\d+)\.[^.]+$/.exec(file)?.[1] ?? Number.NaN)
+  const parts = Number.isNaN(number) ? [] : [number % 2 === 1 ? 'odd-numbered' : 'even-numbered']
+  const size = jpegFrameSize(bytes)
+  if (size && size.width * size.height >= PHOTO_PIXELS) parts.push('photos (>= 13 MP)')
+  return parts
 }
 
 async function runDataset(set: string, name: string): Promise<DatasetResult> {
@@ -249,9 +270,10 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { document_type: string }
   const specs = fieldSpecs(manifest.document_type)
   const files = readdirSync(dir)
-    .filter((file) => !file.endsWith('.json'))
+    .filter((file) => !file.endsWith('.json') && FILES.test(file))
     .sort()
-  const result: DatasetResult = { set, name, pages: 0, docs: files.length, fields: new Map(), partiesF1: [], millis: [], failures: 0 }
+  const emptyResult = (): DatasetResult => ({ set, name, pages: 0, docs: 0, fields: new Map(), partiesF1: [], millis: [], failures: 0, parts: new Map() })
+  const result = emptyResult()
   const scoredKeys = new Set<string>()
   const truths = files.map((file) => {
     const truth = JSON.parse(readFileSync(join(dir, file.replace(/\.[^.]+$/, '.truth.json')), 'utf8')) as Record<string, unknown>
@@ -262,58 +284,83 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
   for (const [index, file] of files.entries()) {
     const truth = truths[index]!
     const bytes = new Uint8Array(readFileSync(join(dir, file)))
+    const targets = [result]
+    for (const part of splitParts(file, bytes)) {
+      if (!result.parts.has(part)) result.parts.set(part, emptyResult())
+      targets.push(result.parts.get(part)!)
+    }
     const started = performance.now()
     let values: Record<string, unknown> = {}
+    let pages = 0
+    let failed = false
     try {
       const mediaType = detectMediaType(bytes)
       if (!mediaType) throw new Error('media type not recognised')
-      let pages = 1
+      pages = 1
       const task = { content: bytes, mediaType, documentType: manifest.document_type, fields: specs, limits: DEFAULT_READ_LIMITS }
       const answers = await extract(task, (progress) => (pages = progress.pages_total))
       values = storedAnswers(Object.keys(answers), answers).result
-      result.pages += pages
     } catch (error) {
-      result.failures++
+      failed = true
+      pages = 0
       console.log(`  ${name}/${file}: ${(error as Error).message}`)
     }
-    result.millis.push(performance.now() - started)
-
-    for (const truthKey of scoredKeys) {
-      const fieldKey = FIELD_FOR_TRUTH[truthKey] ?? truthKey
-      const expected = truth[truthKey]
-      const predicted = values[fieldKey]
-      const absent = expected === undefined || expected === null
-      if (absent && !ABSENT_MEANS_NONE.has(name)) continue
-      const score = result.fields.get(truthKey) ?? { truths: 0, matches: 0, strictMatches: 0, empty: 0, wrong: 0, extra: 0, noneOk: 0 }
-      result.fields.set(truthKey, score)
-      let outcome: Outcome
-      if (absent) {
-        outcome = isEmpty(predicted) ? 'none-ok' : 'wrong'
-        if (outcome === 'none-ok') score.noneOk++
-        else {
-          score.wrong++
-          score.extra++
-        }
-      } else {
-        score.truths++
-        if (isEmpty(predicted)) {
-          outcome = 'empty'
-          score.empty++
-          if (truthKey === 'parties') result.partiesF1.push(0)
-        } else {
-          const { match, strict, score: partial } = compare(truthKey, predicted, expected)
-          if (truthKey === 'parties') result.partiesF1.push(partial)
-          if (match) score.matches++
-          if (strict) score.strictMatches++
-          outcome = match ? 'match' : 'wrong'
-          if (!match) score.wrong++
-        }
-      }
-      if (DETAILS && (outcome === 'wrong' || outcome === 'empty'))
-        console.log(`  ${outcome.padEnd(5)} ${name}/${file} ${truthKey}: got ${JSON.stringify(predicted)} want ${JSON.stringify(expected)}`)
+    const millis = performance.now() - started
+    for (const target of targets) {
+      target.docs++
+      target.pages += pages
+      if (failed) target.failures++
+      target.millis.push(millis)
+      scoreDocument(target, name, file, scoredKeys, truth, values, target === result)
     }
   }
   return result
+}
+
+/** Adds one document's values, against its truth, to a result's field scores. */
+function scoreDocument(
+  result: DatasetResult,
+  name: string,
+  file: string,
+  scoredKeys: Set<string>,
+  truth: Record<string, unknown>,
+  values: Record<string, unknown>,
+  report: boolean,
+): void {
+  for (const truthKey of scoredKeys) {
+    const fieldKey = FIELD_FOR_TRUTH[truthKey] ?? truthKey
+    const expected = truth[truthKey]
+    const predicted = values[fieldKey]
+    const absent = expected === undefined || expected === null
+    if (absent && !ABSENT_MEANS_NONE.has(name)) continue
+    const score = result.fields.get(truthKey) ?? { truths: 0, matches: 0, strictMatches: 0, empty: 0, wrong: 0, extra: 0, noneOk: 0 }
+    result.fields.set(truthKey, score)
+    let outcome: Outcome
+    if (absent) {
+      outcome = isEmpty(predicted) ? 'none-ok' : 'wrong'
+      if (outcome === 'none-ok') score.noneOk++
+      else {
+        score.wrong++
+        score.extra++
+      }
+    } else {
+      score.truths++
+      if (isEmpty(predicted)) {
+        outcome = 'empty'
+        score.empty++
+        if (truthKey === 'parties') result.partiesF1.push(0)
+      } else {
+        const { match, strict, score: partial } = compare(truthKey, predicted, expected)
+        if (truthKey === 'parties') result.partiesF1.push(partial)
+        if (match) score.matches++
+        if (strict) score.strictMatches++
+        outcome = match ? 'match' : 'wrong'
+        if (!match) score.wrong++
+      }
+    }
+    if (DETAILS && report && (outcome === 'wrong' || outcome === 'empty'))
+      console.log(`  ${outcome.padEnd(5)} ${name}/${file} ${truthKey}: got ${JSON.stringify(predicted)} want ${JSON.stringify(expected)}`)
+  }
 }
 
 // ---------------------------------------------------------------- reporting
@@ -537,6 +584,14 @@ for (const set of EVAL_SETS.filter((name) => !HTTP_ONLY && (!SET || name === SET
   const invoices = ofSet.filter((result) => ['invoice2data', 'zugferd'].includes(result.name))
   const contracts = ofSet.filter((result) => result.name === 'kleister_nda')
   if (receipts.length) printGroup(`${set} receipts (sroie)`, receipts)
+  for (const result of ofSet)
+    for (const [part, scores] of [...result.parts].sort()) {
+      const seconds = scores.millis.reduce((p, q) => p + q, 0) / 1000
+      printGroup(
+        `${set} ${result.name}, ${part} (${scores.docs} documents, ${scores.failures} failed, ${(seconds / Math.max(1, scores.docs)).toFixed(2)} s each)`,
+        [scores],
+      )
+    }
   if (invoices.length) printGroup(`${set} invoices (invoice2data + zugferd)`, invoices)
   if (invoices.length || receipts.length) printGroup(`${set} invoice fields (invoice2data + zugferd + sroie)`, [...invoices, ...receipts])
   if (contracts.length) printGroup(`${set} contract fields (kleister_nda)`, contracts)

@@ -64,9 +64,13 @@ export const errors = {
   invalidJson: (reason: string) => new ApiError('invalid_json', `Malformed JSON body: ${reason}`),
   unsupportedMediaType: (expected: string) => new ApiError('unsupported_media_type', `Unsupported Content-Type: expected ${expected}`),
   unsupportedDocument: (accepted_types: string[]) =>
-    new ApiError('unsupported_media_type', 'Unsupported document: send a PDF, an image (JPEG, PNG, TIFF or WebP), a DOCX, HTML, Markdown or plain text file', {
-      accepted_types,
-    }),
+    new ApiError(
+      'unsupported_media_type',
+      'Unsupported document: send a PDF, an image (JPEG, PNG, TIFF, WebP or HEIC), a DOCX, HTML, Markdown or plain text file',
+      {
+        accepted_types,
+      },
+    ),
   payloadTooLarge: (limitBytes: number) => new ApiError('payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`),
   methodNotAllowed: (method: string, allowed: string[]) =>
     new ApiError(

@@ -20,3 +20,7 @@ declare module 'tesseract.js-core/tesseract-core-simd.js' {
   const TesseractCore: (options: { wasmBinary: ArrayBuffer; print?: (line: string) => void; printErr?: (line: string) => void }) => Promise<unknown>
   export default TesseractCore
 }
+declare module '*.so.8.18.7' {
+  const path: string
+  export default path
+}

@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Extract fields from a document
-         * @description Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown or plain text) and `extract` (JSON). Scans and photos are read by OCR. Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); with `?async=true` answers 202 at once, and so does a job still queued or running after the server's synchronous wait (`--sync-wait`, 55 s by default): poll `GET /api/v1/jobs/{id}` then. An account with too many jobs queued or running, or too many bytes of documents in them, gets 429 `queue_limit_reached` with `Retry-After`. With `Idempotency-Key`, a retry (the same `extract` part and the same file) gets the first answer again instead of a second job.
+         * @description Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF, WebP or HEIC image; DOCX, HTML, Markdown or plain text) and `extract` (JSON). Scans and photos are read by OCR. Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); with `?async=true` answers 202 at once, and so does a job still queued or running after the server's synchronous wait (`--sync-wait`, 55 s by default): poll `GET /api/v1/jobs/{id}` then. An account with too many jobs queued or running, or too many bytes of documents in them, gets 429 `queue_limit_reached` with `Retry-After`. With `Idempotency-Key`, a retry (the same `extract` part and the same file) gets the first answer again instead of a second job.
          */
         post: operations["extract"];
         delete?: never;
@@ -1867,7 +1867,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp (detected from its content).
+                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
                      */
                     file: string;
                     /**

@@ -115,7 +115,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
           'x-idempotent': true,
           summary: 'Extract fields from a document',
           description:
-            'Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF or WebP image; DOCX, HTML, Markdown ' +
+            'Multipart form: `file` (PDF, scanned or with a text layer; JPEG, PNG, TIFF, WebP or HEIC image; DOCX, HTML, Markdown ' +
             'or plain text) and `extract` (JSON). Scans and photos are read by OCR. ' +
             "Fields come from `fields`, from `schema_id`, or else the document type's suggested fields. " +
             'Waits for the job and answers 200 (a failed extraction is still 200 with `status: "failed"`); ' +

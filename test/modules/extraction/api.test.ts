@@ -33,6 +33,7 @@ const ACCEPTED_TYPES = [
   'image/png',
   'image/tiff',
   'image/webp',
+  'image/heic',
 ]
 const ALL_SLUGS = [
   'bank_statement',

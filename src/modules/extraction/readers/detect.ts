@@ -27,13 +27,27 @@ function startsWith(bytes: Uint8Array, prefix: number[], at = 0): boolean {
   return prefix.every((byte, i) => bytes[at + i] === byte)
 }
 
-/** Images by their signatures: JPEG, PNG, TIFF (either byte order) and WebP (a RIFF container). */
+/** Images by their signatures: JPEG, PNG, TIFF (either byte order), WebP (a RIFF container) and HEIC. */
 function imageType(bytes: Uint8Array): MediaType | undefined {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return MEDIA_TYPES.jpeg
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return MEDIA_TYPES.png
   if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return MEDIA_TYPES.tiff
   if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return MEDIA_TYPES.webp
+  if (isHeic(bytes)) return MEDIA_TYPES.heic
   return undefined
+}
+
+/** HEVC-coded HEIF brands (what phones save); AVIF and other HEIF codings are not read. */
+const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs'])
+
+/** A HEIF file (an ISO media `ftyp` box first) whose major brand, or a compatible one, is HEVC-coded. */
+function isHeic(bytes: Uint8Array): boolean {
+  if (!startsWith(bytes, [0x66, 0x74, 0x79, 0x70], 4)) return false
+  const boxSize = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0
+  const end = Math.min(boxSize, bytes.length, 256)
+  const brands: string[] = []
+  for (let at = 8; at + 4 <= end; at += 4) if (at !== 12) brands.push(String.fromCharCode(...bytes.subarray(at, at + 4)))
+  return brands.some((brand) => HEIC_BRANDS.has(brand))
 }
 
 /** `%PDF-` within the first KiB: the PDF spec tolerates a little junk before the header. */

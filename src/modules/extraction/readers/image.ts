@@ -1,4 +1,4 @@
-/** Image documents (JPEG, PNG, TIFF, WebP) → page texts through OCR, one page per image or frame. */
+/** Image documents (JPEG, PNG, TIFF, WebP, HEIC) → page texts through OCR, one page per image or frame. */
 import { type LaidOutPage, layOutReadings } from './layout'
 import { pageRecogniser } from './ocr'
 import { imagePages } from './ocr/images'

@@ -31,6 +31,7 @@ async function readPages(bytes: Uint8Array, mediaType: MediaType, options: ReadO
     case MEDIA_TYPES.png:
     case MEDIA_TYPES.tiff:
     case MEDIA_TYPES.webp:
+    case MEDIA_TYPES.heic:
       return laidOut(await readImage(bytes, mediaType, options))
     case MEDIA_TYPES.docx:
       return { pages: readDocx(bytes, options.limits) }

@@ -11,6 +11,7 @@ export const MEDIA_TYPES = {
   png: 'image/png',
   tiff: 'image/tiff',
   webp: 'image/webp',
+  heic: 'image/heic',
 } as const
 
 export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]

@@ -1,0 +1,119 @@
+/**
+ * Photos as phones make them (D156–D158): a JPEG larger than OCR needs is decoded by libvips
+ * shrunk on load (its DCT scaling decodes an eighth, quarter or half of each block), turned
+ * upright by its EXIF orientation, so a 50 MP photo costs what a 3 MP one does; HEIC/HEIF (what
+ * iPhones save) is decoded by libheif with its HEVC decoder, in WebAssembly. A photo's page is
+ * then the paper found in it (see paper.ts).
+ */
+import { ExtractionError } from '../../engines/types'
+import { checkImageBytes, checkPixels } from '../limits'
+import type { ReadLimits } from '../types'
+import { sharpDecoder } from './libvips'
+import { findPaper } from './paper'
+import { type Raster, scale, toGrey } from './raster'
+
+/**
+ * Longest side a photo is decoded to: a receipt filling a third of the frame keeps about 1000 px
+ * of width, more than OCR needs for its print, and the page stays a few megapixels.
+ */
+export const PHOTO_LONGEST_SIDE = 3000
+/** libvips shrinks a JPEG on load by up to this factor. */
+const MAX_LOAD_SHRINK = 8
+
+/**
+ * The decoder of a JPEG too large to read at full size, or undefined when the JPEG is small enough
+ * for the built-in decoder (scans) or libvips is not available here. Refuses, before decoding,
+ * a JPEG that would not fit the limits even shrunk on load.
+ */
+export function largeJpegPage(bytes: Uint8Array, width: number, height: number, limits: ReadLimits): (() => Promise<Raster>) | undefined {
+  if (Math.max(width, height) <= PHOTO_LONGEST_SIDE) return undefined
+  const sharp = sharpDecoder()
+  if (!sharp) return undefined
+  const shrink = loadShrink(width, height)
+  const loaded = { width: Math.ceil(width / shrink), height: Math.ceil(height / shrink) }
+  checkPixels(loaded.width, loaded.height, limits)
+  // The image as shrunk on load (three channels), and the grey page made from it.
+  checkImageBytes(loaded.width * loaded.height * 4 + bytes.length, limits)
+  return async () => {
+    const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'truncated', sequentialRead: true })
+      .rotate()
+      .resize({ width: PHOTO_LONGEST_SIDE, height: PHOTO_LONGEST_SIDE, fit: 'inside', withoutEnlargement: true })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    return findPaper(toGrey(data, info.width, info.height, info.channels))
+  }
+}
+
+/** The factor libvips shrinks a JPEG by on load: the largest that keeps the photo's target size. */
+function loadShrink(width: number, height: number): number {
+  let shrink = 1
+  while (shrink < MAX_LOAD_SHRINK && Math.max(width, height) / (shrink * 2) >= PHOTO_LONGEST_SIDE) shrink *= 2
+  return shrink
+}
+
+/** A JPEG the built-in decoder could not read (it misreads some valid ones), read by libvips. */
+export async function jpegByLibvips(bytes: Uint8Array): Promise<Raster | undefined> {
+  const sharp = sharpDecoder()
+  if (!sharp) return undefined
+  const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'truncated' })
+    .rotate()
+    .resize({ width: PHOTO_LONGEST_SIDE, height: PHOTO_LONGEST_SIDE, fit: 'inside', withoutEnlargement: true })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return toGrey(data, info.width, info.height, info.channels)
+}
+
+interface HeifImage {
+  get_width(): number
+  get_height(): number
+  display(target: { data: Uint8ClampedArray; width: number; height: number }, done: (result: { data: Uint8ClampedArray } | null) => void): void
+  free(): void
+}
+
+interface Libheif {
+  HeifDecoder: new () => { decode(bytes: Uint8Array): HeifImage[] }
+}
+
+let libheif: Libheif | undefined
+
+/**
+ * A HEIC/HEIF page: its primary image, with the turn and mirror its container records applied
+ * (libheif does), at most PHOTO_LONGEST_SIDE on its longest side. libheif decodes at full size:
+ * its planes and the RGBA it gives are checked against the decode budget first.
+ */
+export async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<Raster> {
+  libheif ??= require('libheif-js/wasm-bundle') as Libheif
+  const images = new libheif.HeifDecoder().decode(bytes)
+  const image = images[0]
+  if (!image) throw new ExtractionError('corrupt_document', 'The HEIF image could not be decoded: it holds no image.')
+  try {
+    const width = image.get_width()
+    const height = image.get_height()
+    checkPixels(width, height, limits)
+    // YCbCr planes (1.5 bytes a pixel), the RGBA given back, the grey page, and the file.
+    checkImageBytes(width * height * 6.5 + bytes.length, limits)
+    const rgba = await new Promise<Uint8ClampedArray>((resolve, reject) =>
+      image.display({ data: new Uint8ClampedArray(width * height * 4), width, height }, (result) =>
+        result ? resolve(result.data) : reject(new Error('libheif could not decode the image')),
+      ),
+    )
+    return findPaper(await shrunk(toGrey(rgba, width, height, 4)))
+  } finally {
+    for (const each of images) each.free()
+  }
+}
+
+/** A grey page brought down to PHOTO_LONGEST_SIDE, by libvips where it is available. */
+async function shrunk(page: Raster): Promise<Raster> {
+  const factor = PHOTO_LONGEST_SIDE / Math.max(page.width, page.height)
+  if (factor >= 1) return page
+  const sharp = sharpDecoder()
+  if (!sharp) return scale(page, factor)
+  const { data, info } = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: 1 } })
+    .resize({ width: PHOTO_LONGEST_SIDE, height: PHOTO_LONGEST_SIDE, fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return toGrey(data, info.width, info.height, info.channels)
+}
