@@ -20,3 +20,15 @@ declare module 'tesseract.js-core/tesseract-core-simd.js' {
   const TesseractCore: (options: { wasmBinary: ArrayBuffer; print?: (line: string) => void; printErr?: (line: string) => void }) => Promise<unknown>
   export default TesseractCore
 }
+declare module 'pdfjs-dist/build/pdf.min.mjs' {
+  const path: string
+  export default path
+}
+declare module 'pdfjs-dist/build/pdf.worker.min.mjs' {
+  const path: string
+  export default path
+}
+declare module '*.css' {
+  const path: string
+  export default path
+}

@@ -1,0 +1,247 @@
+/**
+ * The console at /console of the compiled binary, in headless Chromium with every other host
+ * blocked: sign in, upload an invoice made here, see its fields and each field's box drawn where
+ * the API's bbox says (from the DOM's geometry and the page's own pixels), design a schema with a
+ * typed table field and run it, and find the jobs in the list. CI installs Debian's chromium;
+ * elsewhere the test is skipped when it is not installed.
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
+import { existsSync } from 'node:fs'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { makeInvoice } from '../helpers/invoice'
+import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+
+setDefaultTimeout(90_000)
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const runs = existsSync(CHROMIUM) || process.env.CI === 'true'
+
+const dir = tempDir('extractd-console-')
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  if (!runs) return
+  server = await startServer([await buildBinary()], [], dir.path)
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  dir.remove()
+})
+
+/** A page that may reach the server only, and records what it tried elsewhere and what the console logged as an error. */
+async function openPage(viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport })
+  const origin = new URL(server.url).host
+  const blocked: string[] = []
+  const problems: string[] = []
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url())
+    if (url.host === origin || url.protocol === 'blob:' || url.protocol === 'data:') return route.continue()
+    blocked.push(url.href)
+    return route.abort()
+  })
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  return { page, blocked, problems }
+}
+
+async function signIn(page: Page) {
+  await page.goto(server.url)
+  expect(new URL(page.url()).pathname).toBe('/console')
+  await page.getByLabel('API key').fill(server.firstKey!)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Try a document', level: 1 }).waitFor()
+}
+
+async function apiJob(id: string) {
+  const response = await fetch(`${server.url}/api/v1/jobs/${id}`, { headers: { authorization: `Bearer ${server.firstKey}` } })
+  return ((await response.json()) as { job: any }).job
+}
+
+test.skipIf(!runs)('signs in, reads an invoice and draws each field where the API says it was printed', async () => {
+  const { page, blocked, problems } = await openPage()
+
+  // A wrong key is refused and nothing is kept.
+  await page.goto(`${server.url}/console`)
+  await page.getByLabel('API key').fill('exd_wrong')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid API key')
+
+  await signIn(page)
+  // The key stays in this tab's session storage, never in the URL or local storage.
+  expect(await page.evaluate(() => [sessionStorage.length, localStorage.length])).toEqual([1, 0])
+  expect(page.url()).not.toContain(server.firstKey!)
+
+  await page
+    .getByLabel('Document', { exact: true })
+    .setInputFiles({ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeInvoice()) })
+  await page.getByLabel('Document type').selectOption('invoice')
+  await page.getByRole('button', { name: 'Extract' }).click()
+
+  const numberRow = page.locator('table.fields tr[data-key="invoice_number"]')
+  await numberRow.waitFor({ timeout: 30_000 })
+  await expect(numberRow.locator('td.value').innerText()).resolves.toBe('NW-2026-0417')
+  await expect(page.locator('tr[data-key="total"] td.value').innerText()).resolves.toBe('195.60')
+  await expect(numberRow.locator('.confidence').innerText()).resolves.toMatch(/^\d+ %$/)
+  await expect(page.getByRole('status').innerText()).resolves.toContain('1 of 1 pages read')
+  // The line items are a table of rows.
+  const lines = page.locator('tr[data-key="line_items"] table.rows')
+  await expect(lines.locator('tbody tr').count()).resolves.toBe(2)
+  await expect(lines.locator('tbody tr').first().innerText()).resolves.toContain('Printer paper A4')
+
+  // The page is drawn by pdf.js, and each box sits where the API's bbox says.
+  const canvas = page.locator('.page canvas[data-rendered="1"]')
+  await canvas.waitFor({ timeout: 20_000 })
+  const jobId = (await page.locator('.progress a').innerText()).trim()
+  const job = await apiJob(jobId)
+  const bbox = job.fields_meta.invoice_number.bbox as { left: number; top: number; width: number; height: number }
+  const pageBox = (await canvas.boundingBox())!
+  const fieldBox = (await page.locator('.box[data-key="invoice_number"]').boundingBox())!
+  expect(Math.abs(fieldBox.x - (pageBox.x + bbox.left * pageBox.width))).toBeLessThan(1.5)
+  expect(Math.abs(fieldBox.y - (pageBox.y + bbox.top * pageBox.height))).toBeLessThan(1.5)
+  expect(Math.abs(fieldBox.width - bbox.width * pageBox.width)).toBeLessThan(1.5)
+  expect(Math.abs(fieldBox.height - bbox.height * pageBox.height)).toBeLessThan(1.5)
+  // The page's own pixels: ink inside the box (the printed number), blank paper just below the letterhead's right.
+  const ink = await canvas.evaluate((element: any, box) => {
+    const context = element.getContext('2d')!
+    const darkShare = (left: number, top: number, width: number, height: number) => {
+      const data = context.getImageData(
+        left * element.width,
+        top * element.height,
+        Math.max(1, width * element.width),
+        Math.max(1, height * element.height),
+      ).data
+      let dark = 0
+      for (let at = 0; at < data.length; at += 4) if (data[at]! + data[at + 1]! + data[at + 2]! < 300 && data[at + 3]! > 0) dark++
+      return dark / (data.length / 4)
+    }
+    return { inBox: darkShare(box.left, box.top, box.width, box.height), blank: darkShare(0.6, 0.12, 0.3, 0.05) }
+  }, bbox)
+  expect(ink.inBox).toBeGreaterThan(0.05)
+  expect(ink.blank).toBe(0)
+
+  // Hovering a field lights its box; hovering a box lights its field.
+  await numberRow.locator('th button').hover()
+  await expect(page.locator('.box[data-key="invoice_number"]').getAttribute('class')).resolves.toContain('active')
+  await page.locator('.box[data-key="total"]').hover()
+  await expect(page.locator('tr[data-key="total"]').getAttribute('class')).resolves.toContain('active')
+  await expect(page.locator('.box[data-key="invoice_number"]').getAttribute('class')).resolves.not.toContain('active')
+
+  expect(problems).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})
+
+test.skipIf(!runs)('designs a schema with a typed table field, runs it on a document, and finds the job in the list', async () => {
+  const { page, blocked, problems } = await openPage()
+  await signIn(page)
+
+  await page.getByRole('link', { name: 'Schemas' }).click()
+  await page.getByRole('link', { name: 'New schema' }).click()
+  await page.getByLabel('Name', { exact: true }).fill('Supplier invoices')
+  await page.getByRole('button', { name: 'Add a field' }).click()
+  const first = page.getByRole('listitem', { name: 'Field 1' })
+  await first.getByLabel('Key', { exact: true }).fill('invoice_number')
+  await first.getByLabel('Type', { exact: true }).selectOption('text')
+  await page.getByRole('button', { name: 'Add a field' }).click()
+  const second = page.getByRole('listitem', { name: 'Field 2' })
+  await second.getByLabel('Key', { exact: true }).fill('items')
+  await second.getByLabel('Description', { exact: true }).fill('Line items')
+  await second.getByLabel('Type', { exact: true }).selectOption('table')
+  for (const [key, type] of [
+    ['description', 'text'],
+    ['qty', 'number'],
+    ['amount', 'amount'],
+  ]) {
+    await second.getByRole('button', { name: 'Add a column' }).click()
+    await second.getByLabel('Column key').last().fill(key!)
+    await second.getByLabel('Column type').last().selectOption(type!)
+  }
+  await page.getByRole('button', { name: 'Create schema' }).click()
+  await page.getByRole('heading', { name: 'Supplier invoices · version 1' }).waitFor()
+
+  // What the API stored is what was designed.
+  const listed = await (await fetch(`${server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${server.firstKey}` } })).json()
+  const schema = (listed as { schemas: any[] }).schemas.find((entry) => entry.name === 'Supplier invoices')
+  expect(schema.fields.map((field: any) => [field.key, field.type])).toEqual([
+    ['invoice_number', 'text'],
+    ['items', 'table'],
+  ])
+  expect(schema.fields[1].columns.map((column: any) => [column.key, column.type])).toEqual([
+    ['description', 'text'],
+    ['qty', 'number'],
+    ['amount', 'amount'],
+  ])
+
+  await page.getByRole('button', { name: 'Run on a document' }).click()
+  await page.getByRole('heading', { name: 'Try a document', level: 1 }).waitFor()
+  await expect(page.getByLabel('Schema', { exact: true }).inputValue()).resolves.toBe(schema.id)
+  await page
+    .getByLabel('Document', { exact: true })
+    .setInputFiles({ name: 'supplier.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeInvoice()) })
+  await page.getByRole('button', { name: 'Extract' }).click()
+  const items = page.locator('tr[data-key="items"] table.rows')
+  await items.waitFor({ timeout: 30_000 })
+  await expect(items.locator('thead').innerText()).resolves.toMatch(/description\s+qty\s+amount/)
+  await expect(items.locator('tbody tr').count()).resolves.toBe(2)
+  await expect(items.locator('tbody tr').nth(1).innerText()).resolves.toMatch(/Toner cartridge\s+2\s+118\.00/)
+  const jobId = (await page.locator('.progress a').innerText()).trim()
+  const job = await apiJob(jobId)
+  expect(job.schema_id).toBe(schema.id)
+
+  // The job is in the list, under its status too, and opens with its result.
+  await page.getByRole('link', { name: 'Jobs' }).click()
+  await page.getByLabel('Status').selectOption('succeeded')
+  const entry = page.locator(`a[href="#/jobs/${jobId}"]`)
+  await entry.waitFor()
+  await expect(entry.innerText()).resolves.toContain('supplier.pdf')
+  await page.getByLabel('Status').selectOption('failed')
+  await entry.waitFor({ state: 'detached' })
+  await page.getByLabel('Status').selectOption('')
+  await entry.click()
+  await page.locator('tr[data-key="items"] table.rows').waitFor()
+
+  expect(problems).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})
+
+test.skipIf(!runs)('works by keyboard alone and fits a phone', async () => {
+  const { page, problems } = await openPage({ width: 390, height: 844 })
+  await page.goto(`${server.url}/console`)
+  await page.keyboard.press('Tab')
+  await page.keyboard.type(server.firstKey!)
+  await page.keyboard.press('Enter')
+  await page.getByRole('heading', { name: 'Try a document', level: 1 }).waitFor()
+  // Nothing is wider than the phone's screen.
+  expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  // Tab reaches the navigation; Enter on a link opens its screen.
+  let reached = false
+  for (let presses = 0; presses < 10 && !reached; presses++) {
+    await page.keyboard.press('Tab')
+    reached = await page.evaluate(() => (globalThis as any).document.activeElement?.textContent === 'Schemas')
+  }
+  expect(reached).toBe(true)
+  await page.keyboard.press('Enter')
+  await page.getByRole('heading', { name: 'Schemas', level: 1 }).waitFor()
+  expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  expect(problems).toEqual([])
+  await page.close()
+})
