@@ -23,9 +23,9 @@ export function App() {
     return () => removeEventListener('hashchange', onHash)
   }, [])
 
-  // The screen's heading takes the focus, so a keyboard or screen-reader user lands on it.
+  // The screen's heading takes the focus, so a keyboard or screen-reader user lands on it; signed out, the key's field does.
   useEffect(() => {
-    document.querySelector<HTMLElement>('main h1')?.focus()
+    document.querySelector<HTMLElement>(signedIn ? 'main h1' : '#api-key')?.focus()
   }, [current.screen, signedIn])
 
   if (!signedIn)

@@ -1,5 +1,6 @@
 /** Rows of fields (key, label, description, type, enum values, table columns): the designer's and the try screen's. */
 import { FIELD_TYPES, type FieldType } from './api.ts'
+import { Labeled } from './labeled.tsx'
 
 export interface DraftColumn {
   key: string
@@ -77,11 +78,9 @@ interface EditorProps {
   onChange: (fields: DraftField[]) => void
   /** The try screen's inline fields have no label or required flag. */
   compact?: boolean
-  /** Prefix of element ids, so two editors may share a page. */
-  idPrefix: string
 }
 
-export function FieldsEditor({ fields, onChange, compact = false, idPrefix }: EditorProps) {
+export function FieldsEditor({ fields, onChange, compact = false }: EditorProps) {
   const update = (index: number, change: Partial<DraftField>) => onChange(fields.map((field, at) => (at === index ? { ...field, ...change } : field)))
   const remove = (index: number) => onChange(fields.filter((_, at) => at !== index))
   const move = (index: number, by: number) => {
@@ -97,42 +96,43 @@ export function FieldsEditor({ fields, onChange, compact = false, idPrefix }: Ed
       {fields.length === 0 && <p class="note">No fields yet.</p>}
       <ol class="plain">
         {fields.map((field, index) => {
-          const id = `${idPrefix}-${index}`
           const name = field.key || `field ${index + 1}`
           return (
             <li key={index} class="field-row" aria-label={`Field ${index + 1}${field.key ? `: ${field.key}` : ''}`}>
               <div class="grid">
-                <label>
-                  Key
-                  <input
-                    id={`${id}-key`}
-                    value={field.key}
-                    required
-                    pattern="[A-Za-z0-9_]{1,64}"
-                    title="Letters, digits and underscores, at most 64"
-                    onInput={(event) => update(index, { key: event.currentTarget.value })}
-                  />
-                </label>
+                <Labeled label="Key">
+                  {(id) => (
+                    <input
+                      id={id}
+                      value={field.key}
+                      required
+                      pattern="[A-Za-z0-9_]{1,64}"
+                      title="Letters, digits and underscores, at most 64"
+                      onInput={(event) => update(index, { key: event.currentTarget.value })}
+                    />
+                  )}
+                </Labeled>
                 {!compact && (
-                  <label>
-                    Label
-                    <input value={field.label} maxLength={100} onInput={(event) => update(index, { label: event.currentTarget.value })} />
-                  </label>
+                  <Labeled label="Label">
+                    {(id) => <input id={id} value={field.label} maxLength={100} onInput={(event) => update(index, { label: event.currentTarget.value })} />}
+                  </Labeled>
                 )}
-                <label class="wide">
-                  Description
-                  <input value={field.description} maxLength={300} onInput={(event) => update(index, { description: event.currentTarget.value })} />
-                </label>
-                <label>
-                  Type
-                  <select value={field.type} onChange={(event) => update(index, { type: event.currentTarget.value as FieldType })}>
-                    {FIELD_TYPES.map((type) => (
-                      <option key={type} value={type}>
-                        {type}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <Labeled label="Description" class="wide">
+                  {(id) => (
+                    <input id={id} value={field.description} maxLength={300} onInput={(event) => update(index, { description: event.currentTarget.value })} />
+                  )}
+                </Labeled>
+                <Labeled label="Type">
+                  {(id) => (
+                    <select id={id} value={field.type} onChange={(event) => update(index, { type: event.currentTarget.value as FieldType })}>
+                      {FIELD_TYPES.map((type) => (
+                        <option key={type} value={type}>
+                          {type}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Labeled>
                 {!compact && (
                   <label class="check">
                     <input type="checkbox" checked={field.required} onChange={(event) => update(index, { required: event.currentTarget.checked })} />
@@ -141,10 +141,9 @@ export function FieldsEditor({ fields, onChange, compact = false, idPrefix }: Ed
                 )}
               </div>
               {field.type === 'enum' && (
-                <label class="wide">
-                  Allowed values (comma-separated)
-                  <input value={field.values} required onInput={(event) => update(index, { values: event.currentTarget.value })} />
-                </label>
+                <Labeled label="Allowed values (comma-separated)" class="wide">
+                  {(id) => <input id={id} value={field.values} required onInput={(event) => update(index, { values: event.currentTarget.value })} />}
+                </Labeled>
               )}
               {field.type === 'table' && <ColumnsEditor columns={field.columns} onChange={(columns) => update(index, { columns })} name={name} />}
               <div class="row">
@@ -180,25 +179,26 @@ function ColumnsEditor({ columns, onChange, name }: { columns: DraftColumn[]; on
       <legend>Columns of {name}</legend>
       {columns.map((column, index) => (
         <div class="row" key={index}>
-          <label>
-            Column key
-            <input value={column.key} required pattern="[A-Za-z0-9_]{1,64}" onInput={(event) => update(index, { key: event.currentTarget.value })} />
-          </label>
-          <label>
-            Column type
-            <select value={column.type} onChange={(event) => update(index, { type: event.currentTarget.value as DraftColumn['type'] })}>
-              {FIELD_TYPES.filter((type) => type !== 'table').map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Labeled label="Column key">
+            {(id) => (
+              <input id={id} value={column.key} required pattern="[A-Za-z0-9_]{1,64}" onInput={(event) => update(index, { key: event.currentTarget.value })} />
+            )}
+          </Labeled>
+          <Labeled label="Column type">
+            {(id) => (
+              <select id={id} value={column.type} onChange={(event) => update(index, { type: event.currentTarget.value as DraftColumn['type'] })}>
+                {FIELD_TYPES.filter((type) => type !== 'table').map((type) => (
+                  <option key={type} value={type}>
+                    {type}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labeled>
           {column.type === 'enum' && (
-            <label>
-              Column values
-              <input value={column.values} onInput={(event) => update(index, { values: event.currentTarget.value })} />
-            </label>
+            <Labeled label="Column values">
+              {(id) => <input id={id} value={column.values} onInput={(event) => update(index, { values: event.currentTarget.value })} />}
+            </Labeled>
           )}
           <button
             type="button"

@@ -4,6 +4,7 @@ import { api, call, ENDED, type Job, jobFile, saveBlob } from './api.ts'
 import { ResultView } from './result.tsx'
 import { navigate } from './router.ts'
 import { formatSize, Progress, useJobPolling } from './try.tsx'
+import { Labeled } from './labeled.tsx'
 
 const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed', 'canceled'] as const
 type StatusFilter = (typeof STATUSES)[number]
@@ -41,16 +42,17 @@ export function JobsScreen({ selected }: { selected: string | null }) {
       <div class="split">
         <section aria-label="Job list" class="list">
           <div class="row">
-            <label>
-              Status
-              <select value={status} onChange={(event) => setStatus(event.currentTarget.value as StatusFilter)}>
-                {STATUSES.map((value) => (
-                  <option key={value} value={value}>
-                    {value || 'any'}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <Labeled label="Status">
+              {(id) => (
+                <select id={id} value={status} onChange={(event) => setStatus(event.currentTarget.value as StatusFilter)}>
+                  {STATUSES.map((value) => (
+                    <option key={value} value={value}>
+                      {value || 'any'}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Labeled>
             <button type="button" class="quiet" onClick={() => load()}>
               Refresh
             </button>

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, call, type DocumentType, type Field, type Schema, saveJson } from './api.ts'
 import { navigate } from './router.ts'
 import { type DraftField, draftOf, FieldsEditor, typedPart } from './fields-editor.tsx'
+import { Labeled } from './labeled.tsx'
 
 type Version = { version: number | string; name: string; description: string; fields: Field[]; created_at: string }
 
@@ -148,10 +149,9 @@ function RestoreById({ onRestore }: { onRestore: (id: string) => void }) {
         if (id.trim()) onRestore(id.trim())
       }}
     >
-      <label>
-        Restore a deleted schema by ID
-        <input value={id} placeholder="sch_…" onInput={(event) => setId(event.currentTarget.value)} />
-      </label>
+      <Labeled label="Restore a deleted schema by ID">
+        {(id) => <input id={id} value={id} placeholder="sch_…" onInput={(event) => setId(event.currentTarget.value)} />}
+      </Labeled>
       <button type="submit" class="quiet">
         Restore
       </button>
@@ -240,31 +240,30 @@ function SchemaEditor({ schema, onSaved, onDeleted, onError }: EditorProps) {
       {schema && <p class="note">ID {schema.id}</p>}
       <form onSubmit={save}>
         <div class="grid">
-          <label>
-            Name
-            <input value={name} required maxLength={100} onInput={(event) => setName(event.currentTarget.value)} />
-          </label>
-          <label class="wide">
-            Description
-            <input value={description} onInput={(event) => setDescription(event.currentTarget.value)} />
-          </label>
+          <Labeled label="Name">
+            {(id) => <input id={id} value={name} required maxLength={100} onInput={(event) => setName(event.currentTarget.value)} />}
+          </Labeled>
+          <Labeled label="Description" class="wide">
+            {(id) => <input id={id} value={description} onInput={(event) => setDescription(event.currentTarget.value)} />}
+          </Labeled>
         </div>
         <div class="row">
-          <label>
-            Start from a catalog type
-            <select value={starter} onChange={(event) => setStarter(event.currentTarget.value)}>
-              {types.map((type) => (
-                <option key={type.slug} value={type.slug}>
-                  {type.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Labeled label="Start from a catalog type">
+            {(id) => (
+              <select id={id} key={types.length} value={starter} onChange={(event) => setStarter(event.currentTarget.value)}>
+                {types.map((type) => (
+                  <option key={type.slug} value={type.slug}>
+                    {type.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labeled>
           <button type="button" class="quiet" onClick={addSuggested}>
             Add suggested fields
           </button>
         </div>
-        <FieldsEditor fields={fields} onChange={setFields} idPrefix="schema-field" />
+        <FieldsEditor fields={fields} onChange={setFields} />
         <div class="row">
           <button type="submit" disabled={busy}>
             {schema ? 'Save' : 'Create schema'}

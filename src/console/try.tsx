@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, call, type DocumentType, ENDED, extract, type Job, type Schema } from './api.ts'
 import { type DraftField, emptyField, FieldsEditor, typedPart } from './fields-editor.tsx'
 import { ResultView } from './result.tsx'
+import { Labeled } from './labeled.tsx'
 
 type Source = 'catalog' | 'schema' | 'fields'
 
@@ -83,16 +84,17 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
       <form class="try" onSubmit={run}>
         <DropZone file={file} onFile={setFile} />
         <div class="options">
-          <label>
-            Document type
-            <select value={documentType} onChange={(event) => setDocumentType(event.currentTarget.value)}>
-              {types.map((type) => (
-                <option key={type.slug} value={type.slug}>
-                  {type.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Labeled label="Document type">
+            {(id) => (
+              <select id={id} key={types.length} value={documentType} onChange={(event) => setDocumentType(event.currentTarget.value)}>
+                {types.map((type) => (
+                  <option key={type.slug} value={type.slug}>
+                    {type.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labeled>
           <fieldset class="choices">
             <legend>Fields from</legend>
             <label class="check">
@@ -109,38 +111,42 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
           </fieldset>
           {source === 'schema' && (
             <div class="row">
-              <label>
-                Schema
-                <select
-                  value={schema}
-                  onChange={(event) => {
-                    setSchema(event.currentTarget.value)
-                    setVersion('')
-                  }}
-                >
-                  {schemas.length === 0 && <option value="">No schemas yet</option>}
-                  {schemas.map((entry) => (
-                    <option key={entry.id} value={entry.id}>
-                      {entry.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                Version
-                <select value={version} onChange={(event) => setVersion(event.currentTarget.value)}>
-                  <option value="">Current{chosen ? ` (${chosen.version})` : ''}</option>
-                  {chosen &&
-                    Array.from({ length: Number(chosen.version) - 1 }, (_, index) => Number(chosen.version) - 1 - index).map((number) => (
-                      <option key={number} value={String(number)}>
-                        {number}
+              <Labeled label="Schema">
+                {(id) => (
+                  <select
+                    id={id}
+                    key={schemas.length}
+                    value={schema}
+                    onChange={(event) => {
+                      setSchema(event.currentTarget.value)
+                      setVersion('')
+                    }}
+                  >
+                    {schemas.length === 0 && <option value="">No schemas yet</option>}
+                    {schemas.map((entry) => (
+                      <option key={entry.id} value={entry.id}>
+                        {entry.name}
                       </option>
                     ))}
-                </select>
-              </label>
+                  </select>
+                )}
+              </Labeled>
+              <Labeled label="Version">
+                {(id) => (
+                  <select id={id} value={version} onChange={(event) => setVersion(event.currentTarget.value)}>
+                    <option value="">Current{chosen ? ` (${chosen.version})` : ''}</option>
+                    {chosen &&
+                      Array.from({ length: Number(chosen.version) - 1 }, (_, index) => Number(chosen.version) - 1 - index).map((number) => (
+                        <option key={number} value={String(number)}>
+                          {number}
+                        </option>
+                      ))}
+                  </select>
+                )}
+              </Labeled>
             </div>
           )}
-          {source === 'fields' && <FieldsEditor fields={fields} onChange={setFields} compact idPrefix="try-field" />}
+          {source === 'fields' && <FieldsEditor fields={fields} onChange={setFields} compact />}
           <div class="row">
             <button type="submit" disabled={busy || !file}>
               Extract

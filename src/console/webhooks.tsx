@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, type CreatedWebhook, call, type Delivery, type Webhook } from './api.ts'
 import { navigate } from './router.ts'
+import { Labeled } from './labeled.tsx'
 
 const EVENTS = ['job.succeeded', 'job.failed'] as const
 
@@ -56,17 +57,19 @@ export function WebhooksScreen({ selected }: { selected: string | null }) {
         </p>
       )}
       <form class="row" onSubmit={create}>
-        <label class="wide">
-          Endpoint URL
-          <input
-            type="url"
-            required
-            maxLength={2048}
-            value={url}
-            placeholder="https://example.com/hooks/extractd"
-            onInput={(event) => setUrl(event.currentTarget.value)}
-          />
-        </label>
+        <Labeled label="Endpoint URL" class="wide">
+          {(id) => (
+            <input
+              id={id}
+              type="url"
+              required
+              maxLength={2048}
+              value={url}
+              placeholder="https://example.com/hooks/extractd"
+              onInput={(event) => setUrl(event.currentTarget.value)}
+            />
+          )}
+        </Labeled>
         <fieldset class="choices">
           <legend>Events</legend>
           {EVENTS.map((name) => (
