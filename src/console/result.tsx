@@ -41,31 +41,33 @@ export function ResultView({ job, file }: { job: Job; file: File | null }) {
             Download JSON
           </button>
         </div>
-        <table class="fields">
-          <caption class="hidden">Extracted fields, their confidence and page</caption>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Value</th>
-              <th scope="col">Confidence</th>
-              <th scope="col">Page</th>
-            </tr>
-          </thead>
-          <tbody>
-            {job.fields.map((field) => (
-              <FieldRow
-                key={field.key}
-                field={field}
-                value={job.result?.[field.key]}
-                meta={meta[field.key]}
-                active={active === field.key}
-                selected={selected === field.key}
-                onHover={setHovered}
-                onSelect={select}
-              />
-            ))}
-          </tbody>
-        </table>
+        <div class="scroll">
+          <table class="fields">
+            <caption class="hidden">Extracted fields, their confidence and page</caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Value</th>
+                <th scope="col">Confidence</th>
+                <th scope="col">Page</th>
+              </tr>
+            </thead>
+            <tbody>
+              {job.fields.map((field) => (
+                <FieldRow
+                  key={field.key}
+                  field={field}
+                  value={job.result?.[field.key]}
+                  meta={meta[field.key]}
+                  active={active === field.key}
+                  selected={selected === field.key}
+                  onHover={setHovered}
+                  onSelect={select}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
         <details>
           <summary>JSON</summary>
           <pre>{JSON.stringify({ result: job.result, fields_meta: job.fields_meta }, null, 2)}</pre>
@@ -98,30 +100,40 @@ function FieldRow({ field, value, meta, active, selected, onHover, onSelect }: F
     if (selected) row.current?.scrollIntoView({ block: 'nearest' })
   }, [selected])
   const confidence = meta?.confidence ?? 0
+  const hover = { onMouseEnter: () => onHover(field.key), onMouseLeave: () => onHover(null) }
+  // A table's rows take the whole width, on a line of their own below its name.
+  const rows = field.type === 'table' && Array.isArray(value) && value.length > 0 ? (value as Record<string, unknown>[]) : null
   return (
-    <tr ref={row} data-key={field.key} class={active ? 'active' : ''} onMouseEnter={() => onHover(field.key)} onMouseLeave={() => onHover(null)}>
-      <th scope="row">
-        <button
-          type="button"
-          class="link"
-          aria-pressed={selected}
-          onClick={() => onSelect(field.key)}
-          onFocus={() => onHover(field.key)}
-          onBlur={() => onHover(null)}
-        >
-          {field.label}
-        </button>
-        <span class="type">{field.type}</span>
-      </th>
-      <td class="value">
-        <Value field={field} value={value} />
-      </td>
-      <td>
-        <meter min={0} max={1} low={0.6} high={0.85} optimum={1} value={confidence} aria-label={`Confidence of ${field.label}`} />
-        <span class="confidence">{Math.round(confidence * 100)} %</span>
-      </td>
-      <td>{meta?.page ?? '—'}</td>
-    </tr>
+    <>
+      <tr ref={row} data-key={field.key} class={active ? 'active' : ''} {...hover}>
+        <th scope="row">
+          <button
+            type="button"
+            class="link"
+            aria-pressed={selected}
+            onClick={() => onSelect(field.key)}
+            onFocus={() => onHover(field.key)}
+            onBlur={() => onHover(null)}
+          >
+            {field.label}
+          </button>
+          <span class="type">{field.type}</span>
+        </th>
+        <td class="value">{rows ? `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}` : <Value field={field} value={value} />}</td>
+        <td class="nowrap">
+          <meter min={0} max={1} low={0.6} high={0.85} optimum={1} value={confidence} aria-label={`Confidence of ${field.label}`} />
+          <span class="confidence">{Math.round(confidence * 100)} %</span>
+        </td>
+        <td>{meta?.page ?? '—'}</td>
+      </tr>
+      {rows && (
+        <tr data-rows-of={field.key} class={active ? 'active' : ''} {...hover}>
+          <td colSpan={4}>
+            <RowsTable columns={field.columns} rows={rows} />
+          </td>
+        </tr>
+      )}
+    </>
   )
 }
 

@@ -140,17 +140,17 @@ export function SchemasScreen({ selected }: { selected: string | null }) {
 }
 
 function RestoreById({ onRestore }: { onRestore: (id: string) => void }) {
-  const [id, setId] = useState('')
+  const [schemaId, setSchemaId] = useState('')
   return (
     <form
       class="row"
       onSubmit={(event) => {
         event.preventDefault()
-        if (id.trim()) onRestore(id.trim())
+        if (schemaId.trim()) onRestore(schemaId.trim())
       }}
     >
       <Labeled label="Restore a deleted schema by ID">
-        {(id) => <input id={id} value={id} placeholder="sch_…" onInput={(event) => setId(event.currentTarget.value)} />}
+        {(id) => <input id={id} value={schemaId} placeholder="sch_…" onInput={(event) => setSchemaId(event.currentTarget.value)} />}
       </Labeled>
       <button type="submit" class="quiet">
         Restore

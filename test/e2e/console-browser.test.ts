@@ -103,7 +103,7 @@ test.skipIf(!runs)('signs in, reads an invoice and draws each field where the AP
   await expect(numberRow.locator('.confidence').innerText()).resolves.toMatch(/^\d+ %$/)
   await expect(page.getByRole('status').innerText()).resolves.toContain('1 of 1 pages read')
   // The line items are a table of rows.
-  const lines = page.locator('tr[data-key="line_items"] table.rows')
+  const lines = page.locator('tr[data-rows-of="line_items"] table.rows')
   await expect(lines.locator('tbody tr').count()).resolves.toBe(2)
   await expect(lines.locator('tbody tr').first().innerText()).resolves.toContain('Printer paper A4')
 
@@ -138,12 +138,18 @@ test.skipIf(!runs)('signs in, reads an invoice and draws each field where the AP
   expect(ink.inBox).toBeGreaterThan(0.05)
   expect(ink.blank).toBe(0)
 
-  // Hovering a field lights its box; hovering a box lights its field.
+  // Hovering a field lights its box; hovering a box lights its field (and only it).
   await numberRow.locator('th button').hover()
-  await expect(page.locator('.box[data-key="invoice_number"]').getAttribute('class')).resolves.toContain('active')
+  await page.locator('.box.active[data-key="invoice_number"]').waitFor({ timeout: 5000 })
   await page.locator('.box[data-key="total"]').hover()
-  await expect(page.locator('tr[data-key="total"]').getAttribute('class')).resolves.toContain('active')
-  await expect(page.locator('.box[data-key="invoice_number"]').getAttribute('class')).resolves.not.toContain('active')
+  await page.locator('tr.active[data-key="total"]').waitFor({ timeout: 5000 })
+  await page.locator('.box.active[data-key="invoice_number"]').waitFor({ state: 'detached', timeout: 5000 })
+  expect(await page.locator('.box.active').count()).toBe(1)
+  // By keyboard: a field's button selects it, and its box stays lit.
+  await numberRow.locator('th button').focus()
+  await page.keyboard.press('Enter')
+  await numberRow.locator('th button[aria-pressed="true"]').waitFor({ timeout: 5000 })
+  await page.locator('.box[aria-pressed="true"][data-key="invoice_number"]').waitFor({ timeout: 5000 })
 
   expect(problems).toEqual([])
   expect(blocked).toEqual([])
@@ -200,7 +206,7 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
     .getByLabel('Document', { exact: true })
     .setInputFiles({ name: 'supplier.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeInvoice()) })
   await page.getByRole('button', { name: 'Extract' }).click()
-  const items = page.locator('tr[data-key="line_items"] table.rows')
+  const items = page.locator('tr[data-rows-of="line_items"] table.rows')
   await items.waitFor({ timeout: 30_000 })
   await expect(items.locator('thead').innerText()).resolves.toMatch(/description\s+qty\s+amount/)
   await expect(items.locator('tbody tr').count()).resolves.toBe(2)
@@ -219,7 +225,7 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
   await entry.waitFor({ state: 'detached' })
   await page.getByLabel('Status').selectOption('')
   await entry.click()
-  await page.locator('tr[data-key="line_items"] table.rows').waitFor()
+  await page.locator('tr[data-rows-of="line_items"] table.rows').waitFor()
 
   expect(problems).toEqual([])
   expect(blocked).toEqual([])
