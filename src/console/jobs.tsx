@@ -87,7 +87,8 @@ export function JobsScreen({ selected }: { selected: string | null }) {
 
 function JobView({ id, onChanged }: { id: string; onChanged: () => void }) {
   const [job, setJob] = useState<Job | null>(null)
-  const [file, setFile] = useState<File | null>(null)
+  /** undefined while it is being fetched; null when the server no longer keeps it. */
+  const [file, setFile] = useState<File | null | undefined>(undefined)
   const [error, setError] = useState<string | null>(null)
 
   useEffect(() => {

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Bbox, FieldMeta, Job, JobField } from './api.ts'
 import { saveJson } from './api.ts'
 
-export function ResultView({ job, file }: { job: Job; file: File | null }) {
+export function ResultView({ job, file }: { job: Job; file: File | null | undefined }) {
   const [hovered, setHovered] = useState<string | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
   const meta = job.fields_meta ?? {}
@@ -185,7 +185,7 @@ function RowsTable({ columns, rows }: { columns: JobField['columns']; rows: Reco
 
 interface PageViewProps {
   job: Job
-  file: File | null
+  file: File | null | undefined
   page: number
   pages: number[]
   setPage: (page: number) => void
@@ -205,7 +205,8 @@ function PageView({ job, file, page, pages, setPage, active, selected, onHover, 
     .filter((entry): entry is { field: JobField; meta: FieldMeta & { bbox: Bbox } } => entry.meta?.bbox != null && Number(entry.meta.page) === page)
 
   let picture: preact.ComponentChild
-  if (!file) picture = <p class="note">The server no longer keeps this document (see --keep-files), so its page cannot be shown.</p>
+  if (file === undefined) picture = <p class="note">Loading the document…</p>
+  else if (!file) picture = <p class="note">The server no longer keeps this document (see --keep-files), so its page cannot be shown.</p>
   else if (media === 'application/pdf') picture = <PdfPage file={file} page={page} />
   else if (IMAGE_TYPES.has(media)) picture = <ImagePage file={file} />
   else if (media.startsWith('image/')) picture = <p class="note">This browser cannot show {media} images; the boxes are listed by page only.</p>

@@ -49,6 +49,8 @@ async function openPage(viewport = { width: 1280, height: 800 }) {
   const origin = new URL(server.url).host
   const blocked: string[] = []
   const problems: string[] = []
+  /** Answers of 400 and more, as `status path`: the browser logs them as errors without saying which. */
+  const refused: string[] = []
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url())
     if (url.host === origin || url.protocol === 'blob:' || url.protocol === 'data:') return route.continue()
@@ -56,10 +58,13 @@ async function openPage(viewport = { width: 1280, height: 800 }) {
     return route.abort()
   })
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text())
+  })
+  page.on('response', (response) => {
+    if (response.status() >= 400) refused.push(`${response.status()} ${new URL(response.url()).pathname}`)
   })
   page.on('pageerror', (error) => problems.push(error.message))
-  return { page, blocked, problems }
+  return { page, blocked, problems, refused }
 }
 
 async function signIn(page: Page) {
@@ -76,7 +81,7 @@ async function apiJob(id: string) {
 }
 
 test.skipIf(!runs)('signs in, reads an invoice and draws each field where the API says it was printed', async () => {
-  const { page, blocked, problems } = await openPage()
+  const { page, blocked, problems, refused } = await openPage()
 
   // A wrong key is refused and nothing is kept.
   await page.goto(`${server.url}/console`)
@@ -84,7 +89,8 @@ test.skipIf(!runs)('signs in, reads an invoice and draws each field where the AP
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid API key')
 
-  problems.length = 0 // the browser logs the refused key's 401
+  expect(refused).toEqual(['401 /api/v1/document-types'])
+  refused.length = 0
   await signIn(page)
   // The key stays in this tab's session storage, never in the URL or local storage.
   expect(await page.evaluate(() => [sessionStorage.length, localStorage.length])).toEqual([1, 0])
@@ -152,12 +158,13 @@ test.skipIf(!runs)('signs in, reads an invoice and draws each field where the AP
   await page.locator('.box[aria-pressed="true"][data-key="invoice_number"]').waitFor({ timeout: 5000 })
 
   expect(problems).toEqual([])
+  expect(refused).toEqual([])
   expect(blocked).toEqual([])
   await page.close()
 })
 
 test.skipIf(!runs)('designs a schema with a typed table field, runs it on a document, and finds the job in the list', async () => {
-  const { page, blocked, problems } = await openPage()
+  const { page, blocked, problems, refused } = await openPage()
   await signIn(page)
 
   await page.getByRole('link', { name: 'Schemas' }).click()
@@ -228,6 +235,9 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
   await page.locator('tr[data-rows-of="line_items"] table.rows').waitFor()
 
   expect(problems).toEqual([])
+  // The server keeps no document after its job here (no --keep-files): the job is shown without its page.
+  await page.getByText('The server no longer keeps this document').waitFor()
+  expect(refused).toEqual([`404 /api/v1/jobs/${jobId}/file`])
   expect(blocked).toEqual([])
   await page.close()
 })
@@ -253,5 +263,67 @@ test.skipIf(!runs)('works by keyboard alone and fits a phone', async () => {
   await page.getByRole('heading', { name: 'Schemas', level: 1 }).waitFor()
   expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   expect(problems).toEqual([])
+  await page.close()
+})
+
+test.skipIf(!runs)('the designer starts from catalog suggestions, keeps versions, exports and imports JSON Schema, deletes and restores', async () => {
+  const { page, blocked, problems, refused } = await openPage()
+  page.on('dialog', (dialog) => dialog.accept())
+  await signIn(page)
+  await page.getByRole('link', { name: 'Schemas' }).click()
+  await page.getByRole('link', { name: 'New schema' }).click()
+  await page.getByLabel('Start from a catalog type').selectOption('invoice')
+  await page.getByRole('button', { name: 'Add suggested fields' }).click()
+  await page.getByRole('listitem', { name: 'Field 6: total' }).waitFor()
+  await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Invoice')
+  await page.getByLabel('Name', { exact: true }).fill('From the catalog')
+  await page.getByRole('button', { name: 'Create schema' }).click()
+  await page.getByRole('heading', { name: 'From the catalog · version 1' }).waitFor()
+
+  // An enum field makes version 2, and the versions say what changed.
+  await page.getByRole('button', { name: 'Add a field' }).click()
+  const added = page.getByRole('listitem', { name: 'Field 7' })
+  await added.getByLabel('Key', { exact: true }).fill('status')
+  await added.getByLabel('Type', { exact: true }).selectOption('enum')
+  await added.getByLabel('Allowed values (comma-separated)').fill('open, paid')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await page.getByRole('heading', { name: 'From the catalog · version 2' }).waitFor()
+  const versions = page.getByRole('region', { name: 'Versions' })
+  await versions.getByText('added status').waitFor()
+  await versions.getByText('created with 6 fields').waitFor()
+
+  // Export the JSON Schema of its results; import one written elsewhere as a new schema.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON Schema' }).click()])
+  const exported = JSON.parse(await Bun.file((await download.path())!).text())
+  expect(exported.title).toBe('From the catalog')
+  expect(exported.properties.status.anyOf).toEqual([{ enum: ['open', 'paid'] }, { type: 'null' }])
+  const written = {
+    title: 'Receipts',
+    type: 'object',
+    properties: {
+      merchant: { type: 'string', title: 'Merchant' },
+      paid_on: { type: 'string', format: 'date' },
+      items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } } },
+    },
+  }
+  await page
+    .getByLabel('Import JSON Schema')
+    .setInputFiles({ name: 'receipts.schema.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(written)) })
+  await page.getByRole('status').getByText('Imported “Receipts” with 3 fields.').waitFor()
+  await page.getByRole('heading', { name: 'Receipts · version 1' }).waitFor()
+  const imported = page.getByRole('listitem', { name: 'Field 3: items' })
+  await expect(imported.getByLabel('Type', { exact: true }).inputValue()).resolves.toBe('table')
+  await expect(imported.getByLabel('Column type').last().inputValue()).resolves.toBe('number')
+
+  // Delete, then restore from the same screen.
+  await page.getByRole('link', { name: /From the catalog/ }).click()
+  await page.getByRole('button', { name: 'Delete' }).click()
+  await page.getByRole('button', { name: 'Restore From the catalog' }).click()
+  await page.getByRole('status').getByText('Restored “From the catalog”.').waitFor()
+  await page.getByRole('link', { name: /From the catalog/ }).waitFor()
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
   await page.close()
 })

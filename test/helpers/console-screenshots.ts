@@ -73,7 +73,11 @@ try {
   await page.locator('.page canvas[data-rendered="1"]').waitFor({ timeout: 30_000 })
   await page.screenshot({ path: join(OUT, 'jobs.png') })
 
-  await fetch(`${server.url}/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${server.url}/hooks/not-here`, events: ['job.succeeded'] }) })
+  await fetch(`${server.url}/api/v1/webhooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: `${server.url}/hooks/not-here`, events: ['job.succeeded'] }),
+  })
   await page.goto(`${server.url}/console#/try`)
   await tryInvoice(page)
   await page.goto(`${server.url}/console#/webhooks`)
