@@ -225,7 +225,7 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
   // The job is in the list, under its status too, and opens with its result.
   await page.getByRole('link', { name: 'Jobs' }).click()
   await page.getByLabel('Status').selectOption('succeeded')
-  const entry = page.locator(`a[href="#/jobs/${jobId}"]`)
+  const entry = page.getByRole('region', { name: 'Job list' }).locator(`a[href="#/jobs/${jobId}"]`)
   await entry.waitFor()
   await expect(entry.innerText()).resolves.toContain('supplier.pdf')
   await page.getByLabel('Status').selectOption('failed')
@@ -238,6 +238,12 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
   // The server keeps no document after its job here (no --keep-files): the job is shown without its page.
   await page.getByText('The server no longer keeps this document').waitFor()
   expect(refused).toEqual([`404 /api/v1/jobs/${jobId}/file`])
+
+  // Deleted from its view, the job leaves the list and the API.
+  page.on('dialog', (dialog) => dialog.accept())
+  await page.getByRole('button', { name: 'Delete job' }).click()
+  await entry.waitFor({ state: 'detached' })
+  expect((await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${server.firstKey}` } })).status).toBe(404)
   expect(blocked).toEqual([])
   await page.close()
 })
@@ -321,6 +327,33 @@ test.skipIf(!runs)('the designer starts from catalog suggestions, keeps versions
   await page.getByRole('button', { name: 'Restore From the catalog' }).click()
   await page.getByRole('status').getByText('Restored “From the catalog”.').waitFor()
   await page.getByRole('link', { name: /From the catalog/ }).waitFor()
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})
+
+test.skipIf(!runs)('adds a webhook endpoint, shows its secret once, lists its deliveries and deletes it', async () => {
+  const { page, blocked, problems, refused } = await openPage()
+  page.on('dialog', (dialog) => dialog.accept())
+  const headers = { authorization: `Bearer ${server.firstKey}` }
+  await signIn(page)
+  await page.getByRole('link', { name: 'Webhooks' }).click()
+  await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/extractd')
+  await page.getByLabel('job.failed').uncheck()
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+  await expect(page.locator('code.secret').innerText()).resolves.toMatch(/^whsec_/)
+  const listed = (await (await fetch(`${server.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: { url: string; events: string[] }[] }
+  expect(listed.webhooks.map((webhook) => [webhook.url, webhook.events])).toEqual([['https://hooks.example.com/extractd', ['job.succeeded']]])
+  await page.getByRole('button', { name: 'I have stored it' }).click()
+  await page.locator('code.secret').waitFor({ state: 'detached' })
+
+  await page.getByRole('link', { name: /hooks\.example\.com/ }).click()
+  await page.getByText('No delivery attempts yet.').waitFor()
+  await page.getByRole('button', { name: 'Delete endpoint' }).click()
+  await page.getByText('No endpoints yet.').waitFor()
+  expect(((await (await fetch(`${server.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: unknown[] }).webhooks).toEqual([])
 
   expect(problems).toEqual([])
   expect(refused).toEqual([])
