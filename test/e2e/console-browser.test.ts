@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { renderPage, toPng } from '../helpers/images'
 import { makeInvoice } from '../helpers/invoice'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
@@ -371,6 +372,38 @@ test.skipIf(!runs)('adds a webhook endpoint, shows its secret once, lists its de
   await page.getByText('No endpoints yet.').waitFor()
   expect(((await (await fetch(`${server.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: unknown[] }).webhooks).toEqual([])
 
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})
+
+test.skipIf(!runs)('a scanned receipt: the image itself is the page, and every box sits where its bbox says', async () => {
+  const { page, blocked, problems, refused } = await openPage()
+  await signIn(page)
+  const scan = toPng(
+    await renderPage({ lines: ['CORNER CAFE', 'Receipt No: R-1234', 'Date: 12/03/2026', 'Coffee        3.50', 'Cake          4.00', 'TOTAL         7.50'] }),
+  )
+  await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: Buffer.from(scan) })
+  await page.getByRole('button', { name: 'Extract' }).click()
+  await page.locator('tr[data-key="total"]').waitFor({ timeout: 30_000 })
+  const picture = page.locator('.page img')
+  await picture.waitFor()
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('.page img')?.naturalWidth ?? 0) > 0)
+  const jobId = (await page.locator('.progress a').innerText()).trim()
+  const job = await apiJob(jobId)
+  expect(job.file.media_type).toBe('image/png')
+  const placed = Object.entries(job.fields_meta as Record<string, { bbox: { left: number; top: number; width: number; height: number } | null }>).filter(
+    ([, meta]) => meta.bbox !== null,
+  )
+  expect(placed.length).toBeGreaterThan(0)
+  const image = (await picture.boundingBox())!
+  for (const [key, { bbox }] of placed) {
+    const drawn = (await page.locator(`.box[data-key="${key}"]`).boundingBox())!
+    expect(Math.abs(drawn.x - (image.x + bbox!.left * image.width))).toBeLessThan(1.5)
+    expect(Math.abs(drawn.y - (image.y + bbox!.top * image.height))).toBeLessThan(1.5)
+    expect(Math.abs(drawn.width - bbox!.width * image.width)).toBeLessThan(1.5)
+  }
   expect(problems).toEqual([])
   expect(refused).toEqual([])
   expect(blocked).toEqual([])
