@@ -9,6 +9,7 @@ import { Elysia } from 'elysia'
 // bundler would turn into a file path for the server's PDF reader too.
 import pdfScript from 'pdfjs-dist/build/pdf.min.mjs' with { type: 'file' }
 import pdfWorker from 'pdfjs-dist/build/pdf.worker.min.mjs' with { type: 'file' }
+import { errors } from '../../http/errors'
 import consoleStyles from './assets/console.css' with { type: 'file' }
 import consoleScript from './assets/console.js' with { type: 'file' }
 
@@ -88,8 +89,7 @@ export function consoleModule() {
       '/console/assets/:version/:name',
       async ({ params }) => {
         const asset = ASSETS[params.name as AssetName]
-        if (!Object.hasOwn(ASSETS, params.name) || !asset || params.version !== (await assetVersion()))
-          return new Response('Not found', { status: 404, headers: { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' } })
+        if (!Object.hasOwn(ASSETS, params.name) || !asset || params.version !== (await assetVersion())) throw errors.notFound('Console asset')
         return new Response(Bun.file(asset.path), {
           headers: { ...SECURITY_HEADERS, 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' },
         })

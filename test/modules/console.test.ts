@@ -76,7 +76,7 @@ describe('the console', () => {
     ]) {
       const response = await get(path)
       expect(response.status).toBe(404)
-      expect(response.headers.get('content-security-policy')).toContain("default-src 'none'")
+      expect(await response.json()).toEqual({ error: 'Console asset not found', code: 'not_found' })
     }
   })
 
