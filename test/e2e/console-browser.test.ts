@@ -50,19 +50,23 @@ async function openPage(viewport = { width: 1280, height: 800 }) {
   const origin = new URL(server.url).host
   const blocked: string[] = []
   const problems: string[] = []
-  /** Answers of 400 and more, as `status path`: the browser logs them as errors without saying which. */
+  /** Answers of 400 and more, as `status path`. */
   const refused: string[] = []
-  await page.route('**/*', (route) => {
+  // Every request passes here: other hosts are refused, and the server's answers of 400 and more
+  // are noted (the browser logs them as errors without saying which).
+  await page.route('**/*', async (route) => {
     const url = new URL(route.request().url())
-    if (url.host === origin || url.protocol === 'blob:' || url.protocol === 'data:') return route.continue()
-    blocked.push(url.href)
-    return route.abort()
+    if (url.protocol === 'blob:' || url.protocol === 'data:') return route.continue()
+    if (url.host !== origin) {
+      blocked.push(url.href)
+      return route.abort()
+    }
+    const response = await route.fetch({ maxRedirects: 0 })
+    if (response.status() >= 400) refused.push(`${response.status()} ${url.pathname}`)
+    return route.fulfill({ response })
   })
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text())
-  })
-  page.on('response', (response) => {
-    if (response.status() >= 400) refused.push(`${response.status()} ${new URL(response.url()).pathname}`)
   })
   page.on('pageerror', (error) => problems.push(error.message))
   return { page, blocked, problems, refused }
