@@ -9,6 +9,7 @@ import { requestLog } from './http/request-log'
 import { securityHeaders } from './http/security-headers'
 import { silentLogger, type Logger } from './lib/log'
 import { catalogModule } from './modules/catalog'
+import { consoleModule } from './modules/console'
 import type { Catalog } from './modules/catalog/service'
 import { extractionModule } from './modules/extraction'
 import type { JobRunner } from './modules/extraction/worker'
@@ -63,6 +64,7 @@ export function createApp(options: AppOptions) {
         documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )
+    .use(consoleModule())
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
       detail: { operationId: 'health', summary: 'Liveness: the process is up', tags: ['Operations'] },

@@ -92,12 +92,17 @@ export function normalize(raw: Json): Json {
       if (path.startsWith('/api/') && responses['401'])
         responses['503'] = { description: UNAVAILABLE, content: { 'application/json': { schema: responses['401'].content['application/json'].schema } } }
       op.responses = responses
+      // An operation the auth plugin did not mark (liveness, readiness) needs no key; say so rather than leave it unstated.
+      op.security ??= []
       paths[path][method] = extractComponents(op, components)
     }
   }
   return {
     ...raw,
     openapi: '3.1.0',
+    info: { ...raw.info, license: { name: 'MIT', identifier: 'MIT' } },
+    // Relative: the API is served from wherever the document was fetched.
+    servers: [{ url: '/', description: 'This server' }],
     paths,
     components: { ...raw.components, schemas: { ...raw.components?.schemas, ...components } },
   }

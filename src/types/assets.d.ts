@@ -20,6 +20,18 @@ declare module 'tesseract.js-core/tesseract-core-simd.js' {
   const TesseractCore: (options: { wasmBinary: ArrayBuffer; print?: (line: string) => void; printErr?: (line: string) => void }) => Promise<unknown>
   export default TesseractCore
 }
+declare module 'pdfjs-dist/build/pdf.min.mjs' {
+  const path: string
+  export default path
+}
+declare module 'pdfjs-dist/build/pdf.worker.min.mjs' {
+  const path: string
+  export default path
+}
+declare module '*.css' {
+  const path: string
+  export default path
+}
 declare module '*.so.8.18.7' {
   const path: string
   export default path

@@ -619,7 +619,7 @@ test('GET /api/v1/schemas with junk query parameters → 200 with the list', asy
 
 describe('unknown routes', () => {
   const paths = [
-    '/',
+    '/console/nope',
     '/nope',
     '/api',
     '/api/',

@@ -1,0 +1,111 @@
+/**
+ * The console speaks the public API only, through openapi-fetch typed by the types generated from
+ * /openapi.json (`bun run openapi:types`). The key lives in this tab's sessionStorage: never in a
+ * URL, never in localStorage.
+ */
+import createClient, { type Middleware } from 'openapi-fetch'
+import type { components, paths } from '../../test/generated/api.ts'
+
+export type Schema = components['schemas']['Schema']
+export type Field = Schema['fields'][number]
+export type Job = components['schemas']['Job']
+export type JobField = Job['fields'][number]
+export type FieldMeta = NonNullable<Job['fields_meta']>[string]
+export type Bbox = NonNullable<FieldMeta['bbox']>
+export type DocumentType = components['schemas']['DocumentType']
+export type Webhook = components['schemas']['Webhook']
+export type CreatedWebhook = components['schemas']['CreatedWebhook']
+export type Delivery = components['schemas']['WebhookDelivery']
+export type FieldType = Field['type'] & string
+export type Column = NonNullable<Field['columns']>[number]
+
+export const FIELD_TYPES: FieldType[] = ['auto', 'text', 'number', 'amount', 'date', 'currency', 'boolean', 'enum', 'list', 'table']
+
+const KEY_ITEM = 'extractd.apiKey'
+
+export const session = {
+  key: (): string | null => sessionStorage.getItem(KEY_ITEM),
+  signIn: (key: string) => sessionStorage.setItem(KEY_ITEM, key),
+  signOut: () => sessionStorage.removeItem(KEY_ITEM),
+}
+
+/** Called when the API answers 401: the key was revoked or mistyped. */
+let onUnauthorized: () => void = () => {}
+export function whenUnauthorized(handler: () => void) {
+  onUnauthorized = handler
+}
+
+const auth: Middleware = {
+  onRequest({ request }) {
+    const key = session.key()
+    if (key) request.headers.set('authorization', `Bearer ${key}`)
+    return request
+  },
+  onResponse({ response }) {
+    if (response.status === 401 && session.key()) onUnauthorized()
+    return response
+  },
+}
+
+export const api = createClient<paths>({ baseUrl: location.origin })
+api.use(auth)
+
+export interface ApiError {
+  error: string
+  code: string
+  details?: { path: string; message: string }[]
+}
+
+/** The API's error envelope (D1) as one line for the user. */
+export function describeError(error: unknown): string {
+  if (error && typeof error === 'object' && 'error' in error) {
+    const { error: message, details } = error as ApiError
+    const paths = details?.map((detail) => `${detail.path}: ${detail.message}`).join('; ')
+    return paths ? `${message} (${paths})` : message
+  }
+  if (error instanceof Error) return error.message
+  return 'The request failed'
+}
+
+/** Throws the API's error, so screens can show it; answers the body otherwise. */
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await request
+  if (error !== undefined || !response.ok) throw new Error(describeError(error))
+  return data as T
+}
+
+/** The upload: multipart, so the body is the form itself. */
+export function extract(file: File, extractPart: Record<string, unknown>) {
+  const form = new FormData()
+  form.append('file', file, file.name)
+  form.append('extract', JSON.stringify(extractPart))
+  return call(
+    api.POST('/api/v1/extract', {
+      params: { query: { async: 'true' } },
+      body: form as never,
+      bodySerializer: (body) => body as unknown as FormData,
+    }),
+  )
+}
+
+/** A job's stored document, as a File (404 when the server no longer keeps it). */
+export async function jobFile(job: Job): Promise<File | null> {
+  const { data, response } = await api.GET('/api/v1/jobs/{id}/file', { params: { path: { id: job.id } }, parseAs: 'blob' })
+  if (!response.ok || !data) return null
+  return new File([data as Blob], job.file.name, { type: job.file.media_type })
+}
+
+export function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+export function saveJson(value: unknown, name: string) {
+  saveBlob(new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' }), name)
+}
+
+export const ENDED = new Set<Job['status']>(['succeeded', 'failed', 'canceled'])

@@ -1,0 +1,335 @@
+/**
+ * The schema designer: the account's schemas, one edited at a time, started from a catalog type's
+ * suggested fields if wished; its versions and what each changed; JSON Schema out and in.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { api, call, type DocumentType, type Field, type Schema, saveJson } from './api.ts'
+import { navigate } from './router.ts'
+import { type DraftField, draftOf, FieldsEditor, typedPart } from './fields-editor.tsx'
+import { Labeled } from './labeled.tsx'
+
+type Version = { version: number | string; name: string; description: string; fields: Field[]; created_at: string }
+
+export function SchemasScreen({ selected }: { selected: string | null }) {
+  const [schemas, setSchemas] = useState<Schema[] | null>(null)
+  const [deleted, setDeleted] = useState<Schema[]>([])
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null)
+
+  async function reload() {
+    try {
+      setSchemas((await call(api.GET('/api/v1/schemas'))).schemas)
+    } catch (failure) {
+      setMessage({ text: (failure as Error).message, error: true })
+    }
+  }
+  useEffect(() => {
+    reload()
+  }, [])
+
+  const current = selected && selected !== 'new' ? schemas?.find((schema) => schema.id === selected) : undefined
+
+  async function importJsonSchema(file: File) {
+    try {
+      const jsonSchema = JSON.parse(await file.text())
+      const name = String(jsonSchema.title ?? file.name.replace(/\.json$/i, '')).slice(0, 100)
+      const { schema } = await call(api.POST('/api/v1/schemas', { body: { name, json_schema: jsonSchema } as never }))
+      setMessage({ text: `Imported “${schema.name}” with ${schema.fields.length} fields.` })
+      await reload()
+      navigate('schemas', schema.id)
+    } catch (failure) {
+      setMessage({ text: `Import failed: ${(failure as Error).message}`, error: true })
+    }
+  }
+
+  async function restore(schema: Schema) {
+    try {
+      await call(api.POST('/api/v1/schemas/{id}/restore', { params: { path: { id: schema.id } } }))
+      setDeleted(deleted.filter((entry) => entry.id !== schema.id))
+      setMessage({ text: `Restored “${schema.name}”.` })
+      await reload()
+    } catch (failure) {
+      setMessage({ text: (failure as Error).message, error: true })
+    }
+  }
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Schemas</h1>
+      {message && (
+        <p role={message.error ? 'alert' : 'status'} class={message.error ? 'error' : 'notice'}>
+          {message.text}
+        </p>
+      )}
+      <div class="split">
+        <section aria-label="Schema list" class="list">
+          <div class="row">
+            <a class="button" href="#/schemas/new">
+              New schema
+            </a>
+            <label class="button quiet file-button">
+              Import JSON Schema
+              <input
+                type="file"
+                accept=".json,application/json,application/schema+json"
+                onChange={(event) => {
+                  const file = event.currentTarget.files?.[0]
+                  if (file) importJsonSchema(file)
+                  event.currentTarget.value = ''
+                }}
+              />
+            </label>
+          </div>
+          {schemas === null ? (
+            <p>Loading…</p>
+          ) : schemas.length === 0 ? (
+            <p class="note">No schemas yet.</p>
+          ) : (
+            <ul class="plain items">
+              {schemas.map((schema) => (
+                <li key={schema.id}>
+                  <a href={`#/schemas/${schema.id}`} aria-current={schema.id === selected ? 'true' : undefined}>
+                    <strong>{schema.name}</strong>
+                    <span class="note">
+                      {schema.fields.length} fields · v{schema.version}
+                    </span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+          {deleted.length > 0 && (
+            <section aria-label="Deleted in this session">
+              <h2>Deleted</h2>
+              <ul class="plain items">
+                {deleted.map((schema) => (
+                  <li key={schema.id} class="row spread">
+                    <span>{schema.name}</span>
+                    <button type="button" class="quiet" onClick={() => restore(schema)} aria-label={`Restore ${schema.name}`}>
+                      Restore
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <RestoreById onRestore={(id) => restore({ id, name: id } as Schema)} />
+        </section>
+        {selected === 'new' || current ? (
+          <SchemaEditor
+            key={current?.id ?? 'new'}
+            schema={current ?? null}
+            onSaved={async (schema, created) => {
+              setMessage({ text: created ? `Created “${schema.name}”.` : `Saved “${schema.name}” as version ${schema.version}.` })
+              await reload()
+              if (created) navigate('schemas', schema.id)
+            }}
+            onDeleted={async (schema) => {
+              setDeleted([schema, ...deleted])
+              setMessage({ text: `Deleted “${schema.name}”. Jobs that used it keep their fields; it can be restored.` })
+              await reload()
+              navigate('schemas')
+            }}
+            onError={(text) => setMessage({ text, error: true })}
+          />
+        ) : (
+          <p class="note">Choose a schema, or create one.</p>
+        )}
+      </div>
+    </>
+  )
+}
+
+function RestoreById({ onRestore }: { onRestore: (id: string) => void }) {
+  const [schemaId, setSchemaId] = useState('')
+  return (
+    <form
+      class="row"
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (schemaId.trim()) onRestore(schemaId.trim())
+      }}
+    >
+      <Labeled label="Restore a deleted schema by ID">
+        {(id) => <input id={id} value={schemaId} placeholder="sch_…" onInput={(event) => setSchemaId(event.currentTarget.value)} />}
+      </Labeled>
+      <button type="submit" class="quiet">
+        Restore
+      </button>
+    </form>
+  )
+}
+
+interface EditorProps {
+  schema: Schema | null
+  onSaved: (schema: Schema, created: boolean) => void
+  onDeleted: (schema: Schema) => void
+  onError: (message: string) => void
+}
+
+function SchemaEditor({ schema, onSaved, onDeleted, onError }: EditorProps) {
+  const [name, setName] = useState(schema?.name ?? '')
+  const [description, setDescription] = useState(schema?.description ?? '')
+  const [fields, setFields] = useState<DraftField[]>(schema?.fields.map(draftOf) ?? [])
+  const [types, setTypes] = useState<DocumentType[]>([])
+  const [starter, setStarter] = useState('invoice')
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    call(api.GET('/api/v1/document-types')).then((data) => setTypes(data.document_types), onError)
+  }, [])
+
+  async function addSuggested() {
+    try {
+      const suggestion = await call(api.GET('/api/v1/fields', { params: { query: { type: starter } } }))
+      const have = new Set(fields.map((field) => field.key))
+      const wanted = suggestion.fields.filter((field) => suggestion.suggested_keys.includes(field.key) && !have.has(field.key))
+      setFields([...fields, ...wanted.map(draftOf)])
+      if (!name) setName(suggestion.label)
+    } catch (failure) {
+      onError((failure as Error).message)
+    }
+  }
+
+  async function save(event: Event) {
+    event.preventDefault()
+    setBusy(true)
+    const body = {
+      name: name.trim(),
+      description,
+      fields: fields.map((field) => ({
+        key: field.key.trim(),
+        label: field.label.trim() || field.key.trim(),
+        description: field.description,
+        required: field.required,
+        ...typedPart(field),
+      })),
+    }
+    try {
+      if (schema) onSaved(await call(api.PATCH('/api/v1/schemas/{id}', { params: { path: { id: schema.id } }, body: body as never })), false)
+      else onSaved((await call(api.POST('/api/v1/schemas', { body: body as never }))).schema, true)
+    } catch (failure) {
+      onError((failure as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function remove() {
+    if (!schema || !confirm(`Delete “${schema.name}”? It can be restored afterwards.`)) return
+    try {
+      await call(api.DELETE('/api/v1/schemas/{id}', { params: { path: { id: schema.id } } }))
+      onDeleted(schema)
+    } catch (failure) {
+      onError((failure as Error).message)
+    }
+  }
+
+  async function exportJsonSchema() {
+    if (!schema) return
+    try {
+      const document = await call(api.GET('/api/v1/schemas/{id}/json-schema', { params: { path: { id: schema.id } } }))
+      saveJson(document, `${schema.name.replace(/[^\w.-]+/g, '_')}.schema.json`)
+    } catch (failure) {
+      onError((failure as Error).message)
+    }
+  }
+
+  return (
+    <section aria-label={schema ? `Schema ${schema.name}` : 'New schema'} class="editor">
+      <h2>{schema ? `${schema.name} · version ${schema.version}` : 'New schema'}</h2>
+      {schema && <p class="note">ID {schema.id}</p>}
+      <form onSubmit={save}>
+        <div class="grid">
+          <Labeled label="Name">
+            {(id) => <input id={id} value={name} required maxLength={100} onInput={(event) => setName(event.currentTarget.value)} />}
+          </Labeled>
+          <Labeled label="Description" class="wide">
+            {(id) => <input id={id} value={description} onInput={(event) => setDescription(event.currentTarget.value)} />}
+          </Labeled>
+        </div>
+        <div class="row">
+          <Labeled label="Start from a catalog type">
+            {(id) => (
+              <select id={id} key={types.length} value={starter} onChange={(event) => setStarter(event.currentTarget.value)}>
+                {types.map((type) => (
+                  <option key={type.slug} value={type.slug}>
+                    {type.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labeled>
+          <button type="button" class="quiet" onClick={addSuggested}>
+            Add suggested fields
+          </button>
+        </div>
+        <FieldsEditor fields={fields} onChange={setFields} />
+        <div class="row">
+          <button type="submit" disabled={busy}>
+            {schema ? 'Save' : 'Create schema'}
+          </button>
+          {schema && (
+            <>
+              <button type="button" class="quiet" onClick={() => navigate('try', schema.id)}>
+                Run on a document
+              </button>
+              <button type="button" class="quiet" onClick={exportJsonSchema}>
+                Export JSON Schema
+              </button>
+              <button type="button" class="quiet danger" onClick={remove}>
+                Delete
+              </button>
+            </>
+          )}
+        </div>
+      </form>
+      {schema && <Versions schema={schema} />}
+    </section>
+  )
+}
+
+function Versions({ schema }: { schema: Schema }) {
+  const [versions, setVersions] = useState<Version[] | null>(null)
+  useEffect(() => {
+    call(api.GET('/api/v1/schemas/{id}/versions', { params: { path: { id: schema.id }, query: { limit: '100' } } }))
+      .then((data) => setVersions(data.versions as Version[]))
+      .catch(() => setVersions([]))
+  }, [schema.id, schema.version])
+  if (!versions) return null
+  return (
+    <section aria-label="Versions" class="versions">
+      <h3>Versions</h3>
+      <ol class="plain">
+        {versions.map((version, index) => (
+          <li key={version.version}>
+            <strong>v{version.version}</strong> <span class="note">{new Date(version.created_at).toLocaleString()}</span>
+            <ul>
+              {changes(versions[index + 1], version).map((change) => (
+                <li key={change}>{change}</li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}
+
+/** What a version changed from the one before it, in words. */
+export function changes(before: Version | undefined, after: Version): string[] {
+  if (!before) return [`created with ${after.fields.length} fields`]
+  const out: string[] = []
+  if (before.name !== after.name) out.push(`renamed “${before.name}” → “${after.name}”`)
+  if (before.description !== after.description) out.push('description changed')
+  const old = new Map(before.fields.map((field) => [field.key, field]))
+  const now = new Map(after.fields.map((field) => [field.key, field]))
+  for (const key of now.keys()) if (!old.has(key)) out.push(`added ${key}`)
+  for (const key of old.keys()) if (!now.has(key)) out.push(`removed ${key}`)
+  for (const [key, field] of now) {
+    const previous = old.get(key)
+    if (previous && JSON.stringify(previous) !== JSON.stringify(field))
+      out.push(`changed ${key}${previous.type !== field.type ? ` (${previous.type} → ${field.type})` : ''}`)
+  }
+  if (out.length === 0 && before.fields.map((field) => field.key).join() !== after.fields.map((field) => field.key).join()) out.push('fields reordered')
+  return out.length ? out : ['no visible change']
+}

@@ -1,0 +1,252 @@
+/**
+ * Try a document: drop a file, choose where its fields come from (a catalog type's suggestions,
+ * a saved schema and version, or fields typed here), watch its pages being read, see the result.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, call, type DocumentType, ENDED, extract, type Job, type Schema } from './api.ts'
+import { type DraftField, emptyField, FieldsEditor, typedPart } from './fields-editor.tsx'
+import { ResultView } from './result.tsx'
+import { Labeled } from './labeled.tsx'
+
+type Source = 'catalog' | 'schema' | 'fields'
+
+const ACCEPT = '.pdf,.jpg,.jpeg,.png,.tif,.tiff,.webp,.txt,.md,.html,.htm,.docx,application/pdf,image/*,text/*'
+
+export function TryScreen({ schemaId }: { schemaId: string | null }) {
+  const [types, setTypes] = useState<DocumentType[]>([])
+  const [schemas, setSchemas] = useState<Schema[]>([])
+  const [file, setFile] = useState<File | null>(null)
+  const [documentType, setDocumentType] = useState('invoice')
+  const [source, setSource] = useState<Source>(schemaId ? 'schema' : 'catalog')
+  const [schema, setSchema] = useState(schemaId ?? '')
+  const [version, setVersion] = useState('')
+  const [fields, setFields] = useState<DraftField[]>([{ ...emptyField(), key: 'total', description: 'The amount to pay' }])
+  const [job, setJob] = useState<Job | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    call(api.GET('/api/v1/document-types'))
+      .then((data) => setTypes(data.document_types))
+      .catch((failure: Error) => setError(failure.message))
+    call(api.GET('/api/v1/schemas'))
+      .then((data) => {
+        setSchemas(data.schemas)
+        if (!schemaId && data.schemas[0]) setSchema(data.schemas[0].id)
+      })
+      .catch((failure: Error) => setError(failure.message))
+  }, [])
+
+  const chosen = schemas.find((entry) => entry.id === schema)
+
+  async function run(event: Event) {
+    event.preventDefault()
+    if (!file) return setError('Choose a document first.')
+    setError(null)
+    setJob(null)
+    setBusy(true)
+    try {
+      const part: Record<string, unknown> = { document_type: documentType }
+      if (source === 'schema') {
+        if (!schema) throw new Error('Choose a schema, or create one under Schemas.')
+        part.schema_id = schema
+        if (version) part.schema_version = Number(version)
+      }
+      if (source === 'fields')
+        part.fields = Object.fromEntries(fields.map((field) => [field.key.trim(), { description: field.description, ...typedPart(field) }]))
+      const { job: created } = await extract(file, part)
+      setJob(created)
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+      setBusy(false)
+    }
+  }
+
+  useJobPolling(job, (next) => {
+    setJob(next)
+    if (ENDED.has(next.status)) setBusy(false)
+  })
+
+  async function cancel() {
+    if (!job) return
+    try {
+      const { job: canceled } = await call(api.POST('/api/v1/jobs/{id}/cancel', { params: { path: { id: job.id } } }))
+      setJob(canceled)
+      setBusy(false)
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+    }
+  }
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Try a document</h1>
+      <form class="try" onSubmit={run}>
+        <DropZone file={file} onFile={setFile} />
+        <div class="options">
+          <Labeled label="Document type">
+            {(id) => (
+              <select id={id} key={types.length} value={documentType} onChange={(event) => setDocumentType(event.currentTarget.value)}>
+                {types.map((type) => (
+                  <option key={type.slug} value={type.slug}>
+                    {type.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labeled>
+          <fieldset class="choices">
+            <legend>Fields from</legend>
+            <label class="check">
+              <input type="radio" name="source" checked={source === 'catalog'} onChange={() => setSource('catalog')} />
+              The type's suggested fields
+            </label>
+            <label class="check">
+              <input type="radio" name="source" checked={source === 'schema'} onChange={() => setSource('schema')} />A saved schema
+            </label>
+            <label class="check">
+              <input type="radio" name="source" checked={source === 'fields'} onChange={() => setSource('fields')} />
+              Fields typed here
+            </label>
+          </fieldset>
+          {source === 'schema' && (
+            <div class="row">
+              <Labeled label="Schema">
+                {(id) => (
+                  <select
+                    id={id}
+                    key={schemas.length}
+                    value={schema}
+                    onChange={(event) => {
+                      setSchema(event.currentTarget.value)
+                      setVersion('')
+                    }}
+                  >
+                    {schemas.length === 0 && <option value="">No schemas yet</option>}
+                    {schemas.map((entry) => (
+                      <option key={entry.id} value={entry.id}>
+                        {entry.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Labeled>
+              <Labeled label="Version">
+                {(id) => (
+                  <select id={id} value={version} onChange={(event) => setVersion(event.currentTarget.value)}>
+                    <option value="">Current{chosen ? ` (${chosen.version})` : ''}</option>
+                    {chosen &&
+                      Array.from({ length: Number(chosen.version) - 1 }, (_, index) => Number(chosen.version) - 1 - index).map((number) => (
+                        <option key={number} value={String(number)}>
+                          {number}
+                        </option>
+                      ))}
+                  </select>
+                )}
+              </Labeled>
+            </div>
+          )}
+          {source === 'fields' && <FieldsEditor fields={fields} onChange={setFields} compact />}
+          <div class="row">
+            <button type="submit" disabled={busy || !file}>
+              Extract
+            </button>
+            {job && !ENDED.has(job.status) && (
+              <button type="button" class="quiet danger" onClick={cancel}>
+                Cancel
+              </button>
+            )}
+          </div>
+          {error && (
+            <p role="alert" class="error">
+              {error}
+            </p>
+          )}
+        </div>
+      </form>
+      {job && <Progress job={job} />}
+      {job && ENDED.has(job.status) && <ResultView job={job} file={file} />}
+    </>
+  )
+}
+
+/** Reads the job again every half second until it ends. */
+export function useJobPolling(job: Job | null, onJob: (job: Job) => void) {
+  const latest = useRef(onJob)
+  latest.current = onJob
+  const id = job && !ENDED.has(job.status) ? job.id : null
+  useEffect(() => {
+    if (!id) return
+    let stopped = false
+    const poll = async () => {
+      while (!stopped) {
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        if (stopped) return
+        const { data } = await api.GET('/api/v1/jobs/{id}', { params: { path: { id } } })
+        if (stopped || !data) continue
+        latest.current(data.job)
+        if (ENDED.has(data.job.status)) return
+      }
+    }
+    poll()
+    return () => {
+      stopped = true
+    }
+  }, [id])
+}
+
+export function Progress({ job }: { job: Job }) {
+  const done = Number(job.progress?.pages_done ?? 0)
+  const total = Number(job.progress?.pages_total ?? 0)
+  const ended = ENDED.has(job.status)
+  return (
+    <div class="progress" role="status" aria-live="polite">
+      <span class={`status status-${job.status}`}>{job.status}</span>{' '}
+      {total > 0 ? (
+        <>
+          <progress max={total} value={done} aria-label="Pages read" /> {done} of {total} pages read
+        </>
+      ) : (
+        !ended && <progress aria-label="Reading the document" />
+      )}{' '}
+      <a href={`#/jobs/${job.id}`}>{job.id}</a>
+    </div>
+  )
+}
+
+function DropZone({ file, onFile }: { file: File | null; onFile: (file: File) => void }) {
+  const [over, setOver] = useState(false)
+  return (
+    <label
+      class={`drop${over ? ' over' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault()
+        setOver(true)
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(event) => {
+        event.preventDefault()
+        setOver(false)
+        const dropped = event.dataTransfer?.files[0]
+        if (dropped) onFile(dropped)
+      }}
+    >
+      <span class="drop-text">{file ? `${file.name} (${formatSize(file.size)})` : 'Drop a PDF, image or text file here, or choose one'}</span>
+      <input
+        type="file"
+        accept={ACCEPT}
+        aria-label="Document"
+        onChange={(event) => {
+          const chosen = event.currentTarget.files?.[0]
+          if (chosen) onFile(chosen)
+        }}
+      />
+    </label>
+  )
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
