@@ -1,7 +1,7 @@
 /**
  * Phone photos inside the compiled binary (D156, D157): libvips, carried in the executable, is
  * written to the cache directory on first use and decodes a 48 MP JPEG shrunk on load; libheif
- * (WebAssembly) decodes a HEIC. The binary runs in an empty directory with its own cache home.
+ * (WebAssembly) decodes a HEIC. The binary runs in an empty directory with a home of its own, whose ~/.cache it writes.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
@@ -14,14 +14,14 @@ setDefaultTimeout(120_000)
 
 let server: RunningServer
 const dir = tempDir('extractd-photos-')
-const cache = join(dir.path, 'cache')
+const home = join(dir.path, 'home')
+const cache = join(home, '.cache')
 const FIELDS = { document_type: 'invoice', fields: { invoice_number: 'Receipt number', date: 'Date', total: 'Total' } }
 
 beforeAll(async () => {
   const binary = await buildBinary()
-  const home = join(dir.path, 'home')
   await Bun.$`mkdir -p ${home}`
-  server = await startServer([binary], [], home, { XDG_CACHE_HOME: cache })
+  server = await startServer([binary], [], home, { HOME: home })
 }, 120_000)
 
 afterAll(async () => {
