@@ -9,13 +9,14 @@ import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta, FieldSpec } 
 import { CONCEPTS, conceptOf, type Role } from './concepts'
 import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
-import { buildDoc } from './document'
-import { genericAnswer } from './generic'
+import { buildDoc, detectLanguage } from './document'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
 import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
 import { issuerAnswer, recipientAnswer } from './names'
+import { namedAnswer } from './pairs'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
+import { fieldWords, labelsFor, vocabularyLanguages } from './vocabulary'
 
 /** Below this confidence a value is answered as null. */
 const MIN_CONFIDENCE = 0.5
@@ -30,7 +31,7 @@ export const builtinEngine: Engine = {
 export function extract(input: ExtractionInput): ExtractionOutput {
   const doc = buildDoc(input.document)
   const plans = input.fields.map((spec) => planField(spec, input.documentType))
-  const hits = findLabels(doc, vocabulary(plans))
+  const hits = findLabels(doc, vocabulary(plans, labelLanguages(doc.text)))
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
   const answers = plans.map((plan) => {
     if (input.signal?.aborted) throw input.signal.reason ?? new Error('aborted')
@@ -64,7 +65,15 @@ function planField(spec: FieldSpec, documentType: string): Plan {
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
-  return { spec, kind, role: usable?.role, owners }
+  const words = usable?.role ? undefined : fieldWords(spec)
+  if (words) owners.add(`words:${spec.key}`)
+  return { spec, kind, role: usable?.role, owners, words }
+}
+
+/** The languages whose words a field's labels are looked for in: the document's and English (D110), else all. */
+function labelLanguages(text: string): string[] {
+  const language = detectLanguage(text)
+  return language === 'other' ? vocabularyLanguages() : [...new Set([language, 'en'])]
 }
 
 /** Labels folded for matching, without those too short and those already there for the same owner. */
@@ -85,12 +94,16 @@ function labelEntries(labels: [label: string, owner: string][]): LabelEntry[] {
 /** The labels of every concept, folded once: they are the same for every document. */
 const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => concept.labels.map((label): [string, string] => [label, concept.id])))
 
-/** Labels of the requested fields (label, key and aliases) and of every concept (as competitors), in folded form. */
-function vocabulary(plans: Plan[]): LabelEntry[] {
+/**
+ * Labels of the requested fields (label, key and aliases, and those their words stand for in the
+ * document's languages) and of every concept (as competitors), in folded form.
+ */
+function vocabulary(plans: Plan[], languages: string[]): LabelEntry[] {
   const own = plans.flatMap(({ spec }) =>
     [spec.label, spec.key.replace(/_/g, ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
   )
-  return [...labelEntries(own), ...CONCEPT_LABELS]
+  const named = plans.flatMap(({ spec, words }) => (words ? labelsFor(words, languages).map((label): [string, string] => [label, `words:${spec.key}`]) : []))
+  return [...labelEntries(own), ...labelEntries(named), ...CONCEPT_LABELS]
 }
 
 type Reader = (plan: Plan, ctx: Context) => Answer | undefined
@@ -114,7 +127,7 @@ function answerFor(plan: Plan, ctx: Context): Answer | undefined {
   if (plan.role) return READERS[plan.role](plan, ctx)
   if (plan.kind === 'table') return tableAnswer(plan, ctx)
   if (plan.kind === 'currency') return currencyAnswer(plan, ctx)
-  return genericAnswer(plan, ctx)
+  return namedAnswer(plan, ctx)
 }
 
 function isEmpty(value: unknown): boolean {

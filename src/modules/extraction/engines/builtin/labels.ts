@@ -35,11 +35,11 @@ export interface Candidate {
   distance: number
 }
 
-/** Folded form of a label; '#' and 'n°' stay meaningful ("Invoice #" is not "Invoice"). */
+/** Folded form of a label; '#', '%' and 'n°' stay meaningful ("Invoice #" is not "Invoice", "VAT %" is a rate). */
 export function squashKeepingMarks(text: string): { chars: string; map: number[] } {
-  const prepared = text.replace(/[°º]/g, 'o').replace(/#/g, 'ǂ')
+  const prepared = text.replace(/[°º]/g, 'o').replace(/#/g, 'ǂ').replace(/%/g, 'ǁ')
   const { chars, map } = squash(prepared)
-  return { chars: chars.replace(/ǂ/g, '#'), map }
+  return { chars: chars.replace(/ǂ/g, '#').replace(/ǁ/g, '%'), map }
 }
 
 /** Finds every label of the vocabulary in the document, longest-first where they overlap. */

@@ -1,0 +1,104 @@
+/**
+ * Reading a field a user names (D110–D112): the values next to the labels its words stand for
+ * (vocabulary.ts), in any layout the label reader knows (after a colon or a gap, under the label,
+ * in a key/value block, under a header row), read by the shape the field's words ask for and kept
+ * only when they sit on the side of the document the field names. Where no label is printed, a
+ * value whose shape is unmistakable (an IBAN, a VAT ID, an e-mail address) is taken from anywhere
+ * in the document when only one such value belongs to the field's side. Yes/no fields also read
+ * status words ("PAID", "bezahlt") and ticked boxes.
+ */
+import { findShape, type Shape } from '../../normalise/shapes'
+import { addressAnswer } from './address'
+import type { Answer, Context, Plan } from './context'
+import type { Line } from './document'
+import { choose, genericAnswer, labelledValues } from './generic'
+import { partyAt } from './sides'
+import { formsOf, type FieldWords, type Party } from './vocabulary'
+import { collapse, fold } from './text'
+
+/** Shapes so distinct that a value of the shape anywhere in the document is the field's, when it is the only one. */
+const UNMISTAKABLE: Partial<Record<Shape, number>> = { iban: 0.78, bic: 0.72, vat_id: 0.7, email: 0.66, url: 0.62 }
+
+/** The answer for a field a user names; the general reader's when its words say nothing more. */
+export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const field = plan.words
+  if (!field) return genericAnswer(plan, ctx)
+  if (field.addressPart && plan.kind === 'text') return addressAnswer(field, ctx)
+  if (plan.kind === 'boolean') return genericAnswer(plan, ctx) ?? statusAnswer(field, ctx)
+  const shape = field.shape
+  const accept = (line: Line, column: number) => onSide(field.party, partyAt(ctx, line, column))
+  const labelled = labelledValues(plan, ctx, plan.kind, {
+    ...(shape ? { read: (text: string) => readShape(shape, text) } : {}),
+    accept: (candidate) => accept(candidate.hit.line, candidate.hit.line.cells[candidate.hit.cell]!.start),
+  })
+  const chosen = choose(labelled)
+  if (chosen || !shape || !UNMISTAKABLE[shape]) return chosen
+  return anywhere(shape, field, ctx)
+}
+
+/** A value of the shape at the start of a label's value. */
+function readShape(shape: Shape, text: string): { value: unknown; quality: number } | undefined {
+  const found = findShape(shape, text)
+  if (!found || found.start > 4) return undefined
+  return { value: found.value, quality: 1 }
+}
+
+/** A value found on a side of the document is the field's when the field names no side, or the same one. */
+function onSide(wanted: Party | undefined, found: Party | undefined): boolean {
+  return !wanted || !found || wanted === found
+}
+
+/** The only value of an unmistakable shape in the document on the field's side. */
+function anywhere(shape: Shape, field: FieldWords, ctx: Context): Answer | undefined {
+  const found = new Map<string, Line>()
+  for (const line of ctx.doc.lines)
+    for (const cell of line.cells) {
+      const value = findShape(shape, cell.text)
+      if (!value || !onSide(field.party, partyAt(ctx, line, cell.start))) continue
+      if (!found.has(String(value.value))) found.set(String(value.value), line)
+    }
+  const only = found.size === 1 ? [...found][0] : undefined
+  return only && { value: only[0], confidence: UNMISTAKABLE[shape]!, line: only[1] }
+}
+
+/** Marks of a ticked and of an empty box. */
+const TICKED = /^(?:[☒☑✓✔✗✘xX]|\[[xX✓✔]\]|\([xX]\))\s*/
+const UNTICKED = /^(?:☐|\[\s?\]|\(\s?\))\s*/
+
+/**
+ * Yes or no from the document's status words: a value or a stamp that is a word of the field's
+ * groups ("Status: PAID", "BEZAHLT") says yes, a word of an opposite group ("offen", "unpaid")
+ * says no; a ticked box before the field's word says yes, an empty one no. Both at once: no answer.
+ */
+function statusAnswer(field: FieldWords, ctx: Context): Answer | undefined {
+  const groups = field.groups.filter((group) => group !== 'seller' && group !== 'buyer')
+  const yes = new Set(groups.flatMap(formsOf).map(fold))
+  const no = new Set(field.opposites.flatMap(formsOf).map(fold))
+  const answers: Answer[] = []
+  for (const line of ctx.doc.lines)
+    for (const cell of line.cells) {
+      const text = collapse(cell.text)
+      const box = TICKED.exec(text) ? true : UNTICKED.exec(text) ? false : undefined
+      const rest = fold(
+        text
+          .replace(TICKED, '')
+          .replace(UNTICKED, '')
+          .replace(/[.!:]+$/, ''),
+      )
+      if (box !== undefined && yes.has(rest)) answers.push({ value: box, confidence: 0.8, line })
+      const value = fold(
+        text
+          .split(/[:：]/)
+          .pop()!
+          .replace(/[.!]+$/, '')
+          .trim(),
+      )
+      const labelled = text.includes(':')
+      if (yes.has(value)) answers.push({ value: true, confidence: labelled ? 0.85 : 0.72, line })
+      else if (no.has(value)) answers.push({ value: false, confidence: labelled ? 0.85 : 0.72, line })
+      else if (labelled && yes.has(value.replace(/^(?:not|nicht|non|niet|no|nie|ikke)\s+/, '')) && value.includes(' '))
+        answers.push({ value: false, confidence: 0.8, line })
+    }
+  if (new Set(answers.map((answer) => answer.value)).size !== 1) return undefined
+  return answers.sort((a, b) => b.confidence - a.confidence)[0]
+}

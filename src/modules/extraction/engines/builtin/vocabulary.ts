@@ -1,0 +1,165 @@
+/**
+ * What a field a user names is about, read from its key and label with the lexicons' vocabulary
+ * (D110): the groups of meaning its words belong to ("delivery_date" → delivery, date), the party
+ * its words name (seller or buyer), and the shape its value must have (an IBAN, a VAT ID …).
+ * From the groups come the labels to look for, in every lexicon language: each group's forms in
+ * every order, with the language's joiners between them ("Lieferdatum", "Leistungs-Datum",
+ * "date de livraison", "Delivered on"). Labels are compared folded to letters and digits, so a
+ * compound is its parts written together.
+ */
+import { vocabularies } from '../../normalise/lexicon'
+import type { Shape } from '../../normalise/shapes'
+import type { FieldSpec } from '../types'
+import { words } from './text'
+
+export type Party = 'seller' | 'buyer'
+
+export interface FieldWords {
+  /** Groups of meaning of the field's words, in their order, the party's among them. */
+  groups: string[]
+  /** The side of the document the field's words name. */
+  party?: Party
+  /** The shape the value must have, when the field's words say it. */
+  shape?: Shape
+  /** The part of an address the field asks for. */
+  addressPart?: AddressPart
+  /** Groups whose words answer "no" for this field ("unpaid" for "paid"). */
+  opposites: string[]
+}
+
+export type AddressPart = 'street' | 'postcode' | 'city' | 'country'
+
+/**
+ * Groups too general to name a field by themselves: "date", "number" or "amount" alone is any
+ * date, number or amount. With another group they make a label ("delivery date", "order number").
+ */
+const GENERAL_GROUPS = new Set(['date', 'number', 'amount', 'address', 'note', 'company', 'contact', 'period'])
+
+const PARTY_GROUPS: Record<string, Party> = { seller: 'seller', buyer: 'buyer' }
+
+const ADDRESS_PARTS = new Set<string>(['street', 'postcode', 'city', 'country'])
+
+/** Words of a field's name that say nothing of what it is. */
+const FILLER = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'into', 'for', 'is', 'at', 'from', 'which', 'what', 'this', 'that', 'with', 'by', 'be', 'was'])
+
+const VOCABULARIES = vocabularies()
+
+/** Each form's words (folded) → its groups, longest forms first; per language, each group's forms. */
+const FORMS: { words: string[]; group: string }[] = []
+for (const vocabulary of VOCABULARIES.values())
+  for (const [group, forms] of Object.entries(vocabulary.groups))
+    for (const form of forms) {
+      const formWords = words(form)
+      if (formWords.length) FORMS.push({ words: formWords, group })
+    }
+FORMS.sort((a, b) => b.words.length - a.words.length)
+
+/** The groups of a text's words, in order; undefined when a word belongs to no group and is no filler. */
+function groupsOf(text: string): string[] | undefined {
+  const tokens = words(text.replace(/_/g, ' ').replace(/(\p{L})(\d)|(\d)(\p{L})/gu, '$1$3 $2$4'))
+  const groups: string[] = []
+  let i = 0
+  while (i < tokens.length) {
+    if (FILLER.has(tokens[i]!)) {
+      i++
+      continue
+    }
+    const form = FORMS.find((candidate) => candidate.words.every((word, j) => tokens[i + j] === word))
+    if (!form) return undefined
+    if (!groups.includes(form.group)) groups.push(form.group)
+    i += form.words.length
+  }
+  return groups.length ? groups : undefined
+}
+
+/** The groups, party, shape and address part of a field, from its key, else its label. */
+export function fieldWords(spec: FieldSpec): FieldWords | undefined {
+  const groups = groupsOf(spec.key) ?? groupsOf(spec.label)
+  if (!groups) return undefined
+  const party = groups.map((group) => PARTY_GROUPS[group]).find(Boolean)
+  const core = groups.filter((group) => !PARTY_GROUPS[group])
+  const opposites = [...VOCABULARIES.values()].flatMap((vocabulary) =>
+    vocabulary.opposites.flatMap(([a, b]) => (core.includes(a) ? [b] : core.includes(b) ? [a] : [])),
+  )
+  return {
+    groups,
+    party,
+    shape: shapeOf(core, spec),
+    addressPart: core.find((group) => ADDRESS_PARTS.has(group)) as AddressPart | undefined,
+    opposites: [...new Set(opposites)],
+  }
+}
+
+/** The shape a field's groups ask for, for the kinds that carry one. */
+function shapeOf(core: string[], spec: FieldSpec): Shape | undefined {
+  const has = (group: string) => core.includes(group)
+  if (spec.type === 'number') return has('rate') ? 'percent' : undefined
+  if (spec.type !== 'text') return undefined
+  if (has('iban') || (has('account') && (has('bank') || has('payment')))) return 'iban'
+  if (has('bic')) return 'bic'
+  if (has('vat')) return 'vat_id'
+  if (has('tax') && (has('number') || has('registration'))) return 'tax_number'
+  if (has('phone') || has('fax')) return 'phone'
+  if (has('email')) return 'email'
+  if (has('website')) return 'url'
+  if (has('number')) return 'identifier'
+  return undefined
+}
+
+/** The most groups combined into one label (every order of them is tried). */
+const MAX_GROUPS = 3
+
+/**
+ * The labels that stand for a field in the given languages: the forms of its groups in every
+ * order, joined directly or by a joiner of the language. With a party among its groups, labels
+ * without the party's words count as well when what remains names something by itself
+ * ("USt-IdNr" for the seller's VAT ID), but not when it is general ("Nummer" for a customer number).
+ */
+export function labelsFor(field: FieldWords, languages: readonly string[]): string[] {
+  const sets = [field.groups]
+  const core = field.groups.filter((group) => !PARTY_GROUPS[group])
+  if (core.length < field.groups.length && core.some((group) => !GENERAL_GROUPS.has(group))) sets.push(core)
+  const labels = new Set<string>()
+  for (const set of sets) {
+    if (set.length > MAX_GROUPS || (set.length === 1 && GENERAL_GROUPS.has(set[0]!))) continue
+    for (const language of languages) {
+      const vocabulary = VOCABULARIES.get(language)
+      if (!vocabulary) continue
+      const forms = set.map((group) => vocabulary.groups[group] ?? [])
+      if (forms.some((list) => !list.length)) continue
+      const joiners = set.length === 2 ? ['', ...vocabulary.joiners] : ['']
+      for (const order of permutations(forms)) for (const phrase of combine(order, joiners)) labels.add(phrase)
+    }
+  }
+  return [...labels]
+}
+
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items]
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]))
+}
+
+/** Every phrase of one form from each list, in order, with each joiner between two forms. */
+function combine(lists: string[][], joiners: string[]): string[] {
+  let phrases = ['']
+  lists.forEach((list, index) => {
+    const next: string[] = []
+    for (const phrase of phrases)
+      for (const form of list) {
+        if (index === 0) next.push(form)
+        else for (const joiner of joiners) next.push(`${phrase} ${joiner} ${form}`)
+      }
+    phrases = next
+  })
+  return phrases
+}
+
+/** Every form of a group in every language: status words ("PAID", "bezahlt") and the words of headings. */
+export function formsOf(group: string): string[] {
+  return [...new Set([...VOCABULARIES.values()].flatMap((vocabulary) => vocabulary.groups[group] ?? []))]
+}
+
+/** Every language with a vocabulary. */
+export function vocabularyLanguages(): string[] {
+  return [...VOCABULARIES.keys()]
+}
