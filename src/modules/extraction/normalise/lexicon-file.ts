@@ -110,6 +110,8 @@ export interface Vocabulary {
   joiners: string[]
   /** Pairs of groups that mean the opposite of each other ("paid", "unpaid"): a status word of one answers no for the other. */
   opposites: [string, string][]
+  /** Pairs of a group and a broader one ("vat", "tax"): a label of the broader group also names a field of the narrower, less surely ("Steuersatz" for a VAT rate). */
+  broader: [string, string][]
   /** Group id → the group's words in this language. */
   groups: Record<string, string[]>
 }
@@ -224,19 +226,21 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
 
 /** The vocabulary's joiners, groups (ids as concept ids) and pairs of opposite groups, each naming a group of the file. */
 function checkVocabulary(value: unknown, file: string): void {
-  const vocabulary = record(value, '/vocabulary', file, 'joiners, opposites and groups')
+  const vocabulary = record(value, '/vocabulary', file, 'joiners, opposites, broader and groups')
   for (const key of Object.keys(vocabulary))
-    if (!['joiners', 'opposites', 'groups'].includes(key)) throw new LexiconError(`${file}: /vocabulary/${key}: unknown property`)
+    if (!['joiners', 'opposites', 'broader', 'groups'].includes(key)) throw new LexiconError(`${file}: /vocabulary/${key}: unknown property`)
   words(vocabulary.joiners, '/vocabulary/joiners', file)
   const groups = record(vocabulary.groups, '/vocabulary/groups', file, 'group id → words')
   for (const [group, forms] of Object.entries(groups)) {
     if (!/^[a-z_]+$/.test(group)) throw new LexiconError(`${file}: /vocabulary/groups/${group}: expected a group id such as "delivery"`)
     words(forms, `/vocabulary/groups/${group}`, file)
   }
-  const opposites = vocabulary.opposites
-  if (!Array.isArray(opposites)) throw new LexiconError(`${file}: /vocabulary/opposites: expected an array of pairs of group ids`)
-  opposites.forEach((pair, index) => {
-    if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((group) => typeof group === 'string' && Object.hasOwn(groups, group)))
-      throw new LexiconError(`${file}: /vocabulary/opposites/${index}: expected two group ids of /vocabulary/groups`)
-  })
+  for (const list of ['opposites', 'broader']) {
+    const pairs = vocabulary[list]
+    if (!Array.isArray(pairs)) throw new LexiconError(`${file}: /vocabulary/${list}: expected an array of pairs of group ids`)
+    pairs.forEach((pair, index) => {
+      if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((group) => typeof group === 'string' && Object.hasOwn(groups, group)))
+        throw new LexiconError(`${file}: /vocabulary/${list}/${index}: expected two group ids of /vocabulary/groups`)
+    })
+  }
 }

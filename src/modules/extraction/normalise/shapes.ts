@@ -199,7 +199,10 @@ function findPercent(text: string): FoundShape | undefined {
   const m = PERCENT.exec(text) ?? BARE_RATE.exec(text.trim())
   if (!m) return undefined
   const value = Number(m[1]!.replace(',', '.'))
-  return Number.isFinite(value) && value >= 0 && value <= 100 ? { value, start: m.index } : undefined
+  if (!Number.isFinite(value) || value < 0 || value > 100) return undefined
+  // Without its sign, a fraction below one ("0,08") is an amount, not a rate; zero is a rate.
+  if (m[0].trim() === text.trim() && !m[0].includes('%') && value > 0 && value < 1) return undefined
+  return { value, start: m.index }
 }
 
 /**

@@ -61,6 +61,8 @@ function isLabelLike(hit: LabelHit, kind: FieldKind): boolean {
 export interface ReadingRules {
   read?: (text: string) => ReturnType<typeof readValue>
   accept?: (candidate: Candidate) => boolean
+  /** Candidates beyond the label reader's, tried after them. */
+  more?: (hit: LabelHit) => Candidate[]
 }
 
 /** Every value the field's labels point at, scored. */
@@ -68,7 +70,7 @@ export function labelledValues(plan: Plan, ctx: Context, kind: FieldKind = plan.
   const out: Scored[] = []
   for (const hit of hitsOf(plan, ctx)) {
     if (!isLabelLike(hit, kind)) continue
-    for (const candidate of candidatesFor(hit, ctx.doc, ctx.hitsByLine)) {
+    for (const candidate of [...candidatesFor(hit, ctx.doc, ctx.hitsByLine), ...(rules.more?.(hit) ?? [])]) {
       if (rules.accept && !rules.accept(candidate)) continue
       const read = rules.read ? rules.read(candidate.text) : readValue(kind, candidate.text, ctx.doc, plan.spec)
       if (!read) continue

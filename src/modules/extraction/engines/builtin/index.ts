@@ -16,7 +16,7 @@ import { issuerAnswer, recipientAnswer } from './names'
 import { namedAnswer } from './pairs'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
-import { fieldWords, labelsFor, vocabularyLanguages } from './vocabulary'
+import { fieldWords, LABEL_KINDS, labelsFor, namedOwner, vocabularyLanguages, withLongerLabels } from './vocabulary'
 
 /** Below this confidence a value is answered as null. */
 const MIN_CONFIDENCE = 0.5
@@ -31,7 +31,8 @@ export const builtinEngine: Engine = {
 export function extract(input: ExtractionInput): ExtractionOutput {
   const doc = buildDoc(input.document)
   const plans = input.fields.map((spec) => planField(spec, input.documentType))
-  const hits = findLabels(doc, vocabulary(plans, labelLanguages(doc.text)))
+  const entries = vocabulary(plans, labelLanguages(doc.text))
+  const hits = withLongerLabels(findLabels(doc, entries), entries)
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
   const answers = plans.map((plan) => {
     if (input.signal?.aborted) throw input.signal.reason ?? new Error('aborted')
@@ -66,7 +67,7 @@ function planField(spec: FieldSpec, documentType: string): Plan {
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
   const words = usable?.role ? undefined : fieldWords(spec)
-  if (words) owners.add(`words:${spec.key}`)
+  if (words) for (const kind of LABEL_KINDS) owners.add(namedOwner(kind, spec.key))
   return { spec, kind, role: usable?.role, owners, words }
 }
 
@@ -102,7 +103,9 @@ function vocabulary(plans: Plan[], languages: string[]): LabelEntry[] {
   const own = plans.flatMap(({ spec }) =>
     [spec.label, spec.key.replace(/_/g, ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
   )
-  const named = plans.flatMap(({ spec, words }) => (words ? labelsFor(words, languages).map((label): [string, string] => [label, `words:${spec.key}`]) : []))
+  const named = plans.flatMap(({ spec, words }) =>
+    words ? labelsFor(words, languages).map(({ phrase, kind }): [string, string] => [phrase, namedOwner(kind, spec.key)]) : [],
+  )
   return [...labelEntries(own), ...labelEntries(named), ...CONCEPT_LABELS]
 }
 

@@ -13,8 +13,9 @@ import type { Answer, Context, Plan } from './context'
 import type { Line } from './document'
 import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
-import { formsOf, type FieldWords, type Party } from './vocabulary'
-import { collapse, fold } from './text'
+import type { Candidate, LabelHit } from './labels'
+import { formsOf, namedOwner, type FieldWords, type Party } from './vocabulary'
+import { collapse, fold, trimValue } from './text'
 
 /** Shapes so distinct that a value of the shape anywhere in the document is the field's, when it is the only one. */
 const UNMISTAKABLE: Partial<Record<Shape, number>> = { iban: 0.78, bic: 0.72, vat_id: 0.7, email: 0.66, url: 0.62 }
@@ -26,14 +27,48 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (field.addressPart && plan.kind === 'text') return addressAnswer(field, ctx)
   if (plan.kind === 'boolean') return genericAnswer(plan, ctx) ?? statusAnswer(field, ctx)
   const shape = field.shape
-  const accept = (line: Line, column: number) => onSide(field.party, partyAt(ctx, line, column))
+  const lessSure = (owner: string) => owner === namedOwner('wider', plan.spec.key) || owner === namedOwner('side', plan.spec.key)
   const labelled = labelledValues(plan, ctx, plan.kind, {
     ...(shape ? { read: (text: string) => readShape(shape, text) } : {}),
-    accept: (candidate) => accept(candidate.hit.line, candidate.hit.line.cells[candidate.hit.cell]!.start),
-  })
+    accept: (candidate) => {
+      const { hit } = candidate
+      const side = partyAt(ctx, hit.line, hit.line.cells[hit.cell]!.start)
+      // General words ("Nummer") name the field only inside its party's block.
+      if (hit.entry.owner === namedOwner('side', plan.spec.key))
+        return side !== undefined && side === field.party && hit.start <= hit.line.cells[hit.cell]!.start + 1
+      return onSide(field.party, side)
+    },
+    more: (hit) => underHeading(hit, ctx),
+  }).map((scored) => (lessSure(scored.candidate.hit.entry.owner) ? { ...scored, confidence: scored.confidence * WIDER_WEIGHT } : scored))
   const chosen = choose(labelled)
   if (chosen || !shape || !UNMISTAKABLE[shape]) return chosen
   return anywhere(shape, field, ctx)
+}
+
+/** A label of broader words, without "number", or of general words in the party's block names the field less surely. */
+const WIDER_WEIGHT = 0.9
+
+/**
+ * Values under a heading of a table's header row ("USt. %" over "19"): on the next lines, the
+ * cells nearer to this heading than to any other of its row. Numbers are aligned right and
+ * texts left, so a value need not overlap its heading.
+ */
+function underHeading(hit: LabelHit, ctx: Context): Candidate[] {
+  const { line } = hit
+  if (line.cells.length < 3) return []
+  const distance = (center: number, cell: { start: number; end: number }) =>
+    center >= cell.start && center <= cell.end ? 0 : Math.min(Math.abs(center - cell.start), Math.abs(center - cell.end))
+  for (let offset = 1; offset <= 2; offset++) {
+    const next = ctx.doc.lines[line.index + offset]
+    if (!next || next.page !== line.page || next.cells.length < 2) break
+    const mine = next.cells.filter((cell) => {
+      const center = (cell.start + cell.end) / 2
+      const own = distance(center, line.cells[hit.cell]!)
+      return line.cells.every((other, index) => index === hit.cell || distance(center, other) > own)
+    })
+    if (mine.length === 1) return [{ text: trimValue(mine[0]!.text), line: next, how: 'below', hit, distance: offset }]
+  }
+  return []
 }
 
 /** A value of the shape at the start of a label's value. */

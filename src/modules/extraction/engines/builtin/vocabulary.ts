@@ -10,6 +10,7 @@
 import { vocabularies } from '../../normalise/lexicon'
 import type { Shape } from '../../normalise/shapes'
 import type { FieldSpec } from '../types'
+import type { LabelEntry, LabelHit } from './labels'
 import { words } from './text'
 
 export type Party = 'seller' | 'buyer'
@@ -110,29 +111,49 @@ function shapeOf(core: string[], spec: FieldSpec): Shape | undefined {
 const MAX_GROUPS = 3
 
 /**
+ * How a label stands for a field: by all its words; by broader words or without the word
+ * "number" ("Steuersatz" for a VAT rate, "Bestellung:" for an order number), less surely; or by
+ * general words that name the field only inside its party's block ("Nummer" under "Käufer").
+ */
+export type LabelKind = 'words' | 'wider' | 'side'
+
+export const LABEL_KINDS: readonly LabelKind[] = ['words', 'wider', 'side']
+
+/**
  * The labels that stand for a field in the given languages: the forms of its groups in every
  * order, joined directly or by a joiner of the language. With a party among its groups, labels
  * without the party's words count as well when what remains names something by itself
- * ("USt-IdNr" for the seller's VAT ID), but not when it is general ("Nummer" for a customer number).
+ * ("USt-IdNr" for the seller's VAT ID); when it is general ("Nummer" for a customer number),
+ * only inside the party's block.
  */
-export function labelsFor(field: FieldWords, languages: readonly string[]): string[] {
-  const sets = [field.groups]
+export function labelsFor(field: FieldWords, languages: readonly string[]): { phrase: string; kind: LabelKind }[] {
+  const sets: [string[], LabelKind][] = [[field.groups, 'words']]
   const core = field.groups.filter((group) => !PARTY_GROUPS[group])
-  if (core.length < field.groups.length && core.some((group) => !GENERAL_GROUPS.has(group))) sets.push(core)
-  const labels = new Set<string>()
-  for (const set of sets) {
-    if (set.length > MAX_GROUPS || (set.length === 1 && GENERAL_GROUPS.has(set[0]!))) continue
+  const specific = (groups: string[]) => groups.some((group) => !GENERAL_GROUPS.has(group))
+  if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'words' : 'side'])
+  const withoutNumber = core.filter((group) => group !== 'number')
+  if (withoutNumber.length && withoutNumber.length < core.length && specific(withoutNumber)) sets.push([withoutNumber, 'wider'])
+  for (const [narrow, broad] of BROADER)
+    if (core.includes(narrow)) sets.push([core.map((group) => (group === narrow ? broad : group)), 'wider'])
+  // A sign that ends a value ("19 % VAT") starts no label.
+  const labels = new Map<string, LabelKind>()
+  for (const [set, kind] of sets) {
+    if (set.length > MAX_GROUPS || (kind !== 'side' && set.length === 1 && GENERAL_GROUPS.has(set[0]!))) continue
     for (const language of languages) {
       const vocabulary = VOCABULARIES.get(language)
       if (!vocabulary) continue
       const forms = set.map((group) => vocabulary.groups[group] ?? [])
       if (forms.some((list) => !list.length)) continue
       const joiners = set.length === 2 ? ['', ...vocabulary.joiners] : ['']
-      for (const order of permutations(forms)) for (const phrase of combine(order, joiners)) labels.add(phrase)
+      for (const order of permutations(forms))
+        for (const phrase of combine(order, joiners)) if (!labels.has(phrase) && !phrase.startsWith('%')) labels.set(phrase, kind)
     }
   }
-  return [...labels]
+  return [...labels].map(([phrase, kind]) => ({ phrase, kind }))
 }
+
+/** Pairs of a narrower and a broader group, from every language. */
+const BROADER: [string, string][] = [...new Map([...VOCABULARIES.values()].flatMap((vocabulary) => vocabulary.broader).map((pair) => [pair.join(' '), pair])).values()]
 
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items]
@@ -162,4 +183,34 @@ export function formsOf(group: string): string[] {
 /** Every language with a vocabulary. */
 export function vocabularyLanguages(): string[] {
   return [...VOCABULARIES.keys()]
+}
+
+/**
+ * A longer label that ends with a field's label names the field too ("Liefer- und
+ * Leistungsdatum" ends with "Leistungsdatum"): a hit of another owner's longer label is also a
+ * hit of the named field whose label ends it, since the longer label hides the shorter one.
+ */
+export function withLongerLabels(hits: LabelHit[], entries: LabelEntry[]): LabelHit[] {
+  const named = new Map<string, string[]>()
+  for (const entry of entries) {
+    if (!isNamedOwner(entry.owner)) continue
+    named.set(entry.squashed, [...(named.get(entry.squashed) ?? []), entry.owner])
+  }
+  const added: LabelHit[] = []
+  for (const hit of hits) {
+    if (isNamedOwner(hit.entry.owner)) continue
+    const label = hit.entry.squashed
+    for (let start = 1; start <= label.length - 5; start++)
+      for (const owner of named.get(label.slice(start)) ?? []) added.push({ ...hit, entry: { squashed: label, owner } })
+  }
+  return added.length ? [...hits, ...added] : hits
+}
+
+/** The owner of a label that stands for a named field, by how it does. */
+export function namedOwner(kind: LabelKind, key: string): string {
+  return `${kind}:${key}`
+}
+
+function isNamedOwner(owner: string): boolean {
+  return LABEL_KINDS.some((kind) => owner.startsWith(`${kind}:`))
 }
