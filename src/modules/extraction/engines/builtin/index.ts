@@ -13,7 +13,7 @@ import { buildDoc, detectLanguage } from './document'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
 import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
 import { issuerAnswer, recipientAnswer } from './names'
-import { namedAnswer } from './pairs'
+import { closerAnswer, namedAnswer } from './pairs'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
 import { fieldWords, LABEL_KINDS, labelsFor, namedOwner, vocabularyLanguages, withLongerLabels } from './vocabulary'
@@ -66,7 +66,7 @@ function planField(spec: FieldSpec, documentType: string): Plan {
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
-  const words = usable?.role ? undefined : fieldWords(spec)
+  const words = !usable?.role || AMOUNT_ROLES.has(usable.role) ? fieldWords(spec) : undefined
   if (words) for (const kind of LABEL_KINDS) owners.add(namedOwner(kind, spec.key))
   return { spec, kind, role: usable?.role, owners, words }
 }
@@ -125,9 +125,12 @@ const READERS: Record<Role, Reader> = {
   ...CONTRACT_READERS,
 }
 
-/** The reader of a field: its role's, else the table reader, the currency reader or the general reader. */
+/** Roles whose reader picks one of the document's amounts: a field named more closely reads its own labels first. */
+const AMOUNT_ROLES = new Set<Role>(['total', 'subtotal', 'tax'])
+
+/** The reader of a field: its role's, else the table reader, the currency reader or the reader of named fields. */
 function answerFor(plan: Plan, ctx: Context): Answer | undefined {
-  if (plan.role) return READERS[plan.role](plan, ctx)
+  if (plan.role) return (plan.words && closerAnswer(plan, ctx)) || READERS[plan.role](plan, ctx)
   if (plan.kind === 'table') return tableAnswer(plan, ctx)
   if (plan.kind === 'currency') return currencyAnswer(plan, ctx)
   return namedAnswer(plan, ctx)

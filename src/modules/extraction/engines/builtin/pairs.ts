@@ -9,12 +9,13 @@
  */
 import { findShape, type Shape } from '../../normalise/shapes'
 import { addressAnswer } from './address'
+import type { Role } from './concepts'
 import type { Answer, Context, Plan } from './context'
 import type { Line } from './document'
 import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
 import type { Candidate, LabelHit } from './labels'
-import { formsOf, namedOwner, type FieldWords, type Party } from './vocabulary'
+import { formsOf, LABEL_KINDS, namedOwner, type FieldWords, type Party } from './vocabulary'
 import { collapse, fold, trimValue } from './text'
 
 /** Shapes so distinct that a value of the shape anywhere in the document is the field's, when it is the only one. */
@@ -69,6 +70,26 @@ function underHeading(hit: LabelHit, ctx: Context): Candidate[] {
     if (mine.length === 1) return [{ text: trimValue(mine[0]!.text), line: next, how: 'below', hit, distance: offset }]
   }
   return []
+}
+
+/** How sure a field's own labels must be to answer before its role's reader. */
+const CLOSER_MIN_CONFIDENCE = 0.75
+
+/** The groups of words that say no more than an amount role does ("tax amount" is the tax). */
+const ROLE_GROUPS: Partial<Record<Role, string[]>> = { total: ['amount'], subtotal: ['amount'], tax: ['tax', 'vat', 'amount'] }
+
+/**
+ * The answer of a field that stands for a role but whose words say more ("amount due" is a total,
+ * but the amount still to pay after prepayments): read from the labels its words stand for;
+ * undefined leaves it to the role's reader.
+ */
+export function closerAnswer(plan: Plan, ctx: Context): Answer | undefined {
+  const field = plan.words
+  const own = (plan.role && ROLE_GROUPS[plan.role]) ?? []
+  if (!field || field.groups.every((group) => own.includes(group))) return undefined
+  const ownOwners = new Set(LABEL_KINDS.map((kind) => namedOwner(kind, plan.spec.key)))
+  const answer = namedAnswer({ ...plan, owners: ownOwners }, ctx)
+  return answer && answer.confidence >= CLOSER_MIN_CONFIDENCE ? answer : undefined
 }
 
 /** A value of the shape at the start of a label's value. */

@@ -111,8 +111,8 @@ function shapeOf(core: string[], spec: FieldSpec): Shape | undefined {
 const MAX_GROUPS = 3
 
 /**
- * How a label stands for a field: by all its words; by broader words or without the word
- * "number" ("Steuersatz" for a VAT rate, "Bestellung:" for an order number), less surely; or by
+ * How a label stands for a field: by all its words; by broader words or without its general
+ * words ("Steuersatz" for a VAT rate, "Bestellung:" for an order number), less surely; or by
  * general words that name the field only inside its party's block ("Nummer" under "Käufer").
  */
 export type LabelKind = 'words' | 'wider' | 'side'
@@ -131,8 +131,8 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
   const core = field.groups.filter((group) => !PARTY_GROUPS[group])
   const specific = (groups: string[]) => groups.some((group) => !GENERAL_GROUPS.has(group))
   if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'words' : 'side'])
-  const withoutNumber = core.filter((group) => group !== 'number')
-  if (withoutNumber.length && withoutNumber.length < core.length && specific(withoutNumber)) sets.push([withoutNumber, 'wider'])
+  const withoutGeneral = core.filter((group) => !GENERAL_GROUPS.has(group))
+  if (withoutGeneral.length && withoutGeneral.length < core.length) sets.push([withoutGeneral, 'wider'])
   for (const [narrow, broad] of BROADER)
     if (core.includes(narrow)) sets.push([core.map((group) => (group === narrow ? broad : group)), 'wider'])
   // A sign that ends a value ("19 % VAT") starts no label.
