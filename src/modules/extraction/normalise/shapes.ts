@@ -182,7 +182,7 @@ function findEmail(text: string): FoundShape | undefined {
 }
 
 const URL_PATTERN =
-  /(?<![@\p{L}\d.])(?:https?:\/\/[^\s,;]+|www\.[\p{L}\d-]+(?:\.[\p{L}\d-]+)+(?:\/[^\s,;]*)?|[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.(?:com|org|net|de|fr|nl|es|pl|dk|eu|be|at|ch|it|uk|io|info|biz)(?:\/[^\s,;]*)?)(?![\p{L}\d@])/u
+  /(?<![@\p{L}\d.:/])(?:https?:\/\/[^\s,;]+|www\.[\p{L}\d-]+(?:\.[\p{L}\d-]+)+(?:\/[^\s,;]*)?|[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.(?:com|org|net|de|fr|nl|es|pl|dk|eu|be|at|ch|it|uk|io|info|biz)(?:\/[^\s,;]*)?(?=$|[\s,;)]))/u
 
 function findUrl(text: string): FoundShape | undefined {
   const m = URL_PATTERN.exec(text)

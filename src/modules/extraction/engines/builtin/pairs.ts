@@ -111,6 +111,8 @@ function anywhere(shape: Shape, field: FieldWords, ctx: Context): Answer | undef
     for (const cell of line.cells) {
       const value = findShape(shape, cell.text)
       if (!value || !onSide(field.party, partyAt(ctx, line, cell.start))) continue
+      // Unlabelled, only a web address written as one ("www.", "https://") is sure to be one; "shop.de" may be a word cut short.
+      if (shape === 'url' && !/^(?:https?:|www\.)/i.test(String(value.value))) continue
       if (!found.has(String(value.value))) found.set(String(value.value), line)
     }
   const only = found.size === 1 ? [...found][0] : undefined

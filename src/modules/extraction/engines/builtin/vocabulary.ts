@@ -133,8 +133,11 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
   if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'words' : 'side'])
   const withoutGeneral = core.filter((group) => !GENERAL_GROUPS.has(group))
   if (withoutGeneral.length && withoutGeneral.length < core.length) sets.push([withoutGeneral, 'wider'])
-  for (const [narrow, broad] of BROADER)
+  // A VAT rate may be printed as a tax rate ("Steuersatz"), and a tax rate as a VAT rate ("USt. %").
+  for (const [narrow, broad] of BROADER) {
     if (core.includes(narrow)) sets.push([core.map((group) => (group === narrow ? broad : group)), 'wider'])
+    if (core.includes(broad)) sets.push([core.map((group) => (group === broad ? narrow : group)), 'wider'])
+  }
   // A sign that ends a value ("19 % VAT") starts no label.
   const labels = new Map<string, LabelKind>()
   for (const [set, kind] of sets) {
