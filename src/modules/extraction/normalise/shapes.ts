@@ -136,15 +136,18 @@ const VAT_NUMBERS: Record<string, RegExp> = {
 const VAT_START = /(?<![A-Za-z0-9])(CHE|[A-Z]{2})[\s.-]?((?:[A-Z0-9+*][\s.-]?){7,14})(?<![\s.-])(?![A-Z0-9])/g
 
 function findVatId(text: string): FoundShape | undefined {
-  for (const m of text.toUpperCase().matchAll(VAT_START)) {
+  const upper = text.toUpperCase()
+  VAT_START.lastIndex = 0
+  for (let m = VAT_START.exec(upper); m; m = VAT_START.exec(upper)) {
     const pattern = VAT_NUMBERS[m[1]!]
-    if (!pattern) continue
     // The last groups may be the next word ("DE123456789 HRB"): drop them one by one.
     const groups = m[2]!.split(/\s+/)
-    for (let count = groups.length; count >= 1; count--) {
+    for (let count = groups.length; pattern && count >= 1; count--) {
       const body = groups.slice(0, count).join('').replace(/[.-]/g, '')
       if (pattern.test(body)) return { value: m[1]! + body, start: m.index }
     }
+    // "NIP PL…", "VAT ATU…": a word before the number may look like a prefix; try from the next letter.
+    VAT_START.lastIndex = m.index + 1
   }
   return undefined
 }
@@ -234,4 +237,15 @@ const FINDERS: Record<Shape, (text: string) => FoundShape | undefined> = {
 /** The first value of a shape in a text, or undefined. */
 export function findShape(shape: Shape, text: string): FoundShape | undefined {
   return FINDERS[shape](text)
+}
+
+/** Every value of a shape in a text, in order. */
+export function findShapes(shape: Shape, text: string): FoundShape[] {
+  const found: FoundShape[] = []
+  let offset = 0
+  for (let next = FINDERS[shape](text); next; next = FINDERS[shape](text.slice(offset))) {
+    found.push({ value: next.value, start: offset + next.start })
+    offset += next.start + Math.max(1, String(next.value).length)
+  }
+  return found
 }

@@ -153,11 +153,13 @@ function sideLine(ctx: Context, reader: (plan: Plan, ctx: Context) => Answer | u
   return best([reader(plan, ctx)])?.line
 }
 
-/** An address a few lines under the name of the issuer or the recipient, in its column, is theirs. */
+/** An address a few lines under the name of the issuer or the recipient, in its column, is theirs: the nearer name's. */
 function nearName(line: Line, column: number, seller: Line | undefined, buyer: Line | undefined): Party | undefined {
-  const under = (name: Line | undefined) =>
+  const distance = (name: Line | undefined) =>
     name && name.page === line.page && line.index > name.index && line.index - name.index <= 5 && cellAt(name, column) !== undefined
-  if (under(seller) && !under(buyer)) return 'seller'
-  if (under(buyer) && !under(seller)) return 'buyer'
-  return undefined
+      ? line.index - name.index
+      : Infinity
+  const [toSeller, toBuyer] = [distance(seller), distance(buyer)]
+  if (toSeller === toBuyer) return undefined
+  return toSeller < toBuyer ? 'seller' : 'buyer'
 }

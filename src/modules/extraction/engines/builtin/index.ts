@@ -9,7 +9,7 @@ import type { Engine, ExtractionInput, ExtractionOutput, FieldMeta, FieldSpec } 
 import { CONCEPTS, conceptOf, type Role } from './concepts'
 import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
-import { buildDoc, detectLanguage } from './document'
+import { buildDoc } from './document'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
 import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
 import { issuerAnswer, recipientAnswer } from './names'
@@ -31,7 +31,8 @@ export const builtinEngine: Engine = {
 export function extract(input: ExtractionInput): ExtractionOutput {
   const doc = buildDoc(input.document)
   const plans = input.fields.map((spec) => planField(spec, input.documentType))
-  const entries = vocabulary(plans, labelLanguages(doc.text))
+  // Every language's words: invoices mix them ("Invoice" over "Lieferdatum").
+  const entries = vocabulary(plans, vocabularyLanguages())
   const hits = withLongerLabels(findLabels(doc, entries), entries)
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
   const answers = plans.map((plan) => {
@@ -69,12 +70,6 @@ function planField(spec: FieldSpec, documentType: string): Plan {
   const words = !usable?.role || AMOUNT_ROLES.has(usable.role) ? fieldWords(spec) : undefined
   if (words) for (const kind of LABEL_KINDS) owners.add(namedOwner(kind, spec.key))
   return { spec, kind, role: usable?.role, owners, words }
-}
-
-/** The languages whose words a field's labels are looked for in: the document's and English (D110), else all. */
-function labelLanguages(text: string): string[] {
-  const language = detectLanguage(text)
-  return language === 'other' ? vocabularyLanguages() : [...new Set([language, 'en'])]
 }
 
 /** Labels folded for matching, without those too short and those already there for the same owner. */

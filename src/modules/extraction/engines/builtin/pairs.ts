@@ -7,7 +7,7 @@
  * in the document when only one such value belongs to the field's side. Yes/no fields also read
  * status words ("PAID", "bezahlt") and ticked boxes.
  */
-import { findShape, type Shape } from '../../normalise/shapes'
+import { findShape, findShapes, type Shape } from '../../normalise/shapes'
 import { addressAnswer } from './address'
 import type { Role } from './concepts'
 import type { Answer, Context, Plan } from './context'
@@ -108,13 +108,13 @@ function onSide(wanted: Party | undefined, found: Party | undefined): boolean {
 function anywhere(shape: Shape, field: FieldWords, ctx: Context): Answer | undefined {
   const found = new Map<string, Line>()
   for (const line of ctx.doc.lines)
-    for (const cell of line.cells) {
-      const value = findShape(shape, cell.text)
-      if (!value || !onSide(field.party, partyAt(ctx, line, cell.start))) continue
-      // Unlabelled, only a web address written as one ("www.", "https://") is sure to be one; "shop.de" may be a word cut short.
-      if (shape === 'url' && !/^(?:https?:|www\.)/i.test(String(value.value))) continue
-      if (!found.has(String(value.value))) found.set(String(value.value), line)
-    }
+    for (const cell of line.cells)
+      for (const value of findShapes(shape, cell.text)) {
+        if (!onSide(field.party, partyAt(ctx, line, cell.start))) continue
+        // Unlabelled, only a web address written as one ("www.", "https://") is sure to be one; "shop.de" may be a word cut short.
+        if (shape === 'url' && !/^(?:https?:|www\.)/i.test(String(value.value))) continue
+        if (!found.has(String(value.value))) found.set(String(value.value), line)
+      }
   const only = found.size === 1 ? [...found][0] : undefined
   return only && { value: only[0], confidence: UNMISTAKABLE[shape]!, line: only[1] }
 }

@@ -61,7 +61,8 @@ function groupsOf(text: string): string[] | undefined {
   const groups: string[] = []
   let i = 0
   while (i < tokens.length) {
-    if (FILLER.has(tokens[i]!)) {
+    // A number in a key ("address_line2") tells its place, not what it is.
+    if (FILLER.has(tokens[i]!) || /^\d+$/.test(tokens[i]!)) {
       i++
       continue
     }
@@ -156,7 +157,9 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
 }
 
 /** Pairs of a narrower and a broader group, from every language. */
-const BROADER: [string, string][] = [...new Map([...VOCABULARIES.values()].flatMap((vocabulary) => vocabulary.broader).map((pair) => [pair.join(' '), pair])).values()]
+const BROADER: [string, string][] = [
+  ...new Map([...VOCABULARIES.values()].flatMap((vocabulary) => vocabulary.broader).map((pair) => [pair.join(' '), pair])).values(),
+]
 
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items]
