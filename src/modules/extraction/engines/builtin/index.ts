@@ -16,7 +16,7 @@ import { issuerAnswer, recipientAnswer } from './names'
 import { closerAnswer, namedAnswer } from './pairs'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
-import { fieldWords, LABEL_KINDS, labelsFor, namedOwner, vocabularyLanguages, withLongerLabels } from './vocabulary'
+import { fieldWords, LABEL_KINDS, namedLabelEntries, namedOwner, withLongerLabels } from './vocabulary'
 
 /** Below this confidence a value is answered as null. */
 const MIN_CONFIDENCE = 0.5
@@ -31,9 +31,9 @@ export const builtinEngine: Engine = {
 export function extract(input: ExtractionInput): ExtractionOutput {
   const doc = buildDoc(input.document)
   const plans = input.fields.map((spec) => planField(spec, input.documentType))
-  // Every language's words: invoices mix them ("Invoice" over "Lieferdatum").
-  const entries = vocabulary(plans, vocabularyLanguages())
-  const hits = withLongerLabels(findLabels(doc, entries), entries)
+  const entries = vocabulary(plans)
+  const named = plans.flatMap(({ spec, words }) => (words ? [{ key: spec.key, words }] : []))
+  const hits = withLongerLabels(findLabels(doc, entries), named)
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
   const answers = plans.map((plan) => {
     if (input.signal?.aborted) throw input.signal.reason ?? new Error('aborted')
@@ -91,17 +91,15 @@ function labelEntries(labels: [label: string, owner: string][]): LabelEntry[] {
 const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => concept.labels.map((label): [string, string] => [label, concept.id])))
 
 /**
- * Labels of the requested fields (label, key and aliases, and those their words stand for in the
- * document's languages) and of every concept (as competitors), in folded form.
+ * Labels of the requested fields (label, key and aliases, and those their words stand for in every
+ * language: invoices mix them, "Invoice" over "Lieferdatum") and of every concept (as competitors), in folded form.
  */
-function vocabulary(plans: Plan[], languages: string[]): LabelEntry[] {
+function vocabulary(plans: Plan[]): LabelEntry[] {
   const own = plans.flatMap(({ spec }) =>
     [spec.label, spec.key.replace(/_/g, ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
   )
-  const named = plans.flatMap(({ spec, words }) =>
-    words ? labelsFor(words, languages).map(({ phrase, kind }): [string, string] => [phrase, namedOwner(kind, spec.key)]) : [],
-  )
-  return [...labelEntries(own), ...labelEntries(named), ...CONCEPT_LABELS]
+  const named = plans.flatMap(({ spec, words }) => (words ? namedLabelEntries(words, spec.key) : []))
+  return [...labelEntries(own), ...named, ...CONCEPT_LABELS]
 }
 
 type Reader = (plan: Plan, ctx: Context) => Answer | undefined

@@ -44,14 +44,17 @@ export function squashKeepingMarks(text: string): { chars: string; map: number[]
 
 /** Finds every label of the vocabulary in the document, longest-first where they overlap. */
 export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
-  const byFirst = new Map<string, LabelEntry[]>()
+  // Entries by their first letters (up to BUCKET_PREFIX): a position is compared only with the few
+  // entries that start as it does, however many thousands there are.
+  const byStart = new Map<string, LabelEntry[]>()
   for (const entry of entries) {
     if (!entry.squashed) continue
-    const key = entry.squashed.slice(0, 2)
-    const bucket = byFirst.get(key) ?? []
+    const key = entry.squashed.slice(0, BUCKET_PREFIX)
+    const bucket = byStart.get(key) ?? []
     bucket.push(entry)
-    byFirst.set(key, bucket)
+    byStart.set(key, bucket)
   }
+  const prefixLengths = [...new Set([...byStart.keys()].map((key) => key.length))]
   const hits: LabelHit[] = []
   for (const line of doc.lines) {
     line.cells.forEach((cell, cellIndex) => {
@@ -61,14 +64,16 @@ export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
       const { chars, map } = squashKeepingMarks(scanned)
       const found: LabelHit[] = []
       for (let i = 0; i < chars.length - 1; i++) {
-        const bucket = byFirst.get(chars.slice(i, i + 2))
-        if (!bucket) continue
-        for (const entry of bucket) {
-          if (!chars.startsWith(entry.squashed, i)) continue
-          const rawStart = map[i]!
-          const rawEnd = map[i + entry.squashed.length - 1]! + 1
-          if (!atBoundary(scanned, rawStart, rawEnd)) continue
-          found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
+        for (const length of prefixLengths) {
+          const bucket = byStart.get(chars.slice(i, i + length))
+          if (!bucket) continue
+          for (const entry of bucket) {
+            if (!chars.startsWith(entry.squashed, i)) continue
+            const rawStart = map[i]!
+            const rawEnd = map[i + entry.squashed.length - 1]! + 1
+            if (!atBoundary(scanned, rawStart, rawEnd)) continue
+            found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
+          }
         }
       }
       hits.push(...keepLongest(found))
@@ -76,6 +81,9 @@ export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
   }
   return hits
 }
+
+/** How many first letters of a label pick its bucket. */
+const BUCKET_PREFIX = 4
 
 /** A label starts and ends at word edges; a hyphen inside a compound word is not an edge. */
 function atBoundary(text: string, start: number, end: number): boolean {

@@ -10,7 +10,7 @@
 import { vocabularies } from '../../normalise/lexicon'
 import type { Shape } from '../../normalise/shapes'
 import type { FieldSpec } from '../types'
-import type { LabelEntry, LabelHit } from './labels'
+import { type LabelEntry, type LabelHit, squashKeepingMarks } from './labels'
 import { words } from './text'
 
 export type Party = 'seller' | 'buyer'
@@ -108,7 +108,7 @@ function shapeOf(core: string[], spec: FieldSpec): Shape | undefined {
   return undefined
 }
 
-/** The most groups combined into one label (every order of them is tried). */
+/** The most groups combined into one label. */
 const MAX_GROUPS = 3
 
 /**
@@ -149,22 +149,48 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
       const forms = set.map((group) => vocabulary.groups[group] ?? [])
       if (forms.some((list) => !list.length)) continue
       const joiners = set.length === 2 ? ['', ...vocabulary.joiners] : ['']
-      for (const order of permutations(forms))
+      // Two or three words are printed in their order or the reverse ("date de livraison"), not shuffled.
+      for (const order of [forms, [...forms].reverse()])
         for (const phrase of combine(order, joiners)) if (!labels.has(phrase) && !phrase.startsWith('%')) labels.set(phrase, kind)
     }
   }
   return [...labels].map(([phrase, kind]) => ({ phrase, kind }))
 }
 
+interface FoldedLabels {
+  list: { squashed: string; kind: LabelKind }[]
+  byLabel: Map<string, LabelKind>
+}
+
+/** The labels of every language for a field's words, folded for matching: the same for every document, made once. */
+const FOLDED_LABELS = new Map<string, FoldedLabels>()
+
+function foldedLabels(field: FieldWords): FoldedLabels {
+  const id = field.groups.join(' ')
+  const cached = FOLDED_LABELS.get(id)
+  if (cached) return cached
+  const byLabel = new Map<string, LabelKind>()
+  for (const { phrase, kind } of labelsFor(field, vocabularyLanguages())) {
+    const squashed = squashKeepingMarks(phrase).chars
+    if (squashed.length >= 2 && !byLabel.has(squashed)) byLabel.set(squashed, kind)
+  }
+  const folded = { list: [...byLabel].map(([squashed, kind]) => ({ squashed, kind })), byLabel }
+  // Fields are named by users: keep the cache to the words of a few thousand of them.
+  if (FOLDED_LABELS.size > 2000) FOLDED_LABELS.clear()
+  FOLDED_LABELS.set(id, folded)
+  return folded
+}
+
+/** The folded labels that stand for a field (see `labelsFor`), as entries owned by the field. */
+export function namedLabelEntries(field: FieldWords, key: string): LabelEntry[] {
+  const owners = Object.fromEntries(LABEL_KINDS.map((kind) => [kind, namedOwner(kind, key)]))
+  return foldedLabels(field).list.map(({ squashed, kind }) => ({ squashed, owner: owners[kind]! }))
+}
+
 /** Pairs of a narrower and a broader group, from every language. */
 const BROADER: [string, string][] = [
   ...new Map([...VOCABULARIES.values()].flatMap((vocabulary) => vocabulary.broader).map((pair) => [pair.join(' '), pair])).values(),
 ]
-
-function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items]
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]))
-}
 
 /** Every phrase of one form from each list, in order, with each joiner between two forms. */
 function combine(lists: string[][], joiners: string[]): string[] {
@@ -196,18 +222,18 @@ export function vocabularyLanguages(): string[] {
  * Leistungsdatum" ends with "Leistungsdatum"): a hit of another owner's longer label is also a
  * hit of the named field whose label ends it, since the longer label hides the shorter one.
  */
-export function withLongerLabels(hits: LabelHit[], entries: LabelEntry[]): LabelHit[] {
-  const named = new Map<string, string[]>()
-  for (const entry of entries) {
-    if (!isNamedOwner(entry.owner)) continue
-    named.set(entry.squashed, [...(named.get(entry.squashed) ?? []), entry.owner])
-  }
+export function withLongerLabels(hits: LabelHit[], fields: { key: string; words: FieldWords }[]): LabelHit[] {
   const added: LabelHit[] = []
   for (const hit of hits) {
     if (isNamedOwner(hit.entry.owner)) continue
     const label = hit.entry.squashed
-    for (let start = 1; start <= label.length - 5; start++)
-      for (const owner of named.get(label.slice(start)) ?? []) added.push({ ...hit, entry: { squashed: label, owner } })
+    for (const { key, words } of fields) {
+      const labels = foldedLabels(words).byLabel
+      for (let start = 1; start <= label.length - 5; start++) {
+        const kind = labels.get(label.slice(start))
+        if (kind) added.push({ ...hit, entry: { squashed: label, owner: namedOwner(kind, key) } })
+      }
+    }
   }
   return added.length ? [...hits, ...added] : hits
 }
@@ -218,5 +244,6 @@ export function namedOwner(kind: LabelKind, key: string): string {
 }
 
 function isNamedOwner(owner: string): boolean {
-  return LABEL_KINDS.some((kind) => owner.startsWith(`${kind}:`))
+  const colon = owner.indexOf(':')
+  return colon > 0 && (LABEL_KINDS as readonly string[]).includes(owner.slice(0, colon))
 }
