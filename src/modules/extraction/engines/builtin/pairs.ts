@@ -46,7 +46,7 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
   return anywhere(shape, field, ctx)
 }
 
-/** A label of broader words, without "number", or of general words in the party's block names the field less surely. */
+/** A label of broader words, without its general words, or of general words in the party's block names the field less surely. */
 const WIDER_WEIGHT = 0.9
 
 /**

@@ -108,6 +108,12 @@ function shapeOf(core: string[], spec: FieldSpec): Shape | undefined {
   return undefined
 }
 
+/**
+ * The most labels one field's words make: three groups of many forms in seven languages would make
+ * tens of thousands, most of them never printed; the surest sets come first.
+ */
+const MAX_LABELS = 6000
+
 /** The most groups combined into one label. */
 const MAX_GROUPS = 3
 
@@ -141,7 +147,8 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
   }
   // A sign that ends a value ("19 % VAT") starts no label.
   const labels = new Map<string, LabelKind>()
-  for (const [set, kind] of sets) {
+  // Fewer words first: they are printed more often than the longest phrase ("USt-IdNr" more than "Lieferanten-USt-IdNr").
+  for (const [set, kind] of sets.sort((a, b) => a[0].length - b[0].length)) {
     if (set.length > MAX_GROUPS || (kind !== 'side' && set.length === 1 && GENERAL_GROUPS.has(set[0]!))) continue
     for (const language of languages) {
       const vocabulary = VOCABULARIES.get(language)
@@ -151,7 +158,10 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
       const joiners = set.length === 2 ? ['', ...vocabulary.joiners] : ['']
       // Two or three words are printed in their order or the reverse ("date de livraison"), not shuffled.
       for (const order of [forms, [...forms].reverse()])
-        for (const phrase of combine(order, joiners)) if (!labels.has(phrase) && !phrase.startsWith('%')) labels.set(phrase, kind)
+        for (const phrase of combine(order, joiners)) {
+          if (labels.size >= MAX_LABELS) return [...labels].map(([phrase, kind]) => ({ phrase, kind }))
+          if (!labels.has(phrase) && !phrase.startsWith('%')) labels.set(phrase, kind)
+        }
     }
   }
   return [...labels].map(([phrase, kind]) => ({ phrase, kind }))
