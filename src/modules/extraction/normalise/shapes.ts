@@ -210,9 +210,10 @@ function findPercent(text: string): FoundShape | undefined {
 
 /**
  * An identifier: one token of letters and digits with at least one digit, joined by hyphens,
- * slashes, dots or underscores ("RE-2014/502", "GE2020211", "B123456789"), at the start of the text.
+ * slashes, dots or underscores ("RE-2014/502", "GE2020211", "B123456789"), at the start of the
+ * text; a register's letters may stand before it ("HRB 372876").
  */
-const IDENTIFIER = /^[#:\s]*([\p{L}\d](?:[\p{L}\d]|[-/._](?=[\p{L}\d])){0,39})(?![\p{L}\d])/u
+const IDENTIFIER = /^[#:\s]*((?:[A-Z]{1,4} )?[\p{L}\d](?:[\p{L}\d]|[-/._](?=[\p{L}\d])){0,39})(?![\p{L}\d])/u
 
 function findIdentifier(text: string): FoundShape | undefined {
   const m = IDENTIFIER.exec(text)

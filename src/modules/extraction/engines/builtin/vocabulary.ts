@@ -34,7 +34,7 @@ export type AddressPart = 'street' | 'postcode' | 'city' | 'country'
  * Groups too general to name a field by themselves: "date", "number" or "amount" alone is any
  * date, number or amount. With another group they make a label ("delivery date", "order number").
  */
-const GENERAL_GROUPS = new Set(['date', 'number', 'amount', 'address', 'note', 'company', 'contact', 'period'])
+const GENERAL_GROUPS = new Set(['date', 'number', 'amount', 'address', 'company', 'period'])
 
 const PARTY_GROUPS: Record<string, Party> = { seller: 'seller', buyer: 'buyer' }
 
