@@ -304,6 +304,12 @@ describe('parties: the side of the document a field names', () => {
     expect(await values(buyerOnly, fields)).toEqual({ city: 'Springfield', seller_vat_id: null })
   })
 
+  test("what no heading assigns is the seller's: a footer's VAT ID is no answer for the buyer's", async () => {
+    const text = ['Invoice 2026-12', 'Bill to: Globex Ltd', 'Total: EUR 100.00', '', 'Initech GmbH · VAT ID: DE123456789 · IBAN ' + IBAN_DE].join('\n')
+    const fields = [named('buyer_vat_id', 'Buyer VAT ID'), named('seller_vat_id', 'Seller VAT ID'), named('customer_iban', 'Customer IBAN')]
+    expect(await values(text, fields)).toEqual({ buyer_vat_id: null, seller_vat_id: 'DE123456789', customer_iban: null })
+  })
+
   test("the sender line over the envelope window is the seller's (French), the address under it the buyer's", async () => {
     const text = [
       'Boulangerie Martin SARL · 12 rue des Lilas · 75011 Paris',

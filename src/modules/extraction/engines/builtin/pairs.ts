@@ -33,6 +33,8 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
     ...(shape ? { read: (text: string) => readShape(shape, text) } : {}),
     accept: (candidate) => {
       const { hit } = candidate
+      // A label with the party's own words ("Kundennummer", "Customer VAT ID") says whose it is.
+      if (hit.entry.owner === namedOwner('words', plan.spec.key)) return true
       const side = partyAt(ctx, hit.line, hit.line.cells[hit.cell]!.start)
       // General words ("Nummer") name the field only inside its party's block.
       if (hit.entry.owner === namedOwner('side', plan.spec.key))
@@ -99,9 +101,14 @@ function readShape(shape: Shape, text: string): { value: unknown; quality: numbe
   return { value: found.value, quality: 1 }
 }
 
-/** A value found on a side of the document is the field's when the field names no side, or the same one. */
+/**
+ * A value found on a side of the document is the field's when the field names no side, or the
+ * same one. What no heading assigns (letterhead, footer, bank details) is the seller's: the one
+ * who issues the document; the buyer's must be under the buyer's heading.
+ */
 function onSide(wanted: Party | undefined, found: Party | undefined): boolean {
-  return !wanted || !found || wanted === found
+  if (!wanted) return true
+  return wanted === 'buyer' ? found === 'buyer' : found !== 'buyer'
 }
 
 /** The only value of an unmistakable shape in the document on the field's side. */

@@ -21,8 +21,21 @@ export function partyAt(ctx: Context, line: Line, column: number): Party | undef
   for (let index = line.index; index >= Math.max(0, line.index - BLOCK_LINES); index--) {
     const heading = headings.get(index)?.find((candidate) => column >= candidate.start - 4 && column < candidate.until)
     if (heading && ctx.doc.lines[index]!.page === line.page) return heading.party
+    // A line of the document's own data ("Total:", "Invoice No.") in the column ends any block above it.
+    if (index < line.index && endsBlock(ctx, index, column)) return undefined
   }
   return undefined
+}
+
+/** Labels of the document's own data: a party's block does not reach past one. */
+const DOCUMENT_LABELS = new Set(['invoice_number', 'issue_date', 'due_date', 'total', 'subtotal', 'tax', 'currency', 'amount_paid'])
+
+function endsBlock(ctx: Context, index: number, column: number): boolean {
+  const line = ctx.doc.lines[index]!
+  return (ctx.hitsByLine.get(index) ?? []).some((hit) => {
+    const cell = line.cells[hit.cell]!
+    return DOCUMENT_LABELS.has(hit.entry.owner) && hit.start <= cell.start + 1 && column >= cell.start - 4 && column < cell.end + 4
+  })
 }
 
 interface Heading {

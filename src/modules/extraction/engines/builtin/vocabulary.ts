@@ -118,13 +118,15 @@ const MAX_LABELS = 6000
 const MAX_GROUPS = 3
 
 /**
- * How a label stands for a field: by all its words; by broader words or without its general
- * words ("Steuersatz" for a VAT rate, "Bestellung:" for an order number), less surely; or by
- * general words that name the field only inside its party's block ("Nummer" under "Käufer").
+ * How a label stands for a field: by all its words, its party's among them ("Kundennummer"); by
+ * its words without the party's ("USt-IdNr" for the seller's VAT ID), on that party's side only;
+ * by broader words or without its general words ("Steuersatz" for a VAT rate, "Bestellung:" for
+ * an order number), less surely; or by general words that name the field only inside its party's
+ * block ("Nummer" under "Käufer").
  */
-export type LabelKind = 'words' | 'wider' | 'side'
+export type LabelKind = 'words' | 'core' | 'wider' | 'side'
 
-export const LABEL_KINDS: readonly LabelKind[] = ['words', 'wider', 'side']
+export const LABEL_KINDS: readonly LabelKind[] = ['words', 'core', 'wider', 'side']
 
 /**
  * The labels that stand for a field in the given languages: the forms of its groups in every
@@ -137,7 +139,7 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
   const sets: [string[], LabelKind][] = [[field.groups, 'words']]
   const core = field.groups.filter((group) => !PARTY_GROUPS[group])
   const specific = (groups: string[]) => groups.some((group) => !GENERAL_GROUPS.has(group))
-  if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'words' : 'side'])
+  if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'core' : 'side'])
   const withoutGeneral = core.filter((group) => !GENERAL_GROUPS.has(group))
   if (withoutGeneral.length && withoutGeneral.length < core.length) sets.push([withoutGeneral, 'wider'])
   // A VAT rate may be printed as a tax rate ("Steuersatz"), and a tax rate as a VAT rate ("USt. %").
