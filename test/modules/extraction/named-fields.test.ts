@@ -101,6 +101,14 @@ describe('labels matched by what the user wrote, in every lexicon language', () 
     expect(found).toEqual({ bank_account: IBAN_DE, x1: 'K-2291' })
   })
 
+  test('a key written as a compound is split into its words ("lieferdatum", "kundennummer")', async () => {
+    const found = await values('Date of delivery: 12 April 2026\nCustomer No.: C-77\n', [
+      named('lieferdatum', 'Lieferdatum', 'date'),
+      named('kundennummer', 'Kundennummer'),
+    ])
+    expect(found).toEqual({ lieferdatum: '2026-04-12', kundennummer: 'C-77' })
+  })
+
   test('a field whose words are not all known keeps to its own label and key, and finds nothing else', async () => {
     const found = await values('Lieferdatum: 12.04.2026\nWarehouse bay: 12\n', [
       named('warehouse_bay', 'Warehouse bay', 'number'),
@@ -364,6 +372,11 @@ describe('amounts named more closely than the catalog concept', () => {
     const text = ['Rechnungssumme brutto       1.190,00', 'Anzahlung                   -500,00', 'Zahlbetrag                    690,00'].join('\n')
     expect((await values(text, [named('amount_due', 'Amount due', 'amount')])).amount_due).toBe('690.00')
     expect((await values(text, [named('total', 'Total', 'amount')])).total).toBe('1190.00')
+  })
+
+  test('an amount still to pay that no label of its own names is the total to pay', async () => {
+    const text = 'Invoice 88\nNet 100.00\nVAT 19% 19.00\nTotal EUR 119.00\n'
+    expect((await values(text, [named('outstanding_amount', 'Outstanding amount', 'amount')])).outstanding_amount).toBe('119.00')
   })
 })
 

@@ -14,6 +14,7 @@ import type { Answer, Context, Plan } from './context'
 import type { Line } from './document'
 import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
+import { amountAnswer } from './totals'
 import type { Candidate, LabelHit } from './labels'
 import { formsOf, LABEL_KINDS, namedOwner, type FieldWords, type Party } from './vocabulary'
 import { collapse, fold, trimValue } from './text'
@@ -33,6 +34,8 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
     ...(shape ? { read: (text: string) => readShape(shape, text) } : {}),
     accept: (candidate) => {
       const { hit } = candidate
+      // The headings of a table's columns under a label are not its value.
+      if (candidate.how === 'below' && plan.kind === 'text' && !shape && isHeadingRow(candidate.line)) return false
       // A label with the party's own words ("Kundennummer", "Customer VAT ID") says whose it is.
       if (hit.entry.owner === namedOwner('words', plan.spec.key)) return true
       const side = partyAt(ctx, hit.line, hit.line.cells[hit.cell]!.start)
@@ -44,8 +47,10 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
     more: (hit) => underHeading(hit, ctx),
   }).map((scored) => (lessSure(scored.candidate.hit.entry.owner) ? { ...scored, confidence: scored.confidence * WIDER_WEIGHT } : scored))
   const chosen = choose(labelled)
-  if (chosen || !shape || !UNMISTAKABLE[shape]) return chosen
-  return anywhere(shape, field, ctx)
+  if (chosen) return chosen
+  // An amount still to pay that no label of its own names is the document's total to pay.
+  if (plan.kind === 'amount' && field.groups.includes('due')) return amountAnswer({ ...plan, role: 'total' }, ctx)
+  return shape && UNMISTAKABLE[shape] ? anywhere(shape, field, ctx) : undefined
 }
 
 /** A label of broader words, without its general words, or of general words in the party's block names the field less surely. */
@@ -92,6 +97,11 @@ export function closerAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const ownOwners = new Set(LABEL_KINDS.map((kind) => namedOwner(kind, plan.spec.key)))
   const answer = namedAnswer({ ...plan, owners: ownOwners }, ctx)
   return answer && answer.confidence >= CLOSER_MIN_CONFIDENCE ? answer : undefined
+}
+
+/** Three or more cells of short text without digits: the headings of a table's columns. */
+function isHeadingRow(line: Line): boolean {
+  return line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !/\d/.test(cell.text))
 }
 
 /** A value of the shape at the start of a label's value. */

@@ -38,6 +38,9 @@ const GENERAL_GROUPS = new Set(['date', 'number', 'amount', 'address', 'company'
 
 const PARTY_GROUPS: Record<string, Party> = { seller: 'seller', buyer: 'buyer' }
 
+/** Groups that only say which document a field is on ("invoice IBAN" is the IBAN). */
+const QUALIFIERS = new Set(['invoice'])
+
 const ADDRESS_PARTS = new Set<string>(['street', 'postcode', 'city', 'country'])
 
 /** Words of a field's name that say nothing of what it is. */
@@ -45,7 +48,7 @@ const FILLER = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'into', 'for', 'is',
 
 const VOCABULARIES = vocabularies()
 
-/** Each form's words (folded) → its groups, longest forms first; per language, each group's forms. */
+/** Each form's words (folded) and its group, longest forms first. */
 const FORMS: { words: string[]; group: string }[] = []
 for (const vocabulary of VOCABULARIES.values())
   for (const [group, forms] of Object.entries(vocabulary.groups))
@@ -55,10 +58,37 @@ for (const vocabulary of VOCABULARIES.values())
     }
 FORMS.sort((a, b) => b.words.length - a.words.length)
 
+/** Groups of status words ("paid", "unpaid"): a word in one of them and in another group means the status only for a yes/no field. */
+const STATUS_GROUPS = new Set([...VOCABULARIES.values()].flatMap((vocabulary) => vocabulary.opposites.flat()))
+
+/** One-word forms folded to letters, for the parts of a compound key ("lieferdatum", "kundennummer"). */
+const PARTS = new Map<string, string>()
+for (const form of FORMS) if (form.words.length === 1 && form.words[0]!.length >= 2 && !PARTS.has(form.words[0]!)) PARTS.set(form.words[0]!, form.group)
+
+/** The groups of a word written as a compound of forms ("lieferdatum" → delivery, date), with an optional linking "s". */
+function compoundGroups(word: string): string[] | undefined {
+  const best: (string[] | undefined)[] = [[]]
+  for (let end = 1; end <= word.length; end++)
+    for (let start = Math.max(0, end - 24); start < end && !best[end]; start++) {
+      const before = best[start]
+      const group = before && PARTS.get(word.slice(start, end))
+      if (before && group) best[end] = [...before, group]
+      else if (before && start > 0 && word[start] === 's' && end === start + 1 && before.length) best[end] = before
+    }
+  const groups = best[word.length]
+  return groups && groups.length > 1 ? groups : undefined
+}
+
 /** The groups of a text's words, in order; undefined when a word belongs to no group and is no filler. */
-function groupsOf(text: string): string[] | undefined {
-  const tokens = words(text.replace(/_/g, ' ').replace(/(\p{L})(\d)|(\d)(\p{L})/gu, '$1$3 $2$4'))
+function groupsOf(text: string, kind: string): string[] | undefined {
+  const tokens = words(
+    text
+      .replace(/_/g, ' ')
+      .replace(/['’]s\b/g, '')
+      .replace(/(\p{L})(\d)|(\d)(\p{L})/gu, '$1$3 $2$4'),
+  )
   const groups: string[] = []
+  const add = (group: string) => groups.includes(group) || groups.push(group)
   let i = 0
   while (i < tokens.length) {
     // A number in a key ("address_line2") tells its place, not what it is.
@@ -66,17 +96,27 @@ function groupsOf(text: string): string[] | undefined {
       i++
       continue
     }
-    const form = FORMS.find((candidate) => candidate.words.every((word, j) => tokens[i + j] === word))
-    if (!form) return undefined
-    if (!groups.includes(form.group)) groups.push(form.group)
-    i += form.words.length
+    const matching = FORMS.filter((candidate) => candidate.words.every((word, j) => tokens[i + j] === word))
+    const length = matching[0]?.words.length ?? 0
+    const longest = matching.filter((form) => form.words.length === length)
+    // "outstanding" is an amount still due, or a status of a yes/no field.
+    const form = longest.find((candidate) => STATUS_GROUPS.has(candidate.group) === (kind === 'boolean')) ?? longest[0]
+    if (form) {
+      add(form.group)
+      i += form.words.length
+      continue
+    }
+    const parts = compoundGroups(tokens[i]!)
+    if (!parts) return undefined
+    parts.forEach(add)
+    i++
   }
   return groups.length ? groups : undefined
 }
 
 /** The groups, party, shape and address part of a field, from its key, else its label. */
 export function fieldWords(spec: FieldSpec): FieldWords | undefined {
-  const groups = groupsOf(spec.key) ?? groupsOf(spec.label)
+  const groups = groupsOf(spec.key, spec.type) ?? groupsOf(spec.label, spec.type)
   if (!groups) return undefined
   const party = groups.map((group) => PARTY_GROUPS[group]).find(Boolean)
   const core = groups.filter((group) => !PARTY_GROUPS[group])
@@ -137,7 +177,8 @@ export const LABEL_KINDS: readonly LabelKind[] = ['words', 'core', 'wider', 'sid
  */
 export function labelsFor(field: FieldWords, languages: readonly string[]): { phrase: string; kind: LabelKind }[] {
   const sets: [string[], LabelKind][] = [[field.groups, 'words']]
-  const core = field.groups.filter((group) => !PARTY_GROUPS[group])
+  // The party's words, and "invoice" on the invoice itself, qualify a field; labels often leave them out.
+  const core = field.groups.filter((group) => !PARTY_GROUPS[group] && !QUALIFIERS.has(group))
   const specific = (groups: string[]) => groups.some((group) => !GENERAL_GROUPS.has(group))
   if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'core' : 'side'])
   const withoutGeneral = core.filter((group) => !GENERAL_GROUPS.has(group))
