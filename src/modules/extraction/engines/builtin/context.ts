@@ -14,7 +14,7 @@ export interface Plan {
   role?: Role
   /** Label owners whose hits count as this field's labels. */
   owners: Set<string>
-  /** What the words of a field without a role say it is (D110). */
+  /** What the words of a field without a role (or with an amount role) say it is (D110). */
   words?: FieldWords
 }
 
