@@ -11,7 +11,7 @@ import { findShape, findShapes, type Shape } from '../../normalise/shapes'
 import { addressAnswer } from './address'
 import type { Role } from './concepts'
 import type { Answer, Context, Plan } from './context'
-import type { Line } from './document'
+import type { Cell, Line } from './document'
 import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
 import { amountAnswer } from './totals'
@@ -64,15 +64,20 @@ const WIDER_WEIGHT = 0.9
 function underHeading(hit: LabelHit, ctx: Context): Candidate[] {
   const { line } = hit
   if (line.cells.length < 3) return []
-  const distance = (center: number, cell: { start: number; end: number }) =>
-    center >= cell.start && center <= cell.end ? 0 : Math.min(Math.abs(center - cell.start), Math.abs(center - cell.end))
-  for (let offset = 1; offset <= 2; offset++) {
+  // Numbers align with their heading's right edge; other values are nearest by their centre.
+  const distance = (value: Cell, heading: Cell) => {
+    if (/^[-+]?[\d.,' %]+$/.test(value.text)) return Math.abs(value.end - heading.end)
+    const center = (value.start + value.end) / 2
+    return center >= heading.start && center <= heading.end ? 0 : Math.min(Math.abs(center - heading.start), Math.abs(center - heading.end))
+  }
+  for (let offset = 1; offset <= 3; offset++) {
     const next = ctx.doc.lines[line.index + offset]
-    if (!next || next.page !== line.page || next.cells.length < 2) break
+    if (!next || next.page !== line.page) break
+    // A row's category on a line of its own ("VAT (E)") stands between the headings and the values.
+    if (next.cells.length < 2) continue
     const mine = next.cells.filter((cell) => {
-      const center = (cell.start + cell.end) / 2
-      const own = distance(center, line.cells[hit.cell]!)
-      return line.cells.every((other, index) => index === hit.cell || distance(center, other) > own)
+      const own = distance(cell, line.cells[hit.cell]!)
+      return line.cells.every((other, index) => index === hit.cell || distance(cell, other) > own)
     })
     if (mine.length === 1) return [{ text: trimValue(mine[0]!.text), line: next, how: 'below', hit, distance: offset }]
   }
