@@ -41,8 +41,11 @@ const COUNTRY_NAMES: Set<string> = (() => {
   const codes = 'AT BE BG CH CY CZ DE DK EE ES FI FR GB GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK US CA AU'.split(' ')
   const names = new Set<string>()
   for (const language of ['en', ...vocabularyLanguages()]) {
-    const display = new Intl.DisplayNames([language], { type: 'region' })
-    for (const code of codes) names.add(fold(display.of(code) ?? code))
+    // A runtime without the language's region names gives the codes only: no country is read then, nothing fails.
+    try {
+      const display = new Intl.DisplayNames([language], { type: 'region' })
+      for (const code of codes) names.add(fold(display.of(code) ?? code))
+    } catch {}
   }
   return names
 })()
