@@ -13,7 +13,7 @@ import { buildDoc } from './document'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
 import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
 import { issuerAnswer, recipientAnswer } from './names'
-import { closerAnswer, namedAnswer } from './pairs'
+import { closerAnswer, namedAnswer, saysMoreThan } from './pairs'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
 import { fieldWords, LABEL_KINDS, namedLabelEntries, namedOwner, withLongerLabels } from './vocabulary'
@@ -67,7 +67,9 @@ function planField(spec: FieldSpec, documentType: string): Plan {
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
-  const words = !usable?.role || AMOUNT_ROLES.has(usable.role) ? fieldWords(spec) : undefined
+  const fieldsWords = !usable?.role || AMOUNT_ROLES.has(usable.role) ? fieldWords(spec) : undefined
+  // A role's field reads its own labels only when its words say more than the role ("amount due").
+  const words = fieldsWords && usable?.role && !saysMoreThan(fieldsWords, usable.role) ? undefined : fieldsWords
   if (words) for (const kind of LABEL_KINDS) owners.add(namedOwner(kind, spec.key))
   return { spec, kind, role: usable?.role, owners, words }
 }

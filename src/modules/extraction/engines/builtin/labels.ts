@@ -44,17 +44,20 @@ export function squashKeepingMarks(text: string): { chars: string; map: number[]
 
 /** Finds every label of the vocabulary in the document, longest-first where they overlap. */
 export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
-  // Entries by their first letters (up to BUCKET_PREFIX): a position is compared only with the few
-  // entries that start as it does, however many thousands there are.
-  const byStart = new Map<string, LabelEntry[]>()
+  // Entries by their first two letters, and those longer by their first four: a position is
+  // compared only with the few entries that start as it does, however many thousands there are.
+  const byStart = new Map<string, { short: LabelEntry[]; long: Map<string, LabelEntry[]> }>()
   for (const entry of entries) {
     if (!entry.squashed) continue
-    const key = entry.squashed.slice(0, BUCKET_PREFIX)
-    const bucket = byStart.get(key) ?? []
-    bucket.push(entry)
+    const key = entry.squashed.slice(0, 2)
+    const bucket = byStart.get(key) ?? { short: [] as LabelEntry[], long: new Map<string, LabelEntry[]>() }
+    if (entry.squashed.length < 4) bucket.short.push(entry)
+    else {
+      const longKey = entry.squashed.slice(0, 4)
+      bucket.long.set(longKey, [...(bucket.long.get(longKey) ?? []), entry])
+    }
     byStart.set(key, bucket)
   }
-  const prefixLengths = [...new Set([...byStart.keys()].map((key) => key.length))]
   const hits: LabelHit[] = []
   for (const line of doc.lines) {
     line.cells.forEach((cell, cellIndex) => {
@@ -64,16 +67,14 @@ export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
       const { chars, map } = squashKeepingMarks(scanned)
       const found: LabelHit[] = []
       for (let i = 0; i < chars.length - 1; i++) {
-        for (const length of prefixLengths) {
-          const bucket = byStart.get(chars.slice(i, i + length))
-          if (!bucket) continue
-          for (const entry of bucket) {
-            if (!chars.startsWith(entry.squashed, i)) continue
-            const rawStart = map[i]!
-            const rawEnd = map[i + entry.squashed.length - 1]! + 1
-            if (!atBoundary(scanned, rawStart, rawEnd)) continue
-            found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
-          }
+        const bucket = byStart.get(chars.slice(i, i + 2))
+        if (!bucket) continue
+        for (const entry of [...bucket.short, ...(bucket.long.get(chars.slice(i, i + 4)) ?? [])]) {
+          if (!chars.startsWith(entry.squashed, i)) continue
+          const rawStart = map[i]!
+          const rawEnd = map[i + entry.squashed.length - 1]! + 1
+          if (!atBoundary(scanned, rawStart, rawEnd)) continue
+          found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
         }
       }
       hits.push(...keepLongest(found))
@@ -81,9 +82,6 @@ export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
   }
   return hits
 }
-
-/** How many first letters of a label pick its bucket. */
-const BUCKET_PREFIX = 4
 
 /** A label starts and ends at word edges; a hyphen inside a compound word is not an edge. */
 function atBoundary(text: string, start: number, end: number): boolean {

@@ -84,6 +84,12 @@ function underHeading(hit: LabelHit, ctx: Context): Candidate[] {
   return []
 }
 
+/** Do a field's words say more than its role ("amount due" more than the total, "tax" no more than the tax)? */
+export function saysMoreThan(field: FieldWords, role: Role): boolean {
+  const own = ROLE_GROUPS[role] ?? []
+  return field.groups.some((group) => !own.includes(group))
+}
+
 /** How sure a field's own labels must be to answer before its role's reader. */
 const CLOSER_MIN_CONFIDENCE = 0.75
 
@@ -97,8 +103,7 @@ const ROLE_GROUPS: Partial<Record<Role, string[]>> = { total: ['amount'], subtot
  */
 export function closerAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const field = plan.words
-  const own = (plan.role && ROLE_GROUPS[plan.role]) ?? []
-  if (!field || field.groups.every((group) => own.includes(group))) return undefined
+  if (!field || !plan.role || !saysMoreThan(field, plan.role)) return undefined
   const ownOwners = new Set(LABEL_KINDS.map((kind) => namedOwner(kind, plan.spec.key)))
   const answer = namedAnswer({ ...plan, owners: ownOwners }, ctx)
   return answer && answer.confidence >= CLOSER_MIN_CONFIDENCE ? answer : undefined
