@@ -69,13 +69,14 @@ export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
       for (let i = 0; i < chars.length - 1; i++) {
         const bucket = byStart.get(chars.slice(i, i + 2))
         if (!bucket) continue
-        for (const entry of [...bucket.short, ...(bucket.long.get(chars.slice(i, i + 4)) ?? [])]) {
-          if (!chars.startsWith(entry.squashed, i)) continue
-          const rawStart = map[i]!
-          const rawEnd = map[i + entry.squashed.length - 1]! + 1
-          if (!atBoundary(scanned, rawStart, rawEnd)) continue
-          found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
-        }
+        for (const list of [bucket.short, bucket.long.get(chars.slice(i, i + 4))])
+          for (const entry of list ?? []) {
+            if (!chars.startsWith(entry.squashed, i)) continue
+            const rawStart = map[i]!
+            const rawEnd = map[i + entry.squashed.length - 1]! + 1
+            if (!atBoundary(scanned, rawStart, rawEnd)) continue
+            found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
+          }
       }
       hits.push(...keepLongest(found))
     })

@@ -114,8 +114,21 @@ function groupsOf(text: string, kind: string): string[] | undefined {
   return groups.length ? groups : undefined
 }
 
+/** What fields' words say, by key, label and type: the same for every document. */
+const FIELD_WORDS = new Map<string, FieldWords | undefined>()
+
 /** The groups, party, shape and address part of a field, from its key, else its label. */
 export function fieldWords(spec: FieldSpec): FieldWords | undefined {
+  const id = JSON.stringify([spec.key, spec.label, spec.type])
+  if (FIELD_WORDS.has(id)) return FIELD_WORDS.get(id)
+  const words = readFieldWords(spec)
+  // Fields are named by users: keep the cache to a few thousand of them.
+  if (FIELD_WORDS.size > 5000) FIELD_WORDS.clear()
+  FIELD_WORDS.set(id, words)
+  return words
+}
+
+function readFieldWords(spec: FieldSpec): FieldWords | undefined {
   const groups = groupsOf(spec.key, spec.type) ?? groupsOf(spec.label, spec.type)
   if (!groups) return undefined
   const party = groups.map((group) => PARTY_GROUPS[group]).find(Boolean)
