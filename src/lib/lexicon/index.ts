@@ -3,7 +3,7 @@
  * merged for the readers and the normalisation layer. Adding a language is adding a file.
  */
 import { embeddedLexicons } from './embed-lexicon' with { type: 'macro' }
-import type { ColumnKind, Lexicon } from './lexicon-file'
+import type { ColumnKind, Lexicon, Vocabulary } from './lexicon-file'
 import { escapeRegex, fold } from '../text'
 
 export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
@@ -100,4 +100,9 @@ export function conceptLabels(concept: string): string[] {
 /** Every concept id some lexicon gives labels for (each must be a concept of the engine; a test checks it). */
 export function labelledConcepts(): string[] {
   return [...new Set(LEXICONS.flatMap((lexicon) => Object.keys(lexicon.labels)))]
+}
+
+/** The vocabulary of each language (D110), by language code. */
+export function vocabularies(): Map<string, Vocabulary> {
+  return new Map(LEXICONS.map((lexicon) => [lexicon.language, lexicon.vocabulary]))
 }

@@ -121,6 +121,26 @@ export interface Lexicon extends PhraseLists {
   columns: Record<ColumnKind, string[]>
   /** Printed labels of the fields the built-in engine knows (its concepts, by id) in this language. */
   labels: Record<string, string[]>
+  /** General business words, by meaning, that match a field a user names to the labels printed for it (D110). */
+  vocabulary: Vocabulary
+}
+
+/**
+ * The words of a language for things documents label (D110): each group holds the forms,
+ * abbreviations and synonyms of one meaning ("delivery": "Lieferung", "Liefer", "geliefert"),
+ * under an id shared by every language, so that a field named in one language finds labels
+ * printed in another. A German compound is its parts' forms written together ("Liefer" +
+ * "datum"), so the groups hold the forms that start compounds.
+ */
+export interface Vocabulary {
+  /** Small words that join the words of a label ("date of delivery", "date de livraison"). */
+  joiners: string[]
+  /** Pairs of groups that mean the opposite of each other ("paid", "unpaid"): a status word of one answers no for the other. */
+  opposites: [string, string][]
+  /** Pairs of a group and a broader one ("vat", "tax"): a label of the broader group also names a field of the narrower, less surely ("Steuersatz" for a VAT rate). */
+  broader: [string, string][]
+  /** Group id → the group's words in this language. */
+  groups: Record<string, string[]>
 }
 
 export class LexiconError extends Error {
@@ -171,7 +191,7 @@ const WORD_LISTS: Record<string, WordRule> = {
   ...Object.fromEntries(PHRASE_LISTS.map((list) => [list, 'phrase'])),
 }
 
-const KEYS = ['language', 'name', 'months', 'currencies', 'columns', 'labels', ...Object.keys(WORD_LISTS)]
+const KEYS = ['language', 'name', 'months', 'currencies', 'columns', 'labels', 'vocabulary', ...Object.keys(WORD_LISTS)]
 
 function words(value: unknown, path: string, file: string, rule: WordRule = 'text'): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new LexiconError(`${file}: ${path}: expected a non-empty array of words`)
@@ -227,5 +247,27 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
     if (!Object.hasOwn(columns, kind)) throw new LexiconError(`${file}: /columns/${kind}: missing`)
     words(columns[kind], `/columns/${kind}`, file, 'phrase')
   }
+  checkVocabulary(lexicon.vocabulary, file)
   return data as Lexicon
+}
+
+/** The vocabulary's joiners, groups (ids as concept ids) and pairs of opposite groups, each naming a group of the file. */
+function checkVocabulary(value: unknown, file: string): void {
+  const vocabulary = record(value, '/vocabulary', file, 'joiners, opposites, broader and groups')
+  for (const key of Object.keys(vocabulary))
+    if (!['joiners', 'opposites', 'broader', 'groups'].includes(key)) throw new LexiconError(`${file}: /vocabulary/${key}: unknown property`)
+  words(vocabulary.joiners, '/vocabulary/joiners', file)
+  const groups = record(vocabulary.groups, '/vocabulary/groups', file, 'group id → words')
+  for (const [group, forms] of Object.entries(groups)) {
+    if (!/^[a-z_]+$/.test(group)) throw new LexiconError(`${file}: /vocabulary/groups/${group}: expected a group id such as "delivery"`)
+    words(forms, `/vocabulary/groups/${group}`, file)
+  }
+  for (const list of ['opposites', 'broader']) {
+    const pairs = vocabulary[list]
+    if (!Array.isArray(pairs)) throw new LexiconError(`${file}: /vocabulary/${list}: expected an array of pairs of group ids`)
+    pairs.forEach((pair, index) => {
+      if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((group) => typeof group === 'string' && Object.hasOwn(groups, group)))
+        throw new LexiconError(`${file}: /vocabulary/${list}/${index}: expected two group ids of /vocabulary/groups`)
+    })
+  }
 }

@@ -4,6 +4,7 @@ import type { Field, ResolvedType as FieldKind } from '../../../../lib/fields/ty
 import type { TableCheck } from '../../answers'
 import type { Doc, Line } from './document'
 import type { LabelHit } from './labels'
+import type { FieldWords } from './vocabulary'
 
 /** A requested field as the engine will read it. */
 export interface Plan {
@@ -13,6 +14,8 @@ export interface Plan {
   role?: Role
   /** Label owners whose hits count as this field's labels. */
   owners: Set<string>
+  /** What the words of a field without a role (or with an amount role) say it is (D110). */
+  words?: FieldWords
 }
 
 export interface Context {

@@ -55,13 +55,22 @@ function isLabelLike(hit: LabelHit, kind: FieldKind): boolean {
   return true
 }
 
+/** How a value is read from a candidate's text, and which candidates may hold it at all. */
+export interface ReadingRules {
+  read?: (text: string) => ReturnType<typeof readValue>
+  accept?: (candidate: Candidate) => boolean
+  /** Candidates beyond the label reader's, tried after them. */
+  more?: (hit: LabelHit) => Candidate[]
+}
+
 /** Every value the field's labels point at, scored. */
-export function labelledValues(plan: Plan, ctx: Context, kind: FieldKind = plan.kind): Scored[] {
+export function labelledValues(plan: Plan, ctx: Context, kind: FieldKind = plan.kind, rules: ReadingRules = {}): Scored[] {
   const out: Scored[] = []
   for (const hit of hitsOf(plan, ctx)) {
     if (!isLabelLike(hit, kind)) continue
-    for (const candidate of candidatesFor(hit, ctx.doc, ctx.hitsByLine)) {
-      const read = readValue(kind, candidate.text, ctx.doc, plan.spec)
+    for (const candidate of [...candidatesFor(hit, ctx.doc, ctx.hitsByLine), ...(rules.more?.(hit) ?? [])]) {
+      if (rules.accept && !rules.accept(candidate)) continue
+      const read = rules.read ? rules.read(candidate.text) : readValue(kind, candidate.text, ctx.doc, plan.spec)
       if (!read) continue
       const place = LABELLED[candidate.how] - LABELLED.perLineBelow * Math.max(0, candidate.distance - 1)
       out.push({

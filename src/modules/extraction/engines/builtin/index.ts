@@ -14,12 +14,13 @@ import { conceptLabels } from '../../../../lib/lexicon'
 import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
 import { buildDoc } from './document'
-import { genericAnswer } from './generic'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
 import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
 import { issuerAnswer, recipientAnswer } from './names'
+import { closerAnswer, namedAnswer, saysMoreThan } from './pairs'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
+import { fieldWords, LABEL_KINDS, namedLabelEntries, namedOwner, withLongerLabels } from './vocabulary'
 
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE_NAME,
@@ -31,7 +32,9 @@ export const builtinEngine: Engine = {
 export function extract(input: ExtractionInput): Answers {
   const doc = buildDoc(input.document)
   const plans = input.fields.map((spec) => planField(spec, input.documentType))
-  const hits = findLabels(doc, vocabulary(plans))
+  const entries = vocabulary(plans)
+  const named = plans.flatMap(({ spec, words }) => (words ? [{ key: spec.key, words }] : []))
+  const hits = withLongerLabels(findLabels(doc, entries), named)
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
   return answersOf(
     plans.map((plan) => {
@@ -69,7 +72,11 @@ function planField(spec: Field, documentType: string): Plan {
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
-  return { spec, kind, role: usable?.role, owners }
+  const fieldsWords = !usable?.role || AMOUNT_ROLES.has(usable.role) ? fieldWords(spec) : undefined
+  // A role's field reads its own labels only when its words say more than the role ("amount due").
+  const words = fieldsWords && usable?.role && !saysMoreThan(fieldsWords, usable.role) ? undefined : fieldsWords
+  if (words) for (const kind of LABEL_KINDS) owners.add(namedOwner(kind, spec.key))
+  return { spec, kind, role: usable?.role, owners, words }
 }
 
 /** Labels folded for matching, without those too short and those already there for the same owner. */
@@ -90,12 +97,16 @@ function labelEntries(labels: [label: string, owner: string][]): LabelEntry[] {
 /** The labels of every concept, folded once: they are the same for every document. */
 const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => conceptLabels(concept.id).map((label): [string, string] => [label, concept.id])))
 
-/** Labels of the requested fields (label, key and aliases) and of every concept (as competitors), in folded form. */
+/**
+ * Labels of the requested fields (label, key and aliases, and those their words stand for in every
+ * language: invoices mix them, "Invoice" over "Lieferdatum") and of every concept (as competitors), in folded form.
+ */
 function vocabulary(plans: Plan[]): LabelEntry[] {
   const own = plans.flatMap(({ spec }) =>
     [spec.label, spec.key.replace(/_/g, ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
   )
-  return [...labelEntries(own), ...CONCEPT_LABELS]
+  const named = plans.flatMap(({ spec, words }) => (words ? namedLabelEntries(words, spec.key) : []))
+  return [...labelEntries(own), ...named, ...CONCEPT_LABELS]
 }
 
 type Reader = (plan: Plan, ctx: Context) => Answer | undefined
@@ -114,12 +125,15 @@ const READERS: Record<Role, Reader> = {
   ...CONTRACT_READERS,
 }
 
-/** The reader of a field: its role's, else the table reader, the currency reader or the general reader. */
+/** Roles whose reader picks one of the document's amounts: a field named more closely reads its own labels first. */
+const AMOUNT_ROLES = new Set<Role>(['total', 'subtotal', 'tax'])
+
+/** The reader of a field: its role's, else the table reader, the currency reader or the reader of named fields. */
 function answerFor(plan: Plan, ctx: Context): Answer | undefined {
-  if (plan.role) return READERS[plan.role](plan, ctx)
+  if (plan.role) return (plan.words && closerAnswer(plan, ctx)) || READERS[plan.role](plan, ctx)
   if (plan.kind === 'table') return tableAnswer(plan, ctx)
   if (plan.kind === 'currency') return currencyAnswer(plan, ctx)
-  return genericAnswer(plan, ctx)
+  return namedAnswer(plan, ctx)
 }
 
 function isEmpty(value: unknown): boolean {

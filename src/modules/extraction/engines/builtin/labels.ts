@@ -36,22 +36,28 @@ export interface Candidate {
   distance: number
 }
 
-/** Folded form of a label; '#' and 'n°' stay meaningful ("Invoice #" is not "Invoice"). */
+/** Folded form of a label; '#', '%' and 'n°' stay meaningful ("Invoice #" is not "Invoice", "VAT %" is a rate). */
 export function squashKeepingMarks(text: string): { chars: string; map: number[] } {
-  const prepared = text.replace(/[°º]/g, 'o').replace(/#/g, 'ǂ')
+  const prepared = text.replace(/[°º]/g, 'o').replace(/#/g, 'ǂ').replace(/%/g, 'ǁ')
   const { chars, map } = squash(prepared)
-  return { chars: chars.replace(/ǂ/g, '#'), map }
+  return { chars: chars.replace(/ǂ/g, '#').replace(/ǁ/g, '%'), map }
 }
 
 /** Finds every label of the vocabulary in the document, longest-first where they overlap. */
 export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
-  const byFirst = new Map<string, LabelEntry[]>()
+  // Entries by their first two letters, and those longer by their first four: a position is
+  // compared only with the few entries that start as it does, however many thousands there are.
+  const byStart = new Map<string, { short: LabelEntry[]; long: Map<string, LabelEntry[]> }>()
   for (const entry of entries) {
     if (!entry.squashed) continue
     const key = entry.squashed.slice(0, 2)
-    const bucket = byFirst.get(key) ?? []
-    bucket.push(entry)
-    byFirst.set(key, bucket)
+    const bucket = byStart.get(key) ?? { short: [] as LabelEntry[], long: new Map<string, LabelEntry[]>() }
+    if (entry.squashed.length < 4) bucket.short.push(entry)
+    else {
+      const longKey = entry.squashed.slice(0, 4)
+      bucket.long.set(longKey, [...(bucket.long.get(longKey) ?? []), entry])
+    }
+    byStart.set(key, bucket)
   }
   const hits: LabelHit[] = []
   for (const line of doc.lines) {
@@ -62,15 +68,16 @@ export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
       const { chars, map } = squashKeepingMarks(scanned)
       const found: LabelHit[] = []
       for (let i = 0; i < chars.length - 1; i++) {
-        const bucket = byFirst.get(chars.slice(i, i + 2))
+        const bucket = byStart.get(chars.slice(i, i + 2))
         if (!bucket) continue
-        for (const entry of bucket) {
-          if (!chars.startsWith(entry.squashed, i)) continue
-          const rawStart = map[i]!
-          const rawEnd = map[i + entry.squashed.length - 1]! + 1
-          if (!atBoundary(scanned, rawStart, rawEnd)) continue
-          found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
-        }
+        for (const list of [bucket.short, bucket.long.get(chars.slice(i, i + 4))])
+          for (const entry of list ?? []) {
+            if (!chars.startsWith(entry.squashed, i)) continue
+            const rawStart = map[i]!
+            const rawEnd = map[i + entry.squashed.length - 1]! + 1
+            if (!atBoundary(scanned, rawStart, rawEnd)) continue
+            found.push({ line, cell: cellIndex, start: cell.start + rawStart, end: cell.start + rawEnd, entry })
+          }
       }
       hits.push(...keepLongest(found))
     })

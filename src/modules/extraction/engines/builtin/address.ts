@@ -1,0 +1,168 @@
+/**
+ * Parts of a party's address (D113): the line with the postcode and the city ("80333 München",
+ * "DE 12345 Musterstadt", "75008 Paris", "00-950 Warszawa", "Springfield, IL 62704"), the street on
+ * the line above it in the same column, and the country on the line below or in the postcode's
+ * prefix. Whose address it is: the block's heading ("Lieferant", "Bill to"), the sender line above
+ * an envelope window (the seller's), or the name the issuer and recipient readers found above it.
+ */
+import { vocabularyLanguages, type FieldWords, type Party } from './vocabulary'
+import { best, memo, type Answer, type Context, type Plan } from './context'
+import type { Line } from './document'
+import { issuerAnswer, recipientAnswer } from './names'
+import { partyAt } from './sides'
+import { collapse, fold } from '../../../../lib/text'
+
+interface Address {
+  street?: string
+  postcode: string
+  city: string
+  country?: string
+  line: Line
+  /** Column of the postcode's cell. */
+  column: number
+  party?: Party
+}
+
+/** Postcode first (most of Europe): an optional country prefix, the code, then the city. */
+const POSTCODE_CITY =
+  /^(?:([A-Z]{1,3})[- ])?(\d{5}|\d{4}(?: ?[A-Z]{2}(?![\p{L}]))?|\d{2}-\d{3}|\d{3} \d{2})\s+(\p{Lu}[\p{L}'’.-]*(?:[ -][\p{L}'’.()-]+){0,3})(?:,\s*(\p{L}[\p{L} ]+))?$/u
+
+/** City first, then state and ZIP (the United States). */
+const CITY_STATE_ZIP = /^(\p{Lu}[\p{L} .'-]{1,30}),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/u
+
+/** A street line: words and a house number ("Hauptstr. 5", "12 Main Street", "ul. Długa 3/5"). */
+const STREET = /^(?=.*\p{L}{2})(?:\d+[a-z]?,?\s+\p{L}.*|.*\p{L}\.?\s+\d+(?:\s?[a-zA-Z])?(?:[/-]\d+[a-z]?)?)$/u
+
+/** Separators of a one-line address ("ACME GmbH · Hauptstr. 1 · 12345 Berlin"). */
+const SEPARATORS = /\s*[·•●|]\s*|\s+[-–]\s+/
+
+/** Country names in every lexicon language (folded), for the line under the city. */
+const COUNTRY_NAMES: Set<string> = (() => {
+  const codes = 'AT BE BG CH CY CZ DE DK EE ES FI FR GB GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK US CA AU'.split(' ')
+  const names = new Set<string>()
+  for (const language of ['en', ...vocabularyLanguages()]) {
+    // A runtime without the language's region names gives the codes only: no country is read then, nothing fails.
+    try {
+      const display = new Intl.DisplayNames([language], { type: 'region' })
+      for (const code of codes) names.add(fold(display.of(code) ?? code))
+    } catch {}
+  }
+  return names
+})()
+
+/** The answer for a part of an address, of the party the field names (else of the only address). */
+export function addressAnswer(field: FieldWords, ctx: Context): Answer | undefined {
+  const part = field.addressPart!
+  const addresses = documentAddresses(ctx)
+  let mine = addresses.filter((address) => (field.party ? address.party === field.party : true))
+  let confidence = 0.86
+  if (!mine.length && field.party === 'seller') {
+    // No heading says whose: an address the document repeats (letterhead and footer) and that is not the buyer's.
+    mine = repeated(addresses.filter((address) => !address.party))
+    confidence = 0.66
+  }
+  const values = new Map<string, { count: number; address: Address }>()
+  for (const address of mine) {
+    const value = address[part]
+    if (!value) continue
+    const seen = values.get(value)
+    values.set(value, { count: (seen?.count ?? 0) + 1, address: seen?.address ?? address })
+  }
+  const ranked = [...values.entries()].sort((a, b) => b[1].count - a[1].count)
+  if (!ranked.length) return undefined
+  // Two addresses for one side, equally often: no sure answer.
+  if (ranked.length > 1 && ranked[1]![1].count === ranked[0]![1].count) return undefined
+  return { value: ranked[0]![0], confidence: ranked.length > 1 ? confidence * 0.85 : confidence, line: ranked[0]![1].address.line }
+}
+
+function repeated(addresses: Address[]): Address[] {
+  const key = (address: Address) => `${address.postcode} ${fold(address.city)}`
+  const counts = new Map<string, number>()
+  for (const address of addresses) counts.set(key(address), (counts.get(key(address)) ?? 0) + 1)
+  return addresses.filter((address) => counts.get(key(address))! >= 2)
+}
+
+/** Every postcode-and-city line of the document, with its street, country and party. */
+function documentAddresses(ctx: Context): Address[] {
+  return memo(ctx, 'addresses', () => {
+    const seller = sideLine(ctx, issuerAnswer)
+    const buyer = sideLine(ctx, recipientAnswer)
+    const out: Address[] = []
+    for (const line of ctx.doc.lines) {
+      for (const cell of line.cells) {
+        const parts = cell.text.split(SEPARATORS)
+        const oneLine = parts.length >= 3
+        parts.forEach((part, index) => {
+          const found = postcodeCity(collapse(part))
+          if (!found) return
+          const address: Address = { ...found, line, column: cell.start }
+          if (oneLine) {
+            const street = parts[index - 1] && STREET.test(parts[index - 1]!) ? parts[index - 1] : undefined
+            if (street) address.street = collapse(street)
+            // A sender line over the envelope window is the seller's.
+            address.party = 'seller'
+          } else {
+            address.street ??= streetAbove(ctx, line, cell.start)
+            address.country ??= countryBelow(ctx, line, cell.start)
+            address.party = partyAt(ctx, line, cell.start) ?? nearName(line, cell.start, seller, buyer)
+          }
+          out.push(address)
+        })
+      }
+    }
+    return out
+  })
+}
+
+function postcodeCity(text: string): Omit<Address, 'line' | 'column'> | undefined {
+  const european = POSTCODE_CITY.exec(text)
+  if (european) {
+    const city = european[3]!.replace(/[,.]$/, '')
+    // "12 Stk", "2020 Total": a city is a word of three letters or more.
+    if (!/\p{L}{3}/u.test(city)) return undefined
+    const country = european[4] ?? european[1]
+    return { postcode: european[2]!, city, ...(country ? { country } : {}) }
+  }
+  const american = CITY_STATE_ZIP.exec(text)
+  if (american) return { postcode: american[3]!, city: american[1]!.trim() }
+  return undefined
+}
+
+/** The cell in the column of `column` on a line. */
+function cellAt(line: Line | undefined, column: number): string | undefined {
+  return line?.cells.find((cell) => cell.start <= column + 3 && cell.end > column)?.text
+}
+
+function streetAbove(ctx: Context, line: Line, column: number): string | undefined {
+  for (let offset = 1; offset <= 2; offset++) {
+    const above = ctx.doc.lines[line.index - offset]
+    if (!above || above.page !== line.page) return undefined
+    const text = cellAt(above, column)
+    if (text && STREET.test(collapse(text))) return collapse(text)
+  }
+  return undefined
+}
+
+function countryBelow(ctx: Context, line: Line, column: number): string | undefined {
+  const below = ctx.doc.lines[line.index + 1]
+  const text = below && below.page === line.page ? cellAt(below, column) : undefined
+  return text && COUNTRY_NAMES.has(fold(collapse(text))) ? collapse(text) : undefined
+}
+
+/** The line of the name a side's reader found. */
+function sideLine(ctx: Context, reader: (plan: Plan, ctx: Context) => Answer | undefined): Line | undefined {
+  const owner = reader === issuerAnswer ? 'issuer' : 'recipient'
+  const plan: Plan = { spec: { key: owner, label: owner, description: '', type: 'text' }, kind: 'text', owners: new Set([owner]) }
+  return best([reader(plan, ctx)])?.line
+}
+
+/** An address a few lines under the name of the issuer or the recipient, in its column, is theirs: the nearer name's. */
+function nearName(line: Line, column: number, seller: Line | undefined, buyer: Line | undefined): Party | undefined {
+  const distance = (name: Line | undefined) =>
+    name && name.page === line.page && line.index > name.index && line.index - name.index <= 5 && cellAt(name, column) !== undefined
+      ? line.index - name.index
+      : Infinity
+  const [toSeller, toBuyer] = [distance(seller), distance(buyer)]
+  if (toSeller === toBuyer) return undefined
+  return toSeller < toBuyer ? 'seller' : 'buyer'
+}
