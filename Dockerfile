@@ -11,8 +11,9 @@ COPY test ./test
 # The browser test skips itself here (no Chromium in this stage); CI runs it.
 RUN bun test && bun run build && mkdir -p /out/data
 
-# Runtime: a minimal glibc base holding only the binary, run as a non-root user.
-FROM gcr.io/distroless/base-debian12:nonroot
+# Runtime: a minimal glibc base holding only the binary, run as a non-root user; the `cc` variant
+# for libstdc++, which the libvips that decodes phone photos links to (D156).
+FROM gcr.io/distroless/cc-debian12:nonroot
 COPY --from=build /src/dist/extractd /usr/local/bin/extractd
 # The database directory must belong to the user the server runs as (65532 is distroless' nonroot).
 COPY --from=build --chown=65532:65532 /out/data /data
