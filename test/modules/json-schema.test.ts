@@ -215,6 +215,32 @@ describe('POST /api/v1/schemas with json_schema (D97)', () => {
     expect((await t.call('GET', '/api/v1/schemas')).body.schemas).toEqual([])
   })
 
+  test("a schema's exported result schema is read back as the same fields: nullable values, amounts, currencies, tables with and without columns", async () => {
+    const t = await makeTestApp()
+    const fields = [
+      ...TYPED.map((typed) => ({ ...typed, required: true })),
+      field('note', { label: 'Note', description: 'Free text', required: true }),
+      field('rows', { type: 'table', required: true }),
+    ]
+    const original = await createSchema(t, { name: 'Round trip', fields })
+    const exported = await t.call('GET', `/api/v1/schemas/${original.id}/json-schema`)
+    expect(exported.status).toBe(200)
+    const imported = await t.call('POST', '/api/v1/schemas', { body: { name: 'Read back', json_schema: exported.body } })
+    expect(imported.status).toBe(201)
+    // An `auto` field is exported as the type it resolves to: text, for these keys.
+    const resolved = (type: unknown) => (type === 'auto' ? 'text' : type)
+    const typeOf = ({ key, label, description, type, values, columns, required }: Record<string, unknown>) => ({
+      key,
+      label,
+      description,
+      type: resolved(type),
+      values,
+      required,
+      columns: (columns as Record<string, unknown>[] | undefined)?.map(({ key, type }) => ({ key, type: resolved(type) })),
+    })
+    expect(imported.body.schema.fields.map(typeOf)).toEqual(original.fields.map(typeOf))
+  })
+
   test('fields and json_schema at once is 400 at /json_schema; json_schema must be an object', async () => {
     const t = await makeTestApp()
     const both = await t.call('POST', '/api/v1/schemas', {

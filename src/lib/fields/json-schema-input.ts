@@ -75,6 +75,22 @@ function texts(node: Json, key: string, path: string, problems: Problems): { lab
   return { label: String(label), description: String(description) }
 }
 
+/** The patterns of the JSON Schema of a result (json-schema.ts) that say amount and currency: an export is read back. */
+const PATTERN_TYPES: Record<string, 'amount' | 'currency'> = { '^-?[0-9]+(\\.[0-9]+)?$': 'amount', '^[A-Z]{3}$': 'currency' }
+
+/**
+ * A value that may also be null written as `anyOf: [schema, {type: "null"}]` (as a result's schema
+ * writes every property) is read as that schema; the property's own title and description win.
+ */
+function withoutNull(node: Json): Json {
+  const { anyOf, ...rest } = node
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return node
+  const isNull = (item: unknown) => isObject(item) && item.type === 'null' && Object.keys(item).length === 1
+  const value = anyOf.find((item) => !isNull(item))
+  if (!isObject(value) || !anyOf.some(isNull)) return node
+  return { ...value, ...rest }
+}
+
 /** The type part of one property; undefined (with problems added) when it is outside the subset. */
 function typeOf(node: Json, path: string, problems: Problems, inTable: boolean): Pick<ConvertedField, 'type' | 'values' | 'columns'> | undefined {
   const types = typesOf(node, path, problems)
@@ -97,7 +113,13 @@ function typeOf(node: Json, path: string, problems: Problems, inTable: boolean):
   const [type] = types
   switch (type) {
     case 'string':
-      unsupportedKeywords(node, ['type', 'format'], path, problems)
+      unsupportedKeywords(node, ['type', 'format', 'pattern'], path, problems)
+      if (node.pattern !== undefined) {
+        const patterned = typeof node.pattern === 'string' && node.format === undefined ? PATTERN_TYPES[node.pattern] : undefined
+        if (patterned) return { type: patterned }
+        problems.add(`${path}/pattern`, "Only the patterns of a result's amounts and currencies are read")
+        return undefined
+      }
       if (node.format === undefined) return { type: 'text' }
       if (node.format === 'date') return { type: 'date' }
       problems.add(`${path}/format`, 'Only format "date" is read')
@@ -110,7 +132,8 @@ function typeOf(node: Json, path: string, problems: Problems, inTable: boolean):
       unsupportedKeywords(node, ['type'], path, problems)
       return { type: 'boolean' }
     case 'array': {
-      unsupportedKeywords(node, ['type', 'items'], path, problems)
+      // minItems only says a list or table answers at least one item when it answers at all.
+      unsupportedKeywords(node, ['type', 'items', 'minItems'], path, problems)
       const items = node.items
       if (!isObject(items)) {
         problems.add(`${path}/items`, 'Expected the schema of the items')
@@ -120,6 +143,11 @@ function typeOf(node: Json, path: string, problems: Problems, inTable: boolean):
       if (itemTypes?.length === 1 && itemTypes[0] === 'string' && items.format === undefined && items.enum === undefined) {
         unsupportedKeywords(items, ['type'], `${path}/items`, problems)
         return { type: 'list' }
+      }
+      if (itemTypes?.length === 1 && itemTypes[0] === 'object' && !inTable && items.properties === undefined && items.additionalProperties !== false) {
+        // Rows of any columns: a table whose columns are whatever the document prints.
+        unsupportedKeywords(items, ['type', 'additionalProperties'], `${path}/items`, problems)
+        return { type: 'table' }
       }
       if (itemTypes?.length === 1 && itemTypes[0] === 'object' && !inTable) {
         const columns = properties(items, `${path}/items`, problems, true, MAX_COLUMNS)
@@ -161,11 +189,12 @@ function properties(node: Json, path: string, problems: Problems, inTable: boole
       problems.add(at, 'Invalid field key: ASCII letters, digits and underscores only, 1 to 64 of them')
       continue
     }
-    const property = props[key]
-    if (!isObject(property)) {
+    const given = props[key]
+    if (!isObject(given)) {
       problems.add(at, 'Expected a schema object')
       continue
     }
+    const property = withoutNull(given)
     const { label, description } = texts(property, key, at, problems)
     const typed = typeOf(property, at, problems, inTable)
     if (typed) fields.push({ key, label, description, required: Array.isArray(required) && required.includes(key), ...typed })
