@@ -119,6 +119,31 @@ describe('labels matched by what the user wrote, in every lexicon language', () 
   })
 })
 
+describe('keys and labels with words no lexicon knows', () => {
+  const invoice = [
+    'Nordwind Handel GmbH',
+    'Rechnung Nr. 2026-117',
+    'Versanddatum: 12.03.2026',
+    'IBAN: DE89 3704 0044 0532 0130 00',
+    'Gesamtbetrag: 119,00 EUR',
+  ].join('\n')
+
+  test('the known words name the field when one of them says what it is', async () => {
+    expect(await values(invoice, [named('shipping_day', 'Ship date', 'date')])).toEqual({ shipping_day: '2026-03-12' })
+  })
+
+  test("the label's shape of value wins over a key that names none ('payee_account' labelled 'Payee IBAN')", async () => {
+    expect(await values(invoice, [named('payee_account', 'Payee IBAN')])).toEqual({ payee_account: 'DE89370400440532013000' })
+  })
+
+  test('a field whose known words are only general ones reads nothing', async () => {
+    expect(await values(invoice, [named('zorblat_number', 'Zorblat number'), named('flurb_date', 'Flurb date', 'date')])).toEqual({
+      zorblat_number: null,
+      flurb_date: null,
+    })
+  })
+})
+
 describe('layouts', () => {
   const fields = [named('delivery_date', 'Delivery date', 'date'), named('customer_number', 'Customer number'), named('order_number', 'Order number')]
 

@@ -79,8 +79,11 @@ function compoundGroups(word: string): string[] | undefined {
   return groups && groups.length > 1 ? groups : undefined
 }
 
-/** The groups of a text's words, in order; undefined when a word belongs to no group and is no filler. */
-function groupsOf(text: string, kind: string): string[] | undefined {
+/**
+ * The groups of a text's words, in order; undefined when a word belongs to no group and is no
+ * filler. `skipUnknown` passes over such words instead ("Payee IBAN" → iban).
+ */
+function groupsOf(text: string, kind: string, skipUnknown = false): string[] | undefined {
   const tokens = words(
     text
       .replace(/_/g, ' ')
@@ -107,8 +110,8 @@ function groupsOf(text: string, kind: string): string[] | undefined {
       continue
     }
     const parts = compoundGroups(tokens[i]!)
-    if (!parts) return undefined
-    parts.forEach(add)
+    if (!parts && !skipUnknown) return undefined
+    parts?.forEach(add)
     i++
   }
   return groups.length ? groups : undefined
@@ -128,9 +131,30 @@ export function fieldWords(spec: Field): FieldWords | undefined {
   return words
 }
 
+/**
+ * A key or label with a word no lexicon knows still names its field by the words it does know,
+ * when one of them names something by itself (not only a date, number or party): "Payee IBAN",
+ * "ship_date". Tried after every word of the key, then of the label, is known.
+ */
+function knownWordsOf(text: string, kind: string): string[] | undefined {
+  const groups = groupsOf(text, kind, true)
+  return groups?.some((group) => !GENERAL_GROUPS.has(group) && !PARTY_GROUPS[group] && !QUALIFIERS.has(group)) ? groups : undefined
+}
+
 function readFieldWords(spec: Field): FieldWords | undefined {
-  const groups = groupsOf(spec.key, spec.type) ?? groupsOf(spec.label, spec.type)
-  if (!groups) return undefined
+  const fromKey = groupsOf(spec.key, spec.type)
+  const fromLabel = groupsOf(spec.label, spec.type) ?? knownWordsOf(spec.label, spec.type)
+  // The key says what the field is; where it names no shape of value and the label does
+  // ("payee_account" labelled "Payee IBAN"), the label says more.
+  const keyWords = fromKey && wordsOfGroups(fromKey, spec)
+  const labelWords = fromLabel && wordsOfGroups(fromLabel, spec)
+  if (keyWords && !(keyWords.shape === undefined && labelWords?.shape !== undefined)) return keyWords
+  if (labelWords) return labelWords
+  const relaxed = knownWordsOf(spec.key, spec.type)
+  return relaxed && wordsOfGroups(relaxed, spec)
+}
+
+function wordsOfGroups(groups: string[], spec: Field): FieldWords {
   const party = groups.map((group) => PARTY_GROUPS[group]).find(Boolean)
   const core = groups.filter((group) => !PARTY_GROUPS[group])
   const opposites = [...VOCABULARIES.values()].flatMap((vocabulary) =>
