@@ -6,16 +6,15 @@
  * elsewhere the test is skipped when it is not installed.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync } from 'node:fs'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { browserRuns, launchBrowser } from '../helpers/browser'
 import { renderPage, toPng } from '../helpers/images'
 import { makeInvoice } from '../helpers/invoice'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
 setDefaultTimeout(90_000)
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const runs = existsSync(CHROMIUM) || process.env.CI === 'true'
+const runs = browserRuns
 
 const dir = tempDir('extractd-console-')
 let server: RunningServer
@@ -24,18 +23,7 @@ let browser: Browser
 beforeAll(async () => {
   if (!runs) return
   server = await startServer([await buildBinary()], [], dir.path)
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchBrowser()
 }, 90_000)
 
 afterAll(async () => {

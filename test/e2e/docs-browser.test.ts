@@ -4,15 +4,14 @@
  * CI installs Debian's chromium; elsewhere the test is skipped when it is not installed.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync } from 'node:fs'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
+import { browserRuns, launchBrowser } from '../helpers/browser'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
 // These tests build and start real processes.
 setDefaultTimeout(60_000)
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const runs = existsSync(CHROMIUM) || process.env.CI === 'true'
+const runs = browserRuns
 
 const dir = tempDir('extractd-docs-')
 let server: RunningServer
@@ -21,18 +20,7 @@ let browser: Browser
 beforeAll(async () => {
   if (!runs) return
   server = await startServer([await buildBinary()], [], dir.path)
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchBrowser()
 }, 60_000)
 
 afterAll(async () => {

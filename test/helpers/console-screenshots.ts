@@ -4,7 +4,8 @@
  * docs/console/.
  */
 import { join } from 'node:path'
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
+import { launchBrowser } from './browser'
 import { makeInvoice } from './invoice'
 import { FROM_SOURCE, ROOT, startServer, tempDir } from './process'
 
@@ -12,7 +13,7 @@ const OUT = join(ROOT, 'docs/console')
 
 const dir = tempDir('extractd-shots-')
 const server = await startServer(FROM_SOURCE, ['--keep-files', '1d', '--webhooks-allow-private'], dir.path)
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+const browser = await launchBrowser()
 const key = server.firstKey!
 const invoice = Buffer.from(await makeInvoice())
 
