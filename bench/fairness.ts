@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { closeDatabase, openDatabase } from '../src/db/database'
 import { createKey } from '../src/modules/keys/service'
+import { serverPool } from './servers'
 
 const ROOT = resolve(import.meta.dir, '..')
 const env = process.env
@@ -36,13 +37,10 @@ const RECEIVER_PORT = 18812
 const SCANS_DIR = join(ROOT, '../shared/eval/dev-scans/sroie')
 
 const work = mkdtempSync(join(tmpdir(), 'extractd-bench-fairness-'))
-const running = new Set<ReturnType<typeof Bun.spawn>>()
-
-function fail(message: string): never {
-  console.error(`bench:fairness: ${message}`)
-  for (const proc of running) proc.kill('SIGKILL')
-  process.exit(1)
-}
+const servers = serverPool('bench:fairness')
+const { running, start, stopAll } = servers
+// Typed where it is declared, so that code after a call to it is known not to run.
+const fail: (message: string) => never = servers.fail
 
 const scans = readdirSync(SCANS_DIR)
   .filter((name) => /\.(jpe?g|png)$/i.test(name))
@@ -77,8 +75,8 @@ async function freshDatabase(dialect: 'sqlite' | 'postgres') {
 }
 
 // ---- servers ---------------------------------------------------------------------------------------
-async function startServer(location: string, port: number, extra: string[] = []) {
-  const proc = Bun.spawn(
+function startServer(location: string, port: number, extra: string[] = []) {
+  return start(
     [
       process.execPath,
       'src/main.ts',
@@ -97,26 +95,9 @@ async function startServer(location: string, port: number, extra: string[] = [])
       'warn',
       ...extra,
     ],
-    { cwd: ROOT, stdout: 'ignore', stderr: 'inherit' },
+    port,
+    { cwd: ROOT, timeoutMs: 30_000, pollMs: 20 },
   )
-  running.add(proc)
-  const started = performance.now()
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) return proc
-    } catch {
-      // not listening yet
-    }
-    if (proc.exitCode !== null) fail('extractd exited during start')
-    if (performance.now() - started > 30_000) fail('extractd did not answer /healthz within 30 s')
-    await Bun.sleep(20)
-  }
-}
-
-async function stopAll(): Promise<void> {
-  for (const proc of running) proc.kill('SIGTERM')
-  await Promise.all([...running].map((proc) => proc.exited))
-  running.clear()
 }
 
 function form(name: string, content: Uint8Array | string, documentType = 'invoice'): FormData {

@@ -24,6 +24,7 @@ import pg from 'pg'
 import { closeDatabase, openDatabase } from '../src/db/database'
 import { createKey } from '../src/modules/keys/service'
 import { createSchema } from '../src/modules/schemas/service'
+import { type Server, serverPool } from './servers'
 
 const ROOT = resolve(import.meta.dir, '..')
 const env = process.env
@@ -40,13 +41,10 @@ const BODY_FILE = join(import.meta.dir, 'fixtures/schema-body.json')
 const WRK_SCRIPT = join(import.meta.dir, 'wrk.lua')
 
 const work = mkdtempSync(join(tmpdir(), 'extractd-bench-pg-'))
-const running = new Set<ReturnType<typeof Bun.spawn>>()
-
-function fail(message: string): never {
-  console.error(`bench:postgres: ${message}`)
-  for (const proc of running) proc.kill('SIGKILL')
-  process.exit(1)
-}
+const servers = serverPool('bench:postgres')
+const { start, stopAll } = servers
+// Typed where it is declared, so that code after a call to it is known not to run.
+const fail: (message: string) => never = servers.fail
 
 if (!PG) fail('set PG (or EXTRACTD_TEST_POSTGRES) to a PostgreSQL URL whose role may create databases')
 if (!Bun.which('wrk')) fail('wrk is not installed (apt-get install wrk)')
@@ -120,32 +118,12 @@ async function freshDatabase(dialect: 'sqlite' | 'postgres'): Promise<string> {
 }
 
 // ---- servers ---------------------------------------------------------------------------------------
-async function startServer(location: string, port: number): Promise<ReturnType<typeof Bun.spawn>> {
-  const proc = Bun.spawn(
+function startServer(location: string, port: number): Promise<Server> {
+  return start(
     [extractd!, 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', location, '--workers', String(WORKERS), '--log-level', 'warn'],
-    {
-      stdout: 'ignore',
-      stderr: 'inherit',
-    },
+    port,
+    { timeoutMs: 20_000, pollMs: 5 },
   )
-  running.add(proc)
-  const started = performance.now()
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) return proc
-    } catch {
-      // not listening yet
-    }
-    if (proc.exitCode !== null) fail('extractd exited during start')
-    if (performance.now() - started > 20_000) fail('extractd did not answer /healthz within 20 s')
-    await Bun.sleep(5)
-  }
-}
-
-async function stopAll(): Promise<void> {
-  for (const proc of running) proc.kill('SIGTERM')
-  await Promise.all([...running].map((proc) => proc.exited))
-  running.clear()
 }
 
 // ---- load: wrk, one process per instance at once ---------------------------------------------------

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
-import { eventually, startReceiver, verifyWebhook } from '../helpers/webhooks'
+import { startReceiver, verifyWebhook } from '../helpers/webhooks'
+import { eventually } from '../helpers/eventually'
 
 setDefaultTimeout(90_000)
 

@@ -2,6 +2,7 @@
 import { afterEach, expect, test } from 'bun:test'
 import { createLeaseWorker, type LeaseWorker } from '../../src/lib/lease-worker'
 import { type Logger, silentLogger } from '../../src/lib/log'
+import { eventually } from '../helpers/eventually'
 
 const workers: LeaseWorker[] = []
 afterEach(async () => {
@@ -48,22 +49,14 @@ function queueOf(names: string[], options: { renew?: (ids: string[]) => string[]
   return { worker, waiting, claims, started, aborted, released, finish }
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 2000
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await Bun.sleep(2)
-  }
-}
-
 test('claims only as many as it has free slots, and claims again the moment one frees', async () => {
   const q = queueOf(['a', 'b', 'c', 'd'])
   q.worker.start()
-  await until(() => q.started.length === 2)
+  await eventually(() => q.started.length === 2, 2000)
   expect(q.started).toEqual(['a', 'b'])
   expect(q.waiting).toEqual(['c', 'd']) // not taken: another instance may run them
   q.finish('a')
-  await until(() => q.started.length === 3)
+  await eventually(() => q.started.length === 3, 2000)
   expect(q.started).toEqual(['a', 'b', 'c'])
   expect(q.claims.every((room) => room >= 1 && room <= 2)).toBe(true)
 })
@@ -71,7 +64,7 @@ test('claims only as many as it has free slots, and claims again the moment one 
 test('stop waits up to its grace, then gives back what still runs', async () => {
   const q = queueOf(['a', 'b'])
   q.worker.start()
-  await until(() => q.started.length === 2)
+  await eventually(() => q.started.length === 2, 2000)
   q.finish('a')
   expect(await q.worker.stop(20)).toBe(1)
   expect(q.released).toEqual(['b'])
@@ -80,7 +73,7 @@ test('stop waits up to its grace, then gives back what still runs', async () => 
 test('work whose lease another owner took is aborted at the next renewal', async () => {
   const q = queueOf(['a', 'b'], { renew: (ids) => ids.filter((id) => id !== 'b') })
   q.worker.start()
-  await until(() => q.aborted.length === 1)
+  await eventually(() => q.aborted.length === 1, 2000)
   expect(q.aborted).toEqual(['b'])
 })
 
@@ -104,7 +97,7 @@ test('a failing claim is logged with the worker name, and the next poll tries ag
   })
   workers.push(worker)
   worker.start()
-  await until(() => logged.length > 0)
+  await eventually(() => logged.length > 0, 2000)
   expect(logged[0]).toBe('test worker: looking for work failed')
   fail = false
 })

@@ -16,7 +16,8 @@ import { createWebhook, listWebhooks } from '../../src/modules/webhooks/service'
 import type { Database } from '../../src/db/database'
 import { anotherHandle, openTestDatabase, query } from '../helpers/database'
 import { tempDir } from '../helpers/process'
-import { eventually, startReceiver } from '../helpers/webhooks'
+import { startReceiver } from '../helpers/webhooks'
+import { eventually } from '../helpers/eventually'
 
 // The first PostgreSQL database of a run takes seconds to make on a busy machine.
 setDefaultTimeout(20_000)

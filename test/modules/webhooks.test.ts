@@ -13,7 +13,8 @@ import { createWebhook as createWebhookDirectly, sign } from '../../src/modules/
 import { silentLogger } from '../../src/lib/log'
 import { ISO_MS, type TestApp, type TestAppOptions, expectEnvelope, expectValidation, makeTestApp } from '../helpers/app'
 import { ROOT } from '../helpers/process'
-import { eventually, snippetOf, startReceiver, verifyWebhook } from '../helpers/webhooks'
+import { snippetOf, startReceiver, verifyWebhook } from '../helpers/webhooks'
+import { eventually } from '../helpers/eventually'
 
 const WEBHOOK_ID = /^whk_[0-9a-hjkmnp-tv-z]{30}$/
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/

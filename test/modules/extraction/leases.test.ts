@@ -18,6 +18,7 @@ import { createKey } from '../../../src/modules/keys/service'
 import { anotherHandle, openTestDatabase, query, TEST_DIALECT } from '../../helpers/database'
 import { tempDir } from '../../helpers/process'
 import { joined } from '../../helpers/answers'
+import { eventually } from '../../helpers/eventually'
 
 const LEASE_MS = 300
 const POLL_MS = 20
@@ -86,14 +87,6 @@ async function setup(log: Logger = silentLogger) {
   return { database, runner, newJob, job, claim }
 }
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await Bun.sleep(5)
-  }
-}
-
 describe('job leases', () => {
   test('a started runner takes up a queued job that another process created', async () => {
     const { runner, newJob, job } = await setup()
@@ -101,7 +94,7 @@ describe('job leases', () => {
     const worker = gatedExtractor('polled')
     worker.release()
     runner(worker.extract).start()
-    await until(async () => (await job(id)).status === 'succeeded')
+    await eventually(async () => (await job(id)).status === 'succeeded', 3000)
     expect((await job(id)).result).toEqual({ total: 'polled' })
   })
 
@@ -118,7 +111,7 @@ describe('job leases', () => {
     await Bun.sleep(LEASE_MS / 2)
     expect((await job(id)).status).toBe('running') // the lease still holds
     expect(survivor.state.calls).toBe(0)
-    await until(async () => (await job(id)).status === 'succeeded')
+    await eventually(async () => (await job(id)).status === 'succeeded', 3000)
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(LEASE_MS - 20)
     expect((await job(id)).result).toEqual({ total: 'survivor' })
     expect(survivor.state.calls).toBe(1)
@@ -130,7 +123,7 @@ describe('job leases', () => {
     const slow = gatedExtractor('slow')
     const holder = runner(slow.extract)
     const done = holder.submit(id)
-    await until(() => slow.state.calls === 1)
+    await eventually(() => slow.state.calls === 1, 3000)
     const other = gatedExtractor('other')
     other.release()
     runner(other.extract).start()
@@ -149,11 +142,11 @@ describe('job leases', () => {
     const first = gatedExtractor('first')
     const holder = runner(first.extract)
     void holder.submit(id)
-    await until(() => first.state.calls === 1)
+    await eventually(() => first.state.calls === 1, 3000)
     // Say the first runner's process stalled past its lease, and a second runner took the job over.
     await query(database, "update jobs set lease_expires_at = '2000-01-01T00:00:00.000Z' where id = ?", [id])
     expect(await claim(id, 'second-runner', 60_000)).toBeDefined()
-    await until(() => first.state.aborted === 1)
+    await eventually(() => first.state.aborted === 1, 3000)
     first.release()
     await Bun.sleep(LEASE_MS)
     expect((await job(id)).status).toBe('running') // still the second runner's, not completed by the first
@@ -166,13 +159,13 @@ describe('job leases', () => {
     const stopped = gatedExtractor('stopped')
     const leaving = runner(stopped.extract)
     void leaving.submit(id)
-    await until(() => stopped.state.calls === 1)
+    await eventually(() => stopped.state.calls === 1, 3000)
     await leaving.stop(10)
     expect((await job(id)).status).toBe('queued')
     const next = gatedExtractor('next')
     next.release()
     runner(next.extract).start()
-    await until(async () => (await job(id)).status === 'succeeded')
+    await eventually(async () => (await job(id)).status === 'succeeded', 3000)
     expect((await job(id)).result).toEqual({ total: 'next' })
   })
 
@@ -181,7 +174,7 @@ describe('job leases', () => {
     const id = await newJob()
     const holder = gatedExtractor('holder')
     void runner(holder.extract).submit(id)
-    await until(() => holder.state.calls === 1)
+    await eventually(() => holder.state.calls === 1, 3000)
     const bystander = gatedExtractor('bystander')
     let heard = false
     const waited = runner(bystander.extract)
@@ -207,10 +200,10 @@ describe('job leases', () => {
       const id = await newJob()
       const slow = gatedExtractor('slow')
       const done = runner(slow.extract, { leaseMs: 60 }).submit(id)
-      await until(() => slow.state.calls === 1)
+      await eventually(() => slow.state.calls === 1, 3000)
       const holder = new SqliteClient(path)
       holder.run('BEGIN EXCLUSIVE')
-      await until(() => errors.includes('job runner: renewing leases failed'))
+      await eventually(() => errors.includes('job runner: renewing leases failed'), 3000)
       holder.run('ROLLBACK')
       holder.close()
       slow.release()
@@ -250,7 +243,7 @@ describe('job leases', () => {
       }
     runner(counting('here'), { concurrency: 3 }).start()
     runner(counting('there'), { concurrency: 3, on: other }).start()
-    await until(async () => (await Promise.all(ids.map(job))).every((one) => one.status === 'succeeded'), 10_000)
+    await eventually(async () => (await Promise.all(ids.map(job))).every((one) => one.status === 'succeeded'), 10_000)
     expect(seen).toHaveLength(30)
     const rows = await query<{ attempts: number }>(database, 'select attempts from jobs')
     expect(rows.map((row) => Number(row.attempts))).toEqual(Array(30).fill(1))
@@ -268,7 +261,7 @@ describe.skipIf(TEST_DIALECT !== 'postgres')('PostgreSQL: notifications', () => 
     runner(idle.extract, { pollMs: 60_000 }).start()
     await Bun.sleep(200) // its first look found nothing; the next would be a minute later
     const id = await newJob(other)
-    await until(async () => (await job(id)).status === 'succeeded', 5_000)
+    await eventually(async () => (await job(id)).status === 'succeeded', 5_000)
     expect((await job(id)).result).toEqual({ total: 'told' })
   })
 })

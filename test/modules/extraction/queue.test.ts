@@ -20,6 +20,7 @@ import { expectEnvelope, makeTestApp } from '../../helpers/app'
 import { anotherHandle, openTestDatabase, TEST_DIALECT } from '../../helpers/database'
 import { tempDir } from '../../helpers/process'
 import { joined } from '../../helpers/answers'
+import { eventually } from '../../helpers/eventually'
 
 // The first PostgreSQL database of a run takes seconds to make on a busy machine.
 setDefaultTimeout(20_000)
@@ -84,21 +85,13 @@ async function setup() {
   return { database, a, b, started, ended, runner, newJob, statusOf }
 }
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await Bun.sleep(5)
-  }
-}
-
 describe('jobs are claimed in the accounts turns (D131)', () => {
   test("another account's job runs next after the job running now, not after one account's whole backlog", async () => {
     const { a, b, started, runner, newJob } = await setup()
     for (let i = 1; i <= 5; i++) await newJob(a, `a${i}`)
     await newJob(b, 'b1')
     runner().start()
-    await until(() => started.length === 6)
+    await eventually(() => started.length === 6)
     expect(started).toEqual(['a1', 'b1', 'a2', 'a3', 'a4', 'a5'])
   })
 
@@ -107,7 +100,7 @@ describe('jobs are claimed in the accounts turns (D131)', () => {
     for (let i = 1; i <= 3; i++) await newJob(a, `a${i}`)
     for (let i = 1; i <= 3; i++) await newJob(b, `b${i}`)
     runner().start()
-    await until(() => started.length === 6)
+    await eventually(() => started.length === 6)
     expect(started).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'b3'])
   })
 
@@ -117,9 +110,9 @@ describe('jobs are claimed in the accounts turns (D131)', () => {
     for (let i = 1; i <= 4; i++) await newJob(a, `a${i}`)
     await newJob(b, 'b1', other)
     runner({ ms: 200 }).start()
-    await until(() => started.length === 1)
+    await eventually(() => started.length === 1)
     runner({ ms: 200, on: other }).start()
-    await until(() => started.length === 2)
+    await eventually(() => started.length === 2)
     expect(started).toEqual(['a1', 'b1'])
   })
 })
@@ -130,7 +123,7 @@ describe('a runner holds only what it runs (D130)', () => {
     const ids = []
     for (let i = 1; i <= 4; i++) ids.push(await newJob(a, `a${i}`))
     runner({ pollMs: 60_000 }).start()
-    await until(() => ended.length === 4, 3000)
+    await eventually(() => ended.length === 4, 3000)
     for (const id of ids) expect(await statusOf(a, id)).toBe('succeeded')
   })
 
@@ -140,7 +133,7 @@ describe('a runner holds only what it runs (D130)', () => {
     expect(await jobsRepository(database).claim(orphan, 'dead-runner', 300, toWire)).toBeDefined()
     for (let i = 1; i <= 10; i++) await newJob(a, `a${i}`)
     runner({ ms: 100 }).start()
-    await until(() => ended.length === 11, 5000)
+    await eventually(() => ended.length === 11, 5000)
     // The backlog alone takes ~1 s; the orphan's lease ran out after 0.3 s.
     expect(ended.indexOf('orphan')).toBeLessThan(6)
   })

@@ -32,6 +32,43 @@ export function dateWeight(weight: DateWeight, date: { guessed: boolean }): numb
   return date.guessed ? weight.guessed : weight.sure
 }
 
+/** The general reader: a value next to a field's label (generic.ts). */
+export const LABELLED = {
+  /** After the label in its cell ("Date: 1 May"). */
+  inline: 0.92,
+  /** In the next cell of the label's line ("Date      1 May"). */
+  right: 0.88,
+  /** Under the label, in its column. */
+  below: 0.8,
+  /** Taken off for each line between the label and a value below it, after the first. */
+  perLineBelow: 0.05,
+  /** Factor for a concept's label rather than the field's own label or alias. */
+  conceptLabel: 0.96,
+  /** Factor for a label of four letters or fewer ("Date", "Tax"): often part of another phrase. */
+  shortLabel: 0.94,
+  /** Two values this close in confidence that disagree make neither sure … */
+  rivalMargin: 0.05,
+  /** … and the chosen one is worth this much of its confidence. */
+  rivalFactor: 0.8,
+  /** Added for every further label that points at the same value, up to `agreedCeiling`. */
+  agreedBonus: 0.04,
+  agreedCeiling: 0.99,
+} as const satisfies Weights
+
+/** How well a text fits the type it is read as (values.ts): a factor of the reader's weight. */
+export const FIT = {
+  /** A date whose day/month order is guessed. */
+  guessedDate: 0.7,
+  /** A plain integer read as an amount: no decimals, grouping or currency. */
+  plainAmount: 0.6,
+  /** A count written out in words ("twelve"). */
+  spelledNumber: 0.8,
+  /** Items of a list split from one text. */
+  listItems: 0.8,
+  /** A text of more than 120 characters: more likely a clause than a value. */
+  longText: 0.6,
+} as const satisfies Weights
+
 /** Total, subtotal and tax (totals.ts). */
 export const TOTALS = {
   /** An amount printed after its total, subtotal or tax label: the usual case. */
@@ -44,8 +81,8 @@ export const TOTALS = {
   sumRowUnderLabel: 0.7,
   /** The sum of amounts under a label, when the table breaks the amount down by tax rate: worked out. */
   sumByRate: 0.62,
-  /** Factor for a label of four letters or fewer ("Total", "Tax"): often part of another phrase. */
-  shortLabel: 0.94,
+  /** Factor for a label of four letters or fewer ("Total", "Tax"): as for any label. */
+  shortLabel: LABELLED.shortLabel,
   /** Factor for a label after joining words ("GST included in total"): it may not be the line's label. */
   joinedLabel: 0.8,
   /** A labelled total that is exactly what the receipt was paid (cash less change): confirmed twice. */
@@ -226,41 +263,4 @@ export const CONTRACT = {
   termLabelled: 0.72,
   /** The duration of the confidentiality obligations, running from the agreement's start. */
   termOfObligations: 0.64,
-} as const satisfies Weights
-
-/** The general reader: a value next to a field's label (generic.ts). */
-export const LABELLED = {
-  /** After the label in its cell ("Date: 1 May"). */
-  inline: 0.92,
-  /** In the next cell of the label's line ("Date      1 May"). */
-  right: 0.88,
-  /** Under the label, in its column. */
-  below: 0.8,
-  /** Taken off for each line between the label and a value below it, after the first. */
-  perLineBelow: 0.05,
-  /** Factor for a concept's label rather than the field's own label or alias. */
-  conceptLabel: 0.96,
-  /** Factor for a label of four letters or fewer ("Date", "Tax"): often part of another phrase. */
-  shortLabel: 0.94,
-  /** Two values this close in confidence that disagree make neither sure … */
-  rivalMargin: 0.05,
-  /** … and the chosen one is worth this much of its confidence. */
-  rivalFactor: 0.8,
-  /** Added for every further label that points at the same value, up to `agreedCeiling`. */
-  agreedBonus: 0.04,
-  agreedCeiling: 0.99,
-} as const satisfies Weights
-
-/** How well a text fits the type it is read as (values.ts): a factor of the reader's weight. */
-export const FIT = {
-  /** A date whose day/month order is guessed. */
-  guessedDate: 0.7,
-  /** A plain integer read as an amount: no decimals, grouping or currency. */
-  plainAmount: 0.6,
-  /** A count written out in words ("twelve"). */
-  spelledNumber: 0.8,
-  /** Items of a list split from one text. */
-  listItems: 0.8,
-  /** A text of more than 120 characters: more likely a clause than a value. */
-  longText: 0.6,
 } as const satisfies Weights
