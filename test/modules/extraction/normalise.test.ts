@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { normaliseAnswers, normaliseValue, parseEnum } from '../../../src/modules/extraction/normalise'
+import { normaliseAnswers, normaliseValue, parseEnum, parseNumber } from '../../../src/modules/extraction/normalise'
 import { LEXICONS, legalFormsSource, wholeWords } from '../../../src/lib/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon-file'
 import type { ResolvedTyped } from '../../../src/lib/fields/types'
@@ -367,5 +367,15 @@ describe('lexicons (D95)', () => {
     if (data.language === 'it') data.months = []
     expect(() => parseLexiconFile({ file, text: JSON.stringify(data) })).toThrow(LexiconError)
     expect(() => parseLexiconFile({ file, text: JSON.stringify(data) })).toThrow(message)
+  })
+})
+
+describe('numbers with four decimals', () => {
+  test('a group of thousands is exactly three digits: "-5,0000 Stk." is -5, "12,3456" is 12.3456, "1.234,5678" is 1234.5678', () => {
+    expect(parseNumber('-5,0000 Stk.')).toBe(-5)
+    expect(parseNumber('1,0000')).toBe(1)
+    expect(parseNumber('12,3456 €')).toBe(12.3456)
+    expect(parseNumber('1.234,5678')).toBe(1234.5678)
+    expect(parseNumber('1.234 kg')).toBe(1234)
   })
 })

@@ -151,7 +151,8 @@ export function parseNumber(value: unknown): number | null {
  * first word (`spelled`).
  */
 export function leadingNumber(text: string): { number: number; spelled: boolean } | undefined {
-  const m = /-?\d+(?:[.,'\s]\d{3})*(?:[.,]\d+)?/.exec(text)
+  // A group of thousands is exactly three digits: "-5,0000" is -5, not -5000.
+  const m = /-?\d+(?:[.,'\s]\d{3}(?!\d))*(?:[.,]\d+)?/.exec(text)
   if (!m) {
     const word = numberWord(text)
     return word === null ? undefined : { number: word, spelled: true }

@@ -7,7 +7,7 @@
  * is the table. Without declared columns a table's printed headers name its cells.
  */
 import type { ResolvedColumn } from '../../../../lib/fields/types'
-import { findAmounts } from '../../normalise/amounts'
+import { findAmounts, parseNumber } from '../../normalise/amounts'
 import type { ColumnKind } from '../../../../lib/lexicon/lexicon-file'
 import type { Answer, Context, Plan, TableCheck } from './context'
 import { datesIn } from './dates'
@@ -146,16 +146,13 @@ function printedRows(table: Candidate): Record<string, string>[] {
 }
 
 /**
- * A cell as its column's type: numbers as printed digits (a quantity "-5,0000 Stk." is -5, a
- * price "1,0000" is 1.0000; the normalisation layer alone would take four decimals for grouping),
- * dates in the document's own order of day and month.
+ * A cell as its column's type: numbers as the normalisation layer reads them ("-5,0000 Stk." is
+ * -5), an amount column's price without money marks ("1,0000" is 1.0000), dates in the document's
+ * own order of day and month.
  */
 function cellValue(column: ResolvedColumn, text: string, doc: Doc): unknown {
   if (column.type === 'date') return datesIn(text, doc)[0]?.iso ?? text
-  if (column.type === 'number') {
-    const first = findAmounts(text)[0]
-    return first ? first.number : text
-  }
+  if (column.type === 'number') return parseNumber(text) ?? text
   if (column.type === 'amount') {
     const amounts = findAmounts(text)
     const money = amounts.filter((amount) => amount.moneyLike)
