@@ -139,6 +139,8 @@ export interface Vocabulary {
   opposites: [string, string][]
   /** Pairs of a group and a broader one ("vat", "tax"): a label of the broader group also names a field of the narrower, less surely ("Steuersatz" for a VAT rate). */
   broader: [string, string][]
+  /** Words after which a description says what a field is not ("the tax number, not the VAT ID"): a description is read up to the first. */
+  negations: string[]
   /** Group id → the group's words in this language. */
   groups: Record<string, string[]>
 }
@@ -253,10 +255,11 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
 
 /** The vocabulary's joiners, groups (ids as concept ids) and pairs of opposite groups, each naming a group of the file. */
 function checkVocabulary(value: unknown, file: string): void {
-  const vocabulary = record(value, '/vocabulary', file, 'joiners, opposites, broader and groups')
+  const vocabulary = record(value, '/vocabulary', file, 'joiners, opposites, broader, negations and groups')
   for (const key of Object.keys(vocabulary))
-    if (!['joiners', 'opposites', 'broader', 'groups'].includes(key)) throw new LexiconError(`${file}: /vocabulary/${key}: unknown property`)
+    if (!['joiners', 'opposites', 'broader', 'negations', 'groups'].includes(key)) throw new LexiconError(`${file}: /vocabulary/${key}: unknown property`)
   words(vocabulary.joiners, '/vocabulary/joiners', file)
+  words(vocabulary.negations, '/vocabulary/negations', file)
   const groups = record(vocabulary.groups, '/vocabulary/groups', file, 'group id → words')
   for (const [group, forms] of Object.entries(groups)) {
     if (!/^[a-z_]+$/.test(group)) throw new LexiconError(`${file}: /vocabulary/groups/${group}: expected a group id such as "delivery"`)

@@ -393,6 +393,57 @@ describe('yes/no and enums', () => {
   })
 })
 
+describe("the field's description (D171)", () => {
+  const TWO_BLOCKS = [
+    'Fournisseur                         Client',
+    'Atelier Morel SARL                  Dupont & Fils',
+    '12 rue des Lilas                    3 avenue Foch',
+    '69003 Lyon                          75116 Paris',
+    'N° TVA : FR40303265045              N° TVA : FR23334175221',
+    'SIRET : 30326504500012',
+  ].join('\n')
+
+  test('names the party of a field whose key and label name none (French)', async () => {
+    const fields = [
+      named('zip', 'ZIP', 'text', "Postcode of the customer's address"),
+      named('town', 'Town', 'text', 'Town where the supplier is based'),
+      named('vat_no', 'VAT no.', 'text', 'VAT identification number of the client'),
+    ]
+    expect(await values(TWO_BLOCKS, fields)).toEqual({ zip: '75116', town: 'Lyon', vat_no: 'FR23334175221' })
+    // Without a description no side is named: of two towns neither is the answer, and a VAT ID
+    // on an invoice is its issuer's.
+    const bare = [named('town', 'Town'), named('vat_no', 'VAT no.')]
+    expect(await values(TWO_BLOCKS, bare)).toEqual({ town: null, vat_no: 'FR40303265045' })
+  })
+
+  test('narrows a broader name to the kind of value it describes, and stops at a negation (German)', async () => {
+    const text = ['Holzbau Krämer GmbH', 'Steuernummer: 143/245/67890', 'USt-IdNr.: DE123456789', 'Rechnung Nr. 2026-77'].join('\n')
+    const vat = named('supplier_tax_id', 'Supplier tax ID', 'text', "The supplier's VAT identification number")
+    const taxNumber = named('supplier_tax_id', 'Supplier tax ID', 'text', "The supplier's national tax number, not the VAT ID")
+    expect((await values(text, [vat])).supplier_tax_id).toBe('DE123456789')
+    expect((await values(text, [taxNumber])).supplier_tax_id).toBe('143/245/67890')
+  })
+
+  test('says what a field is when its key and label are words no lexicon knows (Dutch)', async () => {
+    const text = ['Bakkerij Visser BV', 'Factuurnummer: 2026-0412', 'Leverdatum: 14-04-2026', 'Te betalen: EUR 212,50'].join('\n')
+    const fields = [named('f7', 'Field 7', 'date', 'Date the goods were delivered'), named('f8', 'Field 8', 'text', 'Something else entirely')]
+    expect(await values(text, fields)).toEqual({ f7: '2026-04-14', f8: null })
+  })
+
+  test('a filler may open a form ("to pay"), and a debtor is the buyer (English, Spanish)', async () => {
+    const english = ['Invoice total       1,190.00', 'Prepaid              -500.00', 'Total to pay           690.00', 'Debtor no.: 40-1177'].join('\n')
+    const fields = [named('total_to_pay', 'Total to pay', 'amount'), named('debtor_number', 'Debtor no.')]
+    expect(await values(english, fields)).toEqual({ total_to_pay: '690.00', debtor_number: '40-1177' })
+    const spanish = ['Total factura       1.190,00', 'Anticipo              -500,00', 'Total a pagar          690,00', 'Nº deudor: 40-1177'].join('\n')
+    expect(await values(spanish, fields)).toEqual({ total_to_pay: '690.00', debtor_number: '40-1177' })
+  })
+
+  test('a text field named by an order alone is its number ("PO", "Purchase order")', async () => {
+    const text = ['Rechnung Nr. 2026-77', 'Bestell-Nr.: B-4711', 'Datum: 02.03.2026'].join('\n')
+    expect(await values(text, [named('po', 'PO'), named('purchase_order', 'Purchase order')])).toEqual({ po: 'B-4711', purchase_order: 'B-4711' })
+  })
+})
+
 describe('amounts named more closely than the catalog concept', () => {
   test('"amount due" is what remains after a prepayment, not the invoice total', async () => {
     const text = ['Rechnungssumme brutto       1.190,00', 'Anzahlung                   -500,00', 'Zahlbetrag                    690,00'].join('\n')
@@ -418,9 +469,16 @@ describe('the vocabulary is data of the lexicons, checked at build time', () => 
   test.each([
     [{ vocabulary: undefined }, '/vocabulary: missing'],
     [{ vocabulary: { joiners: ['der'], opposites: [], broader: [], groups: {}, extra: 1 } }, '/vocabulary/extra: unknown property'],
-    [{ vocabulary: { joiners: ['der'], opposites: [['paid', 'nope']], broader: [], groups: { paid: ['bezahlt'] } } }, '/vocabulary/opposites/0'],
-    [{ vocabulary: { joiners: ['der'], opposites: [], broader: [], groups: { Paid: ['bezahlt'] } } }, '/vocabulary/groups/Paid'],
-    [{ vocabulary: { joiners: ['der'], opposites: [], broader: [], groups: { paid: [] } } }, '/vocabulary/groups/paid: expected a non-empty array'],
+    [{ vocabulary: { joiners: ['der'], opposites: [], broader: [], negations: [], groups: {} } }, '/vocabulary/negations: expected a non-empty array'],
+    [
+      { vocabulary: { joiners: ['der'], opposites: [['paid', 'nope']], broader: [], negations: ['nicht'], groups: { paid: ['bezahlt'] } } },
+      '/vocabulary/opposites/0',
+    ],
+    [{ vocabulary: { joiners: ['der'], opposites: [], broader: [], negations: ['nicht'], groups: { Paid: ['bezahlt'] } } }, '/vocabulary/groups/Paid'],
+    [
+      { vocabulary: { joiners: ['der'], opposites: [], broader: [], negations: ['nicht'], groups: { paid: [] } } },
+      '/vocabulary/groups/paid: expected a non-empty array',
+    ],
   ])('a lexicon with %j fails, naming the path', (change, message) => {
     const valid = LEXICONS.find((lexicon) => lexicon.language === 'de')!
     const text = JSON.stringify({ ...valid, ...change })

@@ -79,11 +79,20 @@ function compoundGroups(word: string): string[] | undefined {
   return groups && groups.length > 1 ? groups : undefined
 }
 
+/** Negations of every language, as word lists, longest first. */
+const NEGATIONS = [...new Set([...VOCABULARIES.values()].flatMap((vocabulary) => vocabulary.negations))]
+  .map((negation) => words(negation))
+  .sort((a, b) => b.length - a.length)
+
 /**
- * The groups of a text's words, in order; undefined when a word belongs to no group and is no
- * filler. `skipUnknown` passes over such words instead ("Payee IBAN" → iban).
+ * How a text is read for groups: every word known (a key or label); unknown words passed over
+ * ("Payee IBAN" → iban); or as prose, also up to its first negation ("the tax number, not the
+ * VAT ID" → tax, number).
  */
-function groupsOf(text: string, kind: string, skipUnknown = false): string[] | undefined {
+type Reading = 'strict' | 'known' | 'prose'
+
+/** The groups of a text's words, in order; undefined when none, or a word is unknown in a strict reading. */
+function groupsOf(text: string, kind: string, reading: Reading = 'strict'): string[] | undefined {
   const tokens = words(
     text
       .replace(/_/g, ' ')
@@ -94,11 +103,7 @@ function groupsOf(text: string, kind: string, skipUnknown = false): string[] | u
   const add = (group: string) => groups.includes(group) || groups.push(group)
   let i = 0
   while (i < tokens.length) {
-    // A number in a key ("address_line2") tells its place, not what it is.
-    if (FILLER.has(tokens[i]!) || /^\d+$/.test(tokens[i]!)) {
-      i++
-      continue
-    }
+    // Forms first: a filler may open one ("to pay").
     const matching = FORMS.filter((candidate) => candidate.words.every((word, j) => tokens[i + j] === word))
     const length = matching[0]?.words.length ?? 0
     const longest = matching.filter((form) => form.words.length === length)
@@ -109,8 +114,14 @@ function groupsOf(text: string, kind: string, skipUnknown = false): string[] | u
       i += form.words.length
       continue
     }
+    if (reading === 'prose' && NEGATIONS.some((negation) => negation.every((word, j) => tokens[i + j] === word))) break
+    // A number in a key ("address_line2") tells its place, not what it is.
+    if (FILLER.has(tokens[i]!) || /^\d+$/.test(tokens[i]!)) {
+      i++
+      continue
+    }
     const parts = compoundGroups(tokens[i]!)
-    if (!parts && !skipUnknown) return undefined
+    if (!parts && reading === 'strict') return undefined
     parts?.forEach(add)
     i++
   }
@@ -122,7 +133,7 @@ const FIELD_WORDS = new Map<string, FieldWords | undefined>()
 
 /** The groups, party, shape and address part of a field, from its key, else its label. */
 export function fieldWords(spec: Field): FieldWords | undefined {
-  const id = JSON.stringify([spec.key, spec.label, spec.type])
+  const id = JSON.stringify([spec.key, spec.label, spec.description, spec.type])
   if (FIELD_WORDS.has(id)) return FIELD_WORDS.get(id)
   const words = readFieldWords(spec)
   // Fields are named by users: keep the cache to a few thousand of them.
@@ -137,25 +148,105 @@ export function fieldWords(spec: Field): FieldWords | undefined {
  * "ship_date". Tried after every word of the key, then of the label, is known.
  */
 function knownWordsOf(text: string, kind: string): string[] | undefined {
-  const groups = groupsOf(text, kind, true)
+  const groups = groupsOf(text, kind, 'known')
   return groups?.some((group) => !GENERAL_GROUPS.has(group) && !PARTY_GROUPS[group] && !QUALIFIERS.has(group)) ? groups : undefined
 }
 
 function readFieldWords(spec: Field): FieldWords | undefined {
+  const named = nameGroups(spec)
+  const described = spec.description ? groupsOf(spec.description, spec.type, 'prose') : undefined
+  if (!named) {
+    // Nothing in the key or label is known: the description's words say what the field is, when
+    // one of them names something by itself; of its parties, the first named is the field's
+    // ("Account number of the customer at the supplier").
+    if (!described?.some((group) => !GENERAL_GROUPS.has(group) && !PARTY_GROUPS[group] && !QUALIFIERS.has(group))) return undefined
+    const party = described.find((group) => PARTY_GROUPS[group])
+    return wordsOfGroups(
+      described.filter((group) => !PARTY_GROUPS[group] || group === party),
+      spec,
+    )
+  }
+  return described ? withDescription(named, described, spec) : wordsOfGroups(named, spec)
+}
+
+/** The groups the key says, else the label (see below), else the words of the key that are known. */
+function nameGroups(spec: Field): string[] | undefined {
   const fromKey = groupsOf(spec.key, spec.type)
   const fromLabel = groupsOf(spec.label, spec.type) ?? knownWordsOf(spec.label, spec.type)
   // The key says what the field is; where it names no shape of value and the label does
   // ("payee_account" labelled "Payee IBAN"), the label says more.
-  const keyWords = fromKey && wordsOfGroups(fromKey, spec)
-  const labelWords = fromLabel && wordsOfGroups(fromLabel, spec)
-  if (keyWords && !(keyWords.shape === undefined && labelWords?.shape !== undefined)) return keyWords
-  if (labelWords) return labelWords
-  const relaxed = knownWordsOf(spec.key, spec.type)
-  return relaxed && wordsOfGroups(relaxed, spec)
+  if (fromKey && !(shapeOf(fromKey, spec) === undefined && fromLabel && shapeOf(fromLabel, spec) !== undefined)) return fromKey
+  return fromLabel ?? knownWordsOf(spec.key, spec.type)
 }
 
-function wordsOfGroups(groups: string[], spec: Field): FieldWords {
-  const party = groups.map((group) => PARTY_GROUPS[group]).find(Boolean)
+/**
+ * Groups of what a party is or has: a field named by these alone ("tax_id", "zip", "phone") is
+ * the party's the description names ("Postcode of the customer's address").
+ */
+const PARTY_ATTRIBUTES = new Set([
+  'street',
+  'postcode',
+  'city',
+  'country',
+  'address',
+  'vat',
+  'tax',
+  'registration',
+  'number',
+  'account',
+  'phone',
+  'fax',
+  'email',
+  'website',
+  'contact',
+  'company',
+])
+
+/**
+ * The groups a description narrows a broader name to: the kind of value it names in place of the
+ * name's broader words ("Tax ID": "the supplier's VAT number" is a VAT ID; "Account": "the IBAN
+ * the payment goes to").
+ */
+const NARROWER: Record<string, string[]> = {
+  vat: ['tax'],
+  iban: ['account', 'bank', 'number'],
+  bic: ['bank', 'number'],
+  email: ['contact', 'address'],
+  phone: ['contact', 'number'],
+  website: ['contact', 'address'],
+}
+
+/**
+ * A field's groups from its name, made more exact by its description (D171): the party the
+ * description names where the name names none and the field is something a party has, and the
+ * kind of value it names where the name says only a broader one. Prose says more than a field is
+ * ("the amount still to be paid after prepayments"), so nothing else of it is taken.
+ */
+function withDescription(named: string[], described: string[], spec: Field): FieldWords {
+  let groups = named
+  const core = groups.filter((group) => !PARTY_GROUPS[group] && !QUALIFIERS.has(group))
+  const party = described.find((group) => PARTY_GROUPS[group])
+  if (party && !groups.some((group) => PARTY_GROUPS[group]) && core.every((group) => PARTY_ATTRIBUTES.has(group))) groups = [party, ...groups]
+  if (spec.type === 'text') {
+    for (const [narrow, broader] of Object.entries(NARROWER)) {
+      if (!described.includes(narrow) || groups.includes(narrow)) continue
+      const replaced = groups.findIndex((group) => broader.includes(group))
+      if (replaced < 0 && shapeOf(core, spec) !== undefined) continue
+      groups =
+        replaced < 0 ? [...groups, narrow] : [...groups.slice(0, replaced), narrow, ...groups.slice(replaced + 1).filter((group) => !broader.includes(group))]
+      break
+    }
+  }
+  return wordsOfGroups(groups, spec)
+}
+
+/** Groups of documents a text field named by one of them alone refers to by number ("PO", "purchase order"). */
+const REFERENCES = new Set(['order', 'delivery_note'])
+
+function wordsOfGroups(named: string[], spec: Field): FieldWords {
+  const party = named.map((group) => PARTY_GROUPS[group]).find(Boolean)
+  const namedCore = named.filter((group) => !PARTY_GROUPS[group])
+  const groups = spec.type === 'text' && namedCore.length === 1 && REFERENCES.has(namedCore[0]!) ? [...named, 'number'] : named
   const core = groups.filter((group) => !PARTY_GROUPS[group])
   const opposites = [...VOCABULARIES.values()].flatMap((vocabulary) =>
     vocabulary.opposites.flatMap(([a, b]) => (core.includes(a) ? [b] : core.includes(b) ? [a] : [])),
