@@ -368,6 +368,49 @@ describe('parties: the side of the document a field names', () => {
   })
 })
 
+describe('address blocks as printed (D113)', () => {
+  test("the window's address is the recipient's though the letterhead's lines run beside it (German)", async () => {
+    const text = [
+      '                                                      Holzbau Krämer GmbH',
+      '                                                      Sägewerkstraße 7',
+      '   Holzbau Krämer GmbH · Sägewerkstraße 7 · 80333 München',
+      '   Muster AG',
+      '                                                      Tel. 089 123456',
+      '                                                      Fax 089 123457',
+      '   Kundenweg 88',
+      '                                                      info@holzbau.example',
+      '                                                      www.holzbau.example',
+      '   40235 Düsseldorf',
+      '',
+      'Rechnung Nr. 2026-77 vom 02.03.2026',
+    ].join('\n')
+    const fields = [named('customer_postcode', 'Customer postcode'), named('customer_street', 'Customer street'), named('seller_city', 'Seller city')]
+    expect(await values(text, fields)).toEqual({ customer_postcode: '40235', customer_street: 'Kundenweg 88', seller_city: 'München' })
+  })
+
+  test("a party's block holds one address: a second one under its heading is not the party's (English)", async () => {
+    const text = [
+      'Bill to:',
+      'Globex Ltd',
+      '12 Main Street',
+      'Springfield, IL 62704',
+      'Policy schedule for vehicle 4471',
+      'Initech Insurance',
+      '400 Market Street',
+      'Shelbyville, IL 62565',
+    ].join('\n')
+    expect(await values(text, [named('customer_city', 'Customer city'), named('customer_zip', 'Customer ZIP')])).toEqual({
+      customer_city: 'Springfield',
+      customer_zip: '62704',
+    })
+  })
+
+  test('the word of a kind of value alone is its label ("Telefon" for a contact phone)', async () => {
+    const text = ['Verkäufer:', 'Holzbau Krämer GmbH', 'Telefon: +49 89 1234 560', 'Käufer:', 'Muster AG'].join('\n')
+    expect((await values(text, [named('contact_phone', 'Contact phone', 'text', "The seller's telephone")])).contact_phone).toBe('+49 89 1234 560')
+  })
+})
+
 describe('yes/no and enums', () => {
   const PAID = named('paid', 'Paid', 'boolean', 'Whether the invoice is already paid')
 

@@ -9,7 +9,7 @@ import { vocabularyLanguages, type FieldWords, type Party } from './vocabulary'
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
 import { issuerAnswer, recipientAnswer } from './names'
-import { partyAt } from './sides'
+import { blockAt, type Heading } from './sides'
 import { collapse, fold } from '../../../../lib/text'
 
 interface Address {
@@ -88,6 +88,8 @@ function documentAddresses(ctx: Context): Address[] {
     const seller = sideLine(ctx, issuerAnswer)
     const buyer = sideLine(ctx, recipientAnswer)
     const out: Address[] = []
+    // A party's block holds one address: a second under the same heading is someone else's.
+    const headingsWithAddress = new Set<Heading>()
     for (const line of ctx.doc.lines) {
       for (const cell of line.cells) {
         const parts = cell.text.split(SEPARATORS)
@@ -104,7 +106,10 @@ function documentAddresses(ctx: Context): Address[] {
           } else {
             address.street ??= streetAbove(ctx, line, cell.start)
             address.country ??= countryBelow(ctx, line, cell.start)
-            address.party = partyAt(ctx, line, cell.start) ?? nearName(line, cell.start, seller, buyer)
+            const block = blockAt(ctx, line, cell.start)
+            const ownBlock = block && !headingsWithAddress.has(block)
+            if (block) headingsWithAddress.add(block)
+            address.party = ownBlock ? block.party : nearName(ctx, line, cell.start, seller, buyer)
           }
           out.push(address)
         })
@@ -133,14 +138,25 @@ function cellAt(line: Line | undefined, column: number): string | undefined {
   return line?.cells.find((cell) => cell.start <= column + 3 && cell.end > column)?.text
 }
 
-function streetAbove(ctx: Context, line: Line, column: number): string | undefined {
-  for (let offset = 1; offset <= 2; offset++) {
-    const above = ctx.doc.lines[line.index - offset]
-    if (!above || above.page !== line.page) return undefined
+/**
+ * The lines above a line that have a cell in its column, nearest first, passing over lines that
+ * print only in another column (an envelope window beside a letterhead's contact lines).
+ */
+function columnLinesAbove(ctx: Context, line: Line, column: number, count: number): { line: Line; text: string }[] {
+  const found: { line: Line; text: string }[] = []
+  for (let index = line.index - 1; index >= 0 && line.index - index <= count * 3 && found.length < count; index--) {
+    const above = ctx.doc.lines[index]!
+    if (above.page !== line.page) break
     const text = cellAt(above, column)
-    if (text && STREET.test(collapse(text))) return collapse(text)
+    if (text !== undefined) found.push({ line: above, text })
+    else if (!above.cells.length) break
   }
-  return undefined
+  return found
+}
+
+function streetAbove(ctx: Context, line: Line, column: number): string | undefined {
+  const street = columnLinesAbove(ctx, line, column, 2).find(({ text }) => STREET.test(collapse(text)))
+  return street && collapse(street.text)
 }
 
 function countryBelow(ctx: Context, line: Line, column: number): string | undefined {
@@ -156,12 +172,13 @@ function sideLine(ctx: Context, reader: (plan: Plan, ctx: Context) => Answer | u
   return best([reader(plan, ctx)])?.line
 }
 
-/** An address a few lines under the name of the issuer or the recipient, in its column, is theirs: the nearer name's. */
-function nearName(line: Line, column: number, seller: Line | undefined, buyer: Line | undefined): Party | undefined {
-  const distance = (name: Line | undefined) =>
-    name && name.page === line.page && line.index > name.index && line.index - name.index <= 5 && cellAt(name, column) !== undefined
-      ? line.index - name.index
-      : Infinity
+/** An address a few lines of its column under the name of the issuer or the recipient is theirs: the nearer name's. */
+function nearName(ctx: Context, line: Line, column: number, seller: Line | undefined, buyer: Line | undefined): Party | undefined {
+  const above = columnLinesAbove(ctx, line, column, 5)
+  const distance = (name: Line | undefined) => {
+    const at = above.findIndex((each) => each.line === name)
+    return at < 0 ? Infinity : at
+  }
   const [toSeller, toBuyer] = [distance(seller), distance(buyer)]
   if (toSeller === toBuyer) return undefined
   return toSeller < toBuyer ? 'seller' : 'buyer'

@@ -17,10 +17,15 @@ const BLOCK_WIDENING = 24
  * column ("Lieferant", "Bill to", "Käufer:"), within a block's reach.
  */
 export function partyAt(ctx: Context, line: Line, column: number): Party | undefined {
+  return blockAt(ctx, line, column)?.party
+}
+
+/** The party heading whose block a position is in. */
+export function blockAt(ctx: Context, line: Line, column: number): Heading | undefined {
   const headings = partyHeadings(ctx)
   for (let index = line.index; index >= Math.max(0, line.index - BLOCK_LINES); index--) {
     const heading = headings.get(index)?.find((candidate) => column >= candidate.start - 4 && column < candidate.until)
-    if (heading && ctx.doc.lines[index]!.page === line.page) return heading.party
+    if (heading && ctx.doc.lines[index]!.page === line.page) return heading
     // A line of the document's own data ("Total:", "Invoice No.") in the column ends any block above it.
     if (index < line.index && endsBlock(ctx, index, column)) return undefined
   }
@@ -38,7 +43,7 @@ function endsBlock(ctx: Context, index: number, column: number): boolean {
   })
 }
 
-interface Heading {
+export interface Heading {
   party: Party | undefined
   start: number
   /** Where the heading's column ends: the next cell of its line. */

@@ -38,6 +38,9 @@ const GENERAL_GROUPS = new Set(['date', 'number', 'amount', 'address', 'company'
 
 const PARTY_GROUPS: Record<string, Party> = { seller: 'seller', buyer: 'buyer' }
 
+/** Groups whose words name a kind of value with a shape of its own (D111). */
+const SHAPE_GROUPS = new Set(['iban', 'bic', 'vat', 'phone', 'fax', 'email', 'website'])
+
 /** Groups that only say which document a field is on ("invoice IBAN" is the IBAN). */
 const QUALIFIERS = new Set(['invoice'])
 
@@ -311,6 +314,9 @@ export function labelsFor(field: FieldWords, languages: readonly string[]): { ph
   if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'core' : 'side'])
   const withoutGeneral = core.filter((group) => !GENERAL_GROUPS.has(group))
   if (withoutGeneral.length && withoutGeneral.length < core.length) sets.push([withoutGeneral, 'wider'])
+  // The word of a kind of value alone names it ("Telefon" for a contact phone, "BIC" for a bank's SWIFT code).
+  const kind = core.length > 1 ? core.find((group) => SHAPE_GROUPS.has(group)) : undefined
+  if (kind) sets.push([[kind], 'wider'])
   // A VAT rate may be printed as a tax rate ("Steuersatz"), and a tax rate as a VAT rate ("USt. %").
   for (const [narrow, broad] of BROADER) {
     if (core.includes(narrow)) sets.push([core.map((group) => (group === narrow ? broad : group)), 'wider'])
