@@ -411,6 +411,32 @@ describe('address blocks as printed (D113)', () => {
   })
 })
 
+describe('null where the words do not fit (D173)', () => {
+  const INVOICE = [
+    'Verkäufer:',
+    'Holzbau Krämer GmbH',
+    'Sägewerkstraße 7',
+    '80333 München',
+    'Steuernummer: 143/245/67890',
+    'Bankverbindung: IBAN DE89 3704 0044 0532 0130 00',
+    'Rechnung Nr. 2026-77',
+  ].join('\n')
+
+  test('a general word that ends a longer label is not that label ("Steuernummer" is no seller number)', async () => {
+    expect((await values(INVOICE, [named('seller_number', 'Seller number')])).seller_number).toBeNull()
+  })
+
+  test("an address part qualified beyond its party (ship-to) does not take another party's address", async () => {
+    expect((await values(INVOICE, [named('ship_to_city', 'Ship-to city', 'text', 'City of the delivery address')])).ship_to_city).toBeNull()
+    expect((await values(`${INVOICE}\nLieferort: Augsburg`, [named('delivery_city', 'Delivery city')])).delivery_city).toBe('Augsburg')
+  })
+
+  test("text that opens with another kind of value's word is not a name (a bank's name)", async () => {
+    expect((await values(INVOICE, [named('bank_name', 'Bank', 'text', "Name of the seller's bank")])).bank_name).toBeNull()
+    expect((await values(`${INVOICE}\nBank: Stadtsparkasse München`, [named('bank_name', 'Bank')])).bank_name).toBe('Stadtsparkasse München')
+  })
+})
+
 describe('yes/no and enums', () => {
   const PAID = named('paid', 'Paid', 'boolean', 'Whether the invoice is already paid')
 

@@ -15,8 +15,8 @@ import type { Cell, Line } from './document'
 import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
 import { amountAnswer } from './totals'
-import type { Candidate, LabelHit } from './labels'
-import { formsOf, LABEL_KINDS, namedOwner, type FieldWords, type Party } from './vocabulary'
+import { type Candidate, type LabelHit, squashKeepingMarks } from './labels'
+import { formsOf, LABEL_KINDS, namedOwner, SHAPE_GROUPS, type FieldWords, type Party } from './vocabulary'
 import { trimValue } from './text'
 import { collapse, fold } from '../../../../lib/text'
 
@@ -27,7 +27,8 @@ const UNMISTAKABLE: Partial<Record<Shape, number>> = { iban: 0.78, bic: 0.72, va
 export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const field = plan.words
   if (!field) return genericAnswer(plan, ctx)
-  if (field.addressPart && plan.kind === 'text') return addressAnswer(field, ctx)
+  // "Ship-to city", "city of delivery": an address the party's words do not pick is read from its own labels.
+  if (field.addressPart && plan.kind === 'text' && !namesMoreThanAddress(field)) return addressAnswer(field, ctx)
   if (plan.kind === 'boolean') return genericAnswer(plan, ctx) ?? statusAnswer(field, ctx)
   const shape = field.shape
   const lessSure = (owner: string) => owner === namedOwner('wider', plan.spec.key) || owner === namedOwner('side', plan.spec.key)
@@ -37,6 +38,9 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
       const { hit } = candidate
       // The headings of a table's columns under a label are not its value.
       if (candidate.how === 'below' && plan.kind === 'text' && !shape && isHeadingRow(candidate.line)) return false
+      // Text that opens with another thing's label, or with a value of an unmistakable shape
+      // ("Bankverbindung: IBAN DE…" for a bank's name), is that thing's value.
+      if (plan.kind === 'text' && !shape && (opensWithOtherLabel(candidate, plan, ctx) || opensWithShapedValue(candidate.text, field))) return false
       // A label with the party's own words ("Kundennummer", "Customer VAT ID") says whose it is.
       if (hit.entry.owner === namedOwner('words', plan.spec.key)) return true
       const side = partyAt(ctx, hit.line, hit.line.cells[hit.cell]!.start)
@@ -52,6 +56,31 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
   // An amount still to pay that no label of its own names is the document's total to pay.
   if (plan.kind === 'amount' && field.groups.includes('due')) return amountAnswer({ ...plan, role: 'total' }, ctx)
   return shape && UNMISTAKABLE[shape] ? anywhere(shape, field, ctx) : undefined
+}
+
+/** Groups an address field may name besides its part: its party's, and the general "address". */
+function namesMoreThanAddress(field: FieldWords): boolean {
+  return field.groups.some((group) => group !== field.addressPart && group !== 'address' && !['seller', 'buyer'].includes(group))
+}
+
+function opensWithShapedValue(text: string, field: FieldWords): boolean {
+  if ((Object.keys(UNMISTAKABLE) as Shape[]).some((shape) => (findShape(shape, text)?.start ?? Infinity) <= 5)) return true
+  const opening = squashKeepingMarks(text).chars
+  return KIND_WORDS.some(({ group, squashed }) => !field.groups.includes(group) && opening.startsWith(squashed))
+}
+
+/** The words that name a kind of value with a shape of its own, in every language ("IBAN", "USt-IdNr"), folded. */
+const KIND_WORDS = [...SHAPE_GROUPS].flatMap((group) =>
+  formsOf(group)
+    .map((form) => ({ group, squashed: squashKeepingMarks(form).chars }))
+    .filter(({ squashed }) => squashed.length >= 3),
+)
+
+function opensWithOtherLabel(candidate: Candidate, plan: Plan, ctx: Context): boolean {
+  const text = squashKeepingMarks(candidate.text).chars
+  return (ctx.hitsByLine.get(candidate.line.index) ?? []).some(
+    (hit) => !plan.owners.has(hit.entry.owner) && hit.entry.squashed.length >= 3 && text.startsWith(hit.entry.squashed),
+  )
 }
 
 /** A label of broader words, without its general words, or of general words in the party's block names the field less surely. */

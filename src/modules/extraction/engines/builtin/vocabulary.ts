@@ -39,7 +39,7 @@ const GENERAL_GROUPS = new Set(['date', 'number', 'amount', 'address', 'company'
 const PARTY_GROUPS: Record<string, Party> = { seller: 'seller', buyer: 'buyer' }
 
 /** Groups whose words name a kind of value with a shape of its own (D111). */
-const SHAPE_GROUPS = new Set(['iban', 'bic', 'vat', 'phone', 'fax', 'email', 'website'])
+export const SHAPE_GROUPS = new Set(['iban', 'bic', 'vat', 'phone', 'fax', 'email', 'website'])
 
 /** Groups that only say which document a field is on ("invoice IBAN" is the IBAN). */
 const QUALIFIERS = new Set(['invoice'])
@@ -407,7 +407,8 @@ export function vocabularyLanguages(): string[] {
 /**
  * A longer label that ends with a field's label names the field too ("Liefer- und
  * Leistungsdatum" ends with "Leistungsdatum"): a hit of another owner's longer label is also a
- * hit of the named field whose label ends it, since the longer label hides the shorter one.
+ * hit of the named field whose label ends it, since the longer label hides the shorter one; not
+ * when the shorter one is a general word that names the field only inside its party's block.
  */
 export function withLongerLabels(hits: LabelHit[], fields: { key: string; words: FieldWords }[]): LabelHit[] {
   const added: LabelHit[] = []
@@ -418,7 +419,8 @@ export function withLongerLabels(hits: LabelHit[], fields: { key: string; words:
       const labels = foldedLabels(words).byLabel
       for (let start = 1; start <= label.length - 5; start++) {
         const kind = labels.get(label.slice(start))
-        if (kind) added.push({ ...hit, entry: { squashed: label, owner: namedOwner(kind, key) } })
+        // A general word ends many labels of other things ("Steuernummer" is no "Nummer").
+        if (kind && kind !== 'side') added.push({ ...hit, entry: { squashed: label, owner: namedOwner(kind, key) } })
       }
     }
   }
