@@ -7,6 +7,7 @@
 import { collapse, words } from '../../lib/text'
 import { type Answers, answerOf, answersOf, type BoundingBox, type Evidence, NO_ANSWER } from './answers'
 import { MIN_OCR_CONFIDENCE } from './confidence'
+import { ibanChecksumHolds } from './normalise/shapes'
 import { legalFormsSource } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
@@ -22,6 +23,8 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       const traced = layout && evidence ? wordsOf(value, evidence, pageLines, layout.words) : undefined
       if (!traced?.words.length) return [key, { ...answer, bbox: null }] as const
       const { words, spelled } = traced
+      // A value that carries its own check (an IBAN's checksum) holds however clearly its words were read.
+      if (holdsItsOwnCheck(value)) return [key, { ...answer, bbox: boxOf(words) }] as const
       // A table is judged by its rows and their check (D117), not by how well its header line was read.
       if (Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null)) return [key, { ...answer, bbox: boxOf(words) }] as const
       // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
@@ -37,6 +40,10 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + 0.05)), bbox: boxOf(words) }] as const
     }),
   )
+}
+
+function holdsItsOwnCheck(value: unknown): boolean {
+  return typeof value === 'string' && /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value) && ibanChecksumHolds(value)
 }
 
 /** A legal form ("SDN BHD", "GmbH") spelled as a whole word, with a dot or comma after it. */

@@ -160,6 +160,25 @@ describe('locateValues', () => {
     expect(locate(given, page(lines)).values.company_name).toBeNull()
   })
 
+  test('an IBAN whose checksum holds is kept however poorly its words were read; another value is not', () => {
+    const scan = page([
+      [
+        ['IBAN:', 0.9],
+        ['DEB9', MIN_OCR_CONFIDENCE - 0.2],
+        ['3704', 0.9],
+        ['0044', 0.9],
+        ['0532', 0.9],
+        ['0130', 0.9],
+        ['00', 0.9],
+      ],
+    ])
+    const snippet = 'IBAN: DEB9 3704 0044 0532 0130 00'
+    const located = locate(output({ iban: 'DE89370400440532013000', account: 'DEB9' }, { iban: snippet, account: snippet }), scan)
+    expect(located.values).toEqual({ iban: 'DE89370400440532013000', account: null })
+    expect(located.meta.iban!.confidence).toBe(0.9)
+    expect(located.meta.iban!.bbox).not.toBeNull()
+  })
+
   test('documents without positions, values without a page and keys like __proto__ pass through', () => {
     const text: DocumentText = { pages: ['Total: 5.00'] }
     const given = joined({

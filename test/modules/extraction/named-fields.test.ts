@@ -219,6 +219,15 @@ describe('values recognised by their shape', () => {
     expect(findShape('iban', `IBAN: ${IBAN_BAD}`)).toBeUndefined()
   })
 
+  test("an OCR'd IBAN with a letter where a digit must stand is read when the checksum then holds", () => {
+    // Check digits and a German account part are digits only: O, I, S, B … there are misread digits.
+    expect(findShape('iban', 'IBAN-Nr.: DEB9 3704 0044 0532 0130 00')?.value).toBe(IBAN_DE)
+    expect(findShape('iban', 'IBAN: DE89 37O4 OO44 O532 Ol3O OO')?.value).toBe(IBAN_DE)
+    // A French account part may hold letters: they stay, and a misread the look-alikes do not mend gives nothing.
+    expect(findShape('iban', 'FR14 2004 1010 0505 0001 3M02 606')?.value).toBe(IBAN_FR)
+    expect(findShape('iban', 'IBAN: DE89 37O4 0044 0532 0130 0l')).toBeUndefined()
+  })
+
   test.each([
     ['bic', 'BIC: COBADEFFXXX', 'COBADEFFXXX'],
     ['bic', 'SWIFT GENODEF1M04 (Volksbank)', 'GENODEF1M04'],
