@@ -227,7 +227,11 @@ function compare(field: string, predicted: unknown, truth: unknown): { match: bo
 
 // ---------------------------------------------------------------- reading, with --ocr-cache
 
-/** Hash of the readers' source files, the shared libraries they use, the OCR models and the pinned dependencies: what a cached reading depends on. */
+/**
+ * Hash of the readers' source files, the shared code and data they use (the lexicons: OCR mends
+ * misread label words towards them and picks its languages by them), the OCR models and the pinned
+ * dependencies: what a cached reading depends on.
+ */
 function readersHash(): string {
   const hash = createHash('sha256')
   const visit = (dir: string) => {
@@ -240,9 +244,11 @@ function readersHash(): string {
       }
     }
   }
-  for (const dir of ['../src/modules/extraction/readers', '../src/modules/extraction/normalise', '../src/lib', '../data/ocr'])
-    visit(resolve(import.meta.dir, dir))
-  hash.update(readFileSync(resolve(import.meta.dir, '../package-lock.json')))
+  for (const dir of ['../src/modules/extraction/readers', '../src/lib', '../data/ocr', '../data/lexicon']) visit(resolve(import.meta.dir, dir))
+  for (const file of ['../src/modules/extraction/normalise/currency.ts', '../data/concepts.json', '../package-lock.json']) {
+    hash.update(file)
+    hash.update(readFileSync(resolve(import.meta.dir, file)))
+  }
   return hash.digest('hex').slice(0, 16)
 }
 
