@@ -59,7 +59,7 @@ const SALUTATION = new RegExp(`^(?:${wordsSource([...lexiconWords('salutations')
 const TITLE_LINE = new RegExp(`^(?:${wordsSource(lexiconWords('document_titles'))})(?!\\p{L})`, 'iu')
 
 /** Registration numbers in parentheses: "(Co. Reg. No: 12345-X)", "(123456-A)". */
-const REGISTRATION_NUMBER = new RegExp(`\\(\\s*(?:(?:${REGISTRATION})\\.?\\s*:?\\s*)?[\\w\\s.-]*\\d[\\w\\s.-]*\\)`, 'giu')
+const REGISTRATION_NUMBER = new RegExp(`\\(\\s*(?:(?:${REGISTRATION})\\.?\\s*:?\\s*)?[\\w\\s.-]*\\d[\\w\\s.:-]*\\)`, 'giu')
 /** A registration label and all after it. */
 const FROM_REGISTRATION = new RegExp(`(?<![\\p{L}\\p{N}])(?:${REGISTRATION})(?![\\p{L}\\p{N}]).*$`, 'iu')
 
@@ -84,6 +84,13 @@ function cleanName(text: string): string {
 const SHARE_CAPITAL = wordsSource(lexiconWords('share_capital'))
 const STARTS_AS_NO_NAME = new RegExp(`^(?:${SHARE_CAPITAL}|sarl|sas|gmbh|ltd|inc|sdn|bhd)(?![\\p{L}\\p{N}])`, 'iu')
 
+/** A legal form and a mark of the country only ("CO. (M) SDN BHD", "Sdn. Bhd."): the end of a name split off it, no name. */
+const LEGAL_FORM_ONLY = new RegExp(`^(?:(?:${legalFormsSource()})\\.?|\\(m\\)|&)(?:[\\s,]*(?:(?:${legalFormsSource()})\\.?|\\(m\\)))*$`, 'iu')
+
+function onlyLegalForm(text: string): boolean {
+  return LEGAL_FORM_ONLY.test(collapse(text))
+}
+
 /** A line that may be a company or person name: letters, not address or contact data. */
 function looksLikeName(text: string): boolean {
   if (/:\s*$/.test(text)) return false
@@ -97,6 +104,7 @@ function looksLikeName(text: string): boolean {
   // A line in parentheses or with a colon is a remark or a "label: value" pair, not a name.
   if (/^\(.*\)$/.test(cleaned) || cleaned.includes(':')) return false
   if (STARTS_AS_NO_NAME.test(cleaned)) return false
+  if (onlyLegalForm(cleaned)) return false
   if (/^\d{4,5}\s+\p{L}/u.test(cleaned)) return false // "12345 Musterstadt"
   if (/@|\.(?:com|de|fr|nl|es|net|org|my)\b/i.test(cleaned)) return false
   return true
@@ -268,6 +276,29 @@ function continuation(text: string, next: string | undefined): boolean {
   return !hasLegalForm(text) && /^(?:co\.|\(m\)|sdn\b|bhd\b|s\/b|gmbh\b)/i.test(next.trim())
 }
 
+/** A line of an address: its words ("Jalan", "Street", "Lot"), a house number ("No. 5") or a postcode before a city. */
+const ADDRESS_LINE = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('not_name_words'))}|(?:${wordsSource(lexiconWords('number_marks'))})\\.?\\s*\\d)(?![\\p{L}])|(?<![\\d-])\\d{4,6}\\s+\\p{L}{3,}`,
+  'iu',
+)
+
+/**
+ * The address starts within three lines under a name, past its registration number: the name
+ * heads the letterhead. A name-like line between them (another name, a branch) ends the search.
+ */
+function addressBelow(doc: Doc, line: Line): boolean {
+  for (let offset = 1; offset <= 3; offset++) {
+    const next = doc.lines[line.index + offset]
+    if (!next || next.page !== line.page) return false
+    if (ADDRESS_LINE.test(next.text)) return true
+    if (offset > 1 && looksLikeName(next.text) && !REGISTRATION_ONLY.test(next.text)) return false
+  }
+  return false
+}
+
+/** A registration number on its own line ("(Co. Reg. No: 123456-X)", "1118258-K"). */
+const REGISTRATION_ONLY = new RegExp(`^\\(?\\s*(?:(?:${REGISTRATION})[.:\\s]*)?[\\w.-]*\\d[\\w.-]*\\s*\\)?$`, 'iu')
+
 /**
  * The letterhead: name-like lines near the top of page one (and the footer, where many
  * invoices repeat the company with its legal form), scored by legal form, trade words, a domain
@@ -288,9 +319,14 @@ function letterhead(ctx: Context): Answer | undefined {
     const cell = line.cells[cellIndex]!
     let text = cell.text
     if (!looksLikeName(text)) return
+    // "MR. D.I.Y.  (M) SDN BHD": a legal form printed apart on the same line ends the name.
+    const after = line.cells[cellIndex + 1]
+    if (after && onlyLegalForm(after.text)) text = `${text} ${after.text}`
     const next = doc.lines[line.index + 1]
     const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3 || (c.start < cell.end && c.end > cell.start))
-    if (next && next.page === line.page && continuation(text, nextCell?.text)) text = `${text} ${nextCell!.text}`
+    // "POPULAR BOOK" over "CO.    (M) SDN BHD": a line of legal forms only, in cells or not, ends it too.
+    if (next && next.page === line.page && !hasLegalForm(text) && onlyLegalForm(next.text)) text = `${text} ${next.text}`
+    else if (next && next.page === line.page && continuation(text, nextCell?.text)) text = `${text} ${nextCell!.text}`
     const name = cleanName(text)
     if (!name) return
     let score = base
@@ -303,7 +339,13 @@ function letterhead(ctx: Context): Answer | undefined {
     answers.push({ value: name, confidence: Math.min(LETTERHEAD.cap, score), line })
   }
 
-  top.forEach((line, position) => line.cells.forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown)))
+  // Specks and stamps read as text above the letterhead ("AA", "20", a number) do not push it down.
+  let position = 0
+  for (const line of top) {
+    const base = LETTERHEAD.top - position * LETTERHEAD.perLineDown + (addressBelow(doc, line) ? LETTERHEAD.addressBelow : 0)
+    line.cells.forEach((_, cellIndex) => consider(line, cellIndex, base))
+    if (/\p{L}{3}/u.test(line.text)) position++
+  }
   footer.forEach((line) => {
     line.cells.forEach((cell, cellIndex) => {
       const capital = NAMED_IN_FOOTER.exec(cell.text)
@@ -320,6 +362,12 @@ function letterhead(ctx: Context): Answer | undefined {
           line: above,
         })
   })
+  // "DOMINO'S PIZZA" over "DOMINO'S PIZZA PERMAS JAYA": the longer line names a branch of the name above it.
+  for (const answer of answers) {
+    const name = String(answer.value)
+    const above = answers.find((other) => other.line.index < answer.line.index && name.startsWith(`${String(other.value)} `))
+    if (above) answer.confidence = Math.min(answer.confidence, above.confidence - 0.01)
+  }
   // The same name printed twice (letterhead and footer) is a strong sign.
   const keys = answers.map((answer) => squash(String(answer.value)).chars)
   answers.forEach((answer, i) => {

@@ -153,6 +153,8 @@ export const LETTERHEAD = {
   footer: 0.3,
   /** Added for a legal form. */
   legalForm: 0.3,
+  /** Added when an address starts within three lines under the name (past its registration number). */
+  addressBelow: 0.1,
   /** Added for a trade word in a longer name ("… RESTAURANT", "… HARDWARE"). */
   tradeWord: 0.15,
   /** Added when the name matches the document's web or e-mail domain. */
