@@ -93,6 +93,12 @@ export const TOTALS = {
   paidRounded: 0.85,
   /** What was paid (less the change) with no total label read at all: worked out, not printed as a total. */
   paidOnly: 0.7,
+  /** The total before a rounding line plus its adjustment, where the rounded total is misread: worked out. */
+  roundedByAdjustment: 0.8,
+  /** A labelled total that contradicts the one of the strongest label and is printed on more lines than it. */
+  printedMoreOften: 0.8,
+  /** Factor for a total another labelled total contradicts, printed as often: under the floor. */
+  disputed: 0.5,
   /** A later line that prints subtotal plus tax, with no total label read (a misread "TOTAL"). */
   sumShown: 0.8,
   /** A subtotal label whose amount adds up the amounts right above it, with no total label read. */
