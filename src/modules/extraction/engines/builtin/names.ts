@@ -283,15 +283,18 @@ const ADDRESS_LINE = new RegExp(
 )
 
 /**
- * The address starts within three lines under a name, past its registration number: the name
- * heads the letterhead. A name-like line between them (another name, a branch) ends the search.
+ * The address starts within three lines under a name (or the line that ends it), past its
+ * registration number: the name heads the letterhead. A name-like line between them (another
+ * name, a branch) ends the search.
  */
 function addressBelow(doc: Doc, line: Line): boolean {
-  for (let offset = 1; offset <= 3; offset++) {
+  const next = doc.lines[line.index + 1]
+  const wrapped = next?.page === line.page && continuation(line.text, next.text) ? 1 : 0
+  for (let offset = 1 + wrapped; offset <= 3 + wrapped; offset++) {
     const next = doc.lines[line.index + offset]
     if (!next || next.page !== line.page) return false
     if (ADDRESS_LINE.test(next.text)) return true
-    if (offset > 1 && looksLikeName(next.text) && !REGISTRATION_ONLY.test(next.text)) return false
+    if (looksLikeName(next.text) && !REGISTRATION_ONLY.test(next.text)) return false
   }
   return false
 }
@@ -314,11 +317,14 @@ function letterhead(ctx: Context): Answer | undefined {
   const top = firstPage.slice(0, 12)
   const footer = firstPage.length > 20 ? firstPage.slice(-10) : []
 
-  const consider = (line: Line, cellIndex: number, base: number) => {
+  const consider = (line: Line, cellIndex: number, base: number, heads = false) => {
     if (excluded.has(line.index)) return
     const cell = line.cells[cellIndex]!
     let text = cell.text
     if (!looksLikeName(text)) return
+    // "LIAN CHI VEGETARIAN" / "RESTAURANT SDN BHD": the end of a name wrapped from the line above is no name by itself.
+    const previous = doc.lines[line.index - 1]
+    if (previous?.page === line.page && previous.cells.length === 1 && looksLikeName(previous.text) && continuation(previous.text, text)) return
     // "MR. D.I.Y.  (M) SDN BHD": a legal form printed apart on the same line ends the name.
     const after = line.cells[cellIndex + 1]
     if (after && onlyLegalForm(after.text)) text = `${text} ${after.text}`
@@ -332,6 +338,8 @@ function letterhead(ctx: Context): Answer | undefined {
     let score = base
     if (hasLegalForm(name)) score += LETTERHEAD.legalForm
     else if (TRADE_WORD.test(name) && !onlyTradeWords(name)) score += LETTERHEAD.tradeWord
+    // A name with neither sign that heads the letterhead, its address right under it ("YHM Aeon Tebrau City").
+    else if (heads) score += LETTERHEAD.addressBelow
     const domain = matchesDomain(name, domainList)
     if (domain) score += LETTERHEAD.domain
     if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && /\p{Lu}{3}/u.test(name)) score += LETTERHEAD.capitals
@@ -342,8 +350,8 @@ function letterhead(ctx: Context): Answer | undefined {
   // Specks and stamps read as text above the letterhead ("AA", "20", a number) do not push it down.
   let position = 0
   for (const line of top) {
-    const base = LETTERHEAD.top - position * LETTERHEAD.perLineDown + (addressBelow(doc, line) ? LETTERHEAD.addressBelow : 0)
-    line.cells.forEach((_, cellIndex) => consider(line, cellIndex, base))
+    const heads = position === 0 && addressBelow(doc, line)
+    line.cells.forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown, heads))
     if (/\p{L}{3}/u.test(line.text)) position++
   }
   footer.forEach((line) => {

@@ -41,6 +41,8 @@ interface Totals {
   tax?: AmountCandidate
   /** Subtotal + tax = total holds for the chosen values. */
   consistent: boolean
+  /** A subtotal and a tax add up to an amount a few cents off the total: one of the three is misread. */
+  contradicted?: boolean
 }
 
 /** Total labels that name the final amount to pay (from the lexicons, D95), folded to letters and digits. */
@@ -479,6 +481,7 @@ function readTotals(ctx: Context): Totals {
         const equal = subtotals.find((subtotal) => near(subtotal.number, total.number))
         if (zeroTax && equal) Object.assign(result, { subtotal: equal, tax: zeroTax, consistent: true })
       }
+      if (!result.consistent) result.contradicted = sumContradicts(total, subtotals, taxOptions, ctx)
     }
     if (!result.consistent) {
       const bounded = (list: AmountCandidate[]) => (total ? list.filter((c) => Math.abs(c.number) <= Math.abs(total.number) + 0.001) : list)
@@ -487,6 +490,23 @@ function readTotals(ctx: Context): Totals {
     }
     return result
   })
+}
+
+/** The most a misread digit of the cents puts a total off the subtotal and tax it adds up. */
+const MISREAD_CENTS = 0.1
+
+/**
+ * "Sub Total 10.94", "GST 0.66", "TOTAL 11.66": a total that the only subtotal and tax printed
+ * miss by a few cents, with no rounding line to explain it and no payment confirming it, is in
+ * doubt (a misread digit, in the total or in the other two).
+ */
+function sumContradicts(total: AmountCandidate, subtotals: AmountCandidate[], taxes: AmountCandidate[], ctx: Context): boolean {
+  if (total.confidence === TOTALS.paidExactly || roundingLine(ctx) || subtotals.some((c) => near(c.number, total.number))) return false
+  const positive = (list: AmountCandidate[]) => [...new Set(list.filter((c) => c.number > 0 && c.tier >= 2).map((c) => c.number))]
+  const [subtotal, tax] = [positive(subtotals), positive(taxes)]
+  if (subtotal.length !== 1 || tax.length !== 1) return false
+  const off = Math.abs(subtotal[0]! + tax[0]! - total.number)
+  return off > 0.011 && off <= MISREAD_CENTS + 0.001
 }
 
 function largest(list: AmountCandidate[]): AmountCandidate | undefined {
@@ -514,5 +534,6 @@ export function amountAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (found.consistent) confidence = Math.min(TOTALS.consistentCap, confidence + TOTALS.consistentBonus)
   else if (role !== 'total') confidence *= TOTALS.inconsistentPart
   if (role === 'total' && candidate.tier < 2) confidence *= TOTALS.otherTotal
+  if (role === 'total' && found.contradicted) confidence *= TOTALS.disputed
   return { value: candidate.value, confidence, line: candidate.line }
 }

@@ -127,6 +127,8 @@ export const INVOICE = {
   wrappedTitleDate: { sure: 0.8, guessed: 0.6 },
   /** A receipt's first date that no other date label claims: found by position only. */
   firstUnlabelledDate: { sure: 0.6, guessed: 0.45 },
+  /** The same, when the document prints no other date. */
+  onlyDate: { sure: 0.7, guessed: 0.5 },
   /** A due date in a payment sentence ("zahlbar bis 04.07.2013", "payable by 1 May 2024"). */
   dueInSentence: { sure: 0.75, guessed: 0.55 },
   /** The day of a direct debit ("wird am 20.03.2014 … eingezogen"): a due date by implication. */
@@ -159,7 +161,7 @@ export const LETTERHEAD = {
   footer: 0.3,
   /** Added for a legal form. */
   legalForm: 0.3,
-  /** Added when an address starts within three lines under the name (past its registration number). */
+  /** Added to a name with no legal form and no trade word on the first line, its address starting within three lines under it (past its registration number). */
   addressBelow: 0.1,
   /** Added for a trade word in a longer name ("… RESTAURANT", "… HARDWARE"). */
   tradeWord: 0.15,
