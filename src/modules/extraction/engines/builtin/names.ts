@@ -72,6 +72,8 @@ function cleanName(text: string): string {
       .replace(/\s(?:fka|f\.k\.a\.|formerly(?:\s+known\s+as)?)\s.*$/i, '')
       .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
       .replace(/\s[-–|•●·]\s.*$/, '')
+      // "SKCA HARDWARE SDN. BHD. Wo": a speck read as a short word after the legal form is not part of the name.
+      .replace(new RegExp(`((?:${legalFormsSource()})\\.?)\\s+[\\p{L}\\d]{1,2}$`, 'iu'), '$1')
       .replace(/[,;:]+\s*$/, ''),
   )
 }

@@ -226,9 +226,10 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
         amount = text ? moneyAmounts(text).pop() : undefined
       }
       if (!amount) continue
-      // The payment is printed last: a "service change" above it is no change given.
-      if (isChange) change = amount.number
-      if (isPaid) paid = amount.number
+      // The payment is printed last: a "service change" above it is no change given. Neither is
+      // ever negative: a minus before them ("Cash -50.00") is a speck or the printer's style.
+      if (isChange) change = Math.abs(amount.number)
+      if (isPaid) paid = Math.abs(amount.number)
       if (!at || hit.line.index < at.index) at = hit.line
     }
     return { paid, change, at }
