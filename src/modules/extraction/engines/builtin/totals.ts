@@ -479,7 +479,8 @@ function readTotals(ctx: Context): Totals {
       // No tax printed: the subtotal equals the total only when a zero tax is printed.
       if (!result.consistent) {
         const zeroTax = taxes.find((tax) => tax.number === 0)
-        const equal = subtotals.find((subtotal) => near(subtotal.number, total.number))
+        // (A subtotal read from the total's own line, "Net Total 35.20", confirms nothing.)
+        const equal = subtotals.find((subtotal) => near(subtotal.number, total.number) && subtotal.line.index !== total.line.index)
         if (zeroTax && equal) Object.assign(result, { subtotal: equal, tax: zeroTax, consistent: true })
       }
       if (!result.consistent) result.contradicted = sumContradicts(total, subtotals, taxOptions, ctx)
@@ -493,21 +494,30 @@ function readTotals(ctx: Context): Totals {
   })
 }
 
-/** The most a misread digit of the cents puts a total off the subtotal and tax it adds up. */
-const MISREAD_CENTS = 0.1
+/** Two amounts printed alike but for one digit ("85.20" and "35.20", "11.66" and "11.60"): one of them misread. */
+function oneDigitApart(a: number, b: number): boolean {
+  const [x, y] = [Math.abs(a).toFixed(2), Math.abs(b).toFixed(2)]
+  if (x.length !== y.length) return false
+  let differ = 0
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) differ++
+  return differ === 1
+}
 
 /**
- * "Sub Total 10.94", "GST 0.66", "TOTAL 11.66": a total that the only subtotal and tax printed
- * miss by a few cents, with no rounding line to explain it and no payment confirming it, is in
- * doubt (a misread digit, in the total or in the other two).
+ * "Sub Total 10.94", "GST 0.66", "TOTAL 11.66": a total one digit off what the only subtotal and
+ * tax printed add up to (or off what was paid less the change), with no rounding line to explain
+ * it and no payment confirming it, is in doubt: one of them is misread.
  */
-function sumContradicts(total: AmountCandidate, subtotals: AmountCandidate[], taxes: AmountCandidate[], ctx: Context): boolean {
+function sumContradicts(total: AmountCandidate, all: AmountCandidate[], taxes: AmountCandidate[], ctx: Context): boolean {
+  // "Net Total 35.20" reads as a total and a subtotal: the subtotal it is checked against is printed apart.
+  const subtotals = all.filter((c) => c.line.index !== total.line.index)
   if (total.confidence === TOTALS.paidExactly || roundingLine(ctx) || subtotals.some((c) => near(c.number, total.number))) return false
-  const positive = (list: AmountCandidate[]) => [...new Set(list.filter((c) => c.number > 0 && c.tier >= 2).map((c) => c.number))]
-  const [subtotal, tax] = [positive(subtotals), positive(taxes)]
-  if (subtotal.length !== 1 || tax.length !== 1) return false
-  const off = Math.abs(subtotal[0]! + tax[0]! - total.number)
-  return off > 0.011 && off <= MISREAD_CENTS + 0.001
+  const { paid, change } = payment(ctx)
+  if (paid !== undefined && change !== undefined && oneDigitApart(paid - change, total.number)) return true
+  const printed = (list: AmountCandidate[]) => [...new Set(list.filter((c) => c.number >= 0 && c.tier >= 2).map((c) => c.number))]
+  const [subtotal, tax] = [printed(subtotals), printed(taxes)]
+  if (subtotal.length !== 1 || tax.length !== 1 || subtotal[0] === 0) return false
+  return oneDigitApart(subtotal[0]! + tax[0]!, total.number)
 }
 
 function largest(list: AmountCandidate[]): AmountCandidate | undefined {
