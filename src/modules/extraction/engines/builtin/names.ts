@@ -278,9 +278,12 @@ function continuation(text: string, next: string | undefined): boolean {
   return !hasLegalForm(text) && /^(?:co\.|\(m\)|sdn\b|bhd\b|s\/b|gmbh\b)/i.test(next.trim())
 }
 
-/** A line of an address: its words ("Jalan", "Street", "Lot"), a house number ("No. 5") or a postcode before a city. */
+/**
+ * A line of an address, by its form: a house number ("No. 5", "12, Jalan …", "S117, Second
+ * Floor", "LOT 1851-A & 1851-B, …") or a postcode before a city ("81100 Johor Bahru").
+ */
 const ADDRESS_LINE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('not_name_words'))}|(?:${wordsSource(lexiconWords('number_marks'))})\\.?\\s*\\d)(?![\\p{L}])|(?<![\\d-])\\d{4,6}\\s+\\p{L}{3,}`,
+  `(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('number_marks'))})\\.?\\s*\\d|^(?:\\p{L}{1,4}\\.?\\s*)?\\p{L}?\\d+\\p{L}?(?:[-/&\\s]+\\p{L}?\\d+\\p{L}?)*\\s*,|(?<![\\d-])\\d{4,6}\\s+\\p{L}{3,}`,
   'iu',
 )
 
@@ -372,9 +375,11 @@ function letterhead(ctx: Context): Answer | undefined {
           line: above,
         })
   })
-  // "DOMINO'S PIZZA" over "DOMINO'S PIZZA PERMAS JAYA": the longer line names a branch of the name above it.
+  // "PIZZA HUT" over "PIZZA HUT PERMAS JAYA": the longer line names a branch of the name above it
+  // (but "MR. FIXIT" over "MR. FIXIT (M) SDN BHD" is a brand over its company's full name).
   for (const answer of answers) {
     const name = String(answer.value)
+    if (hasLegalForm(name)) continue
     const above = answers.find((other) => other.line.index < answer.line.index && name.startsWith(`${String(other.value)} `))
     if (above) answer.confidence = Math.min(answer.confidence, above.confidence - 0.01)
   }
