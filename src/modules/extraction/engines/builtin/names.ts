@@ -380,7 +380,8 @@ function letterhead(ctx: Context): Answer | undefined {
   for (const answer of answers) {
     const name = String(answer.value)
     if (hasLegalForm(name)) continue
-    const above = answers.find((other) => other.line.index < answer.line.index && name.startsWith(`${String(other.value)} `))
+    const at = answer.line?.index ?? -1
+    const above = answers.find((other) => (other.line?.index ?? Infinity) < at && name.startsWith(`${String(other.value)} `))
     if (above) answer.confidence = Math.min(answer.confidence, above.confidence - 0.01)
   }
   // The same name printed twice (letterhead and footer) is a strong sign.
