@@ -128,7 +128,7 @@ export const INVOICE = {
   /** A receipt's first date that no other date label claims: found by position only. */
   firstUnlabelledDate: { sure: 0.6, guessed: 0.45 },
   /** The same, when the document prints no other date. */
-  onlyDate: { sure: 0.7, guessed: 0.5 },
+  onlyDate: { sure: 0.7, guessed: 0.45 },
   /** A due date in a payment sentence ("zahlbar bis 04.07.2013", "payable by 1 May 2024"). */
   dueInSentence: { sure: 0.75, guessed: 0.55 },
   /** The day of a direct debit ("wird am 20.03.2014 … eingezogen"): a due date by implication. */
