@@ -5,9 +5,14 @@
  * and documents per second through the HTTP API with `--workers 1` and `2` (every document of the
  * set, sent by as many clients as twice the workers). Run with `bun run bench:extract`;
  * `--details` lists every wrong and empty value, `--http-only` runs only the HTTP part.
+ * `--ocr-cache=<dir>` keeps what the readers return for each document in <dir> and reads it from
+ * there next time, to measure changes of the engine's rules in seconds instead of re-running OCR;
+ * an entry is keyed by the document's bytes and a hash of every reader source file, so a change to
+ * the readers (OCR, layout, photo crop) reads the documents again. Report final numbers without it.
  */
 import type { Field } from '../src/lib/fields/types'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
@@ -17,6 +22,7 @@ import { storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
+import type { DocumentText, MediaType, ReadOptions } from '../src/modules/extraction/readers/types'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 
 const EVAL_ROOT = resolve(import.meta.dir, '../../shared/eval')
@@ -25,7 +31,8 @@ const DEV_DIR = join(EVAL_ROOT, 'dev')
 /** Text documents, and the same kinds as scans and photos (read through OCR). */
 const EVAL_SETS = ['dev', 'dev-scans'] as const
 const SET = process.argv.find((arg) => arg.startsWith('--set='))?.slice('--set='.length)
-const extract = inProcessExtractor(builtinEngine)
+const OCR_CACHE = process.argv.find((arg) => arg.startsWith('--ocr-cache='))?.slice('--ocr-cache='.length)
+const extract = inProcessExtractor(builtinEngine, OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument)
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
 const HTTP_ONLY = process.argv.includes('--http-only')
@@ -216,6 +223,61 @@ function compare(field: string, predicted: unknown, truth: unknown): { match: bo
       return { match: lenient, strict, score: lenient ? 1 : 0 }
     }
   }
+}
+
+// ---------------------------------------------------------------- reading, with --ocr-cache
+
+/**
+ * Hash of the readers' source files, the shared code and data they use (the lexicons: OCR mends
+ * misread label words towards them and picks its languages by them), the OCR models and the pinned
+ * dependencies: what a cached reading depends on.
+ */
+function readersHash(): string {
+  const hash = createHash('sha256')
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) visit(path)
+      else {
+        hash.update(path.slice(import.meta.dir.length))
+        hash.update(readFileSync(path))
+      }
+    }
+  }
+  for (const dir of ['../src/modules/extraction/readers', '../src/lib', '../data/ocr', '../data/lexicon']) visit(resolve(import.meta.dir, dir))
+  for (const file of ['../src/modules/extraction/normalise/currency.ts', '../data/concepts.json', '../package-lock.json']) {
+    hash.update(file)
+    hash.update(readFileSync(resolve(import.meta.dir, file)))
+  }
+  return hash.digest('hex').slice(0, 16)
+}
+
+/** readDocument, keeping each reading in `dir` under the hash of the document, the options and the readers. */
+function cachedReader(dir: string) {
+  mkdirSync(dir, { recursive: true })
+  const readers = readersHash()
+  return async (bytes: Uint8Array, mediaType: MediaType, options?: ReadOptions): Promise<DocumentText> => {
+    const key = createHash('sha256')
+      .update(bytes)
+      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers]))
+      .digest('hex')
+    const path = join(dir, `${key}.json`)
+    if (existsSync(path)) {
+      const document = JSON.parse(readFileSync(path, 'utf8')) as DocumentText
+      options?.onPage?.(document.pages.length, document.pages.length)
+      return revive(document)
+    }
+    const document = await readDocument(bytes, mediaType, options)
+    writeFileSync(path, JSON.stringify(document))
+    return document
+  }
+}
+
+/** JSON writes a page without layout as null; the engines expect undefined there. */
+function revive(document: DocumentText): DocumentText {
+  const layout = document.layout?.map((page) => page ?? undefined)
+  const second = document.secondReading ? revive(document.secondReading) : undefined
+  return { pages: document.pages, ...(layout ? { layout } : {}), ...(second ? { secondReading: second } : {}) }
 }
 
 // ---------------------------------------------------------------- running

@@ -31,13 +31,14 @@ export interface Progress {
  */
 export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<Answers>
 
-export function inProcessExtractor(engine: Engine): Extractor {
+/** `read` is the document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
+export function inProcessExtractor(engine: Engine, read: typeof readDocument = readDocument): Extractor {
   return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
     }
-    const document = await readDocument(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true })
+    const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true })
     signal?.throwIfAborted()
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>

@@ -42,6 +42,7 @@ const DATE_WEIGHTS: Record<string, DateWeight> = {
   'invoice title date': INVOICE.titleDate,
   'wrapped title date': INVOICE.wrappedTitleDate,
   'first unlabelled date': INVOICE.firstUnlabelledDate,
+  'only date': INVOICE.onlyDate,
   'due date in a sentence': INVOICE.dueInSentence,
   'direct debit date': INVOICE.directDebitDate,
   'expiration date': CONTRACT.expiration,
@@ -73,6 +74,18 @@ describe('every weight', () => {
 describe('totals', () => {
   /** "Total", "Tax": the weakest label an amount is printed after. */
   const afterShortLabel = TOTALS.afterLabel * TOTALS.shortLabel
+
+  test('a total worked out from a rounding line, or printed more often than a contradicting one, is answered below a labelled total', () => {
+    for (const derived of [TOTALS.roundedByAdjustment, TOTALS.printedMoreOften]) {
+      answered(derived)
+      beats(afterShortLabel, derived)
+    }
+  })
+
+  test('a disputed total is not answered, however strong its label', () => {
+    unanswered(TOTALS.afterLabel * TOTALS.disputed)
+    unanswered(TOTALS.consistentCap * TOTALS.disputed)
+  })
 
   test('a total printed after its label beats one the engine works out from other amounts', () => {
     for (const derived of [TOTALS.sumShown, TOTALS.sumOfAbove, TOTALS.paidOnly, TOTALS.sumByRate]) beats(afterShortLabel, derived)
@@ -144,6 +157,13 @@ describe('invoice number and dates', () => {
     unanswered(INVOICE.firstUnlabelledDate.guessed)
   })
 
+  test("a receipt's only date beats the first of several, and still loses to a labelled or title date", () => {
+    beats(INVOICE.onlyDate.sure, INVOICE.firstUnlabelledDate.sure)
+    unanswered(INVOICE.onlyDate.guessed)
+    beats(INVOICE.wrappedTitleDate.sure, INVOICE.onlyDate.sure)
+    beats(LABELLED.inline * LABELLED.conceptLabel * LABELLED.shortLabel, INVOICE.onlyDate.sure)
+  })
+
   test('a due date in a payment sentence beats the day of a direct debit', () => {
     beats(INVOICE.dueInSentence.sure, INVOICE.directDebitDate.sure)
     beats(INVOICE.dueInSentence.guessed, INVOICE.directDebitDate.guessed)
@@ -163,6 +183,12 @@ describe('issuer and recipient', () => {
   test('a name above the legal footer at most ties with the letterhead, so the letterhead, printed first, wins', () => {
     expect(LETTERHEAD.aboveFooterWithLegalForm).toBeLessThanOrEqual(topWithLegalForm + TIE)
     beats(LETTERHEAD.aboveFooterWithLegalForm, LETTERHEAD.aboveFooter)
+  })
+
+  test('a bare name heading its address is surer than one at the top alone, and less than one with a trade word or legal form', () => {
+    beats(LETTERHEAD.top + LETTERHEAD.addressBelow, LETTERHEAD.top)
+    beats(LETTERHEAD.tradeWord, LETTERHEAD.addressBelow)
+    beats(LETTERHEAD.legalForm, LETTERHEAD.addressBelow)
   })
 
   test('a name-like line is answered from its position alone only on the first line', () => {

@@ -98,6 +98,8 @@ function numericDate(m: RegExpMatchArray, order: DateOrder, orderSure: boolean):
   let guessed = false
   // A reading only possible against the document's known order is a code, not a date.
   if (orderSure && ((dmy && !mdy && order === 'mdy') || (mdy && !dmy && order === 'dmy'))) return undefined
+  // Dotted dates are day-first everywhere: "11.14.00" that reads only month-first is a time or a code.
+  if (separator === '.' && mdy && !dmy) return undefined
   if (dmy && !mdy) iso = dmy
   else if (mdy && !dmy) iso = mdy
   else if (dmy && mdy) {
@@ -120,7 +122,7 @@ export function dateOrderOf(text: string): DateOrder {
     const second = Number(m[3])
     if (m[2] === '.') dmy += 0.5
     if (first > 12 && second <= 12) dmy++
-    else if (second > 12 && first <= 12) mdy++
+    else if (second > 12 && first <= 12 && m[2] !== '.') mdy++
   }
   if (dmy > mdy) return 'dmy'
   if (mdy > dmy) return 'mdy'

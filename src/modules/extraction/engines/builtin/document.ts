@@ -101,10 +101,11 @@ export function detectLanguage(text: string): Language {
  */
 function defaultDateOrder(language: Language, text: string): { order: 'dmy' | 'mdy'; sure: boolean } {
   if (language !== 'en' && language !== 'other') return { order: 'dmy', sure: true }
-  const dayFirstMoney = /[€£₹]|\b(?:EUR|GBP|AUD|NZD|SGD|MYR|INR|ZAR|RM|Rs)\b|\bRM\s?\d|\bGST\b|\bVAT\b/.test(text)
-  const dollars = /\$\s?\d|\bUSD\b/.test(text)
+  const dayFirstMoney = (text.match(/[€£₹]|\b(?:EUR|GBP|AUD|NZD|SGD|MYR|INR|ZAR|RM|Rs)\b|\bRM\s?\d|\bGST\b|\bVAT\b/g) ?? []).length
+  const dollars = (text.match(/\$\s?\d|\bUSD\b/g) ?? []).length
   if (dollars && !dayFirstMoney) return { order: 'mdy', sure: false }
-  return { order: 'dmy', sure: dayFirstMoney && !dollars }
+  // A "$" or two among many "RM" and "GST" is an "S" or a "5" misread by OCR, not a dollar.
+  return { order: 'dmy', sure: dayFirstMoney > 0 && (!dollars || (dayFirstMoney >= 3 * dollars && dollars <= 2)) }
 }
 
 /** The document as one string (each line followed by a space, or a line break) with the line of every offset. */

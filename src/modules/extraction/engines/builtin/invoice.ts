@@ -87,7 +87,12 @@ export function issueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const labelled = choose(labelledValues(plan, ctx, 'date'))
   const title = titleDate(ctx)
   const fallback = firstUnlabelledDate(ctx)
-  return best([labelled, title, fallback])
+  return best([labelled, title, fallback].filter((answer) => !answer || issuedYet(String(answer.value))))
+}
+
+/** A document is not issued years ahead: an issue date past next year is a misread year ("26/05/2078"). */
+function issuedYet(iso: string): boolean {
+  return Number(iso.slice(0, 4)) <= new Date().getUTCFullYear() + 1
 }
 
 /** The date on a line that names the document ("Rechnung Nr. 7 vom 05.03.2018"). */
@@ -133,7 +138,9 @@ function firstUnlabelledDate(ctx: Context): Answer | undefined {
     // Ranges ("01.01.2010 bis 31.12.2010") are periods, not the date of issue.
     if (PERIOD_NEXT.test(line.text.slice(date.end, date.end + 6))) continue
     if (PERIOD_BEFORE.test(line.text.slice(0, date.start))) continue
-    return { value: date.iso, confidence: dateWeight(INVOICE.firstUnlabelledDate, date), line }
+    // A receipt that prints no other date (or the same one again) leaves no doubt which it is.
+    const others = doc.lines.flatMap((other) => lineDates(ctx, other)).filter((found) => found.iso !== date.iso)
+    return { value: date.iso, confidence: dateWeight(others.length ? INVOICE.firstUnlabelledDate : INVOICE.onlyDate, date), line }
   }
   return undefined
 }

@@ -59,7 +59,7 @@ const SALUTATION = new RegExp(`^(?:${wordsSource([...lexiconWords('salutations')
 const TITLE_LINE = new RegExp(`^(?:${wordsSource(lexiconWords('document_titles'))})(?!\\p{L})`, 'iu')
 
 /** Registration numbers in parentheses: "(Co. Reg. No: 12345-X)", "(123456-A)". */
-const REGISTRATION_NUMBER = new RegExp(`\\(\\s*(?:(?:${REGISTRATION})\\.?\\s*:?\\s*)?[\\w\\s.-]*\\d[\\w\\s.-]*\\)`, 'giu')
+const REGISTRATION_NUMBER = new RegExp(`\\(\\s*(?:(?:${REGISTRATION})\\.?\\s*:?\\s*)?[\\w\\s.-]*\\d[\\w\\s.:-]*\\)`, 'giu')
 /** A registration label and all after it. */
 const FROM_REGISTRATION = new RegExp(`(?<![\\p{L}\\p{N}])(?:${REGISTRATION})(?![\\p{L}\\p{N}]).*$`, 'iu')
 
@@ -72,6 +72,8 @@ function cleanName(text: string): string {
       .replace(/\s(?:fka|f\.k\.a\.|formerly(?:\s+known\s+as)?)\s.*$/i, '')
       .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
       .replace(/\s[-–|•●·]\s.*$/, '')
+      // "SKCA HARDWARE SDN. BHD. Wo": a speck read as a short word after the legal form is not part of the name.
+      .replace(new RegExp(`((?:${legalFormsSource()})\\.?)\\s+[\\p{L}\\d]{1,2}$`, 'iu'), '$1')
       .replace(/[,;:]+\s*$/, ''),
   )
 }
@@ -83,6 +85,13 @@ function cleanName(text: string): string {
  */
 const SHARE_CAPITAL = wordsSource(lexiconWords('share_capital'))
 const STARTS_AS_NO_NAME = new RegExp(`^(?:${SHARE_CAPITAL}|sarl|sas|gmbh|ltd|inc|sdn|bhd)(?![\\p{L}\\p{N}])`, 'iu')
+
+/** A legal form and a mark of the country only ("CO. (M) SDN BHD", "Sdn. Bhd."): the end of a name split off it, no name. */
+const LEGAL_FORM_ONLY = new RegExp(`^(?:(?:${legalFormsSource()})\\.?|\\(m\\)|&)(?:[\\s,]*(?:(?:${legalFormsSource()})\\.?|\\(m\\)))*$`, 'iu')
+
+function onlyLegalForm(text: string): boolean {
+  return LEGAL_FORM_ONLY.test(collapse(text))
+}
 
 /** A line that may be a company or person name: letters, not address or contact data. */
 function looksLikeName(text: string): boolean {
@@ -97,6 +106,7 @@ function looksLikeName(text: string): boolean {
   // A line in parentheses or with a colon is a remark or a "label: value" pair, not a name.
   if (/^\(.*\)$/.test(cleaned) || cleaned.includes(':')) return false
   if (STARTS_AS_NO_NAME.test(cleaned)) return false
+  if (onlyLegalForm(cleaned)) return false
   if (/^\d{4,5}\s+\p{L}/u.test(cleaned)) return false // "12345 Musterstadt"
   if (/@|\.(?:com|de|fr|nl|es|net|org|my)\b/i.test(cleaned)) return false
   return true
@@ -269,6 +279,35 @@ function continuation(text: string, next: string | undefined): boolean {
 }
 
 /**
+ * A line of an address, by its form: a house number ("No. 5", "12, Jalan …", "S117, Second
+ * Floor", "LOT 1851-A & 1851-B, …") or a postcode before a city ("81100 Johor Bahru").
+ */
+const ADDRESS_LINE = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('number_marks'))})\\.?\\s*\\d|^(?:\\p{L}{1,4}\\.?\\s*)?\\p{L}?\\d+\\p{L}?(?:[-/&\\s]+\\p{L}?\\d+\\p{L}?)*\\s*,|(?<![\\d-])\\d{4,6}\\s+\\p{L}{3,}`,
+  'iu',
+)
+
+/**
+ * The address starts within three lines under a name (or the line that ends it), past its
+ * registration number: the name heads the letterhead. A name-like line between them (another
+ * name, a branch) ends the search.
+ */
+function addressBelow(doc: Doc, line: Line): boolean {
+  const next = doc.lines[line.index + 1]
+  const wrapped = next?.page === line.page && continuation(line.text, next.text) ? 1 : 0
+  for (let offset = 1 + wrapped; offset <= 3 + wrapped; offset++) {
+    const next = doc.lines[line.index + offset]
+    if (!next || next.page !== line.page) return false
+    if (ADDRESS_LINE.test(next.text)) return true
+    if (looksLikeName(next.text) && !REGISTRATION_ONLY.test(next.text)) return false
+  }
+  return false
+}
+
+/** A registration number on its own line ("(Co. Reg. No: 123456-X)", "1118258-K"). */
+const REGISTRATION_ONLY = new RegExp(`^\\(?\\s*(?:(?:${REGISTRATION})[.:\\s]*)?[\\w.-]*\\d[\\w.-]*\\s*\\)?$`, 'iu')
+
+/**
  * The letterhead: name-like lines near the top of page one (and the footer, where many
  * invoices repeat the company with its legal form), scored by legal form, trade words, a domain
  * match and position. A name split over two lines ("HOME HARDWARE &" / "ELECTRICAL") is joined.
@@ -283,19 +322,29 @@ function letterhead(ctx: Context): Answer | undefined {
   const top = firstPage.slice(0, 12)
   const footer = firstPage.length > 20 ? firstPage.slice(-10) : []
 
-  const consider = (line: Line, cellIndex: number, base: number) => {
+  const consider = (line: Line, cellIndex: number, base: number, heads = false) => {
     if (excluded.has(line.index)) return
     const cell = line.cells[cellIndex]!
     let text = cell.text
     if (!looksLikeName(text)) return
+    // "LIAN CHI VEGETARIAN" / "RESTAURANT SDN BHD": the end of a name wrapped from the line above is no name by itself.
+    const previous = doc.lines[line.index - 1]
+    if (previous?.page === line.page && previous.cells.length === 1 && looksLikeName(previous.text) && continuation(previous.text, text)) return
+    // "MR. D.I.Y.  (M) SDN BHD": a legal form printed apart on the same line ends the name.
+    const after = line.cells[cellIndex + 1]
+    if (after && onlyLegalForm(after.text)) text = `${text} ${after.text}`
     const next = doc.lines[line.index + 1]
     const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3 || (c.start < cell.end && c.end > cell.start))
-    if (next && next.page === line.page && continuation(text, nextCell?.text)) text = `${text} ${nextCell!.text}`
+    // "POPULAR BOOK" over "CO.    (M) SDN BHD": a line of legal forms only, in cells or not, ends it too.
+    if (next && next.page === line.page && !hasLegalForm(text) && onlyLegalForm(next.text)) text = `${text} ${next.text}`
+    else if (next && next.page === line.page && continuation(text, nextCell?.text)) text = `${text} ${nextCell!.text}`
     const name = cleanName(text)
     if (!name) return
     let score = base
     if (hasLegalForm(name)) score += LETTERHEAD.legalForm
     else if (TRADE_WORD.test(name) && !onlyTradeWords(name)) score += LETTERHEAD.tradeWord
+    // A name with neither sign that heads the letterhead, its address right under it ("YHM Aeon Tebrau City").
+    else if (heads) score += LETTERHEAD.addressBelow
     const domain = matchesDomain(name, domainList)
     if (domain) score += LETTERHEAD.domain
     if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && /\p{Lu}{3}/u.test(name)) score += LETTERHEAD.capitals
@@ -303,7 +352,13 @@ function letterhead(ctx: Context): Answer | undefined {
     answers.push({ value: name, confidence: Math.min(LETTERHEAD.cap, score), line })
   }
 
-  top.forEach((line, position) => line.cells.forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown)))
+  // Specks and stamps read as text above the letterhead ("AA", "20", a number) do not push it down.
+  let position = 0
+  for (const line of top) {
+    const heads = position === 0 && addressBelow(doc, line)
+    line.cells.forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown, heads))
+    if (/\p{L}{3}/u.test(line.text)) position++
+  }
   footer.forEach((line) => {
     line.cells.forEach((cell, cellIndex) => {
       const capital = NAMED_IN_FOOTER.exec(cell.text)
@@ -320,6 +375,15 @@ function letterhead(ctx: Context): Answer | undefined {
           line: above,
         })
   })
+  // "PIZZA HUT" over "PIZZA HUT PERMAS JAYA": the longer line names a branch of the name above it
+  // (but "MR. FIXIT" over "MR. FIXIT (M) SDN BHD" is a brand over its company's full name).
+  for (const answer of answers) {
+    const name = String(answer.value)
+    if (hasLegalForm(name)) continue
+    const at = answer.line?.index ?? -1
+    const above = answers.find((other) => (other.line?.index ?? Infinity) < at && name.startsWith(`${String(other.value)} `))
+    if (above) answer.confidence = Math.min(answer.confidence, above.confidence - 0.01)
+  }
   // The same name printed twice (letterhead and footer) is a strong sign.
   const keys = answers.map((answer) => squash(String(answer.value)).chars)
   answers.forEach((answer, i) => {

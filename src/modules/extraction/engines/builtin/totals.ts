@@ -41,6 +41,8 @@ interface Totals {
   tax?: AmountCandidate
   /** Subtotal + tax = total holds for the chosen values. */
   consistent: boolean
+  /** A subtotal and a tax add up to an amount a few cents off the total: one of the three is misread. */
+  contradicted?: boolean
 }
 
 /** Total labels that name the final amount to pay (from the lexicons, D95), folded to letters and digits. */
@@ -171,17 +173,33 @@ function taxSummaryLines(ctx: Context): Set<number> {
   })
 }
 
-/** The amount of a rounding line ("Rounding adj. -0.02"), when the document prints one. */
+/** The amount of a rounding line ("Rounding adj. -0.02"), when the document prints one that is not zero. */
 function rounding(ctx: Context): number | undefined {
-  return memo(ctx, 'rounding', () => {
+  return roundingLine(ctx)?.amount || undefined
+}
+
+/** The rounding line ("Rounding adj. -0.02", "Rounding 0.00") and its amount, when the document prints one. */
+function roundingLine(ctx: Context): { amount: number; line: Line } | undefined {
+  return memo(ctx, 'rounding-line', () => {
+    let zero: { amount: number; line: Line } | undefined
     for (const hit of ctx.hits) {
       if (hit.entry.owner !== 'rounding') continue
       const amount = amountsAfter(hit, ctx).amounts.pop()
-      if (amount && amount.number !== 0) return amount.number
+      if (amount && amount.number !== 0) return { amount: amount.number, line: hit.line }
+      if (amount) zero ??= { amount: 0, line: hit.line }
     }
-    return undefined
+    return zero
   })
 }
+
+/** How many lines print an amount, outside a tax breakdown: a total read again (as cash, in a summary) is read surely. */
+function printings(ctx: Context, amount: number): number {
+  const summary = taxSummaryLines(ctx)
+  return ctx.doc.lines.filter((line) => !summary.has(line.index) && printsAmount(line, amount)).length
+}
+
+/** Cash can pay only whole multiples of 5 cents (sen, Rappen): a total rounded for cash is one. */
+const cashRounded = (amount: number) => Math.round(amount * 100) % 5 === 0
 
 /**
  * What the customer paid, and what they paid less the change given, on a receipt that prints
@@ -208,9 +226,10 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
         amount = text ? moneyAmounts(text).pop() : undefined
       }
       if (!amount) continue
-      // The payment is printed last: a "service change" above it is no change given.
-      if (isChange) change = amount.number
-      if (isPaid) paid = amount.number
+      // The payment is printed last: a "service change" above it is no change given. Neither is
+      // ever negative: a minus before them ("Cash -50.00") is a speck or the printer's style.
+      if (isChange) change = Math.abs(amount.number)
+      if (isPaid) paid = Math.abs(amount.number)
       if (!at || hit.line.index < at.index) at = hit.line
     }
     return { paid, change, at }
@@ -331,10 +350,56 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
   if (adjustment !== undefined) {
     const rounded = totals.filter((c) => c.tier >= 2 && totals.some((other) => other !== c && near(other.number + adjustment, c.number)))
     if (rounded.length) return { ...rounded[rounded.length - 1]!, tier: 3 }
+    const implied = roundedByAdjustment(totals, ctx)
+    if (implied) return implied
   }
   const tier = Math.max(...totals.map((c) => c.tier))
   const top = totals.filter((c) => c.tier === tier)
-  return top.sort((a, b) => a.line.index - b.line.index).pop()
+  const picked = top.sort((a, b) => a.line.index - b.line.index).pop()
+  return picked && surerOf(picked, totals, ctx)
+}
+
+/**
+ * "Total 31.47", "Rounding -0.02", and the rounded total after it misread: the total is the one
+ * before the rounding line plus the adjustment, when that comes to an amount cash can pay.
+ */
+function roundedByAdjustment(totals: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
+  const adjustment = roundingLine(ctx)
+  if (!adjustment?.amount) return undefined
+  const before = totals.filter((c) => c.tier >= 2 && c.line.index < adjustment.line.index).pop()
+  if (!before) return undefined
+  const amount = Math.round((before.number + adjustment.amount) * 100) / 100
+  if (amount <= 0 || !cashRounded(amount)) return undefined
+  // A total printed after the rounding line that is another amount cash can pay: the two disagree.
+  if (totals.some((c) => c.tier >= 2 && c.line.index > adjustment.line.index && !near(c.number, amount) && cashRounded(c.number))) return undefined
+  return totalAt(amount, adjustment.line, TOTALS.roundedByAdjustment, 3)
+}
+
+/**
+ * A total before a rounding line and the total after it that the rounding does not reconcile
+ * ("Total 9.00", "Rounding 0.00", "Rounded Total 9.60": one of them misread): the one printed on
+ * more lines (read again as an item, the cash, in a summary) is the total; when neither is printed
+ * more often, the total is disputed and stays under the floor. (Without a rounding line, totals
+ * that differ are a net and a gross one, as invoices print them.)
+ */
+function surerOf(picked: AmountCandidate, totals: AmountCandidate[], ctx: Context): AmountCandidate {
+  const rounding = roundingLine(ctx)
+  if (!rounding || picked.line.index <= rounding.line.index) return picked
+  const adjustment = rounding.amount
+  const rivals = totals.filter(
+    (c) => c.tier >= 2 && c.line.index < rounding.line.index && !near(c.number, picked.number) && !near(c.number + adjustment, picked.number),
+  )
+  if (!rivals.length) return picked
+  const count = printings(ctx, picked.number)
+  const counted = rivals.map((rival) => ({ rival, count: printings(ctx, rival.number) }))
+  const most = Math.max(...counted.map((c) => c.count))
+  if (most < count) return picked
+  const leaders = [...new Set(counted.filter((c) => c.count === most).map((c) => c.rival.value))]
+  if (most > count && leaders.length === 1) {
+    const rival = counted.filter((c) => c.count === most).pop()!.rival
+    return { ...rival, confidence: Math.min(rival.confidence, TOTALS.printedMoreOften) }
+  }
+  return { ...picked, confidence: picked.confidence * TOTALS.disputed }
 }
 
 /** A total the engine worked out (from the payment, or a sum) rather than read after a label. */
@@ -414,9 +479,11 @@ function readTotals(ctx: Context): Totals {
       // No tax printed: the subtotal equals the total only when a zero tax is printed.
       if (!result.consistent) {
         const zeroTax = taxes.find((tax) => tax.number === 0)
-        const equal = subtotals.find((subtotal) => near(subtotal.number, total.number))
+        // (A subtotal read from the total's own line, "Net Total 35.20", confirms nothing.)
+        const equal = subtotals.find((subtotal) => near(subtotal.number, total.number) && subtotal.line.index !== total.line.index)
         if (zeroTax && equal) Object.assign(result, { subtotal: equal, tax: zeroTax, consistent: true })
       }
+      if (!result.consistent) result.contradicted = sumContradicts(total, subtotals, taxOptions, ctx)
     }
     if (!result.consistent) {
       const bounded = (list: AmountCandidate[]) => (total ? list.filter((c) => Math.abs(c.number) <= Math.abs(total.number) + 0.001) : list)
@@ -425,6 +492,32 @@ function readTotals(ctx: Context): Totals {
     }
     return result
   })
+}
+
+/** Two amounts printed alike but for one digit ("85.20" and "35.20", "11.66" and "11.60"): one of them misread. */
+function oneDigitApart(a: number, b: number): boolean {
+  const [x, y] = [Math.abs(a).toFixed(2), Math.abs(b).toFixed(2)]
+  if (x.length !== y.length) return false
+  let differ = 0
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) differ++
+  return differ === 1
+}
+
+/**
+ * "Sub Total 10.94", "GST 0.66", "TOTAL 11.66": a total one digit off what the only subtotal and
+ * tax printed add up to (or off what was paid less the change), with no rounding line to explain
+ * it and no payment confirming it, is in doubt: one of them is misread.
+ */
+function sumContradicts(total: AmountCandidate, all: AmountCandidate[], taxes: AmountCandidate[], ctx: Context): boolean {
+  // "Net Total 35.20" reads as a total and a subtotal: the subtotal it is checked against is printed apart.
+  const subtotals = all.filter((c) => c.line.index !== total.line.index)
+  if (total.confidence === TOTALS.paidExactly || roundingLine(ctx) || subtotals.some((c) => near(c.number, total.number))) return false
+  const { paid, change } = payment(ctx)
+  if (paid !== undefined && change !== undefined && oneDigitApart(paid - change, total.number)) return true
+  const printed = (list: AmountCandidate[]) => [...new Set(list.filter((c) => c.number >= 0 && c.tier >= 2).map((c) => c.number))]
+  const [subtotal, tax] = [printed(subtotals), printed(taxes)]
+  if (subtotal.length !== 1 || tax.length !== 1 || subtotal[0] === 0) return false
+  return oneDigitApart(subtotal[0]! + tax[0]!, total.number)
 }
 
 function largest(list: AmountCandidate[]): AmountCandidate | undefined {
@@ -452,5 +545,6 @@ export function amountAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (found.consistent) confidence = Math.min(TOTALS.consistentCap, confidence + TOTALS.consistentBonus)
   else if (role !== 'total') confidence *= TOTALS.inconsistentPart
   if (role === 'total' && candidate.tier < 2) confidence *= TOTALS.otherTotal
+  if (role === 'total' && found.contradicted) confidence *= TOTALS.disputed
   return { value: candidate.value, confidence, line: candidate.line }
 }

@@ -93,6 +93,12 @@ export const TOTALS = {
   paidRounded: 0.85,
   /** What was paid (less the change) with no total label read at all: worked out, not printed as a total. */
   paidOnly: 0.7,
+  /** The total before a rounding line plus its adjustment, where the rounded total is misread: worked out. */
+  roundedByAdjustment: 0.8,
+  /** A labelled total that contradicts the one of the strongest label and is printed on more lines than it. */
+  printedMoreOften: 0.8,
+  /** Factor for a total another labelled total contradicts, printed as often: under the floor. */
+  disputed: 0.5,
   /** A later line that prints subtotal plus tax, with no total label read (a misread "TOTAL"). */
   sumShown: 0.8,
   /** A subtotal label whose amount adds up the amounts right above it, with no total label read. */
@@ -121,6 +127,8 @@ export const INVOICE = {
   wrappedTitleDate: { sure: 0.8, guessed: 0.6 },
   /** A receipt's first date that no other date label claims: found by position only. */
   firstUnlabelledDate: { sure: 0.6, guessed: 0.45 },
+  /** The same, when the document prints no other date. */
+  onlyDate: { sure: 0.7, guessed: 0.45 },
   /** A due date in a payment sentence ("zahlbar bis 04.07.2013", "payable by 1 May 2024"). */
   dueInSentence: { sure: 0.75, guessed: 0.55 },
   /** The day of a direct debit ("wird am 20.03.2014 … eingezogen"): a due date by implication. */
@@ -153,6 +161,8 @@ export const LETTERHEAD = {
   footer: 0.3,
   /** Added for a legal form. */
   legalForm: 0.3,
+  /** Added to a name with no legal form and no trade word on the first line, its address starting within three lines under it (past its registration number). */
+  addressBelow: 0.1,
   /** Added for a trade word in a longer name ("… RESTAURANT", "… HARDWARE"). */
   tradeWord: 0.15,
   /** Added when the name matches the document's web or e-mail domain. */

@@ -1,0 +1,179 @@
+/**
+ * Receipts as OCR reads them (D167–D169): a shop's name at the top with specks above it and its
+ * legal form printed apart, totals checked against the rounding line, the subtotal and tax and
+ * what was paid, and dates whose digits or order OCR gets wrong. Receipts are written by the
+ * tests, with the misreadings OCR makes.
+ */
+import { describe, expect, test } from 'bun:test'
+import type { Field } from '../../../src/lib/fields/types'
+import { resolveField } from '../../../src/lib/fields/resolve'
+import { loadCatalog } from '../../../src/modules/catalog/service'
+import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
+import { findDates, parseDate } from '../../../src/modules/extraction/normalise/dates'
+import { split } from '../../helpers/answers'
+
+const fields: Field[] = loadCatalog()
+  .get('invoice')!
+  .fields.filter((field) => ['company_name', 'date', 'total'].includes(field.key))
+  .map((field) => ({ ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }))
+
+async function read(text: string) {
+  return split(await builtinEngine.extract({ document: { pages: [text] }, documentType: 'invoice', fields }))
+}
+
+const lines = (...rows: string[]) => rows.join('\n')
+
+/** A receipt's address, phone and tax number, under the name. */
+const ADDRESS = ['        NO. 12, JALAN CONTOH 3/1,', '        81100 JOHOR BAHRU, JOHOR', '      TEL: 07-123 4567', '      GST NO: 000123456789']
+
+describe('receipt names', () => {
+  test("a legal form printed apart on the name's line ends the name; alone it is no name", async () => {
+    const { values } = await read(
+      lines('          MR. T.O.Y.  (M) SDN BHD', '            (CO. REG: 123456-X)', ...ADDRESS, 'Date: 12/03/2018', 'TOTAL          12.00'),
+    )
+    expect(values.company_name).toBe('MR. T.O.Y. (M) SDN BHD')
+  })
+
+  test('a line of legal forms only, in cells, ends the name above it', async () => {
+    const { values } = await read(
+      lines('31803030', '       KEDAI BUKU RIANG', '     CO.     (M) SDN BHD', '      (Co. No. 113825-W)', ...ADDRESS, 'TOTAL   5.75'),
+    )
+    expect(values.company_name).toBe('KEDAI BUKU RIANG CO. (M) SDN BHD')
+  })
+
+  test('specks read above the letterhead do not push it down, and a name heading its address is surer', async () => {
+    const name = '          Maju Jaya Tebrau City'
+    const address = ['          S117, Second Floor,', '          1, Jalan Besar,', '          81100 Johor Bahru']
+    const heading = await read(lines('                  AA', '                  “ie', name, ...address, 'Date: 11/03/2018', 'TOTAL    13.10'))
+    expect(heading.values.company_name).toBe('Maju Jaya Tebrau City')
+    // The same name with no address under it, or not first, is read as before: the letterhead's weakest guess.
+    const alone = await read(lines(name, 'Thank you', 'Please come again', 'Date: 11/03/2018', 'TOTAL    13.10'))
+    const second = await read(lines('Welcome to the mall', name, ...address, 'Date: 11/03/2018', 'TOTAL    13.10'))
+    expect(heading.meta.company_name!.confidence).toBeGreaterThan(alone.meta.company_name!.confidence)
+    expect(second.meta.company_name?.confidence ?? 0).toBeLessThan(heading.meta.company_name!.confidence)
+  })
+
+  test('a line that repeats the name above it with more words is a branch', async () => {
+    const { values } = await read(
+      lines(
+        '         TAX INVOICE',
+        '        PIZZA RIANG HARDWARE',
+        '   GST REF NO : 001694261248',
+        '   PIZZA RIANG HARDWARE PERMAS JAYA',
+        '  No.12, Jalan Permas 10,',
+        '  81750 Masai, Johor',
+        'TOTAL   25.60',
+      ),
+    )
+    expect(values.company_name).toBe('PIZZA RIANG HARDWARE')
+  })
+
+  test('the end of a wrapped name is no name by itself', async () => {
+    const { values } = await read(lines('   LIAN HUAT VEGETARIAN', '     RESTAURANT SDN BHD', '        (1095514-X)', ...ADDRESS, 'TOTAL   53.55'))
+    expect(values.company_name).toBe('LIAN HUAT VEGETARIAN RESTAURANT SDN BHD')
+  })
+
+  test('a registration number misread with a colon, and a speck after the legal form, are cut from the name', async () => {
+    const first = await read(lines('    77 SPEED SHOP S/B (519837:X)', ...ADDRESS, 'TOTAL  141.50'))
+    expect(first.values.company_name).toBe('77 SPEED SHOP S/B')
+    const second = await read(lines('     SKCA HARDWARE & TIMBER SDN. BHD. Wo', '           CO. REG. NO.: 946207-U', ...ADDRESS, 'TOTAL  142.00'))
+    expect(second.values.company_name).toBe('SKCA HARDWARE & TIMBER SDN. BHD.')
+  })
+})
+
+describe('receipt totals', () => {
+  test('the total before a rounding line plus the adjustment, when the rounded total is misread', async () => {
+    const { values } = await read(
+      lines(
+        '2312475009906    3x10.49          31.47',
+        '    Total Amount(incl. GST)         31.47',
+        '                    Rounding        -0.02',
+        '                       TOTAL        1.4)',
+      ),
+    )
+    expect(values.total).toBe('31.45')
+  })
+
+  test('not when the sum is no amount cash can pay', async () => {
+    const { values } = await read(lines('    Total Amount         31.47', '    Rounding             -0.03', '    TOTAL                1.4)'))
+    expect(values.total).not.toBe('31.44')
+  })
+
+  test('a rounded total that the rounding line does not reconcile gives way to the total printed more often', async () => {
+    const receipt = (item: string) =>
+      lines(item, '                       Total :           9.00', '      Rounding Adjustment :           0.00', '      Rounded Total (RM):           9.60')
+    expect((await read(receipt('     1 PC   *      9.000           9.00'))).values.total).toBe('9.00')
+    // Printed as often: the two disagree and neither is answered.
+    expect((await read(receipt('     1 PC   MODELLING CLAY'))).values.total).toBeNull()
+  })
+
+  test('a rounded total that the rounding line reconciles stands', async () => {
+    const { values } = await read(lines('     Total :           9.02', '     Rounding Adjustment :  -0.02', '     Rounded Total (RM):    9.00'))
+    expect(values.total).toBe('9.00')
+  })
+
+  test('a total one digit off what the subtotal and tax add up to is not answered', async () => {
+    const receipt = (total: string) =>
+      lines(
+        '   SR: COFFEE (T AWAY)     2    2.40      4.80',
+        '     (Excluded GST) Sub Total      10.94',
+        '                  Total GST         0.66',
+        `                      TOTAL         ${total}`,
+      )
+    expect((await read(receipt('11.66'))).values.total).toBeNull()
+    expect((await read(receipt('11.60'))).values.total).toBe('11.60')
+  })
+
+  test('a "Net Total" one digit off the subtotal with no tax is not confirmed by its own line', async () => {
+    const { values } = await read(lines('10 SubTotal          85.20', '   Net Total          35.20', '   GST @0%             0.00'))
+    expect(values.total).toBeNull()
+  })
+
+  test('a total one digit off what was paid less the change is not answered', async () => {
+    const receipt = (total: string) => lines('   TOTAL         28.70', '   CASH          50.00', '   CHANGE        21.30').replace('28.70', total)
+    expect((await read(receipt('28.70'))).values.total).toBe('28.70')
+    expect((await read(receipt('23.70'))).values.total).toBeNull()
+  })
+
+  test('the cash paid is never negative: a minus before it is a speck', async () => {
+    const { values } = await read(lines('DOCUMENT WALLET A4       5.75', 'Cash                           -50.00', 'CHANGE                          44.25'))
+    expect(values.total).toBe('5.75')
+  })
+})
+
+describe('receipt dates', () => {
+  test('a dotted date that reads only month-first is a time or a code, not a date', () => {
+    expect(findDates('Time: 11.14.00', 'dmy', false)).toEqual([])
+    expect(parseDate('11.14.2018')).toBeNull()
+    expect(parseDate('14.11.2018')).toBe('2018-11-14')
+    // Slashed dates keep both readings.
+    expect(parseDate('11/14/2018')).toBe('2018-11-14')
+  })
+
+  test('a time printed with dots does not make the receipt month-first', async () => {
+    const { values } = await read(lines('Doc No. CS00065374        Date  05/02/2018', 'Cashier  USER              Time:  11.14.00', 'TOTAL RM 63.60'))
+    expect(values.date).toBe('2018-02-05')
+  })
+
+  test('RM and GST printed many times keep a receipt day-first though OCR reads one "$"', async () => {
+    const { values } = await read(
+      lines('GST No: 000542572544', 'SHF:1  POS:12  11/12/2017 21:42', 'ITEM  $5.57', 'Total Amount(incl. GST)  RM 31.45', 'GST 6%  RM 1.78', 'CASH  RM 50.00'),
+    )
+    expect(values.date).toBe('2017-12-11')
+  })
+
+  test('an issue date past next year is a misread year', async () => {
+    const { values } = await read(lines('DocNo. CS00013125   Date: 26/05/2078', 'TOTAL RM 121.90'))
+    expect(values.date).toBeNull()
+    const next = new Date().getUTCFullYear() + 1
+    expect((await read(lines(`DocNo. CS00013125   Date: 26/05/${next}`, 'TOTAL RM 121.90'))).values.date).toBe(`${next}-05-26`)
+  })
+
+  test('the only date a receipt prints is surer than the first of several', async () => {
+    const only = await read(lines('KEDAI RIANG', '28-03-18 18:05  R000246962', 'TOTAL RM 38.80'))
+    const several = await read(lines('KEDAI RIANG', '28-03-18 18:05  R000246962', 'Exchange by 04-04-18', 'TOTAL RM 38.80'))
+    expect(only.values.date).toBe('2018-03-28')
+    expect(several.values.date).toBe('2018-03-28')
+    expect(only.meta.date!.confidence).toBeGreaterThan(several.meta.date!.confidence)
+  })
+})
