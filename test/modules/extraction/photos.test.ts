@@ -181,6 +181,8 @@ describe('the receipt straightened (D164)', () => {
     dimmest?: number
     /** Paper corners rounded with this radius, in pixels of the paper. */
     rounded?: number
+    /** The bottom left corner torn off, this far along both edges, in pixels of the paper. */
+    torn?: number
     /** Whether to draw more, in photo coordinates, over the photo: a finger, a hand. */
     over?: (x: number, y: number) => number | undefined
   }
@@ -209,7 +211,7 @@ describe('the receipt straightened (D164)', () => {
         const w = back[6] * px + back[7] * py + back[8]
         const u = ((back[0] * px + back[1] * py + back[2]) / w) * paper.width
         const v = ((back[3] * px + back[4] * py + back[5]) / w) * paper.height
-        const inside = u >= 0 && v >= 0 && u < paper.width && v < paper.height
+        const inside = u >= 0 && v >= 0 && u < paper.width && v < paper.height && u + (paper.height - v) >= (shot.torn ?? 0)
         // Outside the rounding of a corner is table.
         const [cu, cv] = [Math.min(Math.max(u, r), paper.width - r), Math.min(Math.max(v, r), paper.height - r)]
         if (inside && (u - cu) ** 2 + (v - cv) ** 2 <= r * r) photo.data[at] = paper.data[Math.floor(v) * paper.width + Math.floor(u)]!
@@ -269,7 +271,7 @@ describe('the receipt straightened (D164)', () => {
    * over several rows at each of its edges; a level one has none.
    */
   function smearedRows(page: Raster): number {
-    const [from, to] = [Math.round(page.width * 0.2), Math.round(page.width * 0.45)]
+    const [from, to] = [Math.round(page.width * 0.35), Math.round(page.width * 0.65)]
     let smeared = 0
     for (let y = 0; y < page.height; y++) {
       let ink = 0
@@ -336,6 +338,14 @@ describe('the receipt straightened (D164)', () => {
     const shot: Shot = { ...turned, rounded: 40, over: finger }
     const photo = photograph(printed(800, 1800), shot)
     expect(cornerError(locatePaper(photo), turned.corners)).toBeLessThan(5)
+    expect(smearedRows(findPaper(photo))).toBeLessThan(0.05)
+  })
+
+  test('a receipt with a corner torn off is straightened from its other sides', () => {
+    const photo = photograph(printed(800, 1800), { ...turned, torn: 250 })
+    const found = locatePaper(photo)
+    // The missing corner is where the sides it joined meet; the side the tear cut short is fitted along what is left of it.
+    expect(cornerError(found, turned.corners)).toBeLessThan(4)
     expect(smearedRows(findPaper(photo))).toBeLessThan(0.05)
   })
 

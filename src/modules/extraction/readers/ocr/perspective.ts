@@ -26,18 +26,25 @@ const MIN_SIDE_SUPPORT = 0.4
  * not a quadrilateral with confidence. The largest quadrilateral inside the outline's convex hull
  * gives each side roughly; each side is then fitted to the outline points along it, away from
  * the corners (rounded ones, or curled), and the corners are where the fitted sides meet. Points
- * off a side (a finger over the edge, a notch) are left out of its fit.
+ * off a side (a finger over the edge, a notch) are left out of its fit; one side with too few
+ * points along it (a torn corner, or mostly covered) is drawn parallel to the side opposite.
  */
 export function findQuad(outline: Point[], enclosed: number): Quad | undefined {
   const hull = convexHull(outline)
   if (hull.length < 4) return undefined
   const rough = largestQuad(hull)
-  const lines: Line[] = []
-  for (let side = 0; side < 4; side++) {
-    const line = fitSide(outline, rough[side]!, rough[(side + 1) % 4]!)
-    if (!line) return undefined
-    lines.push(line)
-  }
+  const fitted = [0, 1, 2, 3].map((side) => fitSide(outline, rough[side]!, rough[(side + 1) % 4]!))
+  const missing = fitted.filter((line) => !line).length
+  if (missing > 1) return undefined
+  // One side with too little outline along it (a torn corner, a hand over it) is looked for
+  // parallel to the side opposite, through the outline's outermost point that way, then fitted
+  // to what outline there is along it between its neighbours.
+  const lines = fitted.map((line, side) => {
+    if (line) return line
+    const guess = parallelOutside(outline, fitted[(side + 2) % 4]!, rough[side]!, rough[(side + 2) % 4]!)
+    const [from, to] = [meet(fitted[(side + 3) % 4]!, guess), meet(guess, fitted[(side + 1) % 4]!)]
+    return (from && to && fitSide(outline, from, to, guess, MIN_SIDE_SUPPORT / 2)) || guess
+  })
   const corners = lines.map((line, side) => meet(lines[(side + 3) % 4]!, line))
   if (corners.some((corner) => !corner)) return undefined
   const quad = orderCorners(corners as Point[])
@@ -99,18 +106,18 @@ interface Line {
  * over its middle (the ends may be rounded corners); twice, the second time with only the points
  * close to the first fit. Undefined when too few points lie along it.
  */
-function fitSide(outline: Point[], from: Point, to: Point): Line | undefined {
-  const length = Math.hypot(to.x - from.x, to.y - from.y)
+function fitSide(outline: Point[], from: Point, to: Point, start?: Line, support = MIN_SIDE_SUPPORT): Line | undefined {
+  const length = distance(from, to)
   if (length < 8) return undefined
-  const along = { x: (to.x - from.x) / length, y: (to.y - from.y) / length }
-  let line: Line = { point: from, along }
+  const along = unit(from, to)
+  let line: Line = start ?? { point: from, along }
   for (const tolerance of [Math.max(2, length * 0.03), 1.5]) {
     const near = outline.filter((point) => {
       const t = (point.x - from.x) * along.x + (point.y - from.y) * along.y
       const off = Math.abs((point.x - line.point.x) * line.along.y - (point.y - line.point.y) * line.along.x)
       return t > length * 0.1 && t < length * 0.9 && off <= tolerance
     })
-    if (near.length < length * 0.8 * MIN_SIDE_SUPPORT) return undefined
+    if (near.length < length * 0.8 * support) return undefined
     line = fitLine(near)
   }
   return line
@@ -134,6 +141,14 @@ function fitLine(points: Point[]): Line {
   // The direction of greatest spread (the principal axis of the points).
   const angle = Math.atan2(2 * sxy, sxx - syy) / 2
   return { point: { x: mx, y: my }, along: { x: Math.cos(angle), y: Math.sin(angle) } }
+}
+
+/** The line along `opposite` through the outline point farthest from it on the side of `towards` (away from `from`). */
+function parallelOutside(outline: Point[], opposite: Line, towards: Point, from: Point): Line {
+  let normal = { x: -opposite.along.y, y: opposite.along.x }
+  if (normal.x * (towards.x - from.x) + normal.y * (towards.y - from.y) < 0) normal = { x: -normal.x, y: -normal.y }
+  const outermost = outline.reduce((best, p) => (p.x * normal.x + p.y * normal.y > best.x * normal.x + best.y * normal.y ? p : best))
+  return { point: outermost, along: opposite.along }
 }
 
 /** Where two lines cross, or undefined when they are (nearly) parallel. */
@@ -238,4 +253,9 @@ export function warpQuad(page: Raster, quad: Quad, inset = 0): Raster {
 
 function distance(p: Point, q: Point): number {
   return Math.hypot(q.x - p.x, q.y - p.y)
+}
+
+function unit(from: Point, to: Point): Point {
+  const length = distance(from, to)
+  return { x: (to.x - from.x) / length, y: (to.y - from.y) / length }
 }
