@@ -54,8 +54,8 @@ export function findQuad(outline: Point[], enclosed: number): Quad | undefined {
   return quad
 }
 
-/** Andrew's monotone chain: the convex hull, anticlockwise in y-down coordinates seen as y-up. */
-export function convexHull(points: Point[]): Point[] {
+/** The convex hull of the points, its vertices in order around it (Andrew's monotone chain). */
+function convexHull(points: Point[]): Point[] {
   const sorted = [...points].sort((p, q) => p.x - q.x || p.y - q.y)
   if (sorted.length < 3) return sorted
   const half = (from: Point[]): Point[] => {
@@ -72,27 +72,27 @@ export function convexHull(points: Point[]): Point[] {
 
 /**
  * The quadrilateral of largest area with its corners among the hull's vertices: for each pair
- * of opposite corners, the vertex farthest from their diagonal on either side.
+ * of opposite corners, the vertex farthest from their diagonal on either side. Along a convex
+ * hull that distance rises then falls, and the farthest vertex moves on as the second corner
+ * does, so each is found by stepping forward from the last one.
  */
 function largestQuad(hull: Point[]): Quad {
   const n = hull.length
+  const at = (index: number) => hull[index % n]!
   let best = { area: -1, corners: [0, 1, 2, 3] }
   for (let i = 0; i < n; i++) {
-    for (let k = i + 2; k < n; k++) {
-      let [left, leftArea, right, rightArea] = [-1, -1, -1, -1]
-      for (let j = i + 1; j < k; j++) {
-        const area = Math.abs(cross(hull[i]!, hull[k]!, hull[j]!))
-        if (area > leftArea) [left, leftArea] = [j, area]
-      }
-      for (let j = k + 1; j < n + i; j++) {
-        const area = Math.abs(cross(hull[i]!, hull[k]!, hull[j % n]!))
-        if (area > rightArea) [right, rightArea] = [j % n, area]
-      }
-      if (left < 0 || right < 0) continue
-      if (leftArea + rightArea > best.area) best = { area: leftArea + rightArea, corners: [i, left, k, right] }
+    let left = i + 1
+    let right = i + 3
+    for (let k = i + 2; k < i + n - 1; k++) {
+      const area = (j: number) => Math.abs(cross(at(i), at(k), at(j)))
+      while (left + 1 < k && area(left + 1) >= area(left)) left++
+      right = Math.max(right, k + 1)
+      while (right + 1 < i + n && area(right + 1) >= area(right)) right++
+      const total = area(left) + area(right)
+      if (total > best.area) best = { area: total, corners: [i, left, k, right] }
     }
   }
-  return best.corners.map((index) => hull[index]!) as Quad
+  return best.corners.map((index) => at(index)) as Quad
 }
 
 /** A line through `point` along the unit vector `along`. */
@@ -103,15 +103,16 @@ interface Line {
 
 /**
  * The line fitted (total least squares) to the outline points near the side from `from` to `to`,
- * over its middle (the ends may be rounded corners); twice, the second time with only the points
- * close to the first fit. Undefined when too few points lie along it.
+ * over its middle (the ends may be rounded corners); three times, each time with only the points
+ * closer to the last fit (the side found first may run a little off the edge: its ends are hull
+ * vertices near the corners, not at them). Undefined when too few points lie along it.
  */
 function fitSide(outline: Point[], from: Point, to: Point, start?: Line, support = MIN_SIDE_SUPPORT): Line | undefined {
   const length = distance(from, to)
   if (length < 8) return undefined
   const along = unit(from, to)
   let line: Line = start ?? { point: from, along }
-  for (const tolerance of [Math.max(2, length * 0.03), 1.5]) {
+  for (const tolerance of [Math.max(3, length * 0.06), Math.max(2, length * 0.03), 1.5]) {
     const near = outline.filter((point) => {
       const t = (point.x - from.x) * along.x + (point.y - from.y) * along.y
       const off = Math.abs((point.x - line.point.x) * line.along.y - (point.y - line.point.y) * line.along.x)
