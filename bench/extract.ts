@@ -25,7 +25,10 @@ import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header
 import type { DocumentText, MediaType, ReadOptions } from '../src/modules/extraction/readers/types'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 
-const EVAL_ROOT = resolve(import.meta.dir, '../../shared/eval')
+/** `--eval-root=<dir>` reads the sets from another directory laid out alike (bench/photograph.ts makes one). */
+const EVAL_ROOT = resolve(
+  process.argv.find((arg) => arg.startsWith('--eval-root='))?.slice('--eval-root='.length) ?? join(import.meta.dir, '../../shared/eval'),
+)
 /** The text documents, also sent through the HTTP API for throughput. */
 const DEV_DIR = join(EVAL_ROOT, 'dev')
 /** Text documents, and the same kinds as scans and photos (read through OCR). */

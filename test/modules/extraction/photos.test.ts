@@ -1,16 +1,17 @@
 /**
- * Photos as phones send them (D156–D158): large JPEGs decoded shrunk on load, EXIF orientation,
- * HEIC, and the receipt found in the photo. The photos are made here: a rendered receipt laid on
- * a dark, textured table and encoded by libvips; the HEIC is libheif's own example image.
+ * Photos as phones send them (D156–D158, D164): large JPEGs decoded shrunk on load, EXIF
+ * orientation, HEIC, and the receipt found in the photo and straightened. The photos are made
+ * here: a rendered receipt laid on a dark, textured table (or seen at an angle, through a
+ * projective map) and encoded by libvips; the HEIC is libheif's own example image.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
 import jpegJs from 'jpeg-js'
 import sharp from 'sharp'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { imagePages } from '../../../src/modules/extraction/readers/ocr/images'
-import { findPaper } from '../../../src/modules/extraction/readers/ocr/paper'
+import { findPaper, locatePaper, type PaperFound } from '../../../src/modules/extraction/readers/ocr/paper'
 import { PHOTO_LONGEST_SIDE } from '../../../src/modules/extraction/readers/ocr/photo'
-import { type Raster, rotate } from '../../../src/modules/extraction/readers/ocr/raster'
+import { flattenBackground, type Raster, rotate } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
 import { makeTestApp } from '../../helpers/app'
 import { renderPage, toJpeg } from '../../helpers/images'
@@ -166,6 +167,233 @@ describe('the receipt found in the photo (D158)', () => {
     const scan: Raster = { width: 600, height: 1200, data: new Uint8Array(600 * 1200).fill(240) }
     for (let y = 100; y < 1100; y += 50) scan.data.fill(20, y * 600 + 50, y * 600 + 500)
     expect(findPaper(scan)).toBe(scan)
+  })
+})
+
+describe('the receipt straightened (D164)', () => {
+  type Corner = { x: number; y: number }
+  interface Shot {
+    /** Where the paper's corners fall in the photo: top left, top right, bottom right, bottom left. */
+    corners: [Corner, Corner, Corner, Corner]
+    width: number
+    height: number
+    /** Light falling off from the top left: the bottom right gets this share of it. */
+    dimmest?: number
+    /** Paper corners rounded with this radius, in pixels of the paper. */
+    rounded?: number
+    /** The bottom left corner torn off, this far along both edges, in pixels of the paper. */
+    torn?: number
+    /** Whether to draw more, in photo coordinates, over the photo: a finger, a hand. */
+    over?: (x: number, y: number) => number | undefined
+  }
+
+  /** A paper of `width` × `height` with lines of print every 30 px, of lengths that vary. */
+  function printed(width: number, height: number): Raster {
+    const data = new Uint8Array(width * height).fill(245)
+    for (let top = 60, line = 0; top + 12 < height - 60; top += 30, line++) {
+      for (let y = top; y < top + 12; y++) data.fill(35, y * width + 40, y * width + width - 60 - (line % 3) * 80)
+    }
+    return { width, height, data }
+  }
+
+  /**
+   * The paper photographed: every pixel of the photo is looked up on the paper through the map
+   * from the photo's quadrilateral back to the paper's rectangle (or is table), then lit.
+   */
+  function photograph(paper: Raster, shot: Shot): Raster {
+    const back = inverse(squareToQuad(shot.corners))
+    const photo = table(shot.width, shot.height)
+    const r = shot.rounded ?? 0
+    for (let y = 0; y < shot.height; y++) {
+      for (let x = 0; x < shot.width; x++) {
+        const at = y * shot.width + x
+        const [px, py] = [x + 0.5, y + 0.5]
+        const w = back[6] * px + back[7] * py + back[8]
+        const u = ((back[0] * px + back[1] * py + back[2]) / w) * paper.width
+        const v = ((back[3] * px + back[4] * py + back[5]) / w) * paper.height
+        const inside = u >= 0 && v >= 0 && u < paper.width && v < paper.height && u + (paper.height - v) >= (shot.torn ?? 0)
+        // Outside the rounding of a corner is table.
+        const [cu, cv] = [Math.min(Math.max(u, r), paper.width - r), Math.min(Math.max(v, r), paper.height - r)]
+        if (inside && (u - cu) ** 2 + (v - cv) ** 2 <= r * r) photo.data[at] = paper.data[Math.floor(v) * paper.width + Math.floor(u)]!
+        const drawn = shot.over?.(x, y)
+        if (drawn !== undefined) photo.data[at] = drawn
+        photo.data[at] = photo.data[at]! * (1 - (1 - (shot.dimmest ?? 1)) * ((x / shot.width + y / shot.height) / 2))
+      }
+    }
+    return photo
+  }
+
+  type Matrix = [number, number, number, number, number, number, number, number, number]
+
+  /** The projective map (3 × 3, row by row) from the unit square to four corners (Heckbert 1989). */
+  function squareToQuad([p0, p1, p2, p3]: [Corner, Corner, Corner, Corner]): Matrix {
+    const [sx, sy] = [p0.x - p1.x + p2.x - p3.x, p0.y - p1.y + p2.y - p3.y]
+    const [dx1, dy1, dx2, dy2] = [p1.x - p2.x, p1.y - p2.y, p3.x - p2.x, p3.y - p2.y]
+    const det = dx1 * dy2 - dx2 * dy1
+    const [g, h] = [(sx * dy2 - dx2 * sy) / det, (dx1 * sy - sx * dy1) / det]
+    return [p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x, p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y, g, h, 1]
+  }
+
+  function inverse([a, b, c, d, e, f, g, h, i]: Matrix): Matrix {
+    const adjugate: Matrix = [
+      e * i - f * h,
+      c * h - b * i,
+      b * f - c * e,
+      f * g - d * i,
+      a * i - c * g,
+      c * d - a * f,
+      d * h - e * g,
+      b * g - a * h,
+      a * e - b * d,
+    ]
+    const det = a * adjugate[0] + b * adjugate[3] + c * adjugate[6]
+    return adjugate.map((value) => value / det) as Matrix
+  }
+
+  /** The corners found, each this far at most from where the paper's were put. */
+  function cornerError(found: PaperFound | undefined, corners: Corner[]): number {
+    if (!found || !('corners' in found)) return Number.POSITIVE_INFINITY
+    return Math.max(...found.corners.map((corner, i) => Math.hypot(corner.x - corners[i]!.x, corner.y - corners[i]!.y)))
+  }
+
+  /** The photo cut to the box around the corners, as D158 cuts it, a survey pixel inside. */
+  function boxOf(photo: Raster, corners: Corner[]): Raster {
+    const [left, top] = [Math.min(...corners.map((c) => c.x)) + 9, Math.min(...corners.map((c) => c.y)) + 9]
+    const [right, bottom] = [Math.max(...corners.map((c) => c.x)) - 9, Math.max(...corners.map((c) => c.y)) - 9]
+    const data = new Uint8Array((right - left) * (bottom - top))
+    for (let y = top; y < bottom; y++) data.set(photo.data.subarray(y * photo.width + left, y * photo.width + right), (y - top) * (right - left))
+    return { width: right - left, height: bottom - top, data }
+  }
+
+  /**
+   * How level the print is: over a band of the page where every line is printed, the
+   * share of rows that are neither blank nor ink all along. A line tilted by a degree smears
+   * over several rows at each of its edges; a level one has none.
+   */
+  function smearedRows(page: Raster): number {
+    const [from, to] = [Math.round(page.width * 0.35), Math.round(page.width * 0.65)]
+    let smeared = 0
+    for (let y = 0; y < page.height; y++) {
+      let ink = 0
+      for (let x = from; x < to; x++) if (page.data[y * page.width + x]! < 128) ink++
+      const share = ink / (to - from)
+      if (share > 0.1 && share < 0.9) smeared++
+    }
+    return smeared / page.height
+  }
+
+  // Turned about 11° clockwise and seen from below its bottom edge (the top side is shorter).
+  const turned: Shot = {
+    corners: [
+      { x: 760, y: 330 },
+      { x: 1530, y: 480 },
+      { x: 1270, y: 2290 },
+      { x: 380, y: 2120 },
+    ],
+    width: 2000,
+    height: 2600,
+    dimmest: 0.6,
+  }
+  const side = (from: Corner, to: Corner) => Math.hypot(to.x - from.x, to.y - from.y)
+  let turnedPhoto: Raster
+  beforeAll(() => {
+    turnedPhoto = photograph(printed(800, 1800), turned)
+  })
+
+  test('a receipt turned and seen at an angle is found to within a few pixels of its corners, and straightened level', () => {
+    const photo = turnedPhoto
+    expect(cornerError(locatePaper(photo), turned.corners)).toBeLessThan(4)
+    const page = findPaper(photo)
+    // As wide and high as the paper's nearer sides, less a survey pixel (9 px here) inside each edge.
+    const [tl, tr, br, bl] = turned.corners
+    expect(Math.abs(page.width - (Math.max(side(tl, tr), side(bl, br)) - 2 * 9))).toBeLessThan(6)
+    expect(Math.abs(page.height - (Math.max(side(tl, bl), side(tr, br)) - 2 * 9))).toBeLessThan(6)
+    // Every line of print is there, and level; the photo cut to the paper's box has them tilted.
+    expect(smearedRows(page)).toBeLessThan(0.05)
+    const printedLines = Math.floor((1800 - 60 - 72) / 30) + 1
+    let lines = 0
+    for (let y = 1, inkBefore = false; y < page.height; y++) {
+      const ink = page.data[y * page.width + Math.round(page.width * 0.2)]! < 128
+      if (ink && !inkBefore) lines++
+      inkBefore = ink
+    }
+    expect(lines).toBe(printedLines)
+    expect(smearedRows(boxOf(photo, turned.corners))).toBeGreaterThan(0.3)
+  })
+
+  test('its uneven light is evened out by the step every page goes through before OCR', () => {
+    const page = findPaper(turnedPhoto)
+    const flat = flattenBackground(page)
+    // Paper between two lines, near the top left (brightest) and the bottom right (dimmest).
+    const paperAt = (raster: Raster, x: number, y: number) => raster.data[Math.round(y * raster.height) * raster.width + Math.round(x * raster.width)]!
+    const [bright, dim] = [paperAt(page, 0.1, 21 / 1800), paperAt(page, 0.9, 1791 / 1800)]
+    expect(bright - dim).toBeGreaterThan(40)
+    expect(paperAt(flat, 0.1, 21 / 1800)).toBeGreaterThan(235)
+    expect(paperAt(flat, 0.9, 1791 / 1800)).toBeGreaterThan(235)
+  })
+
+  test('rounded corners and a finger over an edge leave the corners where the sides meet', () => {
+    // A dark finger (skin in shadow) over the left edge, 60 px wide and 380 long.
+    const finger = (x: number, y: number) => (((x - 560) / 150) ** 2 + ((y - 1200) / 190) ** 2 <= 1 ? 70 : undefined)
+    const shot: Shot = { ...turned, rounded: 40, over: finger }
+    const photo = photograph(printed(800, 1800), shot)
+    expect(cornerError(locatePaper(photo), turned.corners)).toBeLessThan(5)
+    expect(smearedRows(findPaper(photo))).toBeLessThan(0.05)
+  })
+
+  test('a receipt with a corner torn off is straightened from its other sides', () => {
+    const photo = photograph(printed(800, 1800), { ...turned, torn: 250 })
+    const found = locatePaper(photo)
+    // The missing corner is where the sides it joined meet; the side the tear cut short is fitted along what is left of it.
+    expect(cornerError(found, turned.corners)).toBeLessThan(4)
+    expect(smearedRows(findPaper(photo))).toBeLessThan(0.05)
+  })
+
+  test('a bright region that is no quadrilateral (a hand in the light holding the paper) is cut to its box, as before', () => {
+    const hand = (x: number, y: number) => (((x - 1560) / 330) ** 2 + ((y - 1500) / 260) ** 2 <= 1 ? 215 : undefined)
+    const photo = photograph(printed(800, 1800), { ...turned, over: hand })
+    const found = locatePaper(photo)
+    expect(found && 'left' in found).toBe(true)
+    const page = findPaper(photo)
+    // The box reaches from the paper's left corner to the hand's right edge.
+    expect(page.width).toBeGreaterThan(1890 - 380 - 30)
+    expect(page.width).toBeLessThan(1890 - 380)
+  })
+
+  test('a scan turned slightly, all paper but thin dark corners, is left whole', () => {
+    const shot: Shot = {
+      corners: [
+        { x: 30, y: 0 },
+        { x: 1200, y: 40 },
+        { x: 1170, y: 1600 },
+        { x: 0, y: 1560 },
+      ],
+      width: 1200,
+      height: 1600,
+    }
+    const scan = photograph(printed(1170, 1560), shot)
+    expect(locatePaper(scan)).toBeUndefined()
+    expect(findPaper(scan)).toBe(scan)
+  })
+
+  test('a receipt photographed at an angle with uneven light is read through the API', async () => {
+    // The receipt of the tests above, 2000 px wide, in a 13 MP photo, turned and in perspective.
+    const shot: Shot = {
+      corners: [
+        { x: 900, y: 700 },
+        { x: 2850, y: 1050 },
+        { x: 2620, y: 2150 },
+        { x: 620, y: 1850 },
+      ],
+      width: 3200,
+      height: 4200,
+      dimmest: 0.75,
+    }
+    const jpeg = await phoneJpeg(photograph(receipt, shot))
+    const t = await makeTestApp()
+    const response = await t.call('POST', '/api/v1/extract', { body: form(jpeg, 'IMG_0413.jpg') })
+    expect(response.body.job.status).toBe('succeeded')
+    expect(response.body.job.result).toEqual({ invoice_number: 'HB-5521', date: '2024-06-21', total: '18.50' })
   })
 })
 

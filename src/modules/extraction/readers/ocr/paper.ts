@@ -2,9 +2,12 @@
  * The paper in a photo (D158): a receipt lying on a table or held in a hand is the largest bright
  * region standing out from a darker surround. It is found on a small copy of the photo (a
  * threshold between the two brightnesses, then the largest connected bright region) and the photo
- * is cut to it, so OCR reads the receipt, not the wood grain. A page with no such region (a scan,
- * paper on a white table, a photo of a screen) is left whole.
+ * is cut to it, so OCR reads the receipt, not the wood grain. When the region is a quadrilateral
+ * (a receipt seen at an angle, turned, or in perspective) the paper is warped from its four corners
+ * to an upright rectangle (D164, perspective.ts); otherwise it is cut to its box. A page with no
+ * such region (a scan, paper on a white table, a photo of a screen) is left whole.
  */
+import { findQuad, type Point, polygonArea, type Quad, warpQuad } from './perspective'
 import type { Raster } from './raster'
 
 /** The copy the paper is looked for on has about this many pixels on its longest side. */
@@ -17,23 +20,85 @@ const MAX_PAPER_SHARE = 0.8
 
 /** The photo cut to the paper in it, or the page unchanged when no paper stands out. */
 export function findPaper(page: Raster): Raster {
+  const paper = locatePaper(page)
+  if (!paper) return page
+  if ('corners' in paper) return warpQuad(page, paper.corners, paper.inset)
+  return crop(page, paper.left, paper.top, paper.width, paper.height)
+}
+
+/**
+ * Where the paper is in a photo: its four corners, when it shows them with confidence, to be
+ * straightened and cut `inset` pixels inside its edge; else the box to cut it to; undefined when
+ * no paper stands out.
+ */
+export type PaperFound = { corners: Quad; inset: number } | { left: number; top: number; width: number; height: number }
+
+export function locatePaper(page: Raster): PaperFound | undefined {
   const step = Math.max(1, Math.ceil(Math.max(page.width, page.height) / SURVEY_SIDE))
   const survey = shrinkByAverage(page, step)
   const threshold = otsuThreshold(survey.data)
-  if (threshold === undefined) return page
+  if (threshold === undefined) return undefined
   const region = largestBrightRegion(survey, threshold)
   const area = survey.width * survey.height
-  if (region.pixels < area * MIN_PAPER_SHARE) return page
+  if (region.pixels < area * MIN_PAPER_SHARE) return undefined
+  // A paper photographed at an angle is straightened (D164): its corners, found on the survey
+  // copy, are scaled to the page, and the paper is cut one survey pixel inside its edge.
+  const { points, area: enclosed } = outline(region)
+  const quad = findQuad(points, enclosed)
+  if (quad && !squareToSurvey(quad, region)) {
+    if (polygonArea(quad) > area * MAX_PAPER_SHARE) return undefined
+    return { corners: quad.map(({ x, y }) => ({ x: x * step, y: y * step })) as Quad, inset: step }
+  }
   const boxArea = (region.right - region.left + 1) * (region.bottom - region.top + 1)
-  if (boxArea > area * MAX_PAPER_SHARE) return page
+  if (boxArea > area * MAX_PAPER_SHARE) return undefined
   // Cut just inside the paper's edge (one survey pixel): a strip of table left along it is read as
   // a column of marks, and its dark band can hide the print beside it from the line finder.
   const left = (region.left + 1) * step
   const top = (region.top + 1) * step
   const right = Math.min(page.width, region.right * step)
   const bottom = Math.min(page.height, region.bottom * step)
-  if (right - left < step * 4 || bottom - top < step * 4) return page
-  return crop(page, left, top, right - left, bottom - top)
+  if (right - left < step * 4 || bottom - top < step * 4) return undefined
+  return { left, top, width: right - left, height: bottom - top }
+}
+
+/**
+ * Whether a quadrilateral is the region's box to within a survey pixel: a paper lying square to
+ * the photo is cut to its box, pixels as they are, without resampling.
+ */
+function squareToSurvey(quad: Quad, region: Region): boolean {
+  const box = [
+    { x: region.left, y: region.top },
+    { x: region.right + 1, y: region.top },
+    { x: region.right + 1, y: region.bottom + 1 },
+    { x: region.left, y: region.bottom + 1 },
+  ]
+  return quad.every((corner, i) => Math.abs(corner.x - box[i]!.x) <= 1 && Math.abs(corner.y - box[i]!.y) <= 1)
+}
+
+/**
+ * The outline of a region, in survey coordinates of pixel edges: where each row enters and leaves
+ * it, and each column. Holes (the print) are not part of it. With it, the area it encloses: the
+ * smaller of the rows' and the columns' spans, so a notch from either way counts as missing.
+ */
+function outline(region: Region): { points: Point[]; area: number } {
+  const { labels, label, width, left, top, right, bottom } = region
+  const points: Point[] = []
+  let [rowSpans, columnSpans] = [0, 0]
+  for (let y = top; y <= bottom; y++) {
+    let [first, last] = [-1, -1]
+    for (let x = left; x <= right; x++) if (labels[y * width + x] === label) [first, last] = [first < 0 ? x : first, x]
+    if (first < 0) continue
+    points.push({ x: first, y: y + 0.5 }, { x: last + 1, y: y + 0.5 })
+    rowSpans += last + 1 - first
+  }
+  for (let x = left; x <= right; x++) {
+    let [first, last] = [-1, -1]
+    for (let y = top; y <= bottom; y++) if (labels[y * width + x] === label) [first, last] = [first < 0 ? y : first, y]
+    if (first < 0) continue
+    points.push({ x: x + 0.5, y: first }, { x: x + 0.5, y: last + 1 })
+    columnSpans += last + 1 - first
+  }
+  return { points, area: Math.min(rowSpans, columnSpans) }
 }
 
 function shrinkByAverage(page: Raster, step: number): Raster {
@@ -83,21 +148,27 @@ interface Region {
   top: number
   right: number
   bottom: number
+  /** Each survey pixel's region number (0 for none), the survey's width, and this region's number. */
+  labels: Int32Array
+  width: number
+  label: number
 }
 
 /** The largest 4-connected region of pixels brighter than the threshold, and its bounding box. */
 function largestBrightRegion(survey: Raster, threshold: number): Region {
   const { width, height, data } = survey
-  const seen = new Uint8Array(width * height)
+  const labels = new Int32Array(width * height)
   const queue = new Int32Array(width * height)
-  let best: Region = { pixels: 0, left: 0, top: 0, right: 0, bottom: 0 }
+  let best: Region = { pixels: 0, left: 0, top: 0, right: 0, bottom: 0, labels, width, label: 0 }
+  let label = 0
   for (let start = 0; start < data.length; start++) {
-    if (seen[start] || data[start]! <= threshold) continue
-    const region: Region = { pixels: 0, left: width, top: height, right: 0, bottom: 0 }
+    if (labels[start] || data[start]! <= threshold) continue
+    label++
+    const region: Region = { pixels: 0, left: width, top: height, right: 0, bottom: 0, labels, width, label }
     let head = 0
     let tail = 0
     queue[tail++] = start
-    seen[start] = 1
+    labels[start] = label
     while (head < tail) {
       const at = queue[head++]!
       const x = at % width
@@ -108,8 +179,8 @@ function largestBrightRegion(survey: Raster, threshold: number): Region {
       if (y < region.top) region.top = y
       if (y > region.bottom) region.bottom = y
       for (const next of [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, y > 0 ? at - width : -1, y < height - 1 ? at + width : -1]) {
-        if (next >= 0 && !seen[next] && data[next]! > threshold) {
-          seen[next] = 1
+        if (next >= 0 && !labels[next] && data[next]! > threshold) {
+          labels[next] = label
           queue[tail++] = next
         }
       }
