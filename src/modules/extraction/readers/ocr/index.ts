@@ -9,7 +9,8 @@ import type { PageWords, PositionedWord } from '../layout'
 import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
 import { modelShown } from './language'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
-import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
+import { type RecogniserName, type WordReader, wordReader } from './recognisers'
+import { detectOrientation, type OcrLanguage, type OcrWord } from './tesseract'
 
 /** A page's words, boxes in pixels of the upright image read, y downwards. */
 export interface RecognisedPage extends PageWords {
@@ -41,11 +42,12 @@ export interface PageRecogniser {
  * (or a text page before it shows): a document keeps its language, so its later pages are read
  * once. With `readTwice`, a doubtful page is also read a second time (for the built-in engine).
  */
-export function pageRecogniser(readTwice = false): PageRecogniser {
+export function pageRecogniser(readTwice = false, recogniser?: RecogniserName): PageRecogniser {
   let language: OcrLanguage | undefined
+  const reader = wordReader(recogniser)
   return {
     async read(page) {
-      const read = await recognisePage(page, language, readTwice)
+      const read = await recognisePage(reader, page, language, readTwice)
       language = read.language
       return read
     },
@@ -55,10 +57,16 @@ export function pageRecogniser(readTwice = false): PageRecogniser {
   }
 }
 
-async function recognisePage(page: Raster, known: OcrLanguage | undefined, readTwice: boolean): Promise<RecognisedPage & { language: OcrLanguage }> {
+async function recognisePage(
+  reader: WordReader,
+  page: Raster,
+  known: OcrLanguage | undefined,
+  readTwice: boolean,
+): Promise<RecognisedPage & { language: OcrLanguage }> {
+  const recognise = reader.read
   const flat = flattenBackground(page)
   const prepared = enlarge(flat)
-  let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(prepared)
+  let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(reader, prepared)
   let upright = prepared
   let turned: Turn = 0
   // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
@@ -81,7 +89,8 @@ async function recognisePage(page: Raster, known: OcrLanguage | undefined, readT
     }
   }
   const guessed = modelShown(words)
-  if (guessed && guessed !== language) {
+  if (guessed && guessed !== language && !reader.languageMatters) language = guessed
+  else if (guessed && guessed !== language) {
     // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
     const again = await recognise(upright, [guessed])
     if (quality(again) >= quality(words) * 0.95) {
@@ -91,18 +100,19 @@ async function recognisePage(page: Raster, known: OcrLanguage | undefined, readT
   }
   if (characterConfidence(words) < READ_AGAIN_BELOW) {
     // Faint or small print is read anew a size larger; the surer of the two readings is kept.
-    const again = await readLarger(flat, upright, turned, language, LARGER)
+    const again = await readLarger(reader, flat, upright, turned, language, LARGER)
     if (again && characterConfidence(again.words) > characterConfidence(words)) ({ words, raster: upright } = again)
   }
   const reading = readingOf(words, upright)
   if (!readTwice || characterConfidence(words) >= SECOND_READING_BELOW) return { ...reading, language }
   // Still doubtful: read once more, larger again, for the engine to answer each field from the surer reading.
-  const second = await readLarger(flat, upright, turned, language, SECOND_LARGER)
+  const second = await readLarger(reader, flat, upright, turned, language, SECOND_LARGER)
   return { ...reading, language, ...(second && { second: readingOf(second.words, second.raster) }) }
 }
 
 /** The page read again from its evened-out image, enlarged `more` times as much and turned upright; undefined when that is no larger. */
 async function readLarger(
+  reader: WordReader,
   flat: Raster,
   upright: Raster,
   turned: Turn,
@@ -113,7 +123,7 @@ async function readLarger(
   // Compared by area: the page read may have been turned a quarter.
   if (larger.width * larger.height <= upright.width * upright.height * 1.2) return undefined
   const raster = rotate(larger, turned)
-  return { words: await recognise(raster, [language]), raster }
+  return { words: await reader.read(raster, [language]), raster }
 }
 
 function readingOf(words: OcrWord[], raster: Raster): PageWords {
@@ -144,7 +154,13 @@ const TOP_SHARE = 0.25
  * model, then the page with the model of the language those words show (English when unclear).
  * A German page costs its top and one reading where it would cost two readings.
  */
-async function readFirstPage(raster: Raster): Promise<{ words: OcrWord[]; language: OcrLanguage }> {
+async function readFirstPage(reader: WordReader, raster: Raster): Promise<{ words: OcrWord[]; language: OcrLanguage }> {
+  const recognise = reader.read
+  if (!reader.languageMatters) {
+    // One model reads every language: the page is read once, and its words tell its language.
+    const words = await recognise(raster, ['eng'])
+    return { words, language: modelShown(words) ?? 'eng' }
+  }
   const cut = blankRowNear(raster, TOP_SHARE)
   const shown = cut === undefined ? undefined : modelShown(await recognise(raster, ['eng'], { top: 0, height: cut }))
   const language = shown ?? 'eng'
