@@ -68,16 +68,18 @@ describe('PaddleOCR on ONNX Runtime', () => {
     expect(currency.left + currency.width).toBeLessThanOrEqual(total.left + 2)
   })
 
-  test('CTC decoding merges repeats, drops blanks, and keeps a letter repeated across a blank', () => {
-    // Classes: 0 blank, then the dictionary; one-hot steps "a a _ a b".
+  test('CTC decoding merges repeats, drops blanks, keeps a letter repeated across a blank, and notes a likely space', () => {
+    // Classes: 0 blank, then the dictionary, the space last; steps "a a _ a _ b", the second blank maybe a space.
     const classes = 6625
-    const steps = [1, 1, 0, 1, 2]
+    const steps = [1, 1, 0, 1, 0, 2]
     const probabilities = new Float32Array(steps.length * classes)
     steps.forEach((best, step) => (probabilities[step * classes + best] = 0.9))
+    probabilities[4 * classes + classes - 1] = 0.08
     const read = decode(probabilities, steps.length, classes)
-    expect(read.map((character) => character.step)).toEqual([0, 3, 4])
+    expect(read.map((character) => character.step)).toEqual([0, 3, 5])
     expect(read[0]!.text).toBe(read[1]!.text)
     expect(read[0]!.probability).toBeCloseTo(0.9)
+    expect(read.map((character) => character.spaceBefore)).toEqual([0, 0, expect.closeTo(0.08)])
   })
 })
 

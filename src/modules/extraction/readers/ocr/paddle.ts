@@ -299,23 +299,32 @@ interface ReadCharacter {
   text: string
   step: number
   probability: number
+  /** The most the space was likely at any step since the character before (the model seldom reads spaces between Latin words outright). */
+  spaceBefore: number
 }
 
 /** CTC greedy decoding: the likeliest class at each step, repeats merged, blanks dropped. */
 export function decode(probabilities: Float32Array, steps: number, classes: number): ReadCharacter[] {
   const dictionary = characters()
+  const space = classes - 1
   const read: ReadCharacter[] = []
   let previous = 0
+  let spaceBefore = 0
   for (let step = 0; step < steps; step++) {
     let best = 0
     let probability = -1
-    for (let c = 0, at = step * classes; c < classes; c++, at++) {
-      if (probabilities[at]! > probability) {
-        probability = probabilities[at]!
+    const at = step * classes
+    for (let c = 0; c < classes; c++) {
+      if (probabilities[at + c]! > probability) {
+        probability = probabilities[at + c]!
         best = c
       }
     }
-    if (best !== 0 && best !== previous) read.push({ text: dictionary[best] ?? '', step, probability })
+    if (best !== 0 && best !== previous) {
+      read.push({ text: dictionary[best] ?? '', step, probability, spaceBefore })
+      spaceBefore = 0
+    }
+    if (best === 0 || best === space) spaceBefore = Math.max(spaceBefore, probabilities[at + space]!)
     previous = best
   }
   return read
@@ -346,7 +355,7 @@ function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lin
     const previous = group[group.length - 1]
     if (character.text.trim() === '') flush()
     else {
-      if (previous && character.step - previous.step > pitch * WORD_GAP) flush()
+      if (previous && (character.step - previous.step > pitch * WORD_GAP || character.spaceBefore > SPACE_LIKELY)) flush()
       group.push(character)
     }
   }
@@ -354,6 +363,8 @@ function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lin
   return words
 }
 
+/** A space this likely at a blank step between two characters separates them. */
+const SPACE_LIKELY = 0.05
 /** A gap this many times a line's usual character pitch (in steps) or more is a space. */
 const WORD_GAP = 1.6
 
