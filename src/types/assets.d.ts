@@ -44,3 +44,7 @@ declare module '*.txt' {
   const path: string
   export default path
 }
+declare module '*.so.1.gz' {
+  const path: string
+  export default path
+}
