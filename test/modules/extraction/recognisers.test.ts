@@ -10,9 +10,10 @@ import * as onnx from '../../../src/modules/extraction/readers/ocr/onnx'
 import { decode, detectLines } from '../../../src/modules/extraction/readers/ocr/paddle'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { defaultRecogniser, wordReader } from '../../../src/modules/extraction/readers/ocr/recognisers'
+import * as tesseract from '../../../src/modules/extraction/readers/ocr/tesseract'
 import type { OcrWord } from '../../../src/modules/extraction/readers/ocr/tesseract'
 import { MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
-import { renderPage, toPng } from '../../helpers/images'
+import { imagePdf, renderPage, toPng } from '../../helpers/images'
 
 setDefaultTimeout(60_000)
 
@@ -103,24 +104,54 @@ describe('choosing the recogniser', () => {
     else process.env.EXTRACTD_OCR = chosen
   })
 
-  test('EXTRACTD_OCR names it; an unknown or missing name is the default', () => {
+  test('EXTRACTD_OCR names it; an unknown or missing name is auto: PaddleOCR for English, Tesseract for the languages it has no letters for', () => {
     process.env.EXTRACTD_OCR = 'mix'
     expect(defaultRecogniser()).toBe('mix')
     expect(wordReader().name).toBe('mix')
-    process.env.EXTRACTD_OCR = 'paddle'
-    expect(wordReader().name).toBe('paddle')
+    process.env.EXTRACTD_OCR = 'tesseract'
+    expect(wordReader().name).toBe('tesseract')
     process.env.EXTRACTD_OCR = 'nonsense'
-    expect(defaultRecogniser()).toBe('tesseract')
+    expect(defaultRecogniser()).toBe('auto')
     delete process.env.EXTRACTD_OCR
-    expect(defaultRecogniser()).toBe('tesseract')
+    expect(defaultRecogniser()).toBe('auto')
+    expect(wordReader().name).toBe('paddle')
+    expect(wordReader('auto', 'eng').name).toBe('paddle')
+    expect(wordReader('auto', 'deu').name).toBe('tesseract')
+    expect(wordReader('paddle', 'deu').name).toBe('paddle')
   })
 
-  test('a document is read through the chosen recogniser', async () => {
-    process.env.EXTRACTD_OCR = 'paddle'
-    const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
-    const text = document.pages[0]!.replace(/ +/g, ' ')
-    expect(text).toContain('GREEN VALLEY GROCER')
-    expect(text).toContain('RM 27.80')
+  test('an English document is read by PaddleOCR alone', async () => {
+    delete process.env.EXTRACTD_OCR
+    const reads = spyOn(tesseract, 'recognise')
+    try {
+      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+      const text = document.pages[0]!.replace(/ +/g, ' ')
+      expect(text).toContain('GREEN VALLEY GROCER')
+      expect(text).toContain('RM 27.80')
+      expect(reads).not.toHaveBeenCalled()
+    } finally {
+      reads.mockRestore()
+    }
+  })
+
+  test('a German page is read again by Tesseract with the German model, and the pages after it by Tesseract at once', async () => {
+    delete process.env.EXTRACTD_OCR
+    const page = [
+      'Rechnung Nr. 2024-117',
+      'Rechnungsdatum: 12.03.2024',
+      'Lieferung an: Müller Gärten GmbH',
+      'Gesamtbetrag: 1.190,00 Euro',
+      'Zahlbar innerhalb von 14 Tagen ohne Abzug',
+    ]
+    const reads = spyOn(tesseract, 'recognise')
+    try {
+      const scan = { png: toPng(await renderPage({ lines: page, width: 420 }, 200)) }
+      const document = await readDocument(await imagePdf([scan, scan]), MEDIA_TYPES.pdf)
+      expect(document.pages[0]).toContain('Müller')
+      expect(reads.mock.calls.map(([, languages]) => languages.join('+'))).toEqual(['deu', 'deu'])
+    } finally {
+      reads.mockRestore()
+    }
   })
 
   test('without ONNX Runtime, PaddleOCR and the mix fall back to Tesseract, with a warning', () => {

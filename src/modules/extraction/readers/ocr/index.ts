@@ -9,7 +9,7 @@ import type { PageWords, PositionedWord } from '../layout'
 import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
 import { modelShown } from './language'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
-import { type RecogniserName, type WordReader, wordReader } from './recognisers'
+import { defaultRecogniser, type RecogniserName, type WordReader, wordReader } from './recognisers'
 import { detectOrientation, type OcrLanguage, type OcrWord } from './tesseract'
 
 /** A page's words, boxes in pixels of the upright image read, y downwards. */
@@ -42,12 +42,11 @@ export interface PageRecogniser {
  * (or a text page before it shows): a document keeps its language, so its later pages are read
  * once. With `readTwice`, a doubtful page is also read a second time (for the built-in engine).
  */
-export function pageRecogniser(readTwice = false, recogniser?: RecogniserName): PageRecogniser {
+export function pageRecogniser(readTwice = false, recogniser: RecogniserName = defaultRecogniser()): PageRecogniser {
   let language: OcrLanguage | undefined
-  const reader = wordReader(recogniser)
   return {
     async read(page) {
-      const read = await recognisePage(reader, page, language, readTwice)
+      const read = await recognisePage((known) => wordReader(recogniser, known), page, language, readTwice)
       language = read.language
       return read
     },
@@ -58,12 +57,13 @@ export function pageRecogniser(readTwice = false, recogniser?: RecogniserName): 
 }
 
 async function recognisePage(
-  reader: WordReader,
+  readerFor: (language: OcrLanguage | undefined) => WordReader,
   page: Raster,
   known: OcrLanguage | undefined,
   readTwice: boolean,
 ): Promise<RecognisedPage & { language: OcrLanguage }> {
-  const recognise = reader.read
+  let reader = readerFor(known)
+  let recognise = reader.read
   const flat = flattenBackground(page)
   const prepared = enlarge(flat)
   let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(reader, prepared)
@@ -89,7 +89,14 @@ async function recognisePage(
     }
   }
   const guessed = modelShown(words)
-  if (guessed && guessed !== language && !reader.languageMatters) language = guessed
+  const other = guessed && guessed !== language ? readerFor(guessed) : reader
+  if (other !== reader) {
+    // A page in a language its reader has no letters for is read by the one that has (D160).
+    reader = other
+    recognise = reader.read
+    words = await recognise(upright, [guessed!])
+    language = guessed!
+  } else if (guessed && guessed !== language && !reader.languageMatters) language = guessed
   else if (guessed && guessed !== language) {
     // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
     const again = await recognise(upright, [guessed])
@@ -157,9 +164,8 @@ const TOP_SHARE = 0.25
 async function readFirstPage(reader: WordReader, raster: Raster): Promise<{ words: OcrWord[]; language: OcrLanguage }> {
   const recognise = reader.read
   if (!reader.languageMatters) {
-    // One model reads every language: the page is read once, and its words tell its language.
-    const words = await recognise(raster, ['eng'])
-    return { words, language: modelShown(words) ?? 'eng' }
+    // One model reads every language: the page is read once, as if English, and its words then tell its language.
+    return { words: await recognise(raster, ['eng']), language: 'eng' }
   }
   const cut = blankRowNear(raster, TOP_SHARE)
   const shown = cut === undefined ? undefined : modelShown(await recognise(raster, ['eng'], { top: 0, height: cut }))

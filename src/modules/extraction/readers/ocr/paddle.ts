@@ -365,8 +365,8 @@ function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lin
 
 /** A space this likely at a blank step between two characters separates them. */
 const SPACE_LIKELY = 0.05
-/** A gap this many times a line's usual character pitch (in steps) or more is a space. */
-const WORD_GAP = 1.6
+/** A gap more than this many times a line's usual character pitch (in steps) is a space ("G m bH" was split at 1.6). */
+const WORD_GAP = 2
 
 /** The median distance in steps between neighbouring characters of a line not separated by a space read. */
 function usualPitch(read: ReadCharacter[]): number {

@@ -8,7 +8,7 @@ import { boxAlong, cutLine, detectLines, readLines, type TextLine } from './padd
 import type { Band, Raster } from './raster'
 import { type OcrLanguage, type OcrWord, recognise, recogniseLines } from './tesseract'
 
-export const RECOGNISERS = ['tesseract', 'paddle', 'mix'] as const
+export const RECOGNISERS = ['auto', 'tesseract', 'paddle', 'mix'] as const
 export type RecogniserName = (typeof RECOGNISERS)[number]
 
 export interface WordReader {
@@ -51,21 +51,24 @@ function onPage(words: OcrWord[], line: TextLine, cutWidth: number, index: numbe
 let warned = false
 
 /**
- * The reader of that name; PaddleOCR's readers fall back to Tesseract where ONNX Runtime cannot be
- * loaded (another platform's build), with one warning.
+ * The reader of that name for a page in `language` (undefined while not known); PaddleOCR's
+ * readers fall back to Tesseract where ONNX Runtime cannot be loaded (another platform's build),
+ * with one warning. `auto` is PaddleOCR for English pages and pages of a language not yet known,
+ * Tesseract with the page's own model for the others: PaddleOCR's dictionary has no ß, ö, €, ç …
+ * and it misread German invoices that Tesseract reads (D160).
  */
-export function wordReader(name: RecogniserName = defaultRecogniser()): WordReader {
-  if (name === 'tesseract') return tesseract
+export function wordReader(name: RecogniserName = defaultRecogniser(), language?: OcrLanguage): WordReader {
+  if (name === 'tesseract' || (name === 'auto' && language !== undefined && language !== 'eng')) return tesseract
   if (!onnxRuntime()) {
     if (!warned) console.warn(`Pages are read with Tesseract alone: ONNX Runtime cannot be loaded (${onnxFailure()})`)
     warned = true
     return tesseract
   }
-  return name === 'paddle' ? paddle : mix
+  return name === 'mix' ? mix : paddle
 }
 
-/** The recogniser chosen with EXTRACTD_OCR (the only place it is read), else Tesseract. */
+/** The recogniser chosen with EXTRACTD_OCR (the only place it is read), else `auto`. */
 export function defaultRecogniser(): RecogniserName {
   const chosen = process.env.EXTRACTD_OCR
-  return RECOGNISERS.includes(chosen as RecogniserName) ? (chosen as RecogniserName) : 'tesseract'
+  return RECOGNISERS.includes(chosen as RecogniserName) ? (chosen as RecogniserName) : 'auto'
 }
