@@ -59,7 +59,15 @@ let dictionary: string[] | undefined
 
 function characters(): string[] {
   // Index 0 is CTC's blank; the dictionary's characters follow, then the space.
-  dictionary ??= ['', ...readFileSync(dictionaryPath, 'utf8').replace(/\n$/, '').split('\n'), ' ']
+  // Compatibility forms folded (NFKC): the full-width "，" "）" "：" of the Chinese dictionary read as "," ")" ":".
+  dictionary ??= [
+    '',
+    ...readFileSync(dictionaryPath, 'utf8')
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((character) => character.normalize('NFKC')),
+    ' ',
+  ]
   return dictionary
 }
 
@@ -331,21 +339,27 @@ export function decode(probabilities: Float32Array, steps: number, classes: numb
 }
 
 /**
- * A line's characters split into words, each with the box its steps span on the page. The model
- * (trained mostly on Chinese, written without spaces) often reads no space between Latin words,
- * so a gap between two characters much wider than the line's usual one separates words too.
+ * A line's characters split into words, each with the box its characters cover on the page. The
+ * model (trained mostly on Chinese, written without spaces) often reads no space between Latin
+ * words, so a gap between two characters much wider than the line's usual one separates words
+ * too. A character is read at about its centre: a word's box reaches half a pitch beyond its
+ * first and last characters' steps. A line read with less than DROP_BELOW mean probability is
+ * dropped, as PaddleOCR's own pipeline does: the detector also finds texture that reads as text.
  */
 function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lineId: string): OcrWord[] {
+  const printed = read.filter((character) => character.text.trim() !== '')
+  if (!printed.length || printed.reduce((sum, character) => sum + character.probability, 0) / printed.length < DROP_BELOW) return []
   // Recogniser pixels (along the line) to page pixels.
   const along = (image.line.length / image.width) * stepWidth
   const pitch = usualPitch(read)
+  const half = (Number.isFinite(pitch) ? pitch : DEFAULT_PITCH) / 2
   const words: OcrWord[] = []
   let group: ReadCharacter[] = []
   const flush = () => {
     if (!group.length) return
     words.push({
       text: group.map((character) => character.text).join(''),
-      ...boxAlong(image.line, (group[0]!.step - 0.5) * along, (group[group.length - 1]!.step + 1.5) * along),
+      ...boxAlong(image.line, (group[0]!.step + 0.5 - half) * along, (group[group.length - 1]!.step + 0.5 + half) * along),
       confidence: (100 * group.reduce((sum, character) => sum + character.probability, 0)) / group.length,
       line: lineId,
     })
@@ -363,6 +377,10 @@ function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lin
   return words
 }
 
+/** PaddleOCR's drop score: lines read with less mean probability are not text. */
+const DROP_BELOW = 0.5
+/** A character's width in steps when a line has too few to tell (48 px high lines: about 3). */
+const DEFAULT_PITCH = 3
 /** A space this likely at a blank step between two characters separates them. */
 const SPACE_LIKELY = 0.05
 /** A gap more than this many times a line's usual character pitch (in steps) is a space ("G m bH" was split at 1.6). */
