@@ -13,7 +13,7 @@ import { defaultRecogniser, wordReader } from '../../../src/modules/extraction/r
 import * as tesseract from '../../../src/modules/extraction/readers/ocr/tesseract'
 import type { OcrWord } from '../../../src/modules/extraction/readers/ocr/tesseract'
 import { MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
-import { imagePdf, renderPage, toPng } from '../../helpers/images'
+import { imagePdf, renderPage, rotate, toPng } from '../../helpers/images'
 
 setDefaultTimeout(60_000)
 
@@ -164,6 +164,16 @@ describe('choosing the recogniser', () => {
     } finally {
       missing.mockRestore()
       warn.mockRestore()
+    }
+  })
+})
+
+describe('PaddleOCR in the page pipeline', () => {
+  test('a page turned upside down or a quarter is read upright', async () => {
+    delete process.env.EXTRACTD_OCR
+    for (const degrees of [180, 90] as const) {
+      const document = await readDocument(toPng(rotate(receipt, degrees)), MEDIA_TYPES.png)
+      expect(document.pages[0]!.replace(/ +/g, ' ')).toContain('GREEN VALLEY GROCER')
     }
   })
 })

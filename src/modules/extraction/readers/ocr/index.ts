@@ -26,8 +26,9 @@ export interface RecognisedPage extends PageWords {
 const TARGET_DPI = 220
 const TARGET_LONGEST_SIDE = 2000
 const MAX_PREPARED_PIXELS = 16_000_000
-/** Below this mean confidence (0–100) a page may be turned: its orientation is checked. */
+/** Below this mean confidence (0–100), or with fewer characters read, a page may be turned: its orientation is checked. */
 const DOUBTFUL_CONFIDENCE = 60
+const FEW_CHARACTERS = 20
 
 export interface PageRecogniser {
   /** Recognises the document's next page image. */
@@ -69,8 +70,9 @@ async function recognisePage(
   let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(reader, prepared)
   let upright = prepared
   let turned: Turn = 0
-  // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
-  const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE
+  // Well-read words running the wrong way show the turn; badly read ones need orientation detection,
+  // and so does a page where little was read (PaddleOCR drops what it reads with doubt: a page upside down).
+  const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE && words.reduce((sum, word) => sum + word.text.length, 0) >= FEW_CHARACTERS
   const turn = sure ? turnFromReadingOrder(words) : 0
   if (turn) {
     upright = rotate(prepared, turn)
