@@ -383,8 +383,8 @@ const DROP_BELOW = 0.5
 const DEFAULT_PITCH = 3
 /** A space this likely at a blank step between two characters separates them. */
 const SPACE_LIKELY = 0.05
-/** A gap more than this many times a line's usual character pitch (in steps) is a space ("G m bH" was split at 1.6). */
-const WORD_GAP = 2
+/** A gap more than this many times a line's usual character pitch (in steps) is a space (at 2, "UNIHAKKAINTERNATIONAL" stayed glued; at 1.6 "GmbH" may split, on German pages that Tesseract reads under auto). */
+const WORD_GAP = 1.6
 
 /** The median distance in steps between neighbouring characters of a line not separated by a space read. */
 function usualPitch(read: ReadCharacter[]): number {
