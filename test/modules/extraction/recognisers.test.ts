@@ -134,7 +134,7 @@ describe('choosing the recogniser', () => {
     }
   })
 
-  test('a German page is read again by Tesseract with the German model, and the pages after it by Tesseract at once', async () => {
+  test('a German first page, as its top read by PaddleOCR shows, is read by Tesseract with the German model, and so are the pages after it', async () => {
     delete process.env.EXTRACTD_OCR
     const page = [
       'Rechnung Nr. 2024-117',

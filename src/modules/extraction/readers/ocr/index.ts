@@ -67,7 +67,15 @@ async function recognisePage(
   let recognise = reader.read
   const flat = flattenBackground(page)
   const prepared = enlarge(flat)
-  let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(reader, prepared)
+  let words: OcrWord[]
+  let language: OcrLanguage
+  if (known) {
+    words = await recognise(prepared, [known])
+    language = known
+  } else {
+    ;({ words, language, reader } = await readFirstPage(readerFor, prepared))
+    recognise = reader.read
+  }
   let upright = prepared
   let turned: Turn = 0
   // Well-read words running the wrong way show the turn; badly read ones need orientation detection,
@@ -160,19 +168,24 @@ const TOP_SHARE = 0.25
 
 /**
  * A document's first page is read in the language it shows: its top is read with the English
- * model, then the page with the model of the language those words show (English when unclear).
- * A German page costs its top and one reading where it would cost two readings.
+ * model (or PaddleOCR's one model), then the page by the reader and model of the language those
+ * words show (English when unclear). A German page costs its top and one reading where it would
+ * cost two readings. A reader that reads every language alike reads the page once.
  */
-async function readFirstPage(reader: WordReader, raster: Raster): Promise<{ words: OcrWord[]; language: OcrLanguage }> {
-  const recognise = reader.read
-  if (!reader.languageMatters) {
+async function readFirstPage(
+  readerFor: (language: OcrLanguage | undefined) => WordReader,
+  raster: Raster,
+): Promise<{ words: OcrWord[]; language: OcrLanguage; reader: WordReader }> {
+  const first = readerFor(undefined)
+  if (!first.languageMatters && readerFor('deu') === first) {
     // One model reads every language: the page is read once, as if English, and its words then tell its language.
-    return { words: await recognise(raster, ['eng']), language: 'eng' }
+    return { words: await first.read(raster, ['eng']), language: 'eng', reader: first }
   }
   const cut = blankRowNear(raster, TOP_SHARE)
-  const shown = cut === undefined ? undefined : modelShown(await recognise(raster, ['eng'], { top: 0, height: cut }))
+  const shown = cut === undefined ? undefined : modelShown(await first.read(raster, ['eng'], { top: 0, height: cut }))
   const language = shown ?? 'eng'
-  return { words: await recognise(raster, [language]), language }
+  const reader = readerFor(language)
+  return { words: await reader.read(raster, [language]), language, reader }
 }
 
 function enlarge(raster: Raster, more = 1): Raster {
