@@ -85,6 +85,8 @@ export async function onnxSession(modelPath: string): Promise<OnnxSession> {
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    enableCpuMemArena: false,
+    enableMemPattern: false,
   })
   return {
     async run(inputs) {
