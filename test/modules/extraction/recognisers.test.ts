@@ -104,7 +104,7 @@ describe('choosing the recogniser', () => {
     else process.env.EXTRACTD_OCR = chosen
   })
 
-  test('EXTRACTD_OCR names it; an unknown or missing name is auto: PaddleOCR for English, Tesseract for the languages it has no letters for', () => {
+  test('EXTRACTD_OCR names it; an unknown or missing name is auto: PaddleOCR for English, Tesseract for the languages it has no letters for and for office pages', () => {
     process.env.EXTRACTD_OCR = 'mix'
     expect(defaultRecogniser()).toBe('mix')
     expect(wordReader().name).toBe('mix')
@@ -118,6 +118,14 @@ describe('choosing the recogniser', () => {
     expect(wordReader('auto', 'eng').name).toBe('paddle')
     expect(wordReader('auto', 'deu').name).toBe('tesseract')
     expect(wordReader('paddle', 'deu').name).toBe('paddle')
+    // An office page (A4 at 150 dpi) is Tesseract's; a receipt's width, or a camera's 72 dpi, is no office page.
+    const page = (width: number, dpi?: number): Raster => ({ width, height: width * 1.4, data: new Uint8Array(0), ...(dpi && { dpi }) })
+    expect(wordReader('auto', undefined, page(1240, 150)).name).toBe('tesseract')
+    expect(wordReader('auto', 'eng', page(1240, 150)).name).toBe('tesseract')
+    expect(wordReader('auto', undefined, page(450, 150)).name).toBe('paddle')
+    expect(wordReader('auto', undefined, page(3000, 72)).name).toBe('paddle')
+    expect(wordReader('auto', undefined, page(3000)).name).toBe('paddle')
+    expect(wordReader('paddle', undefined, page(1240, 150)).name).toBe('paddle')
   })
 
   test('an English document is read by PaddleOCR alone', async () => {

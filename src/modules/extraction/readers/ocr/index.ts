@@ -47,7 +47,7 @@ export function pageRecogniser(readTwice = false, recogniser: RecogniserName = d
   let language: OcrLanguage | undefined
   return {
     async read(page) {
-      const read = await recognisePage((known) => wordReader(recogniser, known), page, language, readTwice)
+      const read = await recognisePage((known) => wordReader(recogniser, known, page), page, language, readTwice)
       language = read.language
       return read
     },

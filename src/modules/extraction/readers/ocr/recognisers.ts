@@ -54,11 +54,11 @@ let warned = false
  * The reader of that name for a page in `language` (undefined while not known); PaddleOCR's
  * readers fall back to Tesseract where ONNX Runtime cannot be loaded (another platform's build),
  * with one warning. `auto` is PaddleOCR for English pages and pages of a language not yet known,
- * Tesseract with the page's own model for the others: PaddleOCR's dictionary has no ß, ö, €, ç …
- * and it misread German invoices that Tesseract reads (D160).
+ * Tesseract with the page's own model for the others (PaddleOCR's dictionary has no ß, ö, €, ç …)
+ * and for office pages of A4 or letter size, which it read better (D160).
  */
-export function wordReader(name: RecogniserName = defaultRecogniser(), language?: OcrLanguage): WordReader {
-  if (name === 'tesseract' || (name === 'auto' && language !== undefined && language !== 'eng')) return tesseract
+export function wordReader(name: RecogniserName = defaultRecogniser(), language?: OcrLanguage, page?: Raster): WordReader {
+  if (name === 'tesseract' || (name === 'auto' && ((language !== undefined && language !== 'eng') || (page && isOfficePage(page))))) return tesseract
   if (!onnxRuntime()) {
     if (!warned) console.warn(`Pages are read with Tesseract alone: ONNX Runtime cannot be loaded (${onnxFailure()})`)
     warned = true
@@ -66,6 +66,17 @@ export function wordReader(name: RecogniserName = defaultRecogniser(), language?
   }
   return name === 'mix' ? mix : paddle
 }
+
+/**
+ * A page of a known size at least as wide as A4 or letter paper: an office document, which
+ * Tesseract read better and faster than PaddleOCR (D160). A resolution below 100 dpi is a camera's
+ * default (72), not a size.
+ */
+function isOfficePage(page: Raster): boolean {
+  return page.dpi !== undefined && page.dpi >= 100 && page.width / page.dpi >= OFFICE_PAGE_INCHES
+}
+
+const OFFICE_PAGE_INCHES = 7
 
 /** The recogniser chosen with EXTRACTD_OCR (the only place it is read), else `auto`. */
 export function defaultRecogniser(): RecogniserName {
