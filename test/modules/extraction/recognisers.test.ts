@@ -13,7 +13,7 @@ import { defaultRecogniser, wordReader } from '../../../src/modules/extraction/r
 import * as tesseract from '../../../src/modules/extraction/readers/ocr/tesseract'
 import type { OcrWord } from '../../../src/modules/extraction/readers/ocr/tesseract'
 import { MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
-import { imagePdf, renderPage, rotate, toPng } from '../../helpers/images'
+import { renderPage, rotate, toPng, toTiff } from '../../helpers/images'
 
 setDefaultTimeout(60_000)
 
@@ -153,8 +153,9 @@ describe('choosing the recogniser', () => {
     ]
     const reads = spyOn(tesseract, 'recognise')
     try {
-      const scan = { png: toPng(await renderPage({ lines: page, width: 420 }, 200)) }
-      const document = await readDocument(await imagePdf([scan, scan]), MEDIA_TYPES.pdf)
+      // Two frames of a TIFF of no stated size (a PDF page of A4 size would be an office page, Tesseract's from its top on).
+      const scan = await renderPage({ lines: page, width: 420 }, 200)
+      const document = await readDocument(toTiff([scan, scan]), MEDIA_TYPES.tiff)
       expect(document.pages[0]).toContain('Müller')
       expect(reads.mock.calls.map(([, languages]) => languages.join('+'))).toEqual(['deu', 'deu'])
     } finally {
