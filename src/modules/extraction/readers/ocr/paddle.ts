@@ -353,30 +353,36 @@ function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lin
   const along = (image.line.length / image.width) * stepWidth
   const pitch = usualPitch(read)
   const half = (Number.isFinite(pitch) ? pitch : DEFAULT_PITCH) / 2
-  const words: OcrWord[] = []
-  let group: ReadCharacter[] = []
-  const flush = () => {
-    if (!group.length) return
-    words.push({
-      text: group.map((character) => character.text).join(''),
-      ...boxAlong(image.line, (group[0]!.step + 0.5 - half) * along, (group[group.length - 1]!.step + 0.5 + half) * along),
-      confidence: (100 * group.reduce((sum, character) => sum + character.probability, 0)) / group.length,
-      line: lineId,
-    })
-    group = []
-  }
+  const groups: ReadCharacter[][] = [[]]
   for (const character of read) {
+    const group = groups[groups.length - 1]!
     const previous = group[group.length - 1]
-    if (character.text.trim() === '') flush()
+    if (character.text.trim() === '') groups.push([])
     else {
-      if (previous && (character.step - previous.step > pitch * WORD_GAP || character.spaceBefore > SPACE_LIKELY)) flush()
-      group.push(character)
+      if (previous && (character.step - previous.step > pitch * WORD_GAP || character.spaceBefore > SPACE_LIKELY)) groups.push([])
+      groups[groups.length - 1]!.push(character)
     }
   }
-  flush()
-  return words
+  const words = groups.filter((group) => group.length)
+  return words.map((group, index) => {
+    const first = group[0]!.step + 0.5
+    const last = group[group.length - 1]!.step + 0.5
+    // Half a character beyond the outer characters, but short of the middle of the gap to a neighbour: a gap stays a gap.
+    const before = words[index - 1]
+    const after = words[index + 1]
+    const start = before ? Math.max(first - half, (before[before.length - 1]!.step + 0.5 + first) / 2 + GAP_KEPT) : first - half
+    const end = after ? Math.min(last + half, (last + after[0]!.step + 0.5) / 2 - GAP_KEPT) : last + half
+    return {
+      text: group.map((character) => character.text).join(''),
+      ...boxAlong(image.line, start * along, Math.max(start + 1, end) * along),
+      confidence: (100 * group.reduce((sum, character) => sum + character.probability, 0)) / group.length,
+      line: lineId,
+    }
+  })
 }
 
+/** Steps kept clear on each side of the middle of a gap between two words. */
+const GAP_KEPT = 0.5
 /** PaddleOCR's drop score: lines read with less mean probability are not text. */
 const DROP_BELOW = 0.5
 /** A character's width in steps when a line has too few to tell (48 px high lines: about 3). */
