@@ -3,8 +3,10 @@
 FROM oven/bun:1.4.5 AS build
 WORKDIR /src
 COPY package.json package-lock.json bunfig.toml tsconfig.json drizzle.config.ts ./
-# Bun reads package-lock.json, so the image gets the versions CI tested.
-RUN bun install --ignore-scripts
+COPY scripts ./scripts
+# Bun reads package-lock.json, so the image gets the versions CI tested. Of the install scripts,
+# only ours runs: it packs ONNX Runtime's library for the binary (D161).
+RUN bun install --ignore-scripts && bun scripts/pack-onnxruntime.mjs
 COPY src ./src
 COPY data ./data
 COPY test ./test
@@ -12,7 +14,7 @@ COPY test ./test
 RUN bun test && bun run build && mkdir -p /out/data
 
 # Runtime: a minimal glibc base holding only the binary, run as a non-root user; the `cc` variant
-# for libstdc++, which the libvips that decodes phone photos links to (D156).
+# for libstdc++, which the libvips that decodes phone photos (D156) and ONNX Runtime (D161) link to.
 FROM gcr.io/distroless/cc-debian12:nonroot
 COPY --from=build /src/dist/extractd /usr/local/bin/extractd
 # The database directory must belong to the user the server runs as (65532 is distroless' nonroot).

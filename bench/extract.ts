@@ -39,6 +39,8 @@ const extract = inProcessExtractor(builtinEngine, OCR_CACHE ? cachedReader(resol
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
 const HTTP_ONLY = process.argv.includes('--http-only')
+/** `--scores-only` skips the throughput checks after the scores (to compare readings). */
+const SCORES_ONLY = process.argv.includes('--scores-only')
 /**
  * `--split` also scores each dataset's odd- and even-numbered documents apart (tune on one half,
  * report the other) and its phone photos (JPEGs of 13 MP or more) on their own.
@@ -47,6 +49,9 @@ const SPLIT = process.argv.includes('--split')
 /** `--files=<regexp>` reads only the documents whose file name matches (to re-measure a few). */
 const FILES = new RegExp(process.argv.find((arg) => arg.startsWith('--files='))?.slice('--files='.length) ?? '')
 const PHOTO_PIXELS = 13_000_000
+/** `--recogniser=tesseract|paddle|mix` reads the scans with that OCR (D160); the default is the server's. */
+const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length)
+if (RECOGNISER) process.env.EXTRACTD_OCR = RECOGNISER
 
 /** Truth keys that are compared with a differently named catalog field. */
 const FIELD_FOR_TRUTH: Record<string, string> = { jurisdiction: 'governing_law' }
@@ -666,5 +671,5 @@ for (const set of EVAL_SETS.filter((name) => !HTTP_ONLY && (!SET || name === SET
     console.log(`${set}: ${pages} pages read in ${seconds.toFixed(1)} s, ${(seconds / pages).toFixed(2)} s per page (one thread)`)
   }
 }
-if (!HTTP_ONLY) await throughput()
-if (existsSync(DEV_DIR)) await httpThroughput()
+if (!HTTP_ONLY && !SCORES_ONLY) await throughput()
+if (existsSync(DEV_DIR) && !SCORES_ONLY) await httpThroughput()

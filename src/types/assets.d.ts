@@ -36,3 +36,15 @@ declare module '*.so.8.18.7' {
   const path: string
   export default path
 }
+declare module '*.onnx' {
+  const path: string
+  export default path
+}
+declare module '*.txt' {
+  const path: string
+  export default path
+}
+declare module '*.so.1.gz' {
+  const path: string
+  export default path
+}

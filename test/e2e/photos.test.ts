@@ -37,7 +37,7 @@ async function extract(content: Uint8Array, name: string) {
   return { status: response.status, body: (await response.json()) as any }
 }
 
-test('the binary reads a 48 MP phone photo of a receipt, its libvips written once to the cache directory', async () => {
+test('the binary reads a 48 MP phone photo of a receipt, its libvips and ONNX Runtime written once to the cache directory', async () => {
   const receipt = await renderPage({ lines: ['CORNER GROCER LTD', 'Receipt No: CG-3390', 'Date: 05/11/2024', 'TOTAL          12.40'] }, 480)
   const width = 6000
   const photo = new Uint8Array(width * 8000).fill(60) // a dark table
@@ -54,10 +54,15 @@ test('the binary reads a 48 MP phone photo of a receipt, its libvips written onc
     file: { media_type: 'image/jpeg' },
     result: { invoice_number: 'CG-3390', date: '2024-11-05', total: '12.40' },
   })
-  const [versioned, ...others] = readdirSync(join(cache, 'extractd'))
+  // libvips decodes the photo (D156), ONNX Runtime runs PaddleOCR, which reads receipts (D160, D161).
+  const [libvips, onnxruntime, ...others] = readdirSync(join(cache, 'extractd')).sort()
   expect(others).toEqual([])
-  expect(versioned).toMatch(/^libvips-8\.18\.7-[0-9a-f]{16}$/)
-  expect(readdirSync(join(cache, 'extractd', versioned!))).toEqual(['libvips-cpp.so.8.18.7'])
+  expect(libvips).toMatch(/^libvips-8\.18\.7-[0-9a-f]{16}$/)
+  expect(readdirSync(join(cache, 'extractd', libvips!))).toEqual(['libvips-cpp.so.8.18.7'])
+  expect(onnxruntime).toMatch(/^onnxruntime-1\.30\.0-[0-9a-f]{16}$/)
+  expect(readdirSync(join(cache, 'extractd', onnxruntime!))).toEqual(['libonnxruntime.so.1'])
+  // Its usage reports to Microsoft are off: no device id beside the cache, no session file in the working directory.
+  expect(readdirSync(cache)).not.toContain('Microsoft')
 })
 
 test('the binary decodes a HEIC', async () => {

@@ -3,7 +3,7 @@
  * read by OCR inside the process, upright even when turned, with their words' positions; the
  * limits refuse what is too large before it is decoded. Every image is rendered by the tests.
  */
-import { beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
 import { PDFDocument } from 'pdf-lib'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
@@ -21,7 +21,13 @@ const RECEIPT = ['BLUE HARBOUR CAFE', 'Receipt No: R-2291', 'Date: 14/03/2024', 
 let receipt: Raster
 
 beforeAll(async () => {
+  // The pipeline around Tesseract: languages, doubt and turns are counted on its recognise
+  // (PaddleOCR's reading, the default for English pages: recognisers.test.ts, D160).
+  process.env.EXTRACTD_OCR = 'tesseract'
   receipt = await renderPage({ lines: RECEIPT })
+})
+afterAll(() => {
+  delete process.env.EXTRACTD_OCR
 })
 
 /** Collapsed lines of a page: OCR lays columns out with runs of spaces. */

@@ -9,7 +9,8 @@ import type { PageWords, PositionedWord } from '../layout'
 import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
 import { modelShown } from './language'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
-import { detectOrientation, type OcrLanguage, type OcrWord, recognise } from './tesseract'
+import { defaultRecogniser, type RecogniserName, type WordReader, wordReader } from './recognisers'
+import { detectOrientation, type OcrLanguage, type OcrWord } from './tesseract'
 
 /** A page's words, boxes in pixels of the upright image read, y downwards. */
 export interface RecognisedPage extends PageWords {
@@ -25,8 +26,9 @@ export interface RecognisedPage extends PageWords {
 const TARGET_DPI = 220
 const TARGET_LONGEST_SIDE = 2000
 const MAX_PREPARED_PIXELS = 16_000_000
-/** Below this mean confidence (0–100) a page may be turned: its orientation is checked. */
+/** Below this mean confidence (0–100), or with fewer characters read, a page may be turned: its orientation is checked. */
 const DOUBTFUL_CONFIDENCE = 60
+const FEW_CHARACTERS = 20
 
 export interface PageRecogniser {
   /** Recognises the document's next page image. */
@@ -41,11 +43,11 @@ export interface PageRecogniser {
  * (or a text page before it shows): a document keeps its language, so its later pages are read
  * once. With `readTwice`, a doubtful page is also read a second time (for the built-in engine).
  */
-export function pageRecogniser(readTwice = false): PageRecogniser {
+export function pageRecogniser(readTwice = false, recogniser: RecogniserName = defaultRecogniser()): PageRecogniser {
   let language: OcrLanguage | undefined
   return {
     async read(page) {
-      const read = await recognisePage(page, language, readTwice)
+      const read = await recognisePage((known) => wordReader(recogniser, known, page), page, language, readTwice)
       language = read.language
       return read
     },
@@ -55,14 +57,30 @@ export function pageRecogniser(readTwice = false): PageRecogniser {
   }
 }
 
-async function recognisePage(page: Raster, known: OcrLanguage | undefined, readTwice: boolean): Promise<RecognisedPage & { language: OcrLanguage }> {
+async function recognisePage(
+  readerFor: (language: OcrLanguage | undefined) => WordReader,
+  page: Raster,
+  known: OcrLanguage | undefined,
+  readTwice: boolean,
+): Promise<RecognisedPage & { language: OcrLanguage }> {
+  let reader = readerFor(known)
+  let recognise = reader.read
   const flat = flattenBackground(page)
   const prepared = enlarge(flat)
-  let { words, language } = known ? { words: await recognise(prepared, [known]), language: known } : await readFirstPage(prepared)
+  let words: OcrWord[]
+  let language: OcrLanguage
+  if (known) {
+    words = await recognise(prepared, [known])
+    language = known
+  } else {
+    ;({ words, language, reader } = await readFirstPage(readerFor, prepared))
+    recognise = reader.read
+  }
   let upright = prepared
   let turned: Turn = 0
-  // Well-read words running the wrong way show the turn; badly read ones need orientation detection.
-  const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE
+  // Well-read words running the wrong way show the turn; badly read ones need orientation detection,
+  // and so does a page where little was read (PaddleOCR drops what it reads with doubt: a page upside down).
+  const sure = meanConfidence(words) >= DOUBTFUL_CONFIDENCE && words.reduce((sum, word) => sum + word.text.length, 0) >= FEW_CHARACTERS
   const turn = sure ? turnFromReadingOrder(words) : 0
   if (turn) {
     upright = rotate(prepared, turn)
@@ -81,7 +99,15 @@ async function recognisePage(page: Raster, known: OcrLanguage | undefined, readT
     }
   }
   const guessed = modelShown(words)
-  if (guessed && guessed !== language) {
+  const other = guessed && guessed !== language ? readerFor(guessed) : reader
+  if (other !== reader) {
+    // A page in a language its reader has no letters for is read by the one that has (D160).
+    reader = other
+    recognise = reader.read
+    words = await recognise(upright, [guessed!])
+    language = guessed!
+  } else if (guessed && guessed !== language && !reader.languageMatters) language = guessed
+  else if (guessed && guessed !== language) {
     // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
     const again = await recognise(upright, [guessed])
     if (quality(again) >= quality(words) * 0.95) {
@@ -91,18 +117,19 @@ async function recognisePage(page: Raster, known: OcrLanguage | undefined, readT
   }
   if (characterConfidence(words) < READ_AGAIN_BELOW) {
     // Faint or small print is read anew a size larger; the surer of the two readings is kept.
-    const again = await readLarger(flat, upright, turned, language, LARGER)
+    const again = await readLarger(reader, flat, upright, turned, language, LARGER)
     if (again && characterConfidence(again.words) > characterConfidence(words)) ({ words, raster: upright } = again)
   }
   const reading = readingOf(words, upright)
   if (!readTwice || characterConfidence(words) >= SECOND_READING_BELOW) return { ...reading, language }
   // Still doubtful: read once more, larger again, for the engine to answer each field from the surer reading.
-  const second = await readLarger(flat, upright, turned, language, SECOND_LARGER)
+  const second = await readLarger(reader, flat, upright, turned, language, SECOND_LARGER)
   return { ...reading, language, ...(second && { second: readingOf(second.words, second.raster) }) }
 }
 
 /** The page read again from its evened-out image, enlarged `more` times as much and turned upright; undefined when that is no larger. */
 async function readLarger(
+  reader: WordReader,
   flat: Raster,
   upright: Raster,
   turned: Turn,
@@ -113,7 +140,7 @@ async function readLarger(
   // Compared by area: the page read may have been turned a quarter.
   if (larger.width * larger.height <= upright.width * upright.height * 1.2) return undefined
   const raster = rotate(larger, turned)
-  return { words: await recognise(raster, [language]), raster }
+  return { words: await reader.read(raster, [language]), raster }
 }
 
 function readingOf(words: OcrWord[], raster: Raster): PageWords {
@@ -141,14 +168,24 @@ const TOP_SHARE = 0.25
 
 /**
  * A document's first page is read in the language it shows: its top is read with the English
- * model, then the page with the model of the language those words show (English when unclear).
- * A German page costs its top and one reading where it would cost two readings.
+ * model (or PaddleOCR's one model), then the page by the reader and model of the language those
+ * words show (English when unclear). A German page costs its top and one reading where it would
+ * cost two readings. A reader that reads every language alike reads the page once.
  */
-async function readFirstPage(raster: Raster): Promise<{ words: OcrWord[]; language: OcrLanguage }> {
+async function readFirstPage(
+  readerFor: (language: OcrLanguage | undefined) => WordReader,
+  raster: Raster,
+): Promise<{ words: OcrWord[]; language: OcrLanguage; reader: WordReader }> {
+  const first = readerFor(undefined)
+  if (!first.languageMatters && readerFor('deu') === first) {
+    // One model reads every language: the page is read once, as if English, and its words then tell its language.
+    return { words: await first.read(raster, ['eng']), language: 'eng', reader: first }
+  }
   const cut = blankRowNear(raster, TOP_SHARE)
-  const shown = cut === undefined ? undefined : modelShown(await recognise(raster, ['eng'], { top: 0, height: cut }))
+  const shown = cut === undefined ? undefined : modelShown(await first.read(raster, ['eng'], { top: 0, height: cut }))
   const language = shown ?? 'eng'
-  return { words: await recognise(raster, [language]), language }
+  const reader = readerFor(language)
+  return { words: await reader.read(raster, [language]), language, reader }
 }
 
 function enlarge(raster: Raster, more = 1): Raster {

@@ -8,18 +8,13 @@
  * decoders and their limits.
  */
 import { dlopen } from 'bun:ffi'
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type Sharp from 'sharp'
 import libvipsPath from '../../../../../node_modules/@img/sharp-libvips-linux-x64/lib/libvips-cpp.so.8.18.7' with { type: 'file' }
+import { loadablePath } from './native-library'
 
 type SharpFactory = typeof Sharp
 
 const LIBRARY_NAME = 'libvips-cpp.so.8.18.7'
-/** Inside a compiled binary, embedded files live under this virtual root. */
-const EMBEDDED_ROOT = '/$bunfs/'
 
 let loaded: SharpFactory | null | undefined
 
@@ -28,7 +23,7 @@ export function sharpDecoder(): SharpFactory | null {
   if (loaded !== undefined) return loaded
   try {
     if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('libvips is embedded for linux-x64 only')
-    const library = libvipsPath.startsWith(EMBEDDED_ROOT) ? cachedCopy(libvipsPath) : libvipsPath
+    const library = loadablePath(libvipsPath, LIBRARY_NAME, 'libvips-8.18.7')
     dlopen(library, { vips_version: { args: ['i32'], returns: 'i32' } })
     // Required (not imported) so that it runs after the library is loaded, and so that the
     // bundler embeds the addon: sharp's ES module finds it through createRequire, out of its sight.
@@ -42,31 +37,4 @@ export function sharpDecoder(): SharpFactory | null {
     loaded = null
   }
   return loaded
-}
-
-/** The embedded library written once to a cache directory of its own version and contents. */
-function cachedCopy(embedded: string): string {
-  const bytes = readFileSync(embedded)
-  const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
-  for (const base of cacheRoots()) {
-    const directory = join(base, 'extractd', `libvips-8.18.7-${digest}`)
-    const target = join(directory, LIBRARY_NAME)
-    try {
-      if (existsSync(target) && statSync(target).size === bytes.length) return target
-      mkdirSync(directory, { recursive: true })
-      // Written beside and renamed, so a process starting alongside never loads half a file.
-      const partial = `${target}.${process.pid}.part`
-      writeFileSync(partial, bytes, { mode: 0o644 })
-      renameSync(partial, target)
-      return target
-    } catch {
-      // Not writable here: the next place is tried.
-    }
-  }
-  throw new Error('no writable cache directory for libvips')
-}
-
-/** The user's cache directory, else the system's temporary one (which honours TMPDIR). */
-function cacheRoots(): string[] {
-  return [join(homedir(), '.cache'), tmpdir()]
 }

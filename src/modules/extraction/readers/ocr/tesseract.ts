@@ -49,6 +49,8 @@ const OEM_LSTM = 1
 const OEM_LEGACY = 0
 /** Page segmentation: fully automatic, no orientation detection (done separately, and only when needed). */
 const PSM_AUTO = '3'
+/** Page segmentation for an image holding one line of text. */
+const PSM_LINE = '7'
 
 interface TessApi {
   Init(path: string, languages: string, oem: number): number
@@ -88,15 +90,15 @@ async function writeModel(module: TessModule, name: keyof typeof MODELS): Promis
 }
 
 /** An engine for a set of languages ("deu+eng"), started once and kept for the thread's life. */
-async function apiFor(languages: string, oem: number): Promise<{ module: TessModule; api: TessApi }> {
+async function apiFor(languages: string, oem: number, segmentation = PSM_AUTO): Promise<{ module: TessModule; api: TessApi }> {
   const module = await loadCore()
-  const id = `${languages}/${oem}`
+  const id = `${languages}/${oem}/${segmentation}`
   let api = apis.get(id)
   if (!api) {
     for (const name of languages.split('+')) await writeModel(module, name as keyof typeof MODELS)
     api = new module.TessBaseAPI()
     if (api.Init(TESSDATA, languages, oem) !== 0) throw new Error(`Tesseract could not load ${languages}`)
-    api.SetVariable('tessedit_pageseg_mode', PSM_AUTO)
+    api.SetVariable('tessedit_pageseg_mode', segmentation)
     // Looking for white-on-black text costs a second recognition of doubtful lines; documents rarely have it.
     api.SetVariable('tessedit_do_invert', '0')
     apis.set(id, api)
@@ -121,6 +123,29 @@ export async function recognise(raster: Raster, languages: OcrLanguage[], band?:
       api.Clear()
       module.FS.unlink('/input')
     }
+  })
+}
+
+/**
+ * Recognises images of single lines (cut out by a line detector): each line's words, boxes in
+ * that line image's pixels.
+ */
+export async function recogniseLines(lines: Raster[], languages: OcrLanguage[]): Promise<OcrWord[][]> {
+  return asOcrError(async () => {
+    const { module, api } = await apiFor(languages.join('+'), OEM_LSTM, PSM_LINE)
+    const read: OcrWord[][] = []
+    for (const line of lines) {
+      module.FS.writeFile('/input', toPgm(line))
+      try {
+        if (api.SetImageFile(1, 0) !== 0) throw new Error('Tesseract could not read a line image')
+        api.Recognize(null)
+        read.push(parseTsv(api.GetTSVText(0)))
+      } finally {
+        api.Clear()
+        module.FS.unlink('/input')
+      }
+    }
+    return read
   })
 }
 

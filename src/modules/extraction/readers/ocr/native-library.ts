@@ -1,0 +1,52 @@
+/**
+ * Shared libraries inside the one binary (D156): `bun build --compile` embeds a `.node` addon but
+ * not the libraries it loads from a path beside it, so those travel as embedded files, written
+ * once per machine and version to a cache directory named after the version and contents, and
+ * loaded before the addon, whose own reference to the library then resolves to the copy loaded.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Inside a compiled binary, embedded files live under this virtual root. */
+const EMBEDDED_ROOT = '/$bunfs/'
+
+/** Whether this is a compiled binary's embedded file (else a file of the source tree). */
+export function isEmbedded(path: string): boolean {
+  return path.startsWith(EMBEDDED_ROOT)
+}
+
+/**
+ * A path the library can be loaded from: its own when run from source (node_modules holds it),
+ * else the embedded file written to `<cache>/extractd/<label>-<sha256 prefix>/<name>`; a gzipped
+ * one (`gzipped`) is written unpacked.
+ */
+export function loadablePath(embedded: string, name: string, label: string, gzipped = false): string {
+  if (!isEmbedded(embedded)) return embedded
+  const bytes = readFileSync(embedded)
+  const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
+  // A gzip stream ends with its content's length (modulo 2³²).
+  const size = gzipped ? bytes.readUInt32LE(bytes.length - 4) : bytes.length
+  for (const base of cacheRoots()) {
+    const directory = join(base, 'extractd', `${label}-${digest}`)
+    const target = join(directory, name)
+    try {
+      if (existsSync(target) && statSync(target).size % 2 ** 32 === size) return target
+      mkdirSync(directory, { recursive: true })
+      // Written beside and renamed, so a process starting alongside never loads half a file.
+      const partial = `${target}.${process.pid}.part`
+      writeFileSync(partial, gzipped ? Bun.gunzipSync(bytes) : bytes, { mode: 0o644 })
+      renameSync(partial, target)
+      return target
+    } catch {
+      // Not writable here: the next place is tried.
+    }
+  }
+  throw new Error(`no writable cache directory for ${label}`)
+}
+
+/** The user's cache directory, else the system's temporary one (which honours TMPDIR). */
+function cacheRoots(): string[] {
+  return [join(homedir(), '.cache'), tmpdir()]
+}
