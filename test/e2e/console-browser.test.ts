@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { browserRuns, launchBrowser } from '../helpers/browser'
+import { eventually } from '../helpers/eventually'
 import { renderPage, toPng } from '../helpers/images'
 import { makeInvoice } from '../helpers/invoice'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
@@ -83,6 +84,8 @@ test.skipIf(!runs)('signs in, reads an invoice and draws each field where the AP
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid API key')
 
+  // The page may show the refusal before the test runner hears of the response that carried it.
+  await eventually(() => refused.length > 0)
   expect(refused).toEqual(['401 /api/v1/document-types'])
   refused.length = 0
   await signIn(page)
@@ -231,6 +234,7 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
   expect(problems).toEqual([])
   // The server keeps no document after its job here (no --keep-files): the job is shown without its page.
   await page.getByText('The server no longer keeps this document').waitFor()
+  await eventually(() => refused.length > 0)
   expect(refused).toEqual([`404 /api/v1/jobs/${jobId}/file`])
 
   // Deleted from its view, the job leaves the list and the API.
