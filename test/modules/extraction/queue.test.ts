@@ -120,7 +120,7 @@ describe('jobs are claimed in the accounts turns (D131)', () => {
 describe('a runner holds only what it runs (D130)', () => {
   test('a freed slot claims the next job at once, not at the next poll', async () => {
     const { a, ended, runner, newJob, statusOf } = await setup()
-    const ids = []
+    const ids: string[] = []
     for (let i = 1; i <= 4; i++) ids.push(await newJob(a, `a${i}`))
     runner({ pollMs: 60_000 }).start()
     await eventually(() => ended.length === 4, 3000)
