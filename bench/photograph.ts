@@ -12,6 +12,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join, resolve } from 'node:path'
 import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
 import { sharpDecoder } from '../src/modules/extraction/readers/ocr/libvips'
+import { inverseMap, type Quad, squareToQuad } from '../src/modules/extraction/readers/ocr/perspective'
 
 const SOURCE = resolve(import.meta.dir, '../../shared/eval/dev-scans/sroie')
 const OUT = process.argv.find((arg) => arg.startsWith('--out='))?.slice('--out='.length)
@@ -23,8 +24,6 @@ if (!sharp) throw new Error('libvips is needed to make the photos')
 
 /** A phone's 13 MP frame, portrait. */
 const [WIDTH, HEIGHT] = [3126, 4168]
-
-type Point = { x: number; y: number }
 
 const scans = readdirSync(SOURCE)
   .filter((file) => file.endsWith('.jpg'))
@@ -60,7 +59,7 @@ for (const [index, file] of scans.entries()) {
     { x: w / 2, y: h / 2 },
     { x: -w / 2, y: h / 2 },
   ].map(({ x, y }) => ({ x: cx + x * Math.cos(angle) - y * Math.sin(angle), y: cy + x * Math.sin(angle) + y * Math.cos(angle) }))
-  const back = inverse(squareToQuad(corners))
+  const back = inverseMap(squareToQuad(corners as Quad))
   const dimmest = 0.6 + random() * 0.25
   const fromRight = random() < 0.5
   const table = 40 + random() * 50
@@ -94,31 +93,3 @@ for (const [index, file] of scans.entries()) {
 }
 const manifest = JSON.parse(readFileSync(join(SOURCE, 'manifest.json'), 'utf8')) as Record<string, unknown>
 writeFileSync(join(target, 'manifest.json'), JSON.stringify({ ...manifest, documents: undefined, count: scans.length }))
-
-type Matrix = [number, number, number, number, number, number, number, number, number]
-
-/** The projective map (3 × 3, row by row) from the unit square to four corners (Heckbert 1989). */
-function squareToQuad([p0, p1, p2, p3]: Point[]): Matrix {
-  const [a, b, c, d] = [p0!, p1!, p2!, p3!]
-  const [sx, sy] = [a.x - b.x + c.x - d.x, a.y - b.y + c.y - d.y]
-  const [dx1, dy1, dx2, dy2] = [b.x - c.x, b.y - c.y, d.x - c.x, d.y - c.y]
-  const det = dx1 * dy2 - dx2 * dy1
-  const [g, h] = [(sx * dy2 - dx2 * sy) / det, (dx1 * sy - sx * dy1) / det]
-  return [b.x - a.x + g * b.x, d.x - a.x + h * d.x, a.x, b.y - a.y + g * b.y, d.y - a.y + h * d.y, a.y, g, h, 1]
-}
-
-function inverse([a, b, c, d, e, f, g, h, i]: Matrix): Matrix {
-  const adjugate: Matrix = [
-    e * i - f * h,
-    c * h - b * i,
-    b * f - c * e,
-    f * g - d * i,
-    a * i - c * g,
-    c * d - a * f,
-    d * h - e * g,
-    b * g - a * h,
-    a * e - b * d,
-  ]
-  const det = a * adjugate[0] + b * adjugate[3] + c * adjugate[6]
-  return adjugate.map((value) => value / det) as Matrix
-}

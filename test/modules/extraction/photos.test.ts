@@ -11,6 +11,7 @@ import { detectMediaType, readDocument } from '../../../src/modules/extraction/r
 import { imagePages } from '../../../src/modules/extraction/readers/ocr/images'
 import { findPaper, locatePaper, type PaperFound } from '../../../src/modules/extraction/readers/ocr/paper'
 import { PHOTO_LONGEST_SIDE } from '../../../src/modules/extraction/readers/ocr/photo'
+import { inverseMap, squareToQuad } from '../../../src/modules/extraction/readers/ocr/perspective'
 import { flattenBackground, type Raster, rotate } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
 import { makeTestApp } from '../../helpers/app'
@@ -201,7 +202,7 @@ describe('the receipt straightened (D164)', () => {
    * from the photo's quadrilateral back to the paper's rectangle (or is table), then lit.
    */
   function photograph(paper: Raster, shot: Shot): Raster {
-    const back = inverse(squareToQuad(shot.corners))
+    const back = inverseMap(squareToQuad(shot.corners))
     const photo = table(shot.width, shot.height)
     const r = shot.rounded ?? 0
     for (let y = 0; y < shot.height; y++) {
@@ -221,33 +222,6 @@ describe('the receipt straightened (D164)', () => {
       }
     }
     return photo
-  }
-
-  type Matrix = [number, number, number, number, number, number, number, number, number]
-
-  /** The projective map (3 × 3, row by row) from the unit square to four corners (Heckbert 1989). */
-  function squareToQuad([p0, p1, p2, p3]: [Corner, Corner, Corner, Corner]): Matrix {
-    const [sx, sy] = [p0.x - p1.x + p2.x - p3.x, p0.y - p1.y + p2.y - p3.y]
-    const [dx1, dy1, dx2, dy2] = [p1.x - p2.x, p1.y - p2.y, p3.x - p2.x, p3.y - p2.y]
-    const det = dx1 * dy2 - dx2 * dy1
-    const [g, h] = [(sx * dy2 - dx2 * sy) / det, (dx1 * sy - sx * dy1) / det]
-    return [p1.x - p0.x + g * p1.x, p3.x - p0.x + h * p3.x, p0.x, p1.y - p0.y + g * p1.y, p3.y - p0.y + h * p3.y, p0.y, g, h, 1]
-  }
-
-  function inverse([a, b, c, d, e, f, g, h, i]: Matrix): Matrix {
-    const adjugate: Matrix = [
-      e * i - f * h,
-      c * h - b * i,
-      b * f - c * e,
-      f * g - d * i,
-      a * i - c * g,
-      c * d - a * f,
-      d * h - e * g,
-      b * g - a * h,
-      a * e - b * d,
-    ]
-    const det = a * adjugate[0] + b * adjugate[3] + c * adjugate[6]
-    return adjugate.map((value) => value / det) as Matrix
   }
 
   /** The corners found, each this far at most from where the paper's were put. */

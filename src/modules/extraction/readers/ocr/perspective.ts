@@ -212,14 +212,7 @@ export function warpQuad(page: Raster, quad: Quad, inset = 0): Raster {
   const fullHeight = Math.max(distance(tl, bl), distance(tr, br))
   const width = Math.max(1, Math.round(fullWidth - 2 * inset))
   const height = Math.max(1, Math.round(fullHeight - 2 * inset))
-  // The map from the unit square (0,0), (1,0), (1,1), (0,1) to the corners (Heckbert 1989).
-  const [sx, sy] = [tl.x - tr.x + br.x - bl.x, tl.y - tr.y + br.y - bl.y]
-  const [dx1, dy1, dx2, dy2] = [tr.x - br.x, tr.y - br.y, bl.x - br.x, bl.y - br.y]
-  const determinant = dx1 * dy2 - dx2 * dy1
-  const g = (sx * dy2 - dx2 * sy) / determinant
-  const h = (dx1 * sy - sx * dy1) / determinant
-  const [a, b, c] = [tr.x - tl.x + g * tr.x, bl.x - tl.x + h * bl.x, tl.x]
-  const [d, e, f] = [tr.y - tl.y + g * tr.y, bl.y - tl.y + h * bl.y, tl.y]
+  const [a, b, c, d, e, f, g, h] = squareToQuad(quad)
   const { width: w, height: hh, data: src } = page
   const data = new Uint8Array(width * height)
   // Along a row of the rectangle the three terms of the map grow by a constant step.
@@ -250,6 +243,36 @@ export function warpQuad(page: Raster, quad: Quad, inset = 0): Raster {
     }
   }
   return { width, height, data, dpi: page.dpi }
+}
+
+/** A projective map, 3 × 3 row by row: (x, y) goes to ((m0 x + m1 y + m2) / w, (m3 x + m4 y + m5) / w), w = m6 x + m7 y + m8. */
+export type Projective = [number, number, number, number, number, number, number, number, number]
+
+/** The projective map from the unit square (0,0), (1,0), (1,1), (0,1) to a quadrilateral's corners (Heckbert 1989). */
+export function squareToQuad([tl, tr, br, bl]: Quad): Projective {
+  const [sx, sy] = [tl.x - tr.x + br.x - bl.x, tl.y - tr.y + br.y - bl.y]
+  const [dx1, dy1, dx2, dy2] = [tr.x - br.x, tr.y - br.y, bl.x - br.x, bl.y - br.y]
+  const determinant = dx1 * dy2 - dx2 * dy1
+  const g = (sx * dy2 - dx2 * sy) / determinant
+  const h = (dx1 * sy - sx * dy1) / determinant
+  return [tr.x - tl.x + g * tr.x, bl.x - tl.x + h * bl.x, tl.x, tr.y - tl.y + g * tr.y, bl.y - tl.y + h * bl.y, tl.y, g, h, 1]
+}
+
+/** The map back: from the quadrilateral to the unit square (the adjugate, scaled). */
+export function inverseMap([a, b, c, d, e, f, g, h, i]: Projective): Projective {
+  const adjugate: Projective = [
+    e * i - f * h,
+    c * h - b * i,
+    b * f - c * e,
+    f * g - d * i,
+    a * i - c * g,
+    c * d - a * f,
+    d * h - e * g,
+    b * g - a * h,
+    a * e - b * d,
+  ]
+  const determinant = a * adjugate[0] + b * adjugate[3] + c * adjugate[6]
+  return adjugate.map((value) => value / determinant) as Projective
 }
 
 function distance(p: Point, q: Point): number {
