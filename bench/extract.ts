@@ -267,7 +267,8 @@ function cachedReader(dir: string) {
   return async (bytes: Uint8Array, mediaType: MediaType, options?: ReadOptions): Promise<DocumentText> => {
     const key = createHash('sha256')
       .update(bytes)
-      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers]))
+      // The recogniser `--recogniser=` picks changes the reading as much as the readers' code does.
+      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers, process.env.EXTRACTD_OCR ?? '']))
       .digest('hex')
     const path = join(dir, `${key}.json`)
     if (existsSync(path)) {

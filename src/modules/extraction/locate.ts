@@ -7,7 +7,7 @@
 import { collapse, words } from '../../lib/text'
 import { type Answers, answerOf, answersOf, type BoundingBox, type Evidence, NO_ANSWER } from './answers'
 import { MIN_OCR_CONFIDENCE } from './confidence'
-import { ibanChecksumHolds } from './normalise/shapes'
+import { findShape } from './normalise/shapes'
 import { legalFormsSource } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
@@ -43,7 +43,7 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
 }
 
 function holdsItsOwnCheck(value: unknown): boolean {
-  return typeof value === 'string' && /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value) && ibanChecksumHolds(value)
+  return typeof value === 'string' && findShape('iban', value)?.value === value
 }
 
 /** A legal form ("SDN BHD", "GmbH") spelled as a whole word, with a dot or comma after it. */

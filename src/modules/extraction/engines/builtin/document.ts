@@ -105,7 +105,7 @@ function defaultDateOrder(language: Language, text: string): { order: 'dmy' | 'm
   const dollars = (text.match(/\$\s?\d|\bUSD\b/g) ?? []).length
   if (dollars && !dayFirstMoney) return { order: 'mdy', sure: false }
   // A "$" or two among many "RM" and "GST" is an "S" or a "5" misread by OCR, not a dollar.
-  return { order: 'dmy', sure: dayFirstMoney > 0 && (!dollars || (dayFirstMoney >= 3 * dollars && dollars <= 2)) }
+  return { order: 'dmy', sure: dayFirstMoney > 0 && dayFirstMoney >= 3 * dollars && dollars <= 2 }
 }
 
 /** The document as one string (each line followed by a space, or a line break) with the line of every offset. */

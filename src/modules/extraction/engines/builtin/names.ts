@@ -73,7 +73,7 @@ function cleanName(text: string): string {
       .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
       .replace(/\s[-–|•●·]\s.*$/, '')
       // "SKCA HARDWARE SDN. BHD. Wo": a speck read as a short word after the legal form is not part of the name.
-      .replace(new RegExp(`((?:${legalFormsSource()})\\.?)\\s+[\\p{L}\\d]{1,2}$`, 'iu'), '$1')
+      .replace(SPECK_AFTER_LEGAL_FORM, '$1')
       .replace(/[,;:]+\s*$/, ''),
   )
 }
@@ -86,8 +86,14 @@ function cleanName(text: string): string {
 const SHARE_CAPITAL = wordsSource(lexiconWords('share_capital'))
 const STARTS_AS_NO_NAME = new RegExp(`^(?:${SHARE_CAPITAL}|sarl|sas|gmbh|ltd|inc|sdn|bhd)(?![\\p{L}\\p{N}])`, 'iu')
 
+/** The legal forms of every lexicon, as a regular expression's alternatives. */
+const LEGAL_FORMS_SOURCE = legalFormsSource()
+
 /** A legal form and a mark of the country only ("CO. (M) SDN BHD", "Sdn. Bhd."): the end of a name split off it, no name. */
-const LEGAL_FORM_ONLY = new RegExp(`^(?:(?:${legalFormsSource()})\\.?|\\(m\\)|&)(?:[\\s,]*(?:(?:${legalFormsSource()})\\.?|\\(m\\)))*$`, 'iu')
+const LEGAL_FORM_ONLY = new RegExp(`^(?:(?:${LEGAL_FORMS_SOURCE})\\.?|\\(m\\)|&)(?:[\\s,]*(?:(?:${LEGAL_FORMS_SOURCE})\\.?|\\(m\\)))*$`, 'iu')
+
+/** A word of one or two characters after a legal form, at the end: a speck OCR read, not part of the name. */
+const SPECK_AFTER_LEGAL_FORM = new RegExp(`((?:${LEGAL_FORMS_SOURCE})\\.?)\\s+[\\p{L}\\d]{1,2}$`, 'iu')
 
 function onlyLegalForm(text: string): boolean {
   return LEGAL_FORM_ONLY.test(collapse(text))

@@ -16,7 +16,7 @@ import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
 import { amountAnswer } from './totals'
 import { type Candidate, type LabelHit, squashKeepingMarks } from './labels'
-import { formsOf, LABEL_KINDS, namedOwner, SHAPE_GROUPS, type FieldWords, type Party } from './vocabulary'
+import { formsOf, isPartyGroup, LABEL_KINDS, namedOwner, SHAPE_GROUPS, type FieldWords, type Party } from './vocabulary'
 import { trimValue } from './text'
 import { collapse, fold } from '../../../../lib/text'
 
@@ -60,7 +60,7 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
 
 /** Groups an address field may name besides its part: its party's, and the general "address". */
 function namesMoreThanAddress(field: FieldWords): boolean {
-  return field.groups.some((group) => group !== field.addressPart && group !== 'address' && !['seller', 'buyer'].includes(group))
+  return field.groups.some((group) => group !== field.addressPart && group !== 'address' && !isPartyGroup(group))
 }
 
 function opensWithShapedValue(text: string, field: FieldWords): boolean {

@@ -198,9 +198,6 @@ function printings(ctx: Context, amount: number): number {
   return ctx.doc.lines.filter((line) => !summary.has(line.index) && printsAmount(line, amount)).length
 }
 
-/** Cash can pay only whole multiples of 5 cents (sen, Rappen): a total rounded for cash is one. */
-const cashRounded = (amount: number) => Math.round(amount * 100) % 5 === 0
-
 /**
  * What the customer paid, and what they paid less the change given, on a receipt that prints
  * them: the total is the latter, or the former when no change is printed.
@@ -240,6 +237,9 @@ const near = (a: number, b: number) => Math.abs(a - b) < 0.011
 const printsAmount = (line: Line, amount: number) => moneyAmounts(line.text).some((printed) => near(printed.number, amount))
 /** The most a total is rounded by for cash payment. */
 const CASH_ROUNDING = 0.05
+
+/** Cash can pay only whole multiples of 5 cents (sen, Rappen): a total rounded for cash is one. */
+const cashRounded = (amount: number) => Math.round(amount * 100) % Math.round(CASH_ROUNDING * 100) === 0
 
 /**
  * Amounts under a label that heads a table column ("Endbetrag" over a column of amounts): one

@@ -152,7 +152,17 @@ export function fieldWords(spec: Field): FieldWords | undefined {
  */
 function knownWordsOf(text: string, kind: string): string[] | undefined {
   const groups = groupsOf(text, kind, 'known')
-  return groups?.some((group) => !GENERAL_GROUPS.has(group) && !PARTY_GROUPS[group] && !QUALIFIERS.has(group)) ? groups : undefined
+  return groups?.some(namesSomething) ? groups : undefined
+}
+
+/** A group that names something by itself: not only a date, number, amount, party or document. */
+function namesSomething(group: string): boolean {
+  return !GENERAL_GROUPS.has(group) && !isPartyGroup(group) && !QUALIFIERS.has(group)
+}
+
+/** A group of a party's words ("seller", "buyer"). */
+export function isPartyGroup(group: string): boolean {
+  return Object.hasOwn(PARTY_GROUPS, group)
 }
 
 function readFieldWords(spec: Field): FieldWords | undefined {
@@ -162,10 +172,10 @@ function readFieldWords(spec: Field): FieldWords | undefined {
     // Nothing in the key or label is known: the description's words say what the field is, when
     // one of them names something by itself; of its parties, the first named is the field's
     // ("Account number of the customer at the supplier").
-    if (!described?.some((group) => !GENERAL_GROUPS.has(group) && !PARTY_GROUPS[group] && !QUALIFIERS.has(group))) return undefined
-    const party = described.find((group) => PARTY_GROUPS[group])
+    if (!described?.some(namesSomething)) return undefined
+    const party = described.find(isPartyGroup)
     return wordsOfGroups(
-      described.filter((group) => !PARTY_GROUPS[group] || group === party),
+      described.filter((group) => !isPartyGroup(group) || group === party),
       spec,
     )
   }
@@ -227,9 +237,9 @@ const NARROWER: Record<string, string[]> = {
  */
 function withDescription(named: string[], described: string[], spec: Field): FieldWords {
   let groups = named
-  const core = groups.filter((group) => !PARTY_GROUPS[group] && !QUALIFIERS.has(group))
-  const party = described.find((group) => PARTY_GROUPS[group])
-  if (party && !groups.some((group) => PARTY_GROUPS[group]) && core.every((group) => PARTY_ATTRIBUTES.has(group))) groups = [party, ...groups]
+  const core = groups.filter((group) => !isPartyGroup(group) && !QUALIFIERS.has(group))
+  const party = described.find(isPartyGroup)
+  if (party && !groups.some(isPartyGroup) && core.every((group) => PARTY_ATTRIBUTES.has(group))) groups = [party, ...groups]
   if (spec.type === 'text') {
     for (const [narrow, broader] of Object.entries(NARROWER)) {
       if (!described.includes(narrow) || groups.includes(narrow)) continue
@@ -248,9 +258,9 @@ const REFERENCES = new Set(['order', 'delivery_note'])
 
 function wordsOfGroups(named: string[], spec: Field): FieldWords {
   const party = named.map((group) => PARTY_GROUPS[group]).find(Boolean)
-  const namedCore = named.filter((group) => !PARTY_GROUPS[group])
-  const groups = spec.type === 'text' && namedCore.length === 1 && REFERENCES.has(namedCore[0]!) ? [...named, 'number'] : named
-  const core = groups.filter((group) => !PARTY_GROUPS[group])
+  const reference = spec.type === 'text' && named.filter((group) => !isPartyGroup(group)).length === 1 && named.some((group) => REFERENCES.has(group))
+  const groups = reference ? [...named, 'number'] : named
+  const core = groups.filter((group) => !isPartyGroup(group))
   const opposites = [...VOCABULARIES.values()].flatMap((vocabulary) =>
     vocabulary.opposites.flatMap(([a, b]) => (core.includes(a) ? [b] : core.includes(b) ? [a] : [])),
   )
@@ -309,7 +319,7 @@ export const LABEL_KINDS: readonly LabelKind[] = ['words', 'core', 'wider', 'sid
 export function labelsFor(field: FieldWords, languages: readonly string[]): { phrase: string; kind: LabelKind }[] {
   const sets: [string[], LabelKind][] = [[field.groups, 'words']]
   // The party's words, and "invoice" on the invoice itself, qualify a field; labels often leave them out.
-  const core = field.groups.filter((group) => !PARTY_GROUPS[group] && !QUALIFIERS.has(group))
+  const core = field.groups.filter((group) => !isPartyGroup(group) && !QUALIFIERS.has(group))
   const specific = (groups: string[]) => groups.some((group) => !GENERAL_GROUPS.has(group))
   if (core.length < field.groups.length && core.length) sets.push([core, specific(core) ? 'core' : 'side'])
   const withoutGeneral = core.filter((group) => !GENERAL_GROUPS.has(group))

@@ -5,9 +5,9 @@
  * loaded before the addon, whose own reference to the library then resolves to the copy loaded.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 
 /** Inside a compiled binary, embedded files live under this virtual root. */
 const EMBEDDED_ROOT = '/$bunfs/'
@@ -19,23 +19,24 @@ export function isEmbedded(path: string): boolean {
 
 /**
  * A path the library can be loaded from: its own when run from source (node_modules holds it),
- * else the embedded file written to `<cache>/extractd/<label>-<sha256 prefix>/<name>`; a gzipped
- * one (`gzipped`) is written unpacked.
+ * else the embedded file written to `<cache>/extractd/<label>-<digest>/<name>`; a gzipped one
+ * (`gzipped`) is written unpacked. The build names an embedded file after a hash of its contents
+ * ("libonnxruntime.so.1-brvx2cgw.gz"), so the digest is taken of that name: each extraction
+ * thread that starts finds the copy without reading the library (tens of MB) again.
  */
 export function loadablePath(embedded: string, name: string, label: string, gzipped = false): string {
   if (!isEmbedded(embedded)) return embedded
-  const bytes = readFileSync(embedded)
-  const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
-  // A gzip stream ends with its content's length (modulo 2³²).
-  const size = gzipped ? bytes.readUInt32LE(bytes.length - 4) : bytes.length
+  const digest = createHash('sha256').update(basename(embedded)).digest('hex').slice(0, 16)
   for (const base of cacheRoots()) {
     const directory = join(base, 'extractd', `${label}-${digest}`)
     const target = join(directory, name)
     try {
-      if (existsSync(target) && statSync(target).size % 2 ** 32 === size) return target
+      // Copies are renamed into place whole, so one that exists is complete.
+      if (existsSync(target)) return target
       mkdirSync(directory, { recursive: true })
       // Written beside and renamed, so a process starting alongside never loads half a file.
       const partial = `${target}.${process.pid}.part`
+      const bytes = readFileSync(embedded)
       writeFileSync(partial, gzipped ? Bun.gunzipSync(bytes) : bytes, { mode: 0o644 })
       renameSync(partial, target)
       return target

@@ -80,7 +80,7 @@ export function onnxFailure(): string | undefined {
 export async function onnxSession(modelPath: string): Promise<OnnxSession> {
   const ort = onnxRuntime()
   if (!ort) throw new OnnxUnavailable(`ONNX Runtime cannot be loaded here: ${failure}`)
-  const session = await ort.InferenceSession.create(new Uint8Array(readFileSync(modelPath)), {
+  const session = await ort.InferenceSession.create(readFileSync(modelPath), {
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     executionMode: 'sequential',

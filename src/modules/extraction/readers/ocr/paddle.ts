@@ -400,8 +400,3 @@ function usualPitch(read: ReadCharacter[]): number {
   pitches.sort((p, q) => p - q)
   return Math.max(2, pitches[Math.floor(pitches.length / 2)]!)
 }
-
-/** The words of a page (or of one band of it), read by PaddleOCR's detector and recogniser. */
-export async function recognisePaddle(raster: Raster, band?: Band): Promise<OcrWord[]> {
-  return readLines(raster, await detectLines(raster, band))
-}
