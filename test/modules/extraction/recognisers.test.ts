@@ -7,6 +7,7 @@
 import { afterEach, beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
 import { readDocument } from '../../../src/modules/extraction/readers'
 import * as onnx from '../../../src/modules/extraction/readers/ocr/onnx'
+import * as paddle from '../../../src/modules/extraction/readers/ocr/paddle'
 import { decode, detectLines } from '../../../src/modules/extraction/readers/ocr/paddle'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { defaultRecogniser, wordReader } from '../../../src/modules/extraction/readers/ocr/recognisers'
@@ -139,6 +140,25 @@ describe('choosing the recogniser', () => {
       expect(reads).not.toHaveBeenCalled()
     } finally {
       reads.mockRestore()
+    }
+  })
+
+  test('an English page costs PaddleOCR one reading: its top, read first to see the language, is not read again', async () => {
+    delete process.env.EXTRACTD_OCR
+    const detections = spyOn(paddle, 'detectLines')
+    const readings = spyOn(paddle, 'readLines')
+    try {
+      const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
+      expect(document.pages[0]).toContain('GREEN VALLEY GROCER')
+      expect(detections).toHaveBeenCalledTimes(1)
+      const detected = (await detections.mock.results[0]!.value) as paddle.TextLine[]
+      expect(detected.length).toBeGreaterThanOrEqual(RECEIPT.length)
+      // The top's lines, then the others: every detected line read once.
+      expect(readings.mock.calls.length).toBe(2)
+      expect(readings.mock.calls.flatMap(([, lines]) => lines)).toEqual(detected)
+    } finally {
+      detections.mockRestore()
+      readings.mockRestore()
     }
   })
 

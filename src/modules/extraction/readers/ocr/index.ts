@@ -170,7 +170,8 @@ const TOP_SHARE = 0.25
  * A document's first page is read in the language it shows: its top is read with the English
  * model (or PaddleOCR's one model), then the page by the reader and model of the language those
  * words show (English when unclear). A German page costs its top and one reading where it would
- * cost two readings. A reader that reads every language alike reads the page once.
+ * cost two readings. A reader that reads every language alike reads the page once; PaddleOCR
+ * reads the top of the page first and goes on with the rest when the top shows a page it reads.
  */
 async function readFirstPage(
   readerFor: (language: OcrLanguage | undefined) => WordReader,
@@ -182,6 +183,12 @@ async function readFirstPage(
     return { words: await first.read(raster, ['eng']), language: 'eng', reader: first }
   }
   const cut = blankRowNear(raster, TOP_SHARE)
+  if (cut !== undefined && first.readTopFirst) {
+    const { top, rest } = await first.readTopFirst(raster, cut)
+    const language = modelShown(top) ?? 'eng'
+    const reader = readerFor(language)
+    return { words: reader === first ? await rest() : await reader.read(raster, [language]), language, reader }
+  }
   const shown = cut === undefined ? undefined : modelShown(await first.read(raster, ['eng'], { top: 0, height: cut }))
   const language = shown ?? 'eng'
   const reader = readerFor(language)

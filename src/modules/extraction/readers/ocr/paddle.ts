@@ -273,8 +273,11 @@ function recogniserInput(raster: Raster, line: TextLine): LineImage {
   return { line, data, width: cut.width }
 }
 
-/** Reads lines cut from the page: each line's words with their boxes in the page's pixels. */
-export async function readLines(raster: Raster, lines: TextLine[]): Promise<OcrWord[]> {
+/**
+ * Reads lines cut from the page: each line's words with their boxes in the page's pixels. Lines
+ * are numbered from `firstLine` (a page read in parts keeps its line ids apart).
+ */
+export async function readLines(raster: Raster, lines: TextLine[], firstLine = 0): Promise<OcrWord[]> {
   const session = await (recogniser ??= onnxSession(recogniserPath))
   const images = lines.map((line) => recogniserInput(raster, line))
   // Batched by width, so that little of a batch is padding.
@@ -296,7 +299,7 @@ export async function readLines(raster: Raster, lines: TextLine[]): Promise<OcrW
     const [, steps, classes] = output!.dims as [number, number, number]
     for (const [slot, index] of batch.entries()) {
       const probabilities = (output!.data as Float32Array).subarray(slot * steps * classes, (slot + 1) * steps * classes)
-      read[index] = wordsOf(decode(probabilities, steps, classes), images[index]!, width / steps, `p.${index}`)
+      read[index] = wordsOf(decode(probabilities, steps, classes), images[index]!, width / steps, `p.${firstLine + index}`)
     }
   }
   return read.flat()

@@ -17,6 +17,12 @@ export interface WordReader {
   read(raster: Raster, languages: OcrLanguage[], band?: Band): Promise<OcrWord[]>
   /** Whether the language's model changes the reading (Tesseract's do; PaddleOCR's one model reads every language). */
   languageMatters: boolean
+  /**
+   * Reads the page's words above `height` first and the others only when asked: the whole
+   * page costs one reading, and the top alone tells its language (a reader without it reads the
+   * top as a band, then the page again).
+   */
+  readTopFirst?(raster: Raster, height: number): Promise<{ top: OcrWord[]; rest(): Promise<OcrWord[]> }>
 }
 
 // Called through, not held: tests spy on the module's recognise.
@@ -26,6 +32,14 @@ const paddle: WordReader = {
   name: 'paddle',
   read: async (raster, _languages, band) => readLines(raster, await detectLines(raster, band)),
   languageMatters: false,
+  async readTopFirst(raster, height) {
+    const lines = await detectLines(raster)
+    // Lines come in reading order: those of the top are the first ones.
+    const split = lines.findIndex((line) => line.cy >= height)
+    const topLines = split < 0 ? lines : lines.slice(0, split)
+    const top = await readLines(raster, topLines)
+    return { top, rest: async () => [...top, ...(await readLines(raster, lines.slice(topLines.length), topLines.length))] }
+  },
 }
 
 /** Tesseract reads best when a line's capital letters stand this many pixels high or more. */
