@@ -4,7 +4,8 @@
  * them), a throughput check on a generated 10-page PDF,
  * and documents per second through the HTTP API with `--workers 1` and `2` (every document of the
  * set, sent by as many clients as twice the workers). Run with `bun run bench:extract`;
- * `--details` lists every wrong and empty value, `--http-only` runs only the HTTP part.
+ * `--details` lists every wrong and empty value, `--http-only` runs only the HTTP part (on the
+ * scans and photos with `--set=dev-scans`, with the server's memory).
  * `--ocr-cache=<dir>` keeps what the readers return for each document in <dir> and reads it from
  * there next time, to measure changes of the engine's rules in seconds instead of re-running OCR;
  * an entry is keyed by the document's bytes and a hash of every reader source file, so a change to
@@ -530,18 +531,34 @@ interface DevDocument {
   bytes: Uint8Array
 }
 
-function devDocuments(): DevDocument[] {
-  return readdirSync(DEV_DIR)
-    .filter((name) => existsSync(join(DEV_DIR, name, 'manifest.json')))
+/**
+ * The documents sent through the HTTP API: the text documents of `dev`, or with `--set=dev-scans`
+ * its scans and photos (`--dataset=` and `--files=` narrow either).
+ */
+function httpDocuments(): DevDocument[] {
+  const root = SET === 'dev-scans' ? join(EVAL_ROOT, 'dev-scans') : DEV_DIR
+  return readdirSync(root)
+    .filter((name) => existsSync(join(root, name, 'manifest.json')) && (!ONLY || name === ONLY))
     .sort()
     .flatMap((name) => {
-      const dir = join(DEV_DIR, name)
+      const dir = join(root, name)
       const { document_type } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { document_type: string }
       return readdirSync(dir)
-        .filter((file) => !file.endsWith('.json'))
+        .filter((file) => !file.endsWith('.json') && FILES.test(file))
         .sort()
         .map((file) => ({ name: `${name}/${file}`, documentType: document_type, bytes: new Uint8Array(readFileSync(join(dir, file))) }))
     })
+}
+
+/** The server's resident memory now and at its peak (Linux), in MiB. */
+function serverMemory(pid: number): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const mib = (key: string) => Math.round(Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024)
+    return `, server RSS ${mib('VmRSS')} MiB, peak ${mib('VmHWM')} MiB`
+  } catch {
+    return ''
+  }
 }
 
 /** `extractd serve` from the sources on a new database; resolves with its URL and first key. */
@@ -590,8 +607,8 @@ function freePort(): number {
 }
 
 async function httpThroughput(): Promise<void> {
-  const documents = devDocuments()
-  console.log(`\nThrough the HTTP API (POST /api/v1/extract, waiting for each result), ${documents.length} documents of ${basename(DEV_DIR)}:`)
+  const documents = httpDocuments()
+  console.log(`\nThrough the HTTP API (POST /api/v1/extract, waiting for each result), ${documents.length} documents of ${SET ?? basename(DEV_DIR)}:`)
   for (const workers of [1, 2]) {
     const dir = mkdtempSync(join(tmpdir(), 'extractd-bench-extract-'))
     const server = await startServer(workers, dir)
@@ -619,7 +636,7 @@ async function httpThroughput(): Promise<void> {
       const seconds = (performance.now() - started) / 1000
       console.log(
         `  --workers ${workers}: ${(documents.length / seconds).toFixed(1)} documents/s ` +
-          `(${documents.length} in ${seconds.toFixed(1)} s, ${failed} not succeeded, ${navigator.hardwareConcurrency} cores)`,
+          `(${documents.length} in ${seconds.toFixed(1)} s, ${failed} not succeeded, ${navigator.hardwareConcurrency} cores${serverMemory(server.proc.pid)})`,
       )
     } finally {
       server.proc.kill('SIGTERM')
@@ -669,7 +686,9 @@ for (const set of EVAL_SETS.filter((name) => !HTTP_ONLY && (!SET || name === SET
   if (set === 'dev-scans') {
     const pages = ofSet.reduce((sum, result) => sum + result.pages, 0)
     const seconds = ofSet.reduce((sum, result) => sum + result.millis.reduce((p, q) => p + q, 0), 0) / 1000
-    console.log(`${set}: ${pages} pages read in ${seconds.toFixed(1)} s, ${(seconds / pages).toFixed(2)} s per page (one thread)`)
+    console.log(
+      `${set}: ${pages} pages read in ${seconds.toFixed(1)} s, ${(seconds / pages).toFixed(2)} s per page (one at a time, as a job alone on the server, ${navigator.hardwareConcurrency} cores)`,
+    )
   }
 }
 if (!HTTP_ONLY && !SCORES_ONLY) await throughput()

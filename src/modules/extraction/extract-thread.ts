@@ -6,6 +6,7 @@ import { builtinEngine } from './engines/builtin'
 import { createOpenAiEngine } from './engines/openai'
 import { type Engine, ExtractionError, UNEXPECTED } from './engines/types'
 import { inProcessExtractor } from './extractor'
+import { shareRunningJobs } from './readers/ocr/onnx'
 import type { ThreadMessage, ThreadReply } from './threads'
 
 declare const self: Worker
@@ -16,6 +17,7 @@ self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   if (data.type === 'init') {
     const engine: Engine = data.llm ? createOpenAiEngine(data.llm) : builtinEngine
     extract = inProcessExtractor(engine)
+    shareRunningJobs(data.runningJobs)
     return
   }
   let reply: ThreadReply

@@ -9,7 +9,9 @@ import type { Answers } from './answers'
 import { ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
 import type { ExtractionTask, Extractor, Progress } from './extractor'
 
-export type ThreadMessage = { type: 'init'; llm: OpenAiEngineOptions | undefined } | { type: 'task'; id: number; task: ExtractionTask }
+export type ThreadMessage =
+  /** `runningJobs`: the pool's count of tasks running, shared with every thread (its OCR takes its share of the cores by it). */
+  { type: 'init'; llm: OpenAiEngineOptions | undefined; runningJobs: Int32Array } | { type: 'task'; id: number; task: ExtractionTask }
 
 export type ThreadReply =
   | { id: number; ok: true; output: Answers }
@@ -51,6 +53,7 @@ const CANCELED = () => new ExtractionError(UNEXPECTED.code, 'The extraction was 
 export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }: ThreadPoolOptions) {
   const threads = new Set<Thread>()
   const waiting: Pending[] = []
+  const runningJobs = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
   let nextId = 1
   let closed = false
 
@@ -65,6 +68,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     if (!current) return
     clearTimeout(current.timer)
     thread.current = undefined
+    Atomics.sub(runningJobs, 0, 1)
     settleTask(current)
   }
 
@@ -85,7 +89,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
       log.error('extraction thread died', { error: event.message })
       stop(thread, new ExtractionError(UNEXPECTED.code, UNEXPECTED.message))
     }
-    thread.worker.postMessage({ type: 'init', llm } satisfies ThreadMessage)
+    thread.worker.postMessage({ type: 'init', llm, runningJobs } satisfies ThreadMessage)
     threads.add(thread)
     return thread
   }
@@ -98,6 +102,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
       stop(thread, new ExtractionError('extraction_timeout', `The extraction took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`))
     }, timeoutMs)
     thread.current = { ...pending, timer }
+    Atomics.add(runningJobs, 0, 1)
     const { content, ...rest } = pending.task
     // The bytes are copied into a buffer of their own, which moves to the thread without a second copy.
     const bytes = content.slice()
@@ -150,6 +155,10 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
     /** Threads running now (for tests and logs). */
     get size(): number {
       return threads.size
+    },
+    /** Tasks running now (for tests). */
+    get running(): number {
+      return Atomics.load(runningJobs, 0)
     },
     /** Stops every thread; tasks still running fail and their jobs resume at the next start. */
     close(): void {

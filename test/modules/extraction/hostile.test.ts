@@ -8,6 +8,7 @@ import UTIF from 'utif2'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { imagePages } from '../../../src/modules/extraction/readers/ocr/images'
+import * as libvips from '../../../src/modules/extraction/readers/ocr/libvips'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadLimits } from '../../../src/modules/extraction/readers/types'
 import { makeTestApp } from '../../helpers/app'
 import {
@@ -176,13 +177,27 @@ describe('PNG: every header chunk and the image data are checked', () => {
 })
 
 describe('JPEG: the decoder keeps to the budget', () => {
-  test('a JPEG whose decoding needs more than --max-decode-mb is image_too_large', async () => {
+  test('a JPEG whose decoding needs more than --max-decode-mb is image_too_large, measured before it is decoded', async () => {
     const bytes = toJpeg(await renderPage({ lines: ['A RECEIPT', 'TOTAL 9.00'] }, 300))
     const error = await failure(bytes, limits({ maxDecodeBytes: MiB }))
     expect(error).toMatchObject({
       code: 'image_too_large',
-      message: 'A page image of the document needs more memory to decode than is used per document (--max-decode-mb).',
+      message: 'A page image of the document needs 3 MiB to decode; at most 1 MiB are used per document (--max-decode-mb).',
     })
+  })
+
+  test('where libvips cannot be loaded, the built-in decoder keeps to the budget', async () => {
+    const unavailable = spyOn(libvips, 'sharpDecoder').mockImplementation(() => null)
+    try {
+      const bytes = toJpeg(await renderPage({ lines: ['A RECEIPT', 'TOTAL 9.00'] }, 300))
+      const error = await failure(bytes, limits({ maxDecodeBytes: MiB }))
+      expect(error).toMatchObject({
+        code: 'image_too_large',
+        message: 'A page image of the document needs more memory to decode than is used per document (--max-decode-mb).',
+      })
+    } finally {
+      unavailable.mockRestore()
+    }
   })
 })
 

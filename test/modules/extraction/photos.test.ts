@@ -9,6 +9,7 @@ import jpegJs from 'jpeg-js'
 import sharp from 'sharp'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { imagePages } from '../../../src/modules/extraction/readers/ocr/images'
+import * as libvips from '../../../src/modules/extraction/readers/ocr/libvips'
 import { findPaper, locatePaper, type PaperFound } from '../../../src/modules/extraction/readers/ocr/paper'
 import { PHOTO_LONGEST_SIDE } from '../../../src/modules/extraction/readers/ocr/photo'
 import { inverseMap, squareToQuad } from '../../../src/modules/extraction/readers/ocr/perspective'
@@ -100,19 +101,43 @@ describe('large phone photos (D156)', () => {
   })
 })
 
-test('a JPEG the built-in decoder misreads is decoded by libvips instead', async () => {
-  const scan = toJpeg(receipt)
-  // jpeg-js refuses some valid baseline JPEGs so; this one it would read, so it is made to refuse.
-  const refuses = spyOn(jpegJs, 'decode').mockImplementation(() => {
-    throw new Error('invalid huffman sequence')
-  })
-  try {
-    const page = await imagePages(scan, MEDIA_TYPES.jpeg, DEFAULT_READ_LIMITS).decode(0)
-    expect(refuses).toHaveBeenCalledTimes(1)
-    expect({ width: page.width, height: page.height }).toEqual({ width: receipt.width, height: receipt.height })
-  } finally {
-    refuses.mockRestore()
+describe('JPEG scans (D176)', () => {
+  /** The JPEG with its JFIF header saying `dpi` dots per inch. */
+  function withDpi(bytes: Uint8Array, dpi: number): Uint8Array {
+    const copy = bytes.slice()
+    expect(String.fromCharCode(...copy.subarray(6, 10))).toBe('JFIF')
+    copy.set([1, dpi >> 8, dpi & 0xff, dpi >> 8, dpi & 0xff], 13)
+    return copy
   }
+
+  test('a scan is decoded by libvips at full size, keeping its resolution, as the built-in decoder would read it', async () => {
+    const scan = withDpi(toJpeg(receipt), 150)
+    const builtIn = spyOn(jpegJs, 'decode')
+    try {
+      const page = await imagePages(scan, MEDIA_TYPES.jpeg, DEFAULT_READ_LIMITS).decode(0)
+      expect(builtIn).not.toHaveBeenCalled()
+      expect({ width: page.width, height: page.height, dpi: page.dpi }).toEqual({ width: receipt.width, height: receipt.height, dpi: 150 })
+      let difference = 0
+      for (let i = 0; i < page.data.length; i++) difference += Math.abs(page.data[i]! - receipt.data[i]!)
+      expect(difference / page.data.length).toBeLessThan(3)
+    } finally {
+      builtIn.mockRestore()
+    }
+  })
+
+  test('where libvips cannot be loaded, the built-in decoder reads the scan, resolution and all', async () => {
+    const scan = withDpi(toJpeg(receipt), 150)
+    const unavailable = spyOn(libvips, 'sharpDecoder').mockImplementation(() => null)
+    const builtIn = spyOn(jpegJs, 'decode')
+    try {
+      const page = await imagePages(scan, MEDIA_TYPES.jpeg, DEFAULT_READ_LIMITS).decode(0)
+      expect(builtIn).toHaveBeenCalledTimes(1)
+      expect({ width: page.width, height: page.height, dpi: page.dpi }).toEqual({ width: receipt.width, height: receipt.height, dpi: 150 })
+    } finally {
+      unavailable.mockRestore()
+      builtIn.mockRestore()
+    }
+  })
 })
 
 describe('HEIC (D157)', () => {

@@ -85,6 +85,25 @@ describe('PaddleOCR on ONNX Runtime', () => {
   })
 })
 
+describe('the cores a model run takes (D175)', () => {
+  test('a job alone takes every core, up to four; jobs running side by side share them, one each at least', () => {
+    const running = new Int32Array(new SharedArrayBuffer(4))
+    try {
+      onnx.shareRunningJobs(running)
+      // No job counted yet (a reading outside the pool): alone.
+      expect([1, 2, 8, 16].map((cores) => onnx.threadsForRun(cores))).toEqual([1, 2, 4, 4])
+      Atomics.store(running, 0, 1)
+      expect([1, 2, 8, 16].map((cores) => onnx.threadsForRun(cores))).toEqual([1, 2, 4, 4])
+      Atomics.store(running, 0, 2)
+      expect([1, 2, 8, 16].map((cores) => onnx.threadsForRun(cores))).toEqual([1, 1, 4, 4])
+      Atomics.store(running, 0, 3)
+      expect([2, 8].map((cores) => onnx.threadsForRun(cores))).toEqual([1, 2])
+    } finally {
+      onnx.shareRunningJobs(new Int32Array(new SharedArrayBuffer(4)))
+    }
+  })
+})
+
 describe('PaddleOCR lines read by Tesseract (the mix)', () => {
   test('reads each detected line, its words placed on the page', async () => {
     const words = await wordReader('mix').read(receipt, ['eng'])

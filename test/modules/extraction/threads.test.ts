@@ -84,11 +84,14 @@ test('a canceled task is stopped: waiting, it never starts; running, its thread 
   const first = failure(threads.extract(textTask(LONG_DOCUMENT), undefined, running.signal))
   const second = failure(threads.extract(textTask(LONG_DOCUMENT), undefined, waiting.signal))
   await Bun.sleep(20)
+  // The count of tasks running, by which their OCR shares the cores (D175): one running, one waiting.
+  expect(threads.running).toBe(1)
   waiting.abort()
   expect((await second).message).toBe('The extraction was canceled')
   running.abort()
   expect((await first).message).toBe('The extraction was canceled')
   expect(threads.size).toBe(0)
+  expect(threads.running).toBe(0)
   const output = split(await threads.extract(textTask('Invoice No.: T-9\n')))
   expect(output.values.invoice_number).toBe('T-9')
   expect(threads.size).toBe(1)
@@ -111,6 +114,7 @@ test('stops a task that runs past its time limit, and a new thread takes the nex
   expect(threads.size).toBe(1)
   // With a 5 ms limit the new thread may well be stopped too; either way the task was taken and settled.
   expect(['succeeded', 'extraction_timeout']).toContain(await next)
+  expect(threads.running).toBe(0)
 })
 
 test('runs several tasks on a bounded number of threads', async () => {
@@ -118,9 +122,11 @@ test('runs several tasks on a bounded number of threads', async () => {
   const pending = Array.from({ length: 6 }, (_, i) => threads.extract(textTask(`Invoice No.: N-${i}\n`)))
   // Six tasks at once start exactly two threads; the other four wait for them.
   expect(threads.size).toBe(2)
+  expect(threads.running).toBe(2)
   const outputs = await Promise.all(pending)
   expect(outputs.map((output) => output.invoice_number!.value)).toEqual(['N-0', 'N-1', 'N-2', 'N-3', 'N-4', 'N-5'])
   expect(threads.size).toBeLessThanOrEqual(2)
+  expect(threads.running).toBe(0)
 })
 
 test('retires idle threads', async () => {

@@ -10,7 +10,7 @@ import { ExtractionError } from '../../engines/types'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { jpegFrameSize, jpegScanCount } from './jpeg-header'
-import { decodeHeic, jpegByLibvips, largeJpegPage } from './photo'
+import { decodeHeic, jpegPage, PHOTO_LONGEST_SIDE } from './photo'
 import { checkPng } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPages } from './tiff'
@@ -37,12 +37,13 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
       const { width, height } = jpegSize(bytes)
-      const photo = largeJpegPage(bytes, width, height, limits)
-      if (photo) return { count: 1, decode: photo }
-      checkPixels(width, height, limits)
       // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
       const scans = jpegScanCount(bytes)
       if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
+      const dpi = Math.max(width, height) > PHOTO_LONGEST_SIDE ? undefined : jfifDpi(bytes)
+      const page = jpegPage(bytes, width, height, limits)
+      if (page) return { count: 1, decode: async () => ({ ...(await page()), dpi }) }
+      checkPixels(width, height, limits)
       return { count: 1, decode: () => decodeJpeg(bytes, limits) }
     }
     case MEDIA_TYPES.heic:
@@ -90,19 +91,8 @@ function asExtractionError(error: unknown): unknown {
   return new ExtractionError('corrupt_document', `The image could not be decoded: ${message}`)
 }
 
-async function decodeJpeg(bytes: Uint8Array, limits: ReadLimits): Promise<Raster> {
-  try {
-    return decodeJpegBuiltIn(bytes, limits)
-  } catch (error) {
-    if (error instanceof Error && /maxResolutionInMP|maxMemoryUsageInMB/.test(error.message)) throw error
-    // jpeg-js refuses some valid JPEGs ("invalid huffman sequence"); libvips reads them.
-    const again = await jpegByLibvips(bytes).catch(() => undefined)
-    if (again) return again
-    throw error
-  }
-}
-
-function decodeJpegBuiltIn(bytes: Uint8Array, limits: ReadLimits): Raster {
+/** A JPEG by jpeg-js, where libvips is not available. */
+function decodeJpeg(bytes: Uint8Array, limits: ReadLimits): Raster {
   const image = jpeg.decode(bytes, {
     useTArray: true,
     formatAsRGBA: false,

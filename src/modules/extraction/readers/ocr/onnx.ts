@@ -1,6 +1,7 @@
 /**
- * ONNX Runtime (onnxruntime-node's native CPU build) for the PaddleOCR models (D161). Sessions
- * run on one thread each: extraction already runs one job per worker thread and core.
+ * ONNX Runtime (onnxruntime-node's native CPU build) for the PaddleOCR models (D161). A model
+ * runs on the cores no other extraction job is using: all of them (up to four) for a job alone,
+ * one each when the jobs running are as many as the cores (D175).
  *
  * In the one binary, as libvips (D156): the bundler embeds onnxruntime-node's `.node` addon but not
  * `libonnxruntime.so.1` beside it, so the library is embedded gzipped (packed by
@@ -10,6 +11,7 @@
  */
 import { dlopen } from 'bun:ffi'
 import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import packedRuntime from '../../../../../node_modules/.extractd/libonnxruntime.so.1.gz' with { type: 'file' }
 import { isEmbedded, loadablePath } from './native-library'
 
@@ -76,23 +78,63 @@ export function onnxFailure(): string | undefined {
   return failure
 }
 
-/** A session of the model in the given file (an embedded file once compiled). */
+/** More threads than this gain little on models this small, and each thread count is a session of its own. */
+const MAX_THREADS = 4
+
+let runningJobs: Int32Array | undefined
+
+/**
+ * Shares the count of extraction jobs running (kept by the thread pool, read atomically), by
+ * which each model run takes its share of the cores. Without it a job counts itself alone.
+ */
+export function shareRunningJobs(counter: Int32Array): void {
+  runningJobs = counter
+}
+
+/** The threads a model run takes now: the cores shared among the jobs running, one at least. */
+export function threadsForRun(cores = availableParallelism()): number {
+  const jobs = runningJobs ? Math.max(1, Atomics.load(runningJobs, 0)) : 1
+  return Math.max(1, Math.min(MAX_THREADS, Math.floor(cores / jobs)))
+}
+
+/**
+ * A session of the model in the given file (an embedded file once compiled). Each run takes
+ * the threads `threadsForRun` gives it, from a session made for that many (on first need).
+ */
 export async function onnxSession(modelPath: string): Promise<OnnxSession> {
   const ort = onnxRuntime()
   if (!ort) throw new OnnxUnavailable(`ONNX Runtime cannot be loaded here: ${failure}`)
-  const session = await ort.InferenceSession.create(readFileSync(modelPath), {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-    enableCpuMemArena: false,
-    enableMemPattern: false,
-  })
+  const sessions = new Map<number, Promise<InferenceSession>>()
+  const withThreads = (threads: number) => {
+    let session = sessions.get(threads)
+    if (!session) sessions.set(threads, (session = createSession(ort, modelPath, threads)))
+    return session
+  }
+  // Made now: a model that cannot be loaded fails here, not at its first run.
+  await withThreads(threadsForRun())
   return {
     async run(inputs) {
+      const session = await withThreads(threadsForRun())
       const feeds = Object.fromEntries(inputs.map((input, index) => [session.inputNames[index]!, new ort.Tensor('float32', input.data, input.dims)]))
       const outputs = await session.run(feeds)
       return session.outputNames.map((name) => ({ data: outputs[name]!.data as Float32Array, dims: outputs[name]!.dims }))
     },
   }
+}
+
+type InferenceSession = Awaited<ReturnType<Ort['InferenceSession']['create']>>
+
+/**
+ * The CPU memory arena keeps a run's buffers for the next one: without it the detector's large
+ * feature maps are mapped and faulted in anew at every page, which took it twice as long (D175).
+ */
+function createSession(ort: Ort, modelPath: string, threads: number): Promise<InferenceSession> {
+  return ort.InferenceSession.create(readFileSync(modelPath), {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    enableCpuMemArena: true,
+    enableMemPattern: false,
+  })
 }
