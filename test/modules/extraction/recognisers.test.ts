@@ -83,6 +83,20 @@ describe('PaddleOCR on ONNX Runtime', () => {
     expect(read[0]!.probability).toBeCloseTo(0.9)
     expect(read.map((character) => character.spaceBefore)).toEqual([0, 0, expect.closeTo(0.08)])
   })
+  test('a space read between characters squeezed together leaves a gap the layout reads as a space, not a column (D177)', () => {
+    // "ABC DEF" at a pitch of five steps, the space squeezed into three: as the recogniser reads narrow receipt print.
+    const at = (text: string, step: number, spaceBefore = 0) => ({ text, step, probability: 0.95, spaceBefore })
+    const read = [at('A', 1), at('B', 6), at('C', 11), at(' ', 14, 0.9), at('D', 16), at('E', 21), at('F', 26)]
+    const line = { cx: 400, cy: 20, length: 800, height: 24, angle: 0, score: 0.9 }
+    const words = paddle.wordsOf(read, { line, data: new Float32Array(0), width: 200 }, 1, 'p.0')
+    expect(words.map((word) => word.text)).toEqual(['ABC', 'DEF'])
+    const [abc, def] = words as [OcrWord, OcrWord]
+    // The layout reads a gap over 0.27 of the line's character width as a space, and one of 1.8 as a column.
+    const characterWidth = (abc.width + def.width) / 6
+    const gap = (def.left - (abc.left + abc.width)) / characterWidth
+    expect(gap).toBeGreaterThan(0.4)
+    expect(gap).toBeLessThan(1)
+  })
 })
 
 describe('the cores a model run takes (D175)', () => {

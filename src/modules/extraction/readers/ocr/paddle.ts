@@ -216,7 +216,7 @@ function readingOrder(lines: TextLine[]): TextLine[] {
 }
 
 /** A line cut out of the page, straightened and scaled to the recogniser's height. */
-interface LineImage {
+export interface LineImage {
   line: TextLine
   data: Float32Array
   width: number
@@ -309,7 +309,7 @@ export async function readLines(raster: Raster, lines: TextLine[], firstLine = 0
 }
 
 /** A character read, at the recogniser's output step it was read at. */
-interface ReadCharacter {
+export interface ReadCharacter {
   text: string
   step: number
   probability: number
@@ -352,7 +352,7 @@ export function decode(probabilities: Float32Array, steps: number, classes: numb
  * first and last characters' steps. A line read with less than DROP_BELOW mean probability is
  * dropped, as PaddleOCR's own pipeline does: the detector also finds texture that reads as text.
  */
-function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lineId: string): OcrWord[] {
+export function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lineId: string): OcrWord[] {
   const printed = read.filter((character) => character.text.trim() !== '')
   if (!printed.length || printed.reduce((sum, character) => sum + character.probability, 0) / printed.length < DROP_BELOW) return []
   // Recogniser pixels (along the line) to page pixels.
@@ -370,14 +370,15 @@ function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lin
     }
   }
   const words = groups.filter((group) => group.length)
+  const kept = Math.max(GAP_KEPT, half / 2)
   return words.map((group, index) => {
     const first = group[0]!.step + 0.5
     const last = group[group.length - 1]!.step + 0.5
     // Half a character beyond the outer characters, but short of the middle of the gap to a neighbour: a gap stays a gap.
     const before = words[index - 1]
     const after = words[index + 1]
-    const start = before ? Math.max(first - half, (before[before.length - 1]!.step + 0.5 + first) / 2 + GAP_KEPT) : first - half
-    const end = after ? Math.min(last + half, (last + after[0]!.step + 0.5) / 2 - GAP_KEPT) : last + half
+    const start = before ? Math.max(first - half, (before[before.length - 1]!.step + 0.5 + first) / 2 + kept) : first - half
+    const end = after ? Math.min(last + half, (last + after[0]!.step + 0.5) / 2 - kept) : last + half
     return {
       text: group.map((character) => character.text).join(''),
       ...boxAlong(image.line, start * along, Math.max(start + 1, end) * along),
@@ -387,7 +388,12 @@ function wordsOf(read: ReadCharacter[], image: LineImage, stepWidth: number, lin
   })
 }
 
-/** Steps kept clear on each side of the middle of a gap between two words. */
+/**
+ * Steps kept clear on each side of the middle of a gap between two words, a quarter of a
+ * character at least: a space read between characters squeezed together then still leaves half a
+ * character between the words, which the layout reads as a space (from 0.27 of a character), not
+ * as words run together (D177).
+ */
 const GAP_KEPT = 0.5
 /** PaddleOCR's drop score: lines read with less mean probability are not text. */
 const DROP_BELOW = 0.5
