@@ -171,6 +171,13 @@ describe('receipt dates', () => {
     expect((await read(lines(`DocNo. CS00013125   Date: 26/05/${next}`, 'TOTAL RM 121.90'))).values.date).toBe(`${next}-05-26`)
   })
 
+  test('a date misread past next year leaves the receipt its other dates', async () => {
+    const labelled = await read(lines('DocNo. CS00013125   Date: 26/05/2078', 'TOTAL RM 121.90', 'CASH RM 150.00', 'Date: 26/05/2018  10:12'))
+    expect(labelled.values.date).toBe('2018-05-26')
+    const unlabelled = await read(lines('KEDAI RIANG', '28-03-2078 18:05  R000246962', 'TOTAL RM 38.80', '28-03-2018'))
+    expect(unlabelled.values.date).toBe('2018-03-28')
+  })
+
   test('the only date a receipt prints is surer than the first of several', async () => {
     const only = await read(lines('KEDAI RIANG', '28-03-18 18:05  R000246962', 'TOTAL RM 38.80'))
     const several = await read(lines('KEDAI RIANG', '28-03-18 18:05  R000246962', 'Exchange by 04-04-18', 'TOTAL RM 38.80'))

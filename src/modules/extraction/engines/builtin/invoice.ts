@@ -84,7 +84,8 @@ const DATE_LEAD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('
 
 /** The issue date: after its label, in the title line, or (receipts) the first unclaimed date. */
 export function issueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
-  const labelled = choose(labelledValues(plan, ctx, 'date'))
+  // A misread year is no candidate: the other dates printed may still answer.
+  const labelled = choose(labelledValues(plan, ctx, 'date').filter((answer) => issuedYet(String(answer.value))))
   const title = titleDate(ctx)
   const fallback = firstUnlabelledDate(ctx)
   return best([labelled, title, fallback].filter((answer) => !answer || issuedYet(String(answer.value))))
@@ -134,7 +135,7 @@ function firstUnlabelledDate(ctx: Context): Answer | undefined {
   for (const line of doc.lines) {
     if (claimed.has(line.index)) continue
     const date = lineDates(ctx, line)[0]
-    if (!date) continue
+    if (!date || !issuedYet(date.iso)) continue
     // Ranges ("01.01.2010 bis 31.12.2010") are periods, not the date of issue.
     if (PERIOD_NEXT.test(line.text.slice(date.end, date.end + 6))) continue
     if (PERIOD_BEFORE.test(line.text.slice(0, date.start))) continue
