@@ -33,6 +33,8 @@ interface AmountCandidate {
   /** For totals: 3 = a final amount ("grand total", "incl. VAT"), 2 = "total", 1 = a total of something else. */
   tier: number
   line: Line
+  /** A total that the amount paid less the change prints exactly: the payment confirms it. */
+  paidExactly?: true
 }
 
 interface Totals {
@@ -329,7 +331,7 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
   const settled = paid !== undefined && change !== undefined && change <= paid ? paid - change : change === undefined ? paid : undefined
   if (settled !== undefined) {
     const exact = totals.filter((c) => c.value === settled.toFixed(2))
-    if (exact.length) return { ...exact[exact.length - 1]!, tier: 3, confidence: TOTALS.paidExactly }
+    if (exact.length) return { ...exact[exact.length - 1]!, tier: 3, confidence: TOTALS.paidExactly, paidExactly: true }
     // Paid less change is what the receipt came to. When no total label reads it (the label or
     // its amount misread), the line above the payment that prints it holds the total.
     if (change !== undefined && settled > 0) {
@@ -511,7 +513,7 @@ function oneDigitApart(a: number, b: number): boolean {
 function sumContradicts(total: AmountCandidate, all: AmountCandidate[], taxes: AmountCandidate[], ctx: Context): boolean {
   // "Net Total 35.20" reads as a total and a subtotal: the subtotal it is checked against is printed apart.
   const subtotals = all.filter((c) => c.line.index !== total.line.index)
-  if (total.confidence === TOTALS.paidExactly || roundingLine(ctx) || subtotals.some((c) => near(c.number, total.number))) return false
+  if (total.paidExactly || roundingLine(ctx) || subtotals.some((c) => near(c.number, total.number))) return false
   const { paid, change } = payment(ctx)
   if (paid !== undefined && change !== undefined && oneDigitApart(paid - change, total.number)) return true
   const printed = (list: AmountCandidate[]) => [...new Set(list.filter((c) => c.number >= 0 && c.tier >= 2).map((c) => c.number))]
