@@ -29,6 +29,8 @@ export interface ServeConfig {
   engine: 'builtin' | 'openai'
   llm: LlmConfig | undefined
   workers: number
+  /** The most threads one page's OCR model runs on; undefined: the cores the jobs running leave it, up to four (D175). */
+  ocrThreads: number | undefined
   maxUploadBytes: number
   /** How long a finished job's document is kept; 0 (the default) deletes it when the job ends. */
   keepFilesMs: number
@@ -145,6 +147,7 @@ Options:
 Extraction:
   --engine NAME         builtin|openai              env EXTRACTD_ENGINE        default builtin
   --workers N           jobs extracted at once      env EXTRACTD_WORKERS       default ${DEFAULTS.workers}
+  --ocr-threads N       most cores one page's OCR runs on  env EXTRACTD_OCR_THREADS  default those the other jobs leave, up to 4
   --max-upload-mb N     largest document, in MiB    env EXTRACTD_MAX_UPLOAD_MB default ${DEFAULTS.maxUploadMb}
   --keep-files DURATION keep documents after their job, e.g. 7d  env EXTRACTD_KEEP_FILES  default 0 (delete)
   --job-timeout DURATION longest one extraction may run          env EXTRACTD_JOB_TIMEOUT default ${DEFAULTS.jobTimeout}
@@ -250,6 +253,7 @@ function parseServe(args: string[], env: Env): Command {
     'log-level': { type: 'string' },
     engine: { type: 'string' },
     workers: { type: 'string' },
+    'ocr-threads': { type: 'string' },
     'max-upload-mb': { type: 'string' },
     'keep-files': { type: 'string' },
     'job-timeout': { type: 'string' },
@@ -283,6 +287,7 @@ function parseServe(args: string[], env: Env): Command {
   if (llmUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(llmUrl)) throw new UsageError(`invalid --llm-url "${llmUrl}": expected an http(s) URL`)
   const llmTimeout = pick(values['llm-timeout-ms'], env.EXTRACTD_LLM_TIMEOUT_MS)
   const workers = pick(values.workers, env.EXTRACTD_WORKERS)
+  const ocrThreads = pick(values['ocr-threads'], env.EXTRACTD_OCR_THREADS)
   const maxUpload = pick(values['max-upload-mb'], env.EXTRACTD_MAX_UPLOAD_MB)
   const keepFiles = pick(values['keep-files'], env.EXTRACTD_KEEP_FILES)
   const jobTimeoutMs = duration('--job-timeout', pick(values['job-timeout'], env.EXTRACTD_JOB_TIMEOUT) ?? DEFAULTS.jobTimeout)
@@ -320,6 +325,7 @@ function parseServe(args: string[], env: Env): Command {
             }
           : undefined,
       workers: workers === undefined ? DEFAULTS.workers : integerIn('--workers', workers, 1, 64),
+      ocrThreads: ocrThreads === undefined ? undefined : integerIn('--ocr-threads', ocrThreads, 1, 64),
       maxUploadBytes: (maxUpload === undefined ? DEFAULTS.maxUploadMb : integerIn('--max-upload-mb', maxUpload, 1, 1024)) * 1024 * 1024,
       keepFilesMs: keepFiles === undefined ? 0 : duration('--keep-files', keepFiles),
       jobTimeoutMs,

@@ -19,6 +19,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   engine: 'builtin',
   llm: undefined,
   workers: 2,
+  ocrThreads: undefined,
   maxUploadBytes: 20 * 1024 * 1024,
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
@@ -139,7 +140,16 @@ describe('serve: extraction options', () => {
       expect(HELP.serve).toContain(word)
   })
 
+  test("reads the most threads one page's OCR runs on from a flag or the environment (D175)", () => {
+    expect(serveConfig(['--ocr-threads', '1'], {}).ocrThreads).toBe(1)
+    expect(serveConfig([], { EXTRACTD_OCR_THREADS: '8' }).ocrThreads).toBe(8)
+    expect(serveConfig(['--ocr-threads', '2'], { EXTRACTD_OCR_THREADS: '8' }).ocrThreads).toBe(2)
+    for (const word of ['--ocr-threads', 'EXTRACTD_OCR_THREADS']) expect(HELP.serve).toContain(word)
+  })
+
   test.each([
+    [['--ocr-threads', '0'], '--ocr-threads'],
+    [['--ocr-threads', 'all'], '--ocr-threads'],
     [['--engine', 'magic'], 'magic'],
     [['--engine', 'openai'], '--llm-url'],
     [['--engine', 'openai', '--llm-url', 'localhost', '--llm-model', 'm'], '--llm-url'],

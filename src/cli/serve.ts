@@ -33,7 +33,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   }
 
   const engine = engineName(config.llm)
-  const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, log })
+  const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, ocrThreads: config.ocrThreads, log })
   const runner = createJobRunner({
     database,
     extract: threads.extract,

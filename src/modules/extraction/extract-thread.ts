@@ -17,7 +17,7 @@ self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   if (data.type === 'init') {
     const engine: Engine = data.llm ? createOpenAiEngine(data.llm) : builtinEngine
     extract = inProcessExtractor(engine)
-    shareRunningJobs(data.runningJobs)
+    shareRunningJobs(data.runningJobs, data.ocrThreads)
     return
   }
   let reply: ThreadReply

@@ -9,9 +9,13 @@ import type { Answers } from './answers'
 import { ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
 import type { ExtractionTask, Extractor, Progress } from './extractor'
 
+/**
+ * `init` shares the pool's count of tasks running with every thread (its OCR takes its share of
+ * the cores by it), and `ocrThreads`, the most it takes (undefined: up to four; D175).
+ */
 export type ThreadMessage =
-  /** `runningJobs`: the pool's count of tasks running, shared with every thread (its OCR takes its share of the cores by it). */
-  { type: 'init'; llm: OpenAiEngineOptions | undefined; runningJobs: Int32Array } | { type: 'task'; id: number; task: ExtractionTask }
+  | { type: 'init'; llm: OpenAiEngineOptions | undefined; runningJobs: Int32Array; ocrThreads: number | undefined }
+  | { type: 'task'; id: number; task: ExtractionTask }
 
 export type ThreadReply =
   | { id: number; ok: true; output: Answers }
@@ -24,6 +28,8 @@ export interface ThreadPoolOptions {
   /** Longest a task may run before its thread is stopped. */
   timeoutMs: number
   idleMs?: number
+  /** The most threads one page's OCR model runs on (D175). */
+  ocrThreads?: number
   log: Logger
 }
 
@@ -50,7 +56,7 @@ const THREAD_ENTRY = import.meta.url.includes('/$bunfs/') ? './modules/extractio
 /** The rejection of a canceled task; its job is already marked canceled, so nothing stores it. */
 const CANCELED = () => new ExtractionError(UNEXPECTED.code, 'The extraction was canceled')
 
-export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }: ThreadPoolOptions) {
+export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThreads, log }: ThreadPoolOptions) {
   const threads = new Set<Thread>()
   const waiting: Pending[] = []
   const runningJobs = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
@@ -89,7 +95,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, log }:
       log.error('extraction thread died', { error: event.message })
       stop(thread, new ExtractionError(UNEXPECTED.code, UNEXPECTED.message))
     }
-    thread.worker.postMessage({ type: 'init', llm, runningJobs } satisfies ThreadMessage)
+    thread.worker.postMessage({ type: 'init', llm, runningJobs, ocrThreads } satisfies ThreadMessage)
     threads.add(thread)
     return thread
   }

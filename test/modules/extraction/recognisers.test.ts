@@ -112,6 +112,12 @@ describe('the cores a model run takes (D175)', () => {
       expect([1, 2, 8, 16].map((cores) => onnx.threadsForRun(cores))).toEqual([1, 1, 4, 4])
       Atomics.store(running, 0, 3)
       expect([2, 8].map((cores) => onnx.threadsForRun(cores))).toEqual([1, 2])
+      // The operator's --ocr-threads bounds it, above four too.
+      onnx.shareRunningJobs(running, 1)
+      expect([2, 8].map((cores) => onnx.threadsForRun(cores))).toEqual([1, 1])
+      Atomics.store(running, 0, 1)
+      onnx.shareRunningJobs(running, 8)
+      expect([2, 16].map((cores) => onnx.threadsForRun(cores))).toEqual([2, 8])
     } finally {
       onnx.shareRunningJobs(new Int32Array(new SharedArrayBuffer(4)))
     }

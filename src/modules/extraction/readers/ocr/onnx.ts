@@ -82,19 +82,22 @@ export function onnxFailure(): string | undefined {
 const MAX_THREADS = 4
 
 let runningJobs: Int32Array | undefined
+let mostThreads = MAX_THREADS
 
 /**
  * Shares the count of extraction jobs running (kept by the thread pool, read atomically), by
- * which each model run takes its share of the cores. Without it a job counts itself alone.
+ * which each model run takes its share of the cores, `most` at the most (the operator's
+ * --ocr-threads). Without it a job counts itself alone.
  */
-export function shareRunningJobs(counter: Int32Array): void {
+export function shareRunningJobs(counter: Int32Array, most = MAX_THREADS): void {
   runningJobs = counter
+  mostThreads = most
 }
 
 /** The threads a model run takes now: the cores shared among the jobs running, one at least. */
 export function threadsForRun(cores = availableParallelism()): number {
   const jobs = runningJobs ? Math.max(1, Atomics.load(runningJobs, 0)) : 1
-  return Math.max(1, Math.min(MAX_THREADS, Math.floor(cores / jobs)))
+  return Math.max(1, Math.min(mostThreads, Math.floor(cores / jobs)))
 }
 
 /**
