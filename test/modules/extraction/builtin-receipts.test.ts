@@ -72,6 +72,11 @@ describe('receipt names', () => {
   test('the end of a wrapped name is no name by itself', async () => {
     const { values } = await read(lines('   LIAN HUAT VEGETARIAN', '     RESTAURANT SDN BHD', '        (1095514-X)', ...ADDRESS, 'TOTAL   53.55'))
     expect(values.company_name).toBe('LIAN HUAT VEGETARIAN RESTAURANT SDN BHD')
+    // Read apart (OCR placed the wrapped line in another column), the legal form alone would outscore the name's start.
+    const apart = await read(
+      lines('LIAN HUAT VEGETARIAN', '                            RESTAURANT SDN BHD', '        (1095514-X)', ...ADDRESS, 'TOTAL   53.55'),
+    )
+    expect(apart.values.company_name).toBe('LIAN HUAT VEGETARIAN')
   })
 
   test('a registration number misread with a colon, and a speck after the legal form, are cut from the name', async () => {

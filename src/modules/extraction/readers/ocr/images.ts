@@ -10,7 +10,7 @@ import { ExtractionError } from '../../engines/types'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { jpegFrameSize, jpegScanCount } from './jpeg-header'
-import { decodeHeic, jpegPage, PHOTO_LONGEST_SIDE } from './photo'
+import { decodeHeic, jpegPage } from './photo'
 import { checkPng } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPages } from './tiff'
@@ -40,9 +40,8 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
       // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
       const scans = jpegScanCount(bytes)
       if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
-      const dpi = Math.max(width, height) > PHOTO_LONGEST_SIDE ? undefined : jfifDpi(bytes)
-      const page = jpegPage(bytes, width, height, limits)
-      if (page) return { count: 1, decode: async () => ({ ...(await page()), dpi }) }
+      const page = jpegPage(bytes, width, height, limits, jfifDpi(bytes))
+      if (page) return { count: 1, decode: page }
       checkPixels(width, height, limits)
       return { count: 1, decode: () => decodeJpeg(bytes, limits) }
     }

@@ -63,19 +63,9 @@ async function recognisePage(
   known: OcrLanguage | undefined,
   readTwice: boolean,
 ): Promise<RecognisedPage & { language: OcrLanguage }> {
-  let reader = readerFor(known)
-  let recognise = reader.read
   const flat = flattenBackground(page)
   const prepared = enlarge(flat)
-  let words: OcrWord[]
-  let language: OcrLanguage
-  if (known) {
-    words = await recognise(prepared, [known])
-    language = known
-  } else {
-    ;({ words, language, reader } = await readFirstPage(readerFor, prepared))
-    recognise = reader.read
-  }
+  let { words, language, reader } = known ? await readIn(readerFor(known), prepared, known) : await readFirstPage(readerFor, prepared)
   let upright = prepared
   let turned: Turn = 0
   // Well-read words running the wrong way show the turn; badly read ones need orientation detection,
@@ -85,12 +75,12 @@ async function recognisePage(
   if (turn) {
     upright = rotate(prepared, turn)
     turned = turn
-    words = await recognise(upright, [language])
+    words = await reader.read(upright, [language])
   } else if (!sure) {
     const orientation = await detectOrientation(prepared)
     if (orientation && orientation.degrees !== 0) {
       const rotated = rotate(prepared, orientation.degrees)
-      const again = await recognise(rotated, [language])
+      const again = await reader.read(rotated, [language])
       if (quality(again) > quality(words)) {
         words = again
         upright = rotated
@@ -99,20 +89,19 @@ async function recognisePage(
     }
   }
   const guessed = modelShown(words)
-  const other = guessed && guessed !== language ? readerFor(guessed) : reader
-  if (other !== reader) {
-    // A page in a language its reader has no letters for is read by the one that has (D160).
-    reader = other
-    recognise = reader.read
-    words = await recognise(upright, [guessed!])
-    language = guessed!
-  } else if (guessed && guessed !== language && !reader.languageMatters) language = guessed
-  else if (guessed && guessed !== language) {
-    // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
-    const again = await recognise(upright, [guessed])
-    if (quality(again) >= quality(words) * 0.95) {
-      words = again
-      language = guessed
+  if (guessed && guessed !== language) {
+    const other = readerFor(guessed)
+    if (other !== reader) {
+      // A page in a language its reader has no letters for is read by the one that has (D160).
+      ;({ words, language, reader } = await readIn(other, upright, guessed))
+    } else if (!reader.languageMatters) language = guessed
+    else {
+      // The page's own model alone: it reads English words too (Latin script), and one model is faster than two.
+      const again = await reader.read(upright, [guessed])
+      if (quality(again) >= quality(words) * 0.95) {
+        words = again
+        language = guessed
+      }
     }
   }
   if (characterConfidence(words) < READ_AGAIN_BELOW) {
@@ -178,20 +167,22 @@ async function readFirstPage(
   raster: Raster,
 ): Promise<{ words: OcrWord[]; language: OcrLanguage; reader: WordReader }> {
   const first = readerFor(undefined)
-  if (!first.languageMatters && readerFor('deu') === first) {
-    // One model reads every language: the page is read once, as if English, and its words then tell its language.
-    return { words: await first.read(raster, ['eng']), language: 'eng', reader: first }
-  }
+  // One model reads every language: the page is read once, as if English, and its words then tell its language.
+  if (!first.languageMatters && readerFor('deu') === first) return readIn(first, raster, 'eng')
   const cut = blankRowNear(raster, TOP_SHARE)
   if (cut !== undefined && first.readTopFirst) {
     const { top, rest } = await first.readTopFirst(raster, cut)
     const language = modelShown(top) ?? 'eng'
     const reader = readerFor(language)
-    return { words: reader === first ? await rest() : await reader.read(raster, [language]), language, reader }
+    return reader === first ? { words: await rest(), language, reader } : readIn(reader, raster, language)
   }
   const shown = cut === undefined ? undefined : modelShown(await first.read(raster, ['eng'], { top: 0, height: cut }))
   const language = shown ?? 'eng'
-  const reader = readerFor(language)
+  return readIn(readerFor(language), raster, language)
+}
+
+/** A page read by a reader in one language, as the pipeline goes on with it. */
+async function readIn(reader: WordReader, raster: Raster, language: OcrLanguage): Promise<{ words: OcrWord[]; language: OcrLanguage; reader: WordReader }> {
   return { words: await reader.read(raster, [language]), language, reader }
 }
 

@@ -24,7 +24,7 @@ export function sharpDecoder(): SharpFactory | null {
   try {
     if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('libvips is embedded for linux-x64 only')
     const library = loadablePath(libvipsPath, LIBRARY_NAME, 'libvips-8.18.7')
-    dlopen(library, { vips_version: { args: ['i32'], returns: 'i32' } })
+    if (library) dlopen(library, { vips_version: { args: ['i32'], returns: 'i32' } })
     // Required (not imported) so that it runs after the library is loaded, and so that the
     // bundler embeds the addon: sharp's ES module finds it through createRequire, out of its sight.
     const sharp = require('sharp') as SharpFactory

@@ -12,20 +12,15 @@ import { basename, join } from 'node:path'
 /** Inside a compiled binary, embedded files live under this virtual root. */
 const EMBEDDED_ROOT = '/$bunfs/'
 
-/** Whether this is a compiled binary's embedded file (else a file of the source tree). */
-export function isEmbedded(path: string): boolean {
-  return path.startsWith(EMBEDDED_ROOT)
-}
-
 /**
- * A path the library can be loaded from: its own when run from source (node_modules holds it),
- * else the embedded file written to `<cache>/extractd/<label>-<digest>/<name>`; a gzipped one
- * (`gzipped`) is written unpacked. The build names an embedded file after a hash of its contents
+ * The path to load the library from before its addon, in a compiled binary: the embedded file
+ * written to `<cache>/extractd/<label>-<digest>/<name>`, a gzipped one (`gzipped`) unpacked.
+ * Undefined when run from source: the addon finds the library beside it in node_modules. The build names an embedded file after a hash of its contents
  * ("libonnxruntime.so.1-brvx2cgw.gz"), so the digest is taken of that name: each extraction
  * thread that starts finds the copy without reading the library (tens of MB) again.
  */
-export function loadablePath(embedded: string, name: string, label: string, gzipped = false): string {
-  if (!isEmbedded(embedded)) return embedded
+export function loadablePath(embedded: string, name: string, label: string, gzipped = false): string | undefined {
+  if (!embedded.startsWith(EMBEDDED_ROOT)) return undefined
   const digest = createHash('sha256').update(basename(embedded)).digest('hex').slice(0, 16)
   for (const base of cacheRoots()) {
     const directory = join(base, 'extractd', `${label}-${digest}`)

@@ -13,7 +13,7 @@ import { dlopen } from 'bun:ffi'
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import packedRuntime from '../../../../../node_modules/.extractd/libonnxruntime.so.1.gz' with { type: 'file' }
-import { isEmbedded, loadablePath } from './native-library'
+import { loadablePath } from './native-library'
 
 const LIBRARY_NAME = 'libonnxruntime.so.1'
 /** onnxruntime-node's version, pinned in package.json; it names the cache directory. */
@@ -45,10 +45,8 @@ export function onnxRuntime(): Ort | null {
   try {
     if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('ONNX Runtime is embedded for linux-x64 only')
     disableTelemetry()
-    if (isEmbedded(packedRuntime)) {
-      const library = loadablePath(packedRuntime, LIBRARY_NAME, `onnxruntime-${VERSION}`, true)
-      dlopen(library, { OrtGetApiBase: { args: [], returns: 'ptr' } })
-    }
+    const library = loadablePath(packedRuntime, LIBRARY_NAME, `onnxruntime-${VERSION}`, true)
+    if (library) dlopen(library, { OrtGetApiBase: { args: [], returns: 'ptr' } })
     // Required (not imported) so that it runs after the library is loaded.
     runtime = require('onnxruntime-node') as Ort
   } catch (error) {
@@ -94,8 +92,11 @@ export function shareRunningJobs(counter: Int32Array, most = MAX_THREADS): void 
   mostThreads = most
 }
 
+/** The machine's cores, read once. */
+const CORES = availableParallelism()
+
 /** The threads a model run takes now: the cores shared among the jobs running, one at least. */
-export function threadsForRun(cores = availableParallelism()): number {
+export function threadsForRun(cores = CORES): number {
   const jobs = runningJobs ? Math.max(1, Atomics.load(runningJobs, 0)) : 1
   return Math.max(1, Math.min(mostThreads, Math.floor(cores / jobs)))
 }

@@ -24,10 +24,10 @@ const MAX_LOAD_SHRINK = 8
  * The decoder of a JPEG by libvips, or undefined where libvips is not available here. A JPEG
  * larger than OCR needs (a photo) is shrunk on load and its paper found in it; a smaller one (a
  * scan) is decoded whole, four times as fast as the built-in decoder does. Both are turned
- * upright by their EXIF orientation. Refuses, before decoding, a JPEG that would not fit the
- * limits even shrunk on load.
+ * upright by their EXIF orientation; a scan keeps the resolution its file gives (`dpi`).
+ * Refuses, before decoding, a JPEG that would not fit the limits even shrunk on load.
  */
-export function jpegPage(bytes: Uint8Array, width: number, height: number, limits: ReadLimits): (() => Promise<Raster>) | undefined {
+export function jpegPage(bytes: Uint8Array, width: number, height: number, limits: ReadLimits, dpi?: number): (() => Promise<Raster>) | undefined {
   const sharp = sharpDecoder()
   if (!sharp) return undefined
   const shrink = loadShrink(width, height)
@@ -44,7 +44,8 @@ export function jpegPage(bytes: Uint8Array, width: number, height: number, limit
       .raw()
       .toBuffer({ resolveWithObject: true })
     const page = toGrey(data, info.width, info.height, info.channels)
-    return photo ? findPaper(page) : page
+    // A camera's resolution (72 dpi) says nothing of the paper; a scanner's does.
+    return photo ? findPaper(page) : { ...page, dpi }
   }
 }
 
