@@ -229,6 +229,10 @@ describe('choosing the recogniser', () => {
       expect(wordReader('paddle').name).toBe('tesseract')
       expect(wordReader('mix').name).toBe('tesseract')
       expect(wordReader('tesseract').name).toBe('tesseract')
+      // One warning for the operator, not one a page.
+      expect(warn.mock.calls.map(([message]) => String(message))).toEqual([
+        expect.stringContaining('Pages are read with Tesseract alone: ONNX Runtime cannot be loaded'),
+      ])
     } finally {
       missing.mockRestore()
       warn.mockRestore()
