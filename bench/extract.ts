@@ -50,6 +50,13 @@ const SPLIT = process.argv.includes('--split')
 /** `--files=<regexp>` reads only the documents whose file name matches (to re-measure a few). */
 const FILES = new RegExp(process.argv.find((arg) => arg.startsWith('--files='))?.slice('--files='.length) ?? '')
 const PHOTO_PIXELS = 13_000_000
+/**
+ * `--dump=<file>` writes every document's stored answers (result and fields_meta, as a job keeps
+ * them) to <file>, keyed by set, dataset and file: two dumps compared byte for byte tell whether a
+ * change of structure left every answer as it was.
+ */
+const DUMP = process.argv.find((arg) => arg.startsWith('--dump='))?.slice('--dump='.length)
+const dumped: Record<string, unknown> = {}
 /** `--recogniser=tesseract|paddle|mix` reads the scans with that OCR (D160); the default is the server's. */
 const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length)
 if (RECOGNISER) process.env.EXTRACTD_OCR = RECOGNISER
@@ -371,7 +378,9 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
       pages = 1
       const task = { content: bytes, mediaType, documentType: manifest.document_type, fields: specs, limits: DEFAULT_READ_LIMITS }
       const answers = await extract(task, (progress) => (pages = progress.pages_total))
-      values = storedAnswers(Object.keys(answers), answers).result
+      const stored = storedAnswers(Object.keys(answers), answers)
+      values = stored.result
+      if (DUMP) dumped[`${set}/${name}/${file}`] = stored
     } catch (error) {
       failed = true
       pages = 0
@@ -691,5 +700,6 @@ for (const set of EVAL_SETS.filter((name) => !HTTP_ONLY && (!SET || name === SET
     )
   }
 }
+if (DUMP) writeFileSync(resolve(DUMP), `${JSON.stringify(dumped, null, 1)}\n`)
 if (!HTTP_ONLY && !SCORES_ONLY) await throughput()
 if (existsSync(DEV_DIR) && !SCORES_ONLY) await httpThroughput()
