@@ -12,8 +12,7 @@
  * the readers (OCR, layout, photo crop) reads the documents again. Report final numbers without it.
  */
 import type { Field } from '../src/lib/fields/types'
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
@@ -23,8 +22,8 @@ import { storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
-import type { DocumentText, MediaType, ReadOptions } from '../src/modules/extraction/readers/types'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
+import { cachedReader } from './ocr-cache'
 
 /** `--eval-root=<dir>` reads the sets from another directory laid out alike (bench/photograph.ts makes one). */
 const EVAL_ROOT = resolve(
@@ -239,62 +238,6 @@ function compare(field: string, predicted: unknown, truth: unknown): { match: bo
       return { match: lenient, strict, score: lenient ? 1 : 0 }
     }
   }
-}
-
-// ---------------------------------------------------------------- reading, with --ocr-cache
-
-/**
- * Hash of the readers' source files, the shared code and data they use (the lexicons: OCR mends
- * misread label words towards them and picks its languages by them), the OCR models and the pinned
- * dependencies: what a cached reading depends on.
- */
-function readersHash(): string {
-  const hash = createHash('sha256')
-  const visit = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) visit(path)
-      else {
-        hash.update(path.slice(import.meta.dir.length))
-        hash.update(readFileSync(path))
-      }
-    }
-  }
-  for (const dir of ['../src/modules/extraction/readers', '../src/lib', '../data/ocr', '../data/lexicon']) visit(resolve(import.meta.dir, dir))
-  for (const file of ['../src/modules/extraction/normalise/currency.ts', '../data/concepts.json', '../package-lock.json']) {
-    hash.update(file)
-    hash.update(readFileSync(resolve(import.meta.dir, file)))
-  }
-  return hash.digest('hex').slice(0, 16)
-}
-
-/** readDocument, keeping each reading in `dir` under the hash of the document, the options and the readers. */
-function cachedReader(dir: string) {
-  mkdirSync(dir, { recursive: true })
-  const readers = readersHash()
-  return async (bytes: Uint8Array, mediaType: MediaType, options?: ReadOptions): Promise<DocumentText> => {
-    const key = createHash('sha256')
-      .update(bytes)
-      // The recogniser `--recogniser=` picks changes the reading as much as the readers' code does.
-      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers, process.env.EXTRACTD_OCR ?? '']))
-      .digest('hex')
-    const path = join(dir, `${key}.json`)
-    if (existsSync(path)) {
-      const document = JSON.parse(readFileSync(path, 'utf8')) as DocumentText
-      options?.onPage?.(document.pages.length, document.pages.length)
-      return revive(document)
-    }
-    const document = await readDocument(bytes, mediaType, options)
-    writeFileSync(path, JSON.stringify(document))
-    return document
-  }
-}
-
-/** JSON writes a page without layout as null; the engines expect undefined there. */
-function revive(document: DocumentText): DocumentText {
-  const layout = document.layout?.map((page) => page ?? undefined)
-  const second = document.secondReading ? revive(document.secondReading) : undefined
-  return { pages: document.pages, ...(layout ? { layout } : {}), ...(second ? { secondReading: second } : {}) }
 }
 
 // ---------------------------------------------------------------- running
