@@ -2,7 +2,7 @@
 import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldListDetails } from '../../http/models'
-import { CatalogFile, type DocumentTypeEntry } from './model'
+import { CatalogFile } from './model'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'
@@ -17,12 +17,8 @@ export interface SourceFile {
 let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undefined
 const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
 
-export function toEntry(data: CatalogFile): DocumentTypeEntry {
-  return { ...data, suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key) }
-}
-
 /** Parses and checks a file; a problem is a CatalogError naming the file and the JSON path. */
-export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry {
+export function parseCatalogFile({ file, text }: SourceFile): CatalogFile {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -41,5 +37,5 @@ export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry 
   const duplicate = fieldListDetails(entry.fields)[0]
   if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
   if (basename(file) !== `${entry.slug}.json`) throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
-  return toEntry(entry)
+  return entry
 }

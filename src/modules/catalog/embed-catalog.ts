@@ -18,8 +18,5 @@ export function readCatalogFiles(): { file: string; text: string }[] {
 }
 
 export function embeddedCatalogTypes(): CatalogFile[] {
-  return readCatalogFiles().map((source) => {
-    const { suggestedKeys: _, ...type } = parseCatalogFile(source)
-    return type
-  })
+  return readCatalogFiles().map(parseCatalogFile)
 }

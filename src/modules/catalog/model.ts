@@ -1,11 +1,25 @@
 /** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
 import { t } from 'elysia'
+import { CUE_SIGNS, type TypeCues } from '../../lib/classification'
 import { ColumnInput, EnumValues, Field, FieldDescription, FieldKey, FieldLabel, FieldTypeSchema } from '../../http/models'
 import { MAX_FIELDS } from '../../lib/fields/types'
 import { NOT_BLANK, Text } from '../../http/text'
 
 export const SLUG_PATTERN = '^[a-z0-9_]{1,64}$'
 const Slug = t.String({ pattern: SLUG_PATTERN, examples: ['invoice'] })
+
+/** A word or phrase of a cue: text, with a `*` only at its start or end (it joins letters there, D241). */
+const CueWords = t.Array(Text({ minLength: 1, maxLength: 100, pattern: '^\\*?[^*\\s](?:[^*]*[^*\\s])?\\*?$' }), { maxItems: 300 })
+
+/** What says a document is of the type (D241); left out, it is derived from the label, description and fields. */
+const Cues = t.Object(
+  {
+    titles: t.Array(CueWords.items, { minItems: 1, maxItems: 300 }),
+    phrases: t.Optional(CueWords),
+    signs: t.Optional(t.Array(t.Union(CUE_SIGNS.map((sign) => t.Literal(sign))), { uniqueItems: true })),
+  },
+  { additionalProperties: false },
+)
 
 /** One file of data/document-types/ (or of an operator's catalog directory). */
 export const CatalogFile = t.Object(
@@ -33,6 +47,8 @@ export const CatalogFile = t.Object(
       ),
       { minItems: 1, maxItems: MAX_FIELDS },
     ),
+    /** For the classifier, never sent on the wire. */
+    cues: t.Optional(Cues),
   },
   { additionalProperties: false },
 )
@@ -47,6 +63,8 @@ export interface DocumentTypeEntry {
   description: string
   fields: CatalogField[]
   suggestedKeys: string[]
+  /** The file's cues, or those derived from it when it gives none (D241). */
+  cues: TypeCues
 }
 
 export const DocumentType = t.Object(
