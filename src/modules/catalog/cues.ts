@@ -3,7 +3,7 @@
  * called, in every lexicon language where the lexicons know the name, and by its fields' labels
  * (which the classifier reads from the fields themselves).
  */
-import type { CueSign, TypeCues } from '../../lib/classification'
+import type { CueSign, TypeCues } from './classification'
 import { conceptOf } from '../../lib/fields/concepts'
 import { lexiconWords, vocabularies } from '../../lib/lexicon'
 import { escapeRegex, fold, words } from '../../lib/text'

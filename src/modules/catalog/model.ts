@@ -1,6 +1,6 @@
 /** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
 import { t } from 'elysia'
-import { CUE_SIGNS, type TypeCues } from '../../lib/classification'
+import { CUE_SIGNS, type TypeCues } from './classification'
 import { ColumnInput, EnumValues, Field, FieldDescription, FieldKey, FieldLabel, FieldTypeSchema } from '../../http/models'
 import { MAX_FIELDS } from '../../lib/fields/types'
 import { NOT_BLANK, Text } from '../../http/text'

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
-import type { ClassifiableType } from '../../lib/classification'
+import type { ClassifiableType } from './classification'
 import { resolveField } from '../../lib/fields/resolve'
 import { typePart } from '../../lib/fields/types'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }

@@ -5,7 +5,7 @@
  * Deterministic and offline, like the built-in engine whose label reading it shares; it runs in the
  * extraction threads, whatever engine extracts.
  */
-import type { ClassifiableType, Classification, FoundDocument } from '../../../../../lib/classification'
+import type { ClassifiableType, Classification, FoundDocument } from '../../../../catalog/classification'
 import type { DocumentText } from '../../../readers/types'
 import { compile, readPages } from './reading'
 import { classifyReadings } from './score'

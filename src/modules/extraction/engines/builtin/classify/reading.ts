@@ -5,7 +5,7 @@
  * page number, the numbers its document is known by, its letterhead, and whether it closes.
  * Read from text and word positions only, never from the page's image (D246).
  */
-import type { ClassifiableType } from '../../../../../lib/classification'
+import type { ClassifiableType } from '../../../../catalog/classification'
 import { conceptOf } from '../../../../../lib/fields/concepts'
 import { conceptLabels, lexiconWords, wholeWords, wordsSource } from '../../../../../lib/lexicon'
 import { fold, isLetterOrDigit, squash, words } from '../../../../../lib/text'

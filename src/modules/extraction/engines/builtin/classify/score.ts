@@ -3,7 +3,7 @@
  * a softmax over the catalog's types and "none", whose score is fixed, so that a document that
  * shows little of any type is of none.
  */
-import type { Candidate, Classification } from '../../../../../lib/classification'
+import type { Candidate, Classification } from '../../../../catalog/classification'
 import type { Compiled, PageReading } from './reading'
 import { CHANCE, CLASSIFY_PAGES, EVIDENCE, SATURATION, TITLE } from './weights'
 

@@ -4,7 +4,7 @@
  * dosages, a closing total, numbered clauses. Each is 0–1 and found the same way in every language:
  * by shapes of numbers and lines, and by the lexicons' column words and total labels.
  */
-import { CUE_SIGNS, type CueSign } from '../../../../../lib/classification'
+import { CUE_SIGNS, type CueSign } from '../../../../catalog/classification'
 import { columnWords, conceptLabels, lexiconWords, wholeWords } from '../../../../../lib/lexicon'
 import type { ColumnKind } from '../../../../../lib/lexicon/lexicon-file'
 import type { Line } from '../document'

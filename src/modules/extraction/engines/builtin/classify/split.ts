@@ -6,7 +6,7 @@
  * Works on the pages' text and word positions, never their images, so a bundle of hundreds of pages
  * costs its text only.
  */
-import type { Classification, FoundDocument } from '../../../../../lib/classification'
+import type { Classification, FoundDocument } from '../../../../catalog/classification'
 import type { Compiled, PageReading } from './reading'
 import { classifyReadings } from './score'
 import { SPLIT } from './weights'

@@ -1,10 +1,10 @@
 /**
  * What knowing a document type when it is seen takes, and what it answers (issue 34, D240–D242):
- * the catalog holds each type's cues as data, the classifier of the extraction threads reads a
- * document by them. Shared shapes only, so the catalog (which states the cues) and the extraction
- * module (which matches them) need not know each other.
+ * the catalog holds each type's cues as data; the classifier of the extraction threads reads a
+ * document by them and answers in these shapes. Types and constants only, nothing that runs: the
+ * extraction threads import them without the catalog's loading.
  */
-import type { Field } from './fields/types'
+import type { Field } from '../../lib/fields/types'
 
 /**
  * Signs of a document's build that no word list gives, each found by the classifier the same way
