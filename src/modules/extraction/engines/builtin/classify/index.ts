@@ -6,17 +6,23 @@
  * extraction threads, whatever engine extracts.
  */
 import type { ClassifiableType, Classification, FoundDocument } from '../../../../catalog/classification'
+import type { Classifier } from '../../../classifier'
 import type { DocumentText } from '../../../readers/types'
 import { compile, readPages } from './reading'
 import { classifyReadings } from './score'
 import { splitReadings } from './split'
 import { CLASSIFY_PAGES } from './weights'
 
+export const builtinClassifier: Classifier = {
+  pagesToClassify: CLASSIFY_PAGES,
+  classify: classifyDocument,
+  split: splitDocument,
+}
+
 /** The type of a document, read from its first pages with text (a reader may stop there: `ReadOptions.textPages`). */
 export function classifyDocument(document: DocumentText, types: readonly ClassifiableType[]): Classification {
   const compiled = compile(types)
-  const pages = firstTextPages(document, CLASSIFY_PAGES)
-  return classifyReadings(readPages(document, compiled, pages), compiled)
+  return classifyReadings(readPages(document, compiled, firstTextPages(document, CLASSIFY_PAGES)), compiled)
 }
 
 /** The documents of a file of several, in page order, each with its type (D246). */

@@ -103,7 +103,7 @@ function compileLabels(types: readonly ClassifiableType[]): Pick<Compiled, 'labe
     typesOf.set(squashed, (typesOf.get(squashed) ?? new Set()).add(type))
   }
   types.forEach((type, index) => {
-    const typeWords = new Set(words(`${type.slug} ${type.label}`).filter((word) => word.length >= 3))
+    const typeWords = new Set(words(`${type.slug} ${type.label}`).filter((word) => word.length >= CONTENT_WORD))
     for (const field of type.fields) {
       // The engine's own labels of a field (builtin/index.ts): its label, key and aliases, and its concept's in every
       // lexicon language. Not the labels its words make with the vocabulary: tens of thousands for a catalog, they
@@ -143,8 +143,12 @@ export interface PageReading {
   header: string
   /** The words of the line that holds the page's best title among its first lines, else of its first lines. */
   titleWords: Set<string>
+  /** That line's letters, folded; empty when the page has no title among its first lines. */
+  titleLine: string
   /** Whether the page says its document goes on ("continued", "Übertrag"). */
   continued: boolean
+  /** The page's words of five letters or more, folded: what it speaks of. */
+  words: Set<string>
   /** The page's text starts in the middle of a sentence, or its last line leaves one open. */
   startsMidSentence: boolean
   endsMidSentence: boolean
@@ -177,6 +181,10 @@ const CONTINUED = wholeWords(lexiconWords('continued_marks'))
 /** Lines at the top and the foot of a page where its number, its letterhead and its running marks are. */
 const EDGE_LINES = 3
 const HEADER_LINES = 3
+/** Words of a line of running text. */
+const PROSE_WORDS = 6
+/** Letters of a word that says what a page speaks of (shorter ones are mostly the language's small words). */
+const CONTENT_WORD = 5
 
 function readPage(page: number, lines: Line[], compiled: Compiled, hitsByLine: Map<number, LabelHit[]>, doc: ReturnType<typeof buildDoc>): PageReading {
   const count = compiled.types.length
@@ -227,8 +235,10 @@ function readPage(page: number, lines: Line[], compiled: Compiled, hitsByLine: M
     }
   })
   const text = lines.map((line) => line.text)
-  const first = text.find((line) => /\p{L}/u.test(line)) ?? ''
+
   const last = [...text].reverse().find((line) => /\p{L}/u.test(line)) ?? ''
+  // The page's first sentence, past a running head ("LOGO", "Page 2"): a line of words among its first.
+  const firstProse = text.slice(0, EDGE_LINES).find((line) => line.split(/\s+/).length >= PROSE_WORDS) ?? ''
   const edges = [...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)]
   return {
     page,
@@ -246,15 +256,18 @@ function readPage(page: number, lines: Line[], compiled: Compiled, hitsByLine: M
       .map((line) => fold(line.text).replace(/[^\p{L}]+/gu, ''))
       .join('|'),
     titleWords: wordsOf(bestTop.line ? [bestTop.line] : lines.slice(0, HEADER_LINES)),
-    continued: edges.some((line) => CONTINUED.test(line.text)),
-    startsMidSentence: /^[\p{Ll}]/u.test(first.trim()) && first.split(/\s+/).length >= 6,
-    endsMidSentence: last.split(/\s+/).length >= 6 && /[\p{L},;]$/u.test(last.trim()),
+    titleLine: bestTop.line ? fold(bestTop.line.text).replace(/[^\p{L}]+/gu, '') : '',
+    // A mark of its own, on a short line ("(continued)", "Übertrag 1.234,00"): in a sentence "continued" is a word of it.
+    continued: edges.some((line) => CONTINUED.test(line.text) && line.text.split(/\s+/).length < PROSE_WORDS),
+    words: new Set(lines.flatMap((line) => fold(line.text).split(/[^\p{L}]+/u)).filter((word) => word.length >= CONTENT_WORD)),
+    startsMidSentence: /^\p{Ll}/u.test(firstProse.trim()),
+    endsMidSentence: last.split(/\s+/).length >= PROSE_WORDS && /[\p{L},;]$/u.test(last.trim()),
   }
 }
 
-/** The words of lines, of three letters or more, folded. */
+/** The words of lines that say what they speak of, folded. */
 function wordsOf(lines: readonly Line[]): Set<string> {
-  return new Set(lines.flatMap((line) => fold(line.text).split(/[^\p{L}]+/u)).filter((word) => word.length >= 3))
+  return new Set(lines.flatMap((line) => fold(line.text).split(/[^\p{L}]+/u)).filter((word) => word.length >= CONTENT_WORD))
 }
 
 /** A label, not a word of a sentence: at the start of its cell, or with a colon after it. */
@@ -306,6 +319,9 @@ function titleForm(line: Line, hit: CueHit): number {
   const wordCount = line.text.split(/\s+/).length
   const capitals = (line.raw.match(/\p{Lu}/gu)?.length ?? 0) / Math.max(1, all)
   if (share >= TITLE.aloneShare || (capitals >= TITLE.capitalShare && wordCount <= TITLE.headingWords)) return TITLE.alone
+  // A heading starts with no small letter and ends with no sentence's mark ("… this Agreement or its violation." ends a paragraph).
+  const sentence = /^\s*\p{Ll}/u.test(line.raw) || (/[.,;]\s*$/.test(line.raw) && line.raw.slice(hit.end).trim().length > 1)
+  if (sentence) return TITLE.prose
   if (share >= TITLE.headingShare && wordCount <= TITLE.headingWords) return TITLE.heading
   // In capitals after a few words at most, a title heads a line its text runs on in ("EXHIBIT M NON-DISCLOSURE AGREEMENT This …").
   const hitText = line.raw.slice(hit.start, hit.end)

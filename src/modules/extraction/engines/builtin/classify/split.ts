@@ -7,6 +7,7 @@
  * costs its text only.
  */
 import type { Classification, FoundDocument } from '../../../../catalog/classification'
+import { fold } from '../../../../../lib/text'
 import type { Compiled, PageReading } from './reading'
 import { classifyReadings } from './score'
 import { SPLIT } from './weights'
@@ -17,7 +18,7 @@ export function splitReadings(readings: readonly PageReading[], compiled: Compil
   const starts = [0]
   for (let index = 1; index < readings.length; index++) {
     const segment = readings.slice(starts.at(-1)!, index)
-    const reasons = startReasons(segment, readings[index]!, classifyReadings(segment, compiled), alone[index]!, readings[index + 1])
+    const reasons = startReasons(compiled, segment, readings[index]!, classifyReadings(segment, compiled), alone[index]!, readings[index + 1])
     if (sum(reasons) > 0) starts.push(index)
   }
   return starts.map((start, order) => {
@@ -34,6 +35,7 @@ export const sum = (reasons: Record<string, number>) => Object.values(reasons).r
  * trails its document.
  */
 export function startReasons(
+  compiled: Compiled,
   segment: readonly PageReading[],
   page: PageReading,
   segmentType: Classification,
@@ -44,11 +46,14 @@ export function startReasons(
   const previous = segment.at(-1)!
   const reasons: Record<string, number> = { bias: SPLIT.bias }
   const title = Math.max(0, ...page.topTitles)
-  if (title) reasons.title = SPLIT.title * title
+  // The title of the page before again is a running head, not a new document's.
+  if (title && page.titleLine !== previous.titleLine) reasons.title = SPLIT.title * title
   const number = page.pageNumber
   const before = previous.pageNumber
   if (number?.number === 1) reasons.pageOne = SPLIT.pageOne
-  else if (number && number.number > 1) reasons.pageNext = -(before && before.number + 1 === number.number ? SPLIT.pageNext : SPLIT.pageNext / 2)
+  else if (number && before && before.number + 1 === number.number) reasons.pageNext = -SPLIT.pageNext
+  // A first page often has no number; a "2" after it is its second.
+  else if (number?.number === 2 && !before) reasons.pageNext = -SPLIT.pageNext / 2
   if (before?.of !== undefined) reasons.pagesLeft = before.number >= before.of ? SPLIT.lastPage : -SPLIT.pageNext
   let same = false
   let other = false
@@ -68,14 +73,40 @@ export function startReasons(
   if (segmentType.documentType !== null && segmentType.confidence >= SPLIT.typeSure && pageType.documentType !== null && stays < SPLIT.typeDoubt)
     reasons.typeChange = SPLIT.typeChange
   if (page.header && previous.header) reasons.header = page.header === previous.header ? -SPLIT.sameHeader : SPLIT.newHeader
+  // The same names and terms go on in a document's pages; another document shares few of its last pages' words.
+  const recent = new Set(segment.slice(-SPLIT.recentPages).flatMap((earlier) => [...earlier.words]))
+  const shared = overlap(recent, page.words)
+  const enough = Math.min(recent.size, page.words.size) >= SPLIT.wordsToCompare
+  if (enough && shared < SPLIT.unrelatedShare) reasons.unrelated = SPLIT.unrelated
+  else if (shared > SPLIT.relatedShare) reasons.related = -SPLIT.related
+  // A document of a type that closes a total, whose total has not come yet, goes on.
+  const type = compiled.types.find((candidate) => candidate.slug === segmentType.documentType)
+  if (type?.cues.signs.includes('total') && !segment.some((earlier) => earlier.signs.total)) reasons.unclosed = -SPLIT.unclosed
   if (segment.every((earlier) => earlier.lines.length <= SPLIT.coverLines)) reasons.cover = -SPLIT.cover
   // A page of a line or two opens a document only as its cover, its title the next page's; else it
   // trails the document before it ("QuickLinks", "[Signature page to the Agreement]").
-  if (page.lines.length <= SPLIT.coverLines && !(next && likeness(page, next) > likeness(page, segment[0]!))) reasons.trailing = -SPLIT.cover
+  if (page.lines.length <= SPLIT.coverLines && !(next && isCover(page, next, segment[0]!))) reasons.trailing = -SPLIT.cover
   return reasons
 }
+
+/** A short page says more of the next page's title than of the document so far's; or as much, opening with a title. */
+function isCover(page: PageReading, next: PageReading, first: PageReading): boolean {
+  const ahead = likeness(page, next)
+  const behind = likeness(page, first)
+  return ahead > behind || (ahead === behind && ahead > 0 && page.titleLine !== '' && page.titleLine === lettersOf(page.lines[0]!.text))
+}
+
+const lettersOf = (text: string) => fold(text).replace(/[^\p{L}]+/gu, '')
 
 /** How many of a short page's title words another page's title holds. */
 function likeness(short: PageReading, other: PageReading): number {
   return [...short.titleWords].filter((word) => other.titleWords.has(word)).length
+}
+
+/** Shared words of two sets, as a share of the smaller's. */
+function overlap(one: ReadonlySet<string>, other: ReadonlySet<string>): number {
+  if (!one.size || !other.size) return 0
+  let shared = 0
+  for (const word of one) if (other.has(word)) shared++
+  return shared / Math.min(one.size, other.size)
 }

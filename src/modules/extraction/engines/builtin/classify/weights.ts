@@ -117,6 +117,21 @@ export const SPLIT = {
   /** The same letterhead as the page before, and another. */
   sameHeader: 0.5,
   newHeader: 0.5,
+  /**
+   * Words of five letters or more the page shares with the last pages before it, as a share of its own:
+   * below the first, the pages have little to do with each other (a twentieth of a document's pages
+   * share so few, most pairs of documents do); above the second, they speak of the same things.
+   */
+  unrelatedShare: 0.1,
+  unrelated: 1,
+  relatedShare: 0.3,
+  related: 0.5,
+  /** Fewer words than these on either side compare too few to tell. */
+  wordsToCompare: 15,
+  /** The last pages of the document so far whose words a page is compared with. */
+  recentPages: 3,
+  /** The document so far is of a type that closes a total (its cues' `total` sign) and has shown none yet. */
+  unclosed: 1,
   /** The document so far is a cover: pages of a few lines at most. */
   cover: 3,
   coverLines: 3,
