@@ -1389,10 +1389,13 @@ export function sampleText(document: SampleDocument): string {
 }
 
 /** Polish letters the PDF standard fonts (WinAnsi) cannot draw, written as their base letters. */
-const WIN_ANSI: Record<string, string> = { ł: 'l', Ł: 'L', ą: 'a', Ą: 'A', ę: 'e', Ę: 'E', ś: 's', Ś: 'S', ż: 'z', Ż: 'Z', ź: 'z', ć: 'c', ń: 'n' }
+const WIN_ANSI: Record<string, string> = { ą: 'a', ć: 'c', ę: 'e', ł: 'l', ń: 'n', ś: 's', ź: 'z', ż: 'z' }
 
 export function winAnsi(text: string): string {
-  return text.replace(/[łŁąĄęĘśŚżŻźćń]/g, (char) => WIN_ANSI[char] ?? char)
+  return text.replace(/[ąćęłńśźżĄĆĘŁŃŚŹŻ]/g, (char) => {
+    const base = WIN_ANSI[char.toLowerCase()]!
+    return char === char.toLowerCase() ? base : base.toUpperCase()
+  })
 }
 
 /** A text PDF of documents one after another (A4, Courier), each page as written. */
