@@ -42,7 +42,13 @@ export function derivedCues(type: CatalogFile): TypeCues {
     const itemWords = item.trim().split(/\s+/u).filter(Boolean)
     if (itemWords.length && itemWords.length <= MAX_PHRASE_WORDS && /\p{L}{4}/u.test(item) && !named.has(fold(item.trim()))) phrases.add(itemWords.join(' '))
   }
-  return { titles: [...titles], phrases: [...phrases], signs: derivedSigns(type) }
+  return { titles: distinct(titles), phrases: distinct(phrases), signs: derivedSigns(type) }
+}
+
+/** Words once each, as folded: "Delivery Note" and "delivery note" are one. */
+function distinct(list: Iterable<string>): string[] {
+  const seen = new Set<string>()
+  return [...list].filter((word) => !seen.has(fold(word)) && seen.add(fold(word)))
 }
 
 /** Signs a type's fields imply: a total among its amounts, a table of amounts among its tables. */
