@@ -271,7 +271,7 @@ function calibrate(items: Item[]): void {
     return { loss: total / count, ece: ece(points), right: points.filter(([, right]) => right).length / points.length }
   }
   let best: { temperature: number; none: number; loss: number } = { temperature: CHANCE.temperature, none: CHANCE.none, loss: Number.POSITIVE_INFINITY }
-  for (let temperature = 0.2; temperature <= 2.001; temperature += 0.05)
+  for (let temperature = 0.05; temperature <= 2.001; temperature += 0.05)
     for (let none = 0; none <= 4.001; none += 0.1) {
       const { loss: value } = loss(temperature, none, 'odd')
       if (value < best.loss) best = { temperature, none, loss: value }
