@@ -1,9 +1,8 @@
 /** `extractd db copy`: a SQLite database into an empty PostgreSQL one. */
 import { existsSync } from 'node:fs'
-import { openDb } from '../db/client'
+import { migrate, openDb } from '../db/sqlite'
 import { withoutPassword } from '../db/database'
 import { CopyError, copySqliteToPostgres } from '../db/copy'
-import { migrate } from '../db/migrate'
 import { migratePostgres, openPostgres } from '../db/postgres'
 import type { Output } from './keys'
 
