@@ -6,9 +6,10 @@ import { afterAll, afterEach, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { dbCopy } from '../../src/cli/db'
-import { keysCreate, type Output } from '../../src/cli/keys'
+import { keysCreate } from '../../src/cli/keys'
 import { closeDatabase, openDatabase } from '../../src/db/database'
 import { freshPostgres, POSTGRES_URL } from '../helpers/postgres'
+import { capturedOutput } from '../helpers/cli'
 import { tempDir } from '../helpers/process'
 
 const dir = tempDir('extractd-cli-db-')
@@ -18,12 +19,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
-function output() {
-  const lines = { out: [] as string[], err: [] as string[] }
-  const io: Output = { out: (line) => lines.out.push(line), err: (line) => lines.err.push(line) }
-  return { io, lines }
-}
-
 async function servedDatabase(name: string): Promise<string> {
   const location = join(dir.path, name)
   await closeDatabase(await openDatabase(location))
@@ -32,7 +27,7 @@ async function servedDatabase(name: string): Promise<string> {
 
 test('a missing source is an error naming it; nothing is created', async () => {
   const from = join(dir.path, 'typo.sqlite')
-  const { io, lines } = output()
+  const { io, lines } = capturedOutput()
   // An address where nothing listens: the source is refused before the target is reached.
   await expect(dbCopy(from, 'postgres://extractd:secret@127.0.0.1:1/extractd', io)).rejects.toThrow(
     `database ${from}: no such file (only 'extractd serve' creates one)`,
@@ -43,7 +38,7 @@ test('a missing source is an error naming it; nothing is created', async () => {
 
 test('a target that cannot be reached is an error naming it without the password', async () => {
   const from = await servedDatabase('unreachable.sqlite')
-  const error = await dbCopy(from, 'postgres://extractd:secret@127.0.0.1:1/extractd', output().io).catch((failed: Error) => failed)
+  const error = await dbCopy(from, 'postgres://extractd:secret@127.0.0.1:1/extractd', capturedOutput().io).catch((failed: Error) => failed)
   expect(error).toBeInstanceOf(Error)
   expect((error as Error).message).toStartWith('database postgres://extractd:…@127.0.0.1:1/extractd: ')
   expect((error as Error).message).not.toContain('secret')
@@ -53,9 +48,9 @@ test.skipIf(!POSTGRES_URL)('a target that holds rows is refused with status 1, n
   const { url, drop } = await freshPostgres()
   cleanups.push(drop)
   const from = await servedDatabase('twice.sqlite')
-  expect(await keysCreate(from, 'acme', output().io)).toBe(0)
-  expect(await dbCopy(from, url, output().io)).toBe(0)
-  const again = output()
+  expect(await keysCreate(from, 'acme', capturedOutput().io)).toBe(0)
+  expect(await dbCopy(from, url, capturedOutput().io)).toBe(0)
+  const again = capturedOutput()
   expect(await dbCopy(from, url, again.io)).toBe(1)
   const { password } = new URL(url)
   expect(again.lines.err).toEqual([`extractd: database ${url.replace(`:${password}@`, ':…@')}: the target database is not empty: accounts has 1 row`])
