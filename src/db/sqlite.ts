@@ -14,6 +14,9 @@ import { embeddedMigrations } from './embed-migrations' with { type: 'macro' }
 
 export const migrations: MigrationMeta[] = embeddedMigrations()
 
+/** Drizzle's record of the migrations applied: a SQLite file without it was not made by extractd. */
+export const MIGRATIONS_TABLE = '__drizzle_migrations'
+
 /**
  * Switching a new file to WAL needs it exclusively for a moment, and SQLite answers "database is
  * locked" at once (no busy wait) when two processes try together: take turns for up to ~2 s.
