@@ -63,6 +63,6 @@ function megapixels(pixels: number): string {
   return String(Math.round(pixels / 100_000) / 10)
 }
 
-function mebibytes(bytes: number): string {
+export function mebibytes(bytes: number): string {
   return String(Math.ceil(bytes / (1024 * 1024)))
 }

@@ -4,14 +4,13 @@
  * checked against the limits before anything is decoded (D67, D120), so a small file that claims
  * a huge image costs nothing; pages are decoded one at a time, as they are read.
  */
-import { decode as decodePng } from 'fast-png'
 import jpeg from 'jpeg-js'
 import { ExtractionError } from '../../engines/types'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { jpegFrameSize, jpegScanCount } from './jpeg-header'
 import { decodeHeic, jpegPage } from './photo'
-import { checkPng } from './png'
+import { pngPage } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPages } from './tiff'
 import { decodeWebp } from './webp'
@@ -41,15 +40,12 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
       const scans = jpegScanCount(bytes)
       if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
       const page = jpegPage(bytes, width, height, limits, jfifDpi(bytes))
-      if (page) return { count: 1, decode: page }
-      checkPixels(width, height, limits)
-      return { count: 1, decode: () => decodeJpeg(bytes, limits) }
+      return { count: 1, decode: page ?? builtinJpegPage(bytes, limits) }
     }
     case MEDIA_TYPES.heic:
       return { count: 1, decode: () => decodeHeic(bytes, limits) }
     case MEDIA_TYPES.png:
-      checkPng(bytes, limits)
-      return { count: 1, decode: () => decodePngPage(bytes) }
+      return { count: 1, decode: pngPage(bytes, limits) }
     case MEDIA_TYPES.webp: {
       const { width, height } = webpSize(bytes)
       checkPixels(width, height, limits)
@@ -90,7 +86,14 @@ function asExtractionError(error: unknown): unknown {
   return new ExtractionError('corrupt_document', `The image could not be decoded: ${message}`)
 }
 
-/** A JPEG by jpeg-js, where libvips is not available. */
+/** The decoder of a JPEG by jpeg-js, where libvips is not available, checked against the limits first. */
+export function builtinJpegPage(bytes: Uint8Array, limits: ReadLimits): () => Raster {
+  const { width, height } = jpegSize(bytes)
+  checkPixels(width, height, limits)
+  return () => decodeJpeg(bytes, limits)
+}
+
+/** A JPEG by jpeg-js. */
 function decodeJpeg(bytes: Uint8Array, limits: ReadLimits): Raster {
   const image = jpeg.decode(bytes, {
     useTArray: true,
@@ -155,44 +158,6 @@ export function orient(raster: Raster, orientation: number): Raster {
   return rotate([2, 4, 5, 7].includes(orientation) ? mirror(raster) : raster, turn)
 }
 
-function decodePngPage(bytes: Uint8Array): Raster {
-  const image = decodePng(bytes)
-  const dpi = pngDpi(image.resolution)
-  return { ...pngRaster(image), dpi }
-}
-
-/** Pixels per metre (the pHYs chunk) as dots per inch. */
-function pngDpi(resolution: { x: number; unit: number } | undefined): number | undefined {
-  return resolution?.unit === 1 && resolution.x > 0 ? Math.round(resolution.x * 0.0254) : undefined
-}
-
-function pngRaster(image: ReturnType<typeof decodePng>): Raster {
-  if (image.palette) {
-    const rgb = new Uint8Array(image.width * image.height * 3)
-    const indices = image.data
-    for (let i = 0; i < image.width * image.height; i++) {
-      const colour = image.palette[indices[i]!] ?? [255, 255, 255]
-      rgb.set(colour.slice(0, 3), i * 3)
-    }
-    return toGrey(rgb, image.width, image.height, 3)
-  }
-  if (image.depth === 1 || image.depth === 2 || image.depth === 4) {
-    // Packed samples: unpack to one byte per sample, rows padded to whole bytes.
-    const depth = image.depth
-    const samples = new Uint8Array(image.width * image.height * image.channels)
-    const rowBytes = Math.ceil((image.width * image.channels * depth) / 8)
-    for (let y = 0; y < image.height; y++) {
-      for (let i = 0; i < image.width * image.channels; i++) {
-        const bit = i * depth
-        const byte = image.data[y * rowBytes + (bit >> 3)]!
-        samples[y * image.width * image.channels + i] = (byte >> (8 - depth - (bit & 7))) & ((1 << depth) - 1)
-      }
-    }
-    return toGrey(samples, image.width, image.height, image.channels, (1 << depth) - 1)
-  }
-  return toGrey(image.data, image.width, image.height, image.channels, image.depth === 16 ? 65535 : 255)
-}
-
 async function decodeWebpPage(bytes: Uint8Array): Promise<Raster> {
   const image = await decodeWebp(bytes)
   return toGrey(image.data, image.width, image.height, 4)
@@ -214,4 +179,21 @@ function webpSize(bytes: Uint8Array): { width: number; height: number } {
     return { width: (bytes[at + 6]! | (bytes[at + 7]! << 8)) & 0x3fff, height: (bytes[at + 8]! | (bytes[at + 9]! << 8)) & 0x3fff }
   }
   throw new ExtractionError('corrupt_document', 'The WebP has no image header.')
+}
+
+/** The pixels of an image document's pages together, as their headers give them (for the decode-cost benchmark). */
+export function imagePixels(bytes: Uint8Array, mediaType: string): number {
+  switch (mediaType) {
+    case MEDIA_TYPES.jpeg: {
+      const { width, height } = jpegSize(bytes)
+      return width * height
+    }
+    case MEDIA_TYPES.png:
+      return new DataView(bytes.buffer, bytes.byteOffset).getUint32(16) * new DataView(bytes.buffer, bytes.byteOffset).getUint32(20)
+    case MEDIA_TYPES.webp: {
+      const { width, height } = webpSize(bytes)
+      return width * height
+    }
+  }
+  return 0
 }
