@@ -4,8 +4,9 @@
  * process of its own as the readers decode a page (every check, the decoder, the grey page; no
  * OCR): the growth of that process's peak resident memory (VmHWM, reset after a warm-up decode of
  * a small image, so the decoder's code and WebAssembly start-up are not counted), per megapixel,
- * against the bytes the reader's check asks for (read from the refusal's own message, under a
- * budget of 1 MiB). Exits 1 when a decoder takes more than its budget says.
+ * against its budget: the least --max-decode-mb under which the reader's checks (which run before
+ * anything is decoded) let the file through, the file then decoded under that budget; 8 MiB are
+ * allowed for the process's own movements. Exits 1 when a decoder takes more than its budget says.
  * Run with `bun run bench:decode-cost` (`--only=<regexp>` for some cases).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,6 +20,8 @@ import { MEDIA_TYPES, type MediaType, type ReadLimits } from '../src/modules/ext
 import { heicGrid, heifCodedImage, jpegProgressive, pdfContentBomb, pdfWithImages, pngWithCompressedChunk, tiffSharedStrip } from '../test/helpers/hostile'
 
 const MiB = 1024 * 1024
+/** A process's resident memory moves by a few MiB for reasons of its own (code compiled, heap grown): allowed over any budget. */
+const NOISE = 8 * MiB
 
 interface Case {
   name: string
@@ -230,7 +233,7 @@ try {
     const mediaType = detectMediaType(bytes)!
     const run = Bun.spawnSync([process.execPath, import.meta.path, '--child', mediaType, file, warm, item.builtinJpeg ? 'jpeg-js' : ''], { stderr: 'inherit' })
     const measured = JSON.parse(run.stdout.toString().trim().split('\n').pop()!) as Measured
-    const ok = measured.budget === null ? measured.peak <= 600 * MiB : measured.peak <= measured.budget
+    const ok = measured.budget === null ? measured.peak <= 600 * MiB : measured.peak <= measured.budget + NOISE
     if (!ok) over++
     const mp = measured.pixels / 1e6
     console.log(

@@ -4,6 +4,7 @@
  * budget fails its job with a documented code.
  */
 import { describe, expect, spyOn, test } from 'bun:test'
+import jpeg from 'jpeg-js'
 import UTIF from 'utif2'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
@@ -117,7 +118,8 @@ describe('TIFF: image directories are walked with loop and count guards', () => 
     try {
       const error = await failure(tiff([{ fields: (at) => greyPage(1000, 1000, at(0), 1) }], [new Uint8Array(1)]), limits({ maxDecodeBytes: MiB }))
       expect(error.code).toBe('image_too_large')
-      expect(error.message).toBe('A page image of the document needs 6 MiB to decode; at most 1 MiB are used per document (--max-decode-mb).')
+      // Its rows (1 MB) and the grey page (1 MB): an eight-bit grey page is read without the RGBA copy.
+      expect(error.message).toBe('A page image of the document needs 2 MiB to decode; at most 1 MiB are used per document (--max-decode-mb).')
       expect(decoded).not.toHaveBeenCalled()
     } finally {
       decoded.mockRestore()
@@ -186,17 +188,20 @@ describe('JPEG: the decoder keeps to the budget', () => {
     })
   })
 
-  test('where libvips cannot be loaded, the built-in decoder keeps to the budget', async () => {
+  test('where libvips cannot be loaded, the built-in decoder keeps to the budget, measured before it is decoded', async () => {
     const unavailable = spyOn(libvips, 'sharpDecoder').mockImplementation(() => null)
+    const decoded = spyOn(jpeg, 'decode')
     try {
       const bytes = toJpeg(await renderPage({ lines: ['A RECEIPT', 'TOTAL 9.00'] }, 300))
       const error = await failure(bytes, limits({ maxDecodeBytes: MiB }))
-      expect(error).toMatchObject({
-        code: 'image_too_large',
-        message: 'A page image of the document needs more memory to decode than is used per document (--max-decode-mb).',
-      })
+      // jpeg-js keeps every coefficient, 64 to an array: far more than libvips's 3 MiB.
+      expect(error.code).toBe('image_too_large')
+      expect(error.message).toMatch(/^A page image of the document needs (\d+) MiB to decode; at most 1 MiB are used per document \(--max-decode-mb\)\.$/)
+      expect(Number(/needs (\d+) MiB/.exec(error.message)![1])).toBeGreaterThan(10)
+      expect(decoded).not.toHaveBeenCalled()
     } finally {
       unavailable.mockRestore()
+      decoded.mockRestore()
     }
   })
 })

@@ -189,7 +189,12 @@ function findPhone(text: string): FoundShape | undefined {
   return undefined
 }
 
-const EMAIL = /[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.\p{L}{2,}/u
+/**
+ * An e-mail address: starts where its local part starts, and each part no longer than a real one
+ * (64 characters, a domain's labels 63; D186), so a long run of letters is not scanned again
+ * from each of them.
+ */
+const EMAIL = /(?<![\p{L}\d._%+-])[\p{L}\d._%+-]{1,64}@[\p{L}\d-]{1,63}(?:\.[\p{L}\d-]{1,63}){0,8}\.\p{L}{2,63}/u
 
 function findEmail(text: string): FoundShape | undefined {
   const m = EMAIL.exec(text)

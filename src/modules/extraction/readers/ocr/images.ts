@@ -8,8 +8,9 @@ import jpeg from 'jpeg-js'
 import { ExtractionError } from '../../engines/types'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
-import { jpegFrameSize, jpegScanCount } from './jpeg-header'
-import { decodeHeic, jpegPage } from './photo'
+import { type JpegFrame, jpegCoefficientBytes, jpegFrame, jpegScanCount } from './jpeg-header'
+import { heifPlan } from './heif'
+import { heicPage, jpegPage } from './photo'
 import { pngPage } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPages } from './tiff'
@@ -25,6 +26,11 @@ export interface ImagePages {
 const MEBIBYTE = 1024 * 1024
 /** Scans of one JPEG: a progressive one has about ten (libjpeg's own tools cap theirs likewise). */
 const MAX_JPEG_SCANS = 100
+/** libwebp's memory per pixel, lossy and lossless (measured, bench/decode-cost.ts: 10.3 and 21.8 bytes). */
+const WEBP_LOSSY_BYTES_PER_PIXEL = 11
+const WEBP_LOSSLESS_BYTES_PER_PIXEL = 23
+/** jpeg-js's arrays of 64 coefficients (4 bytes each) take this much more than their coefficients (measured, bench/decode-cost.ts). */
+const JPEG_JS_BLOCK_OVERHEAD = 1.7
 
 /** Checks an image document against the limits and gives its pages to decode one by one. */
 export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): ImagePages {
@@ -35,22 +41,23 @@ export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLim
 function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): { count: number; decode(index: number): Raster | Promise<Raster> } {
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
-      const { width, height } = jpegSize(bytes)
+      const frame = jpegFrameOf(bytes)
       // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
       const scans = jpegScanCount(bytes)
       if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
-      const page = jpegPage(bytes, width, height, limits, jfifDpi(bytes))
+      const page = jpegPage(bytes, frame, limits, jfifDpi(bytes))
       return { count: 1, decode: page ?? builtinJpegPage(bytes, limits) }
     }
     case MEDIA_TYPES.heic:
-      return { count: 1, decode: () => decodeHeic(bytes, limits) }
+      return { count: 1, decode: heicPage(bytes, limits) }
     case MEDIA_TYPES.png:
       return { count: 1, decode: pngPage(bytes, limits) }
     case MEDIA_TYPES.webp: {
-      const { width, height } = webpSize(bytes)
+      const { width, height, lossless } = webpHeader(bytes)
       checkPixels(width, height, limits)
-      // libwebp's RGBA, the copy it decodes from, and the grey page.
-      checkImageBytes(width * height * 5 + bytes.length, limits)
+      // What libwebp in WebAssembly takes (D185): its planes or ARGB, the RGBA it gives and the copy of
+      // it handed back, the grey page; its memory grows to that and never shrinks.
+      checkImageBytes(width * height * (lossless ? WEBP_LOSSLESS_BYTES_PER_PIXEL : WEBP_LOSSY_BYTES_PER_PIXEL) + 2 * bytes.length, limits)
       return { count: 1, decode: () => decodeWebpPage(bytes) }
     }
     case MEDIA_TYPES.tiff:
@@ -86,10 +93,18 @@ function asExtractionError(error: unknown): unknown {
   return new ExtractionError('corrupt_document', `The image could not be decoded: ${message}`)
 }
 
-/** The decoder of a JPEG by jpeg-js, where libvips is not available, checked against the limits first. */
+/**
+ * The decoder of a JPEG by jpeg-js, where libvips is not available, checked against the limits
+ * first (D183): jpeg-js keeps every coefficient of the image, each block of 64 in an array of
+ * its own (measured: about 1.6 times the coefficients' 4 bytes; 1.7 counted), then its samples, the RGB it
+ * gives and the grey page.
+ */
 export function builtinJpegPage(bytes: Uint8Array, limits: ReadLimits): () => Raster {
-  const { width, height } = jpegSize(bytes)
-  checkPixels(width, height, limits)
+  const frame = jpegFrameOf(bytes)
+  checkPixels(frame.width, frame.height, limits)
+  const pixels = frame.width * frame.height
+  const components = frame.components.length
+  checkImageBytes(Math.ceil(jpegCoefficientBytes(frame) * 2 * JPEG_JS_BLOCK_OVERHEAD) + pixels * (2 * components + 1) + bytes.length, limits)
   return () => decodeJpeg(bytes, limits)
 }
 
@@ -115,11 +130,11 @@ function jfifDpi(bytes: Uint8Array): number | undefined {
   return undefined
 }
 
-/** Width and height from a JPEG's frame header (SOFn). */
-function jpegSize(bytes: Uint8Array): { width: number; height: number } {
-  const size = jpegFrameSize(bytes)
-  if (!size) throw new ExtractionError('corrupt_document', 'The JPEG has no frame header.')
-  return size
+/** A JPEG's frame header (SOFn). */
+function jpegFrameOf(bytes: Uint8Array): JpegFrame {
+  const frame = jpegFrame(bytes)
+  if (!frame) throw new ExtractionError('corrupt_document', 'The JPEG has no frame header.')
+  return frame
 }
 
 /** EXIF orientation (1–8) of a JPEG, 1 when absent: phones store photos sideways and say so here. */
@@ -163,35 +178,52 @@ async function decodeWebpPage(bytes: Uint8Array): Promise<Raster> {
   return toGrey(image.data, image.width, image.height, 4)
 }
 
-/** Width and height from a WebP's VP8, VP8L or VP8X header. */
-function webpSize(bytes: Uint8Array): { width: number; height: number } {
+/**
+ * Width and height from a WebP's VP8, VP8L or VP8X header, and whether it is decoded as lossless
+ * (VP8L, or an alpha plane, which is coded so).
+ */
+function webpHeader(bytes: Uint8Array): { width: number; height: number; lossless: boolean } {
   const chunk = String.fromCharCode(...bytes.subarray(12, 16))
   const at = 20
   if (chunk === 'VP8X' && bytes.length >= at + 10) {
     const u24 = (p: number) => bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16)
-    return { width: u24(at + 4) + 1, height: u24(at + 7) + 1 }
+    return { width: u24(at + 4) + 1, height: u24(at + 7) + 1, lossless: webpChunks(bytes).some((type) => type === 'VP8L' || type === 'ALPH') }
   }
   if (chunk === 'VP8L' && bytes.length >= at + 5) {
     const bits = bytes[at + 1]! | (bytes[at + 2]! << 8) | (bytes[at + 3]! << 16) | (bytes[at + 4]! << 24)
-    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 }
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, lossless: true }
   }
   if (chunk === 'VP8 ' && bytes.length >= at + 10) {
-    return { width: (bytes[at + 6]! | (bytes[at + 7]! << 8)) & 0x3fff, height: (bytes[at + 8]! | (bytes[at + 9]! << 8)) & 0x3fff }
+    return { width: (bytes[at + 6]! | (bytes[at + 7]! << 8)) & 0x3fff, height: (bytes[at + 8]! | (bytes[at + 9]! << 8)) & 0x3fff, lossless: false }
   }
   throw new ExtractionError('corrupt_document', 'The WebP has no image header.')
+}
+
+/** The types of a WebP's chunks, in order. */
+function webpChunks(bytes: Uint8Array): string[] {
+  const types: string[] = []
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let at = 12; at + 8 <= bytes.length; at += 8 + view.getUint32(at + 4, true) + (view.getUint32(at + 4, true) & 1)) {
+    types.push(String.fromCharCode(...bytes.subarray(at, at + 4)))
+  }
+  return types
 }
 
 /** The pixels of an image document's pages together, as their headers give them (for the decode-cost benchmark). */
 export function imagePixels(bytes: Uint8Array, mediaType: string): number {
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
-      const { width, height } = jpegSize(bytes)
+      const { width, height } = jpegFrameOf(bytes)
       return width * height
     }
     case MEDIA_TYPES.png:
       return new DataView(bytes.buffer, bytes.byteOffset).getUint32(16) * new DataView(bytes.buffer, bytes.byteOffset).getUint32(20)
     case MEDIA_TYPES.webp: {
-      const { width, height } = webpSize(bytes)
+      const { width, height } = webpHeader(bytes)
+      return width * height
+    }
+    case MEDIA_TYPES.heic: {
+      const { width, height } = heifPlan(bytes)
       return width * height
     }
   }
