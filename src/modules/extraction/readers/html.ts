@@ -84,7 +84,7 @@ class TextBuilder {
 
   /** A table cell: cells of one row are separated by tabs. */
   cell(): void {
-    this.line = this.line.trimEnd() === this.line ? this.line : withoutTrailingSpaces(this.line)
+    if (this.line.endsWith(' ')) this.line = withoutTrailingSpaces(this.line)
     if (this.cellOpen) this.line += '\t'
     this.cellOpen = true
   }
