@@ -186,7 +186,7 @@ function ihdr(width: number, height: number): Uint8Array {
 
 const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
-/** A white greyscale PNG, its headers as given: `headers` [w, h] pairs, the image data made for the last. */
+/** A black greyscale PNG (its samples all zero), its headers as given: `headers` [w, h] pairs, the image data made for the last. */
 export function png(headers: [number, number][], imageBytes?: number): Uint8Array {
   const [width, height] = headers[headers.length - 1]!
   const rows = imageBytes ?? height * (width + 1)
