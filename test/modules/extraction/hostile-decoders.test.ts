@@ -135,7 +135,11 @@ describe('JPEG: a progressive JPEG is budgeted with every coefficient of the ful
 
   test('a baseline JPEG of the same size is not charged for coefficients it never holds', async () => {
     const progressive = await failure(jpegProgressive(4000, 4000, 3), limits({ maxDecodeBytes: MiB }))
-    const baselineBytes = new Uint8Array(await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#fff' } }).jpeg().toBuffer())
+    const baselineBytes = new Uint8Array(
+      await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#fff' } })
+        .jpeg()
+        .toBuffer(),
+    )
     const baseline = await failure(baselineBytes, limits({ maxDecodeBytes: MiB }))
     const mib = (error: ExtractionError) => Number(/needs (\d+) MiB/.exec(error.message)![1])
     // Colour 4:2:0: one and a half components' coefficients, 48 MB, on top of the 16 MB both take.
@@ -154,7 +158,11 @@ describe('WebP: budgeted as libwebp in WebAssembly holds it (D185)', () => {
   })
 
   test('a lossy WebP of the same size costs 11 bytes a pixel, and is read under that budget', async () => {
-    const bytes = new Uint8Array(await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#fff' } }).webp().toBuffer())
+    const bytes = new Uint8Array(
+      await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#fff' } })
+        .webp()
+        .toBuffer(),
+    )
     const page = await imagePages(bytes, MEDIA_TYPES.webp, limits({ maxDecodeBytes: 64 * MiB })).decode(0)
     expect([page.width, page.height]).toEqual([2000, 2000])
   })
@@ -202,7 +210,7 @@ describe('TIFF: the pages of a document are decoded one after another, within it
     })
   })
 
-  test('the time is the job\'s: 25 pages of 0.4 MP take about 5 s, within 6 s and not within 4 s', () => {
+  test("the time is the job's: 25 pages of 0.4 MP take about 5 s, within 6 s and not within 4 s", () => {
     const bytes = tiffSharedStrip(25, 800, 500)
     expect(imagePages(bytes, MEDIA_TYPES.tiff, limits({ maxReadSeconds: 6 })).count).toBe(25)
     expect(() => imagePages(bytes, MEDIA_TYPES.tiff, limits({ maxReadSeconds: 4 }))).toThrow(

@@ -16,7 +16,11 @@ import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extractio
 import { TEXT_TRAPS, type TrapKind, trapFields } from '../../helpers/text-traps'
 
 const encode = (text: string) => new TextEncoder().encode(text)
-const MEDIA: Record<TrapKind, (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]> = { text: MEDIA_TYPES.text, html: MEDIA_TYPES.html, markdown: MEDIA_TYPES.markdown }
+const MEDIA: Record<TrapKind, (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]> = {
+  text: MEDIA_TYPES.text,
+  html: MEDIA_TYPES.html,
+  markdown: MEDIA_TYPES.markdown,
+}
 
 describe('every trap is read to an answer: detection, reader and engine with the invoice fields and named ones', () => {
   const extract = inProcessExtractor(builtinEngine)

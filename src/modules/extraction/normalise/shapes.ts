@@ -87,7 +87,10 @@ function findIban(text: string): FoundShape | undefined {
     const length = IBAN_LENGTHS[country]
     if (!length) continue
     // Groups of four may run into a following word: the country's length says where it ends.
-    const rest = m[3]!.toUpperCase().replace(/\s/g, '').slice(0, length - 4)
+    const rest = m[3]!
+      .toUpperCase()
+      .replace(/\s/g, '')
+      .slice(0, length - 4)
     // Where a digit must stand, a look-alike letter is the digit: the checksum then decides, as
     // for any IBAN, so a misread that is not one of these still gives no answer.
     const iban = country + asDigits(m[2]!.toUpperCase()) + (NUMERIC_BBAN.has(country) ? asDigits(rest) : rest)
