@@ -10,7 +10,7 @@
  * idle + 600 MiB; a server that dies is a miss (and is started again for the next file).
  * Run with `bun run bench:hostile` (it builds dist/extractd first; SKIP_BUILD=1 reuses it;
  * `--binary=<path>` runs another build, such as main's, to compare; `--only=<regexp>` sends some
- * files). Exits 1 when a target is missed.
+ * files; `--list` prints their names). Exits 1 when a target is missed.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -123,6 +123,11 @@ const FILES: [name: string, fileName: string, make: () => Uint8Array | Promise<U
 /** A coded image of the HEIC fixture, to tile grids with. */
 function heicTile(which: 'largest' | 'smallest' = 'largest') {
   return heifCodedImage(new Uint8Array(readFileSync(join(ROOT, 'test/fixtures/example.heic'))), which)
+}
+
+if (process.argv.includes('--list')) {
+  for (const [name] of FILES) console.log(name)
+  process.exit(0)
 }
 
 function stripBomb(): Uint8Array {

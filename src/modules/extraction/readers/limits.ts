@@ -75,7 +75,8 @@ export function checkParts(parts: number, maxParts: number, what: string): void 
   if (parts > maxParts) throw new ExtractionError('document_too_large', `${what}: ${parts}; at most ${maxParts} are read.`)
 }
 
-function megapixels(pixels: number): string {
+/** Pixels as megapixels, to a tenth, for messages. */
+export function megapixels(pixels: number): string {
   return String(Math.round(pixels / 100_000) / 10)
 }
 

@@ -6,7 +6,7 @@
  * then the paper found in it (see paper.ts).
  */
 import { ExtractionError } from '../../engines/types'
-import { checkImageBytes, checkPixels } from '../limits'
+import { checkImageBytes, checkPixels, megapixels } from '../limits'
 import type { ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes } from './jpeg-header'
 import { heifPlan } from './heif'
@@ -138,10 +138,6 @@ async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<Raster
   } finally {
     for (const each of images) each.free()
   }
-}
-
-function megapixels(pixels: number): string {
-  return String(Math.round(pixels / 100_000) / 10)
 }
 
 /** A grey page brought down to PHOTO_LONGEST_SIDE, by libvips where it is available. */
