@@ -18,6 +18,7 @@ import { basename, join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
+import { builtinClassifier } from '../src/modules/extraction/engines/builtin/classify'
 import { storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
@@ -35,7 +36,7 @@ const DEV_DIR = join(EVAL_ROOT, 'dev')
 const EVAL_SETS = ['dev', 'dev-scans'] as const
 const SET = process.argv.find((arg) => arg.startsWith('--set='))?.slice('--set='.length)
 const OCR_CACHE = process.argv.find((arg) => arg.startsWith('--ocr-cache='))?.slice('--ocr-cache='.length)
-const extract = inProcessExtractor(builtinEngine, OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument)
+const extract = inProcessExtractor(builtinEngine, builtinClassifier, OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument)
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
 const HTTP_ONLY = process.argv.includes('--http-only')
@@ -320,7 +321,9 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
       if (!mediaType) throw new Error('media type not recognised')
       pages = 1
       const task = { content: bytes, mediaType, documentType: manifest.document_type, fields: specs, limits: DEFAULT_READ_LIMITS }
-      const answers = await extract(task, (progress) => (pages = progress.pages_total))
+      const output = await extract(task, (progress) => (pages = progress.pages_total))
+      if (output.kind !== 'answers') throw new Error('a task without typing answers its fields')
+      const { answers } = output
       const stored = storedAnswers(Object.keys(answers), answers)
       values = stored.result
       if (DUMP) dumped[`${set}/${name}/${file}`] = stored

@@ -22,6 +22,7 @@ import { closeDatabase, openDatabase } from '../src/db/database'
 import { silentLogger } from '../src/lib/log'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
+import { builtinClassifier } from '../src/modules/extraction/engines/builtin/classify'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 import { createJob, resolveFields } from '../src/modules/extraction/service'
@@ -105,7 +106,8 @@ async function seed(path: string): Promise<[string, string][]> {
   const catalog = loadCatalog()
   const runner = createJobRunner({
     database,
-    extract: inProcessExtractor(builtinEngine),
+    extract: inProcessExtractor(builtinEngine, builtinClassifier),
+    catalog,
     concurrency: 2,
     keepFileMs: 7 * 24 * 3600 * 1000,
     readLimits: DEFAULT_READ_LIMITS,
@@ -131,6 +133,7 @@ async function seed(path: string): Promise<[string, string][]> {
       ...fields,
       accountId,
       engine: builtinEngine.name,
+      split: false,
       file: { name: `invoice-${i}.txt`, mediaType: 'text/plain', content, sha256 },
     })
     finished.push(runner.submit(job.id))

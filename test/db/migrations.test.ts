@@ -7,6 +7,7 @@ import { migrate, migrations, openDb } from '../../src/db/sqlite'
 import { silentLogger } from '../../src/lib/log'
 import { loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
+import { builtinClassifier } from '../../src/modules/extraction/engines/builtin/classify'
 import { DEFAULT_READ_LIMITS } from '../../src/modules/extraction/readers/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { createJobRunner } from '../../src/modules/extraction/worker'
@@ -86,7 +87,8 @@ test('a database made by the first version keeps every row when the latest binar
     extraction: {
       runner: createJobRunner({
         database: latest,
-        extract: inProcessExtractor(builtinEngine),
+        extract: inProcessExtractor(builtinEngine, builtinClassifier),
+        catalog: loadCatalog(),
         concurrency: 1,
         keepFileMs: 0,
         readLimits: DEFAULT_READ_LIMITS,

@@ -3,6 +3,7 @@ import { expect } from 'bun:test'
 import { createApp } from '../../src/app'
 import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
+import { builtinClassifier } from '../../src/modules/extraction/engines/builtin/classify'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/modules/extraction/readers/types'
@@ -66,7 +67,8 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
     database,
-    extract: inProcessExtractor(engine),
+    extract: inProcessExtractor(engine, builtinClassifier),
+    catalog,
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,
     readLimits: options.readLimits ?? DEFAULT_READ_LIMITS,

@@ -2,6 +2,7 @@
 import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldListDetails } from '../../http/models'
+import { AUTO_TYPE } from './classification'
 import { CatalogFile } from './model'
 
 export class CatalogError extends Error {
@@ -36,6 +37,7 @@ export function parseCatalogFile({ file, text }: SourceFile): CatalogFile {
   }
   const duplicate = fieldListDetails(entry.fields)[0]
   if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
+  if (entry.slug === AUTO_TYPE) throw new CatalogError(`${file}: /slug: "${AUTO_TYPE}" asks for the classifier and cannot be a type's slug`)
   if (basename(file) !== `${entry.slug}.json`) throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
   return entry
 }

@@ -6,6 +6,9 @@
  */
 import type { Field } from '../../lib/fields/types'
 
+/** The document type of a request that leaves it to the classifier (D250); no catalog type may take it as its slug. */
+export const AUTO_TYPE = 'auto'
+
 /**
  * Signs of a document's build that no word list gives, each found by the classifier the same way
  * in every language (D242). A type's cues name the signs that speak for it.

@@ -3,6 +3,7 @@
  * a time, off the server's event loop. Built into the binary as a second entry point.
  */
 import { builtinEngine } from './engines/builtin'
+import { builtinClassifier } from './engines/builtin/classify'
 import { createOpenAiEngine } from './engines/openai'
 import { type Engine, ExtractionError, UNEXPECTED } from './engines/types'
 import { inProcessExtractor } from './extractor'
@@ -16,7 +17,8 @@ let extract: ReturnType<typeof inProcessExtractor> | undefined
 self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   if (data.type === 'init') {
     const engine: Engine = data.llm ? createOpenAiEngine(data.llm) : builtinEngine
-    extract = inProcessExtractor(engine)
+    // Whatever engine extracts, the built-in classifier knows the types (D248).
+    extract = inProcessExtractor(engine, builtinClassifier)
     shareRunningJobs(data.runningJobs, data.ocrThreads)
     return
   }

@@ -1,11 +1,14 @@
 /**
- * How a job's document becomes values: read the file, run the engine, type its answers. `inProcess` does it
- * on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so the
- * server's event loop never waits on a large PDF.
+ * How a job's document becomes values: read the file, run the engine, type its answers; and, for
+ * the tasks that know a type when they see it (issue 34), classify it or split it first. `inProcess`
+ * does it on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so
+ * the server's event loop never waits on a large PDF.
  */
 import type { Field } from '../../lib/fields/types'
+import { AUTO_TYPE, type ClassifiableType, type Classification } from '../catalog/classification'
 import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
+import { type Classifier, classifyFile, pages } from './classifier'
 import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
@@ -15,10 +18,45 @@ import type { DocumentText, MediaType, ReadLimits } from './readers/types'
 export interface ExtractionTask {
   content: Uint8Array
   mediaType: MediaType
+  /** A catalog slug, or `auto`: the type the classifier finds (D248). */
   documentType: string
+  /** The fields of a named type; with `auto`, each type's `read` instead. */
   fields: Field[]
   limits: ReadLimits
+  /** Only for the tasks that know a type when they see it (issue 34); a task without it extracts as before. */
+  typing?: Typing
 }
+
+/**
+ * What a task does with the catalog's types (D248, D249): `classify` answers the type of a file
+ * from its first pages (POST /classify); `auto` classifies the file and extracts it as the type it
+ * is; `split` reads it as one or more documents, each extracted as the named type or, with `auto`,
+ * as its own.
+ */
+export interface Typing {
+  mode: 'classify' | 'auto' | 'split'
+  types: TaskType[]
+}
+
+/** A catalog type as a task takes it: what the classifier reads, and the fields a document of it is extracted with. */
+export interface TaskType extends ClassifiableType {
+  read: Field[]
+}
+
+/** One document of a file extracted (D249): its pages, 1-based; its type, null when none fits `auto`; its answers, null then. */
+export interface DocumentOutput {
+  firstPage: number
+  lastPage: number
+  documentType: string | null
+  classification: Classification
+  answers: Answers | null
+}
+
+/** What a task answers: a document's answers, a file's type, or the documents it holds. */
+export type TaskOutput =
+  | { kind: 'answers'; answers: Answers }
+  | { kind: 'classified'; classification: Classification; pages: number }
+  | { kind: 'documents'; documents: DocumentOutput[] }
 
 export interface Progress {
   pages_done: number
@@ -29,24 +67,49 @@ export interface Progress {
  * Resolves with the output, or rejects with an ExtractionError the job fails with; reports each
  * page read. An aborted signal (a canceled job) stops the work as soon as it can.
  */
-export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<Answers>
+export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<TaskOutput>
 
-/** `read` is the document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
-export function inProcessExtractor(engine: Engine, read: typeof readDocument = readDocument): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal) => {
+/**
+ * `classifier` knows the catalog's types (the extraction thread passes the built-in one, whatever
+ * the engine); `read` is the document reader, which a benchmark may replace by one that keeps what
+ * it read (bench/extract.ts `--ocr-cache`).
+ */
+export function inProcessExtractor(engine: Engine, classifier: Classifier, read: typeof readDocument = readDocument): Extractor {
+  return async ({ content, mediaType, documentType, fields, limits, typing }, onProgress, signal) => {
+    // D244: classifying alone reads no further than the first pages with text.
+    if (typing?.mode === 'classify') return { kind: 'classified', ...(await classifyFile(classifier, typing.types, { content, mediaType, limits }, read)) }
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
     }
     const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true })
     signal?.throwIfAborted()
-    // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
-    const answer = async (text: DocumentText) =>
-      locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, fields, signal })), text)
-    const output = await answer(document)
-    if (!document.secondReading || !engine.readsTwice) return output
-    signal?.throwIfAborted()
-    return surer(output, await answer(document.secondReading))
+    /** One document's answers: one pipeline (D90), whatever the engine, its answers typed by the same layer. */
+    const extract = async (text: DocumentText, type: string, wanted: Field[]): Promise<Answers> => {
+      const answer = async (reading: DocumentText) =>
+        locateValues(normaliseAnswers(wanted, await engine.extract({ document: reading, documentType: type, fields: wanted, signal })), reading)
+      const output = await answer(text)
+      if (!text.secondReading || !engine.readsTwice) return output
+      signal?.throwIfAborted()
+      return surer(output, await answer(text.secondReading))
+    }
+    if (!typing) return { kind: 'answers', answers: await extract(document, documentType, fields) }
+
+    // D249: a file of one document is its whole reading; a bundle's documents are its page ranges, each counted from its own first page.
+    const found =
+      typing.mode === 'split'
+        ? classifier.split(document, typing.types)
+        : [{ firstPage: 1, lastPage: document.pages.length, classification: classifier.classify(document, typing.types) }]
+    const documents: DocumentOutput[] = []
+    for (const { firstPage, lastPage, classification } of found) {
+      signal?.throwIfAborted()
+      const slug = documentType === AUTO_TYPE ? classification.documentType : documentType
+      const wanted = documentType === AUTO_TYPE ? typing.types.find((candidate) => candidate.slug === slug)?.read : fields
+      const text = typing.mode === 'split' ? pages(document, firstPage, lastPage) : document
+      const answers = slug !== null && wanted ? await extract(text, slug, wanted) : null
+      documents.push({ firstPage, lastPage, documentType: slug, classification, answers })
+    }
+    return { kind: 'documents', documents }
   }
 }
 

@@ -9,7 +9,16 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
-import { type JobField, type JobFieldMeta, type JobProgress, type JobStatus, jobTables } from '../../db/tables/jobs'
+import {
+  type JobClassification,
+  type JobDocument,
+  type JobField,
+  type JobFieldMeta,
+  type JobProgress,
+  type JobSplitFrom,
+  type JobStatus,
+  jobTables,
+} from '../../db/tables/jobs'
 import type { Tables } from '../../db/tables/kit'
 import { isoIn, nowIso } from '../../lib/time'
 import type { JobErrorCode } from './engines/types'
@@ -28,8 +37,20 @@ export interface NewJobRow {
   fileMediaType: string
   fileSha256: string
   engine: string
+  /** Read the file as one or more documents (D251). */
+  split: boolean
   /** One instant: a new job's updated_at equals its created_at. */
   now: string
+}
+
+/**
+ * A found document's job (D251): made ended, with its outcome, in the transaction that ends the
+ * job that split its file; its ID chosen before, so that job lists it.
+ */
+export interface FoundJobRow extends Omit<NewJobRow, 'split'> {
+  id: string
+  splitFrom: JobSplitFrom
+  outcome: JobOutcome
 }
 
 export interface JobPage {
@@ -50,15 +71,35 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-export type JobOutcome = { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> } | { error: { code: JobErrorCode; message: string } }
+export type JobOutcome = (
+  | { result: Record<string, unknown> | null; fieldsMeta: Record<string, JobFieldMeta> | null }
+  | { error: { code: JobErrorCode; message: string } }
+) & {
+  /** With `auto` (D250): the type found and the fields read as it, when one fits; how sure the classifier was. */
+  documentType?: string
+  fields?: JobField[]
+  classification?: JobClassification
+  /** With `split` (D251): the documents found, each a job of its own. */
+  documents?: JobDocument[]
+}
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 
 /** What a job holds when it ends, by outcome. */
 export function endOf(outcome: JobOutcome, now: string) {
+  const { documentType, fields, classification, documents } = outcome
+  const found = { ...(documentType && { documentType }), ...(fields && { fields }), ...(classification && { classification }), ...(documents && { documents }) }
   return 'result' in outcome
-    ? { status: 'succeeded' as const, result: outcome.result, fieldsMeta: outcome.fieldsMeta, leaseExpiresAt: null, updatedAt: now, completedAt: now }
-    : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    ? { status: 'succeeded' as const, result: outcome.result, fieldsMeta: outcome.fieldsMeta, ...found, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    : {
+        status: 'failed' as const,
+        errorCode: outcome.error.code,
+        errorMessage: outcome.error.message,
+        ...found,
+        leaseExpiresAt: null,
+        updatedAt: now,
+        completedAt: now,
+      }
 }
 
 export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
@@ -323,6 +364,22 @@ export const jobsRepository = perDatabase((database) => {
 
     /** Records the outcome if `runner` still holds the job, and releases its document; the ended job. */
     finish,
+
+    /** Stores the jobs of the documents found in a split job's file, ended (D251); they hold no file of their own. */
+    *found(tx: Queries, found: FoundJobRow[]): Part<JobRow[]> {
+      if (found.length === 0) return []
+      return yield* run(
+        tx
+          .insert(jobs)
+          .values(
+            found.map(({ now, outcome, ...job }) => {
+              const pages = job.splitFrom.last_page - job.splitFrom.first_page + 1
+              return { ...job, ...endOf(outcome, now), progress: { pages_done: pages, pages_total: pages }, attempts: 1, createdAt: now }
+            }),
+          )
+          .returning(),
+      )
+    },
 
     /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back; how many. */
     async purgeExpiredFiles(): Promise<number> {

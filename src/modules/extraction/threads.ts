@@ -5,9 +5,8 @@
  */
 import type { OpenAiEngineOptions } from './engines/openai'
 import type { Logger } from '../../lib/log'
-import type { Answers } from './answers'
 import { ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
-import type { ExtractionTask, Extractor, Progress } from './extractor'
+import type { ExtractionTask, Extractor, Progress, TaskOutput } from './extractor'
 
 /**
  * `init` shares the pool's count of tasks running with every thread (its OCR takes its share of
@@ -18,7 +17,7 @@ export type ThreadMessage =
   | { type: 'task'; id: number; task: ExtractionTask }
 
 export type ThreadReply =
-  | { id: number; ok: true; output: Answers }
+  | { id: number; ok: true; output: TaskOutput }
   | { id: number; ok: false; error: { code: JobErrorCode; message: string }; detail?: string }
   | { id: number; progress: Progress }
 
@@ -37,7 +36,7 @@ interface Pending {
   id: number
   task: ExtractionTask
   onProgress?: (progress: Progress) => void
-  resolve: (output: Answers) => void
+  resolve: (output: TaskOutput) => void
   reject: (error: ExtractionError) => void
 }
 
@@ -147,7 +146,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThr
   }
 
   const extract: Extractor = (task, onProgress, signal) =>
-    new Promise<Answers>((resolve, reject) => {
+    new Promise<TaskOutput>((resolve, reject) => {
       if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
       if (signal?.aborted) return reject(CANCELED())
       const id = nextId++

@@ -7,21 +7,24 @@
  * job whose runner died is taken over within a poll of its lease running out.
  */
 import type { Database } from '../../db/database'
+import { AUTO_TYPE, type Classification } from '../catalog/classification'
+import type { Catalog } from '../catalog/service'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
-import { storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
-import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps } from './repository'
-import { claimNextJob, completeJob } from './service'
+import { type ClaimedJob, type FoundJobRow, type JobOutcome, jobsRepository, type QueueCaps } from './repository'
+import { claimNextJob, completeJob, outcomeOf, typesToRead } from './service'
 import { fieldSpecOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
   /** Reads a job's document and runs the engine: in worker threads in the server. */
   extract: Extractor
+  /** The types a job with `auto` or `split`, and POST /classify, tell apart (D250). */
+  catalog: Catalog
   /** Jobs extracted at the same time. */
   concurrency: number
   /** How long a finished job's document is kept; 0 deletes it at once. */
@@ -53,6 +56,7 @@ const PURGE_EVERY_MS = 60 * 1000
 export function createJobRunner({
   database,
   extract: extractFields,
+  catalog,
   concurrency,
   keepFileMs,
   readLimits,
@@ -81,24 +85,25 @@ export function createJobRunner({
     const started = performance.now()
     let progressWrites: Promise<unknown> = Promise.resolve()
     let outcome: JobOutcome
+    let found: FoundJobRow[] = []
     try {
-      const answers = await extractFields(
+      // D250, D251: a job that leaves its type to the classifier, or splits its file, takes the catalog's types along.
+      const types = row.documentType === AUTO_TYPE || row.split ? typesToRead(catalog, row.fields) : []
+      const output = await extractFields(
         {
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
           fields: row.fields.map(fieldSpecOf),
           limits: readLimits,
+          ...(types.length > 0 && { typing: { mode: row.split ? 'split' : 'auto', types } }),
         },
         // One write after the other: on a pool, writes sent at once may land out of order, and page 2 overwrite page 3.
         (progress) =>
           void (progressWrites = progressWrites.then(() => worker.upkeep('recording progress', () => jobs.recordProgress(id, worker.owner, progress)))),
         signal,
       )
-      outcome = storedAnswers(
-        row.fields.map(({ key }) => key),
-        answers,
-      )
+      ;({ outcome, found } = outcomeOf(row, output, types))
     } catch (error) {
       if (signal.aborted) {
         log.info('job stopped while running: canceled, or taken over by another runner', { job_id: id })
@@ -111,7 +116,7 @@ export function createJobRunner({
       }
     }
     try {
-      await completeJob(database, id, worker.owner, outcome, keepFileMs)
+      await completeJob(database, id, worker.owner, outcome, keepFileMs, found)
     } catch (error) {
       // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
       log.error('could not store a job outcome', { job_id: id, error: error instanceof Error ? error.message : String(error) })
@@ -181,6 +186,18 @@ export function createJobRunner({
       const done = new Promise<void>((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]))
       void worker.poll()
       return done
+    },
+
+    /**
+     * The catalog type of a file and its page count, read in the extraction threads as far as its
+     * first pages with text (D244, D252): POST /classify, which makes no job. Rejects with the
+     * ExtractionError a job would fail with.
+     */
+    async classify(file: { content: Uint8Array; mediaType: MediaType }, signal?: AbortSignal): Promise<{ classification: Classification; pages: number }> {
+      const task = { ...file, documentType: AUTO_TYPE, fields: [], limits: readLimits, typing: { mode: 'classify' as const, types: typesToRead(catalog, []) } }
+      const output = await extractFields(task, undefined, signal)
+      if (output.kind !== 'classified') throw new Error('a classifying task answered something else')
+      return output
     },
 
     /** How long a finished job's document is kept (D60); canceled jobs follow it too. */

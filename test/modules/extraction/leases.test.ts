@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Database } from '../../../src/db/database'
 import { type Logger, silentLogger } from '../../../src/lib/log'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
+import { loadCatalog } from '../../../src/modules/catalog/service'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
@@ -43,7 +44,7 @@ function gatedExtractor(name: string) {
         reject(new Error('aborted'))
       })
     })
-    return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
+    return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
   }
   return { extract, release, state }
 }
@@ -59,6 +60,7 @@ async function setup(log: Logger = silentLogger) {
       database: options.on ?? database,
       extract,
       concurrency: options.concurrency ?? 1,
+      catalog: loadCatalog(),
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,
       log,
@@ -237,7 +239,7 @@ describe('job leases', () => {
       async ({ fields, content }) => {
         seen.push(new TextDecoder().decode(content))
         await Bun.sleep(5)
-        return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
+        return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
       }
     runner(counting('here'), { concurrency: 3 }).start()
     runner(counting('there'), { concurrency: 3, on: other }).start()

@@ -9,6 +9,7 @@ import type { Database } from '../../../src/db/database'
 import { ApiError } from '../../../src/http/errors'
 import { silentLogger } from '../../../src/lib/log'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
+import { loadCatalog } from '../../../src/modules/catalog/service'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../../src/modules/extraction/repository'
 import { jobsRepository } from '../../../src/modules/extraction/repository'
@@ -48,13 +49,14 @@ async function setup() {
       started.push(name)
       await Bun.sleep(ms)
       ended.push(name)
-      return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
+      return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
     }
   const runner = (options: { ms?: number; concurrency?: number; pollMs?: number; leaseMs?: number; on?: Database } = {}) => {
     const made = createJobRunner({
       database: options.on ?? database,
       extract: extractor(options.ms ?? 5),
       concurrency: options.concurrency ?? 1,
+      catalog: loadCatalog(),
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,
       log: silentLogger,

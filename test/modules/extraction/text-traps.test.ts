@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
+import { builtinClassifier } from '../../../src/modules/extraction/engines/builtin/classify'
 import { ExtractionError } from '../../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { findShape } from '../../../src/modules/extraction/normalise/shapes'
@@ -14,6 +15,7 @@ import { readHtml } from '../../../src/modules/extraction/readers/html'
 import { readMarkdown, readText } from '../../../src/modules/extraction/readers/text'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
 import { TEXT_TRAPS, type TrapKind, trapFields } from '../../helpers/text-traps'
+import { taskAnswers } from '../../helpers/answers'
 
 const encode = (text: string) => new TextEncoder().encode(text)
 const MEDIA: Record<TrapKind, (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]> = {
@@ -23,7 +25,7 @@ const MEDIA: Record<TrapKind, (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]> = 
 }
 
 describe('every trap is read to an answer: detection, reader and engine with the invoice fields and named ones', () => {
-  const extract = inProcessExtractor(builtinEngine)
+  const extract = inProcessExtractor(builtinEngine, builtinClassifier)
   const fields = trapFields()
   for (const kind of ['text', 'html', 'markdown'] as const) {
     test(`${kind}: each shape of 32 KiB`, async () => {
@@ -32,7 +34,7 @@ describe('every trap is read to an answer: detection, reader and engine with the
         expect(detectMediaType(content)).toBeDefined()
         let outcome = 'succeeded'
         try {
-          const answers = await extract({ content, mediaType: MEDIA[kind], documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS })
+          const answers = taskAnswers(await extract({ content, mediaType: MEDIA[kind], documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS }))
           expect(Object.keys(answers)).toContain('invoice_number')
         } catch (error) {
           expect(error).toBeInstanceOf(ExtractionError)

@@ -6,7 +6,7 @@ import type { ExtractionTask } from '../../../src/modules/extraction/extractor'
 import { createThreadPool } from '../../../src/modules/extraction/threads'
 import type { LlmConfig } from '../../../src/config'
 import { type Logger, silentLogger } from '../../../src/lib/log'
-import { split } from '../../helpers/answers'
+import { split, taskAnswers } from '../../helpers/answers'
 
 setDefaultTimeout(30_000)
 
@@ -52,7 +52,7 @@ async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
 
 test('extracts a document in a worker thread', async () => {
   const threads = pool()
-  const output = split(await threads.extract(textTask('ACME Ltd\nInvoice No.: T-123\nTotal: 10.00 EUR\n')))
+  const output = split(taskAnswers(await threads.extract(textTask('ACME Ltd\nInvoice No.: T-123\nTotal: 10.00 EUR\n'))))
   expect(output.values.invoice_number).toBe('T-123')
   expect(output.meta.invoice_number).toMatchObject({ page: 1, snippet: 'Invoice No.: T-123' })
   expect(output.meta.invoice_number).toEqual({ confidence: expect.any(Number), page: 1, snippet: 'Invoice No.: T-123', bbox: null })
@@ -92,7 +92,7 @@ test('a canceled task is stopped: waiting, it never starts; running, its thread 
   expect((await first).message).toBe('The extraction was canceled')
   expect(threads.size).toBe(0)
   expect(threads.running).toBe(0)
-  const output = split(await threads.extract(textTask('Invoice No.: T-9\n')))
+  const output = split(taskAnswers(await threads.extract(textTask('Invoice No.: T-9\n'))))
   expect(output.values.invoice_number).toBe('T-9')
   expect(threads.size).toBe(1)
 })
@@ -124,7 +124,7 @@ test('runs several tasks on a bounded number of threads', async () => {
   expect(threads.size).toBe(2)
   expect(threads.running).toBe(2)
   const outputs = await Promise.all(pending)
-  expect(outputs.map((output) => output.invoice_number!.value)).toEqual(['N-0', 'N-1', 'N-2', 'N-3', 'N-4', 'N-5'])
+  expect(outputs.map((output) => taskAnswers(output).invoice_number!.value)).toEqual(['N-0', 'N-1', 'N-2', 'N-3', 'N-4', 'N-5'])
   expect(threads.size).toBeLessThanOrEqual(2)
   expect(threads.running).toBe(0)
 })
@@ -135,7 +135,7 @@ test('retires idle threads', async () => {
   expect(threads.size).toBe(1)
   for (let i = 0; i < 100 && threads.size > 0; i++) await Bun.sleep(20)
   expect(threads.size).toBe(0)
-  expect((await threads.extract(textTask('Invoice No.: I-2\n'))).invoice_number!.value).toBe('I-2')
+  expect(taskAnswers(await threads.extract(textTask('Invoice No.: I-2\n'))).invoice_number!.value).toBe('I-2')
 })
 
 test('refuses work once closed', async () => {

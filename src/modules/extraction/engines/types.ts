@@ -39,6 +39,7 @@ export const JOB_ERROR_CODES = [
   'extraction_timeout',
   'extraction_failed',
   'file_missing',
+  'unknown_document_type',
 ] as const
 
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number]
