@@ -5,7 +5,7 @@
  * found to be, or fails `unknown_document_type`; `"split": true` makes one job per document found,
  * each an ordinary job of the account through its whole life.
  */
-import { afterEach, describe, expect, test } from 'bun:test'
+import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadCatalog } from '../../../src/modules/catalog/service'
@@ -14,6 +14,9 @@ import { type SampleDocument, SAMPLE_DOCUMENTS, sample, sampleText, samplesPdf }
 import { tempDir } from '../../helpers/process'
 import { startReceiver } from '../../helpers/webhooks'
 import { eventually } from '../../helpers/eventually'
+
+// Whole PDFs of several documents, read and extracted: seconds each on a busy machine.
+setDefaultTimeout(60_000)
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
