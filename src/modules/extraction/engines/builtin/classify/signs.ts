@@ -37,35 +37,15 @@ function kindsIn(text: string, kinds: readonly ColumnKind[]): ColumnKind[] {
   return kinds.filter((kind) => COLUMN_PATTERNS.get(kind)!.test(text))
 }
 
-const COLUMN_PATTERNS = new Map<ColumnKind, RegExp>(
-  (
-    [
-      'description',
-      'quantity',
-      'unit',
-      'price',
-      'amount',
-      'total',
-      'date',
-      'balance',
-      'debit',
-      'credit',
-      'test',
-      'result',
-      'reference',
-      'flag',
-      'medication',
-      'strength',
-      'directions',
-      'refills',
-    ] as const
-  ).map((kind) => [kind, wholeWords(columnWords(kind))]),
-)
-
 const ITEM_COLUMNS = ['description', 'quantity', 'unit', 'price', 'amount', 'total'] as const
 const BOOKING_COLUMNS = ['date', 'balance', 'debit', 'credit'] as const
 const RESULT_COLUMNS = ['test', 'result', 'reference', 'flag'] as const
 const MEDICATION_COLUMNS = ['medication', 'strength', 'directions', 'refills'] as const
+
+/** The header words of each column kind the signs look for. */
+const COLUMN_PATTERNS = new Map<ColumnKind, RegExp>(
+  [...ITEM_COLUMNS, ...BOOKING_COLUMNS, ...RESULT_COLUMNS, ...MEDICATION_COLUMNS].map((kind) => [kind, wholeWords(columnWords(kind))]),
+)
 
 /** Lines of many words, mostly small letters: running prose. */
 function isProse(text: string): boolean {
