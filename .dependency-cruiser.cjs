@@ -29,6 +29,13 @@ module.exports = {
       to: { path: '^src/(cli)/|^src/(config|app|main)\\.ts$' },
     },
     {
+      name: 'readers-below-engines',
+      severity: 'error',
+      comment: 'Readers turn bytes into text for any engine and know none; both throw the job errors of extraction/errors.ts.',
+      from: { path: '^src/modules/extraction/readers/' },
+      to: { path: '^src/modules/extraction/engines/' },
+    },
+    {
       name: 'builtin-engine-is-private',
       severity: 'error',
       comment: 'Only the extraction thread picks the built-in engine; everything else goes through engines/types.',

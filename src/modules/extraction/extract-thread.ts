@@ -4,7 +4,8 @@
  */
 import { builtinEngine } from './engines/builtin'
 import { createOpenAiEngine } from './engines/openai'
-import { type Engine, ExtractionError, UNEXPECTED } from './engines/types'
+import type { Engine } from './engines/types'
+import { ExtractionError, UNEXPECTED } from './errors'
 import { inProcessExtractor } from './extractor'
 import { shareRunningJobs } from './readers/ocr/onnx'
 import type { ThreadMessage, ThreadReply } from './threads'

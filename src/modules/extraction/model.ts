@@ -5,7 +5,7 @@ import { Column, ColumnInput, EnumValues, FieldDescription, FieldLabel, FieldTyp
 import { MAX_COLUMNS, MAX_FIELDS } from '../../lib/fields/types'
 import { Text } from '../../http/text'
 import { JOB_STATUSES } from '../../db/tables'
-import { JOB_ERROR_CODES } from './engines/types'
+import { JOB_ERROR_CODES } from './errors'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 
 export const DEFAULT_JOB_PAGE = 20

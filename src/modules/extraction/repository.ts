@@ -5,7 +5,7 @@
  */
 import type { JobField, JobFieldMeta, JobProgress, JobStatus, jobs } from '../../db/tables'
 import { type SQL, sql } from 'drizzle-orm'
-import type { JobErrorCode } from './engines/types'
+import type { JobErrorCode } from './errors'
 import type { QueueCaps } from './queue-limits'
 
 export type JobRow = typeof jobs.$inferSelect

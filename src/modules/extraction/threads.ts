@@ -6,7 +6,7 @@
 import type { OpenAiEngineOptions } from './engines/openai'
 import type { Logger } from '../../lib/log'
 import type { Answers } from './answers'
-import { ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
+import { ExtractionError, type JobErrorCode, UNEXPECTED } from './errors'
 import type { ExtractionTask, Extractor, Progress } from './extractor'
 
 /**

@@ -2,7 +2,7 @@
 import type { JobField, JobFieldMeta } from '../../db/tables'
 import { isFieldType, type Field } from '../../lib/fields/types'
 import { inferType } from '../../lib/fields/concepts'
-import type { JobErrorCode } from './engines/types'
+import type { JobErrorCode } from './errors'
 
 import type { Job } from './model'
 import type { JobRow } from './repository'

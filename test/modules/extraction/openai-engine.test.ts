@@ -2,7 +2,8 @@
 import type { Field } from '../../../src/lib/fields/types'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { createOpenAiEngine, MAX_TEXT_CHARS } from '../../../src/modules/extraction/engines/openai'
-import { type Engine, ExtractionError, type ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import type { Engine, ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { normaliseAnswers } from '../../../src/modules/extraction/normalise'
 import { split } from '../../helpers/answers'
 

@@ -26,7 +26,8 @@ import type { DocumentText } from '../readers/types'
 import { engineName } from './names'
 import { type Answers, answersOf, type FieldAnswer, NO_ANSWER } from '../answers'
 import { MODEL_CONFIDENCE } from '../confidence'
-import { type Engine, ExtractionError, type ExtractionInput } from './types'
+import { ExtractionError } from '../errors'
+import type { Engine, ExtractionInput } from './types'
 
 export interface OpenAiEngineOptions {
   /** Up to the API version, e.g. https://api.openai.com/v1 or http://localhost:11434/v1; a trailing slash is fine. */

@@ -4,7 +4,7 @@
  * image is taken as pdf.js decodes it, with no rendering, and read by OCR.
  */
 import type { getDocumentProxy } from 'unpdf'
-import { ExtractionError } from '../engines/types'
+import { ExtractionError } from '../errors'
 import { type LaidOutPage, layOut, layOutReadings, type PageWords, type PositionedWord } from './layout'
 import { type PageRecogniser, pageRecogniser } from './ocr'
 import { checkDocumentPixels, checkPages, checkPixels } from './limits'

@@ -6,7 +6,7 @@
  */
 import { decode as decodePng } from 'fast-png'
 import jpeg from 'jpeg-js'
-import { ExtractionError } from '../../engines/types'
+import { ExtractionError } from '../../errors'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { jpegFrameSize, jpegScanCount } from './jpeg-header'

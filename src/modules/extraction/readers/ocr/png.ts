@@ -3,7 +3,7 @@
  * IHDR the decoder obeys (a second IHDR is not a PNG), and the image data inflated, which may hold
  * no more than the header's rows need.
  */
-import { ExtractionError } from '../../engines/types'
+import { ExtractionError } from '../../errors'
 import { inflatesPast } from '../inflate'
 import { checkImageBytes, checkPixels } from '../limits'
 import type { ReadLimits } from '../types'
