@@ -20,6 +20,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   llm: undefined,
   workers: 2,
   ocrThreads: undefined,
+  recogniser: 'auto',
   maxUploadBytes: 20 * 1024 * 1024,
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
@@ -145,6 +146,17 @@ describe('serve: extraction options', () => {
     expect(serveConfig([], { EXTRACTD_OCR_THREADS: '8' }).ocrThreads).toBe(8)
     expect(serveConfig(['--ocr-threads', '2'], { EXTRACTD_OCR_THREADS: '8' }).ocrThreads).toBe(2)
     for (const word of ['--ocr-threads', 'EXTRACTD_OCR_THREADS']) expect(HELP.serve).toContain(word)
+  })
+
+  test('reads the word reader of scanned pages from a flag or the environment, here only (D160, D203)', () => {
+    expect(serveConfig(['--ocr', 'tesseract'], {}).recogniser).toBe('tesseract')
+    expect(serveConfig([], { EXTRACTD_OCR: 'mix' }).recogniser).toBe('mix')
+    expect(serveConfig(['--ocr', 'paddle'], { EXTRACTD_OCR: 'mix' }).recogniser).toBe('paddle')
+    expect(serveConfig([], { EXTRACTD_OCR: '' }).recogniser).toBe('auto')
+    expect(usageError(() => serveConfig([], { EXTRACTD_OCR: 'nonsense' })).message).toBe(
+      'invalid --ocr "nonsense": expected one of auto, tesseract, paddle, mix',
+    )
+    for (const word of ['--ocr NAME', 'EXTRACTD_OCR ']) expect(HELP.serve).toContain(word)
   })
 
   test.each([

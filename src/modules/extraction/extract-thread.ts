@@ -17,7 +17,7 @@ let extract: ReturnType<typeof inProcessExtractor> | undefined
 self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   if (data.type === 'init') {
     const engine: Engine = data.llm ? createOpenAiEngine(data.llm) : builtinEngine
-    extract = inProcessExtractor(engine)
+    extract = inProcessExtractor(engine, { recogniser: data.recogniser })
     shareRunningJobs(data.runningJobs, data.ocrThreads)
     return
   }

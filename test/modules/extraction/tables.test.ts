@@ -5,7 +5,7 @@
  * or a carry-over); the rows are checked against the printed total, and the job's field meta says
  * how. Documents are written by the tests, sent through the API as a user sends them.
  */
-import { afterAll, describe, expect, onTestFinished, test } from 'bun:test'
+import { afterAll, describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
@@ -177,11 +177,7 @@ describe('any table field finds its table by its columns (D115)', () => {
 
   test("a scanned invoice (PNG, read by OCR): rows by the recognised words' positions, with their boxes", async () => {
     // Read by Tesseract: PaddleOCR reads this Courier line "Rope, 10)mmx50m" (D160).
-    process.env.EXTRACTD_OCR = 'tesseract'
-    onTestFinished(() => {
-      delete process.env.EXTRACTD_OCR
-    })
-    const t = await makeTestApp()
+    const t = await makeTestApp({ recogniser: 'tesseract' })
     const lines = [
       'BLUE HARBOUR SUPPLIES',
       'Invoice 8841',

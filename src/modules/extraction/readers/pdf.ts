@@ -35,7 +35,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
   try {
     checkPages(pdf.numPages, options.limits)
     const pages: LaidOutPage[] = []
-    const recogniser = pageRecogniser(options.readTwice)
+    const recogniser = pageRecogniser(options.readTwice, options.recogniser)
     const scanned = { pixels: 0 }
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number)

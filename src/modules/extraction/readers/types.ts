@@ -41,8 +41,14 @@ export interface ReadLimits {
 /** The defaults of `--max-pages`, `--max-page-megapixels`, `--max-document-megapixels` and `--max-decode-mb`. */
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024 }
 
+/** The word readers a scanned page may be recognised with (D160): `auto` picks one per page. */
+export const RECOGNISERS = ['auto', 'tesseract', 'paddle', 'mix'] as const
+export type RecogniserName = (typeof RECOGNISERS)[number]
+
 export interface ReadOptions {
   limits: ReadLimits
+  /** Which word reader recognises scanned pages (the operator's `--ocr`); `auto` when not given. */
+  recogniser?: RecogniserName
   /** Called after each page is read, for the job's progress. */
   onPage?: (pagesDone: number, pagesTotal: number) => void
   /** Read a doubtful scanned page a second time, for an engine that answers from both readings (D67). */
