@@ -11,7 +11,7 @@
  * an entry is keyed by the document's bytes and a hash of every reader source file, so a change to
  * the readers (OCR, layout, photo crop) reads the documents again. Report final numbers without it.
  */
-import type { Field } from '../src/lib/fields/types'
+import type { JobField } from '../src/lib/fields/model'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -308,7 +308,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
 
-function fieldSpecs(documentType: string): Field[] {
+function fieldSpecs(documentType: string): JobField[] {
   const entry = loadCatalog().get(documentType)
   if (!entry) throw new Error(`unknown document type ${documentType}`)
   return entry.fields.map(({ key, label, description, type, aliases }) => ({

@@ -2,7 +2,7 @@
 import { index, integer, pgTable, text } from 'drizzle-orm/pg-core'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import type { JobField, JobFieldMeta, JobProgress, JobStatus } from '../tables/jobs'
+import type { JobProgress, JobStatus, StoredFieldMeta, StoredJobField } from '../tables/jobs'
 import { accounts } from './accounts'
 import { bytea, jsonText } from './columns'
 
@@ -19,13 +19,13 @@ export const jobs = pgTable(
     documentType: text('document_type').notNull(),
     schemaId: text('schema_id'),
     schemaVersion: integer('schema_version'),
-    fields: jsonText<JobField[]>('fields').notNull(),
+    fields: jsonText<StoredJobField[]>('fields').notNull(),
     fileName: text('file_name').notNull(),
     fileSize: integer('file_size').notNull(),
     fileMediaType: text('file_media_type').notNull(),
     fileSha256: text('file_sha256').notNull(),
     result: jsonText<Record<string, unknown>>('result'),
-    fieldsMeta: jsonText<Record<string, JobFieldMeta>>('fields_meta'),
+    fieldsMeta: jsonText<Record<string, StoredFieldMeta>>('fields_meta'),
     progress: jsonText<JobProgress>('progress'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),

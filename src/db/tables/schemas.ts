@@ -1,17 +1,12 @@
 /** Saved extraction schemas: only the schemas module reads or writes this table. */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import type { Typed } from '../../lib/fields/types'
+import type { Field } from '../../lib/fields/model'
 import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { accounts } from './accounts'
 
-/** A schema's field as stored; rows written before typed fields (D89) have no `type`, read as `auto`. */
-export interface StoredField extends Partial<Typed> {
-  key: string
-  label: string
-  description: string
-  required: boolean
-}
+/** A schema's field as stored: a Field, but rows written before typed fields (D89) have no `type`, read as `auto`. */
+export type StoredField = Omit<Field, 'type'> & Partial<Pick<Field, 'type'>>
 
 export const schemas = sqliteTable(
   'schemas',

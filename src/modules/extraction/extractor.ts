@@ -3,7 +3,7 @@
  * on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so the
  * server's event loop never waits on a large PDF.
  */
-import type { Field } from '../../lib/fields/types'
+import type { JobField } from '../../lib/fields/model'
 import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
 import type { Engine } from './engines/types'
@@ -16,7 +16,7 @@ export interface ExtractionTask {
   content: Uint8Array
   mediaType: MediaType
   documentType: string
-  fields: Field[]
+  fields: JobField[]
   limits: ReadLimits
 }
 

@@ -3,8 +3,9 @@
  * postgres.ts) implements it; dialect.ts picks one for a database, so neither imports the other
  * or this file's users.
  */
-import type { JobField, JobFieldMeta, JobProgress, JobStatus, jobs } from '../../db/tables'
+import type { JobProgress, JobStatus, jobs, StoredJobField } from '../../db/tables'
 import { type SQL, sql } from 'drizzle-orm'
+import type { StoredAnswers } from './answers'
 import type { JobErrorCode } from './errors'
 import type { QueueCaps } from './queue-limits'
 
@@ -15,7 +16,7 @@ export interface NewJobRow {
   documentType: string
   schemaId: string | null
   schemaVersion: number | null
-  fields: JobField[]
+  fields: StoredJobField[]
   fileName: string
   fileSize: number
   fileMediaType: string
@@ -43,7 +44,7 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-export type JobOutcome = { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> } | { error: { code: JobErrorCode; message: string } }
+export type JobOutcome = StoredAnswers | { error: { code: JobErrorCode; message: string } }
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 

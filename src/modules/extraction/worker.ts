@@ -16,7 +16,7 @@ import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
 import type { ClaimedJob, JobOutcome, QueueCaps } from './repository'
-import { fieldSpecOf, toWire } from './wire'
+import { jobFieldOf, toWire } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
@@ -87,7 +87,7 @@ export function createJobRunner({
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
-          fields: row.fields.map(fieldSpecOf),
+          fields: row.fields.map(jobFieldOf),
           limits: readLimits,
         },
         // One write after the other: on a pool, writes sent at once may land out of order, and page 2 overwrite page 3.

@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { resolveField } from '../../../src/lib/fields/resolve'
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { storedAnswers } from '../../../src/modules/extraction/answers'
 import { normaliseAnswers } from '../../../src/modules/extraction/normalise'
 import { makeTestApp, type TestApp } from '../../helpers/app'
@@ -60,7 +60,7 @@ async function catalogTable(documentType: string, key: string, pages: string[]) 
   const field = loadCatalog()
     .get(documentType)!
     .fields.find((entry) => entry.key === key)!
-  const spec: Field = { ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }
+  const spec: JobField = { ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }
   const output = storedAnswers([key], normaliseAnswers([spec], await builtinEngine.extract({ document: { pages }, documentType, fields: [spec] })))
   return { rows: output.result[key], meta: output.fieldsMeta[key]! }
 }
@@ -283,7 +283,7 @@ describe('any table field finds its table by its columns (D115)', () => {
       'Letterheads, 500 sheets      1    60.00      60.00',
       'Net total                                  560.00',
     ]
-    const spec: Field = {
+    const spec: JobField = {
       key: 'items',
       label: 'items',
       description: '',

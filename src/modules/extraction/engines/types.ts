@@ -1,12 +1,12 @@
 /** What every extraction engine takes and gives (D23). */
-import type { Field } from '../../../lib/fields/types'
+import type { JobField } from '../../../lib/fields/model'
 import type { Answers } from '../answers'
 import type { DocumentText } from '../readers/types'
 
 export interface ExtractionInput {
   document: DocumentText
   documentType: string
-  fields: Field[]
+  fields: JobField[]
   /** Aborted when the job is cancelled or its time runs out. */
   signal?: AbortSignal
 }
