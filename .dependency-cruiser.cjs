@@ -36,6 +36,36 @@ module.exports = {
       to: { path: '^src/modules/extraction/engines/' },
     },
     {
+      name: 'product-without-tests',
+      severity: 'error',
+      comment: 'The product never depends on its tests; tests may import anything of src, the generated API types too.',
+      from: { path: '^src/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'lib-framework-free',
+      severity: 'error',
+      comment: 'src/lib knows no web framework; only the models of a field and its answer are written with Elysia`s t (D201).',
+      from: { path: '^src/lib/', pathNot: '^src/lib/fields/model\\.ts$' },
+      to: { path: '(^|/)node_modules/elysia/' },
+    },
+    {
+      name: 'threads-take-types-of-the-models',
+      severity: 'error',
+      comment: 'What runs in an extraction thread takes only types from the models, so a thread loads neither Elysia nor TypeBox (D201).',
+      from: {
+        path: '^src/modules/extraction/(engines|readers|normalise)/|^src/modules/extraction/(answers|confidence|errors|extractor|extract-thread|locate)\\.ts$|^src/lib/(fields/(concepts|types)|lexicon/|text)',
+      },
+      to: { path: '^src/lib/fields/model\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'console-speaks-the-api',
+      severity: 'error',
+      comment: 'The console runs in the browser and speaks the public API only: its own files, its generated API types, and the list of field types.',
+      from: { path: '^src/modules/console/ui/' },
+      to: { path: '^src/', pathNot: '^src/modules/console/ui/|^src/lib/fields/types\\.ts$' },
+    },
+    {
       name: 'builtin-engine-is-private',
       severity: 'error',
       comment: 'Only the extraction thread picks the built-in engine; everything else goes through engines/types.',

@@ -9,7 +9,16 @@
 import type { TObject, TProperties } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { NOT_BLANK, Text } from '../text-type'
-import { COLUMN_TYPES, FIELD_KEY_PATTERN, FIELD_TYPES, MAX_COLUMNS, MAX_DESCRIPTION_LENGTH, MAX_ENUM_VALUES, MAX_LABEL_LENGTH, type ResolvedType } from './types'
+import {
+  COLUMN_TYPES,
+  FIELD_KEY_PATTERN,
+  FIELD_TYPES,
+  MAX_COLUMNS,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_ENUM_VALUES,
+  MAX_LABEL_LENGTH,
+  type ResolvedType,
+} from './types'
 
 // ── Its parts ────────────────────────────────────────────────────────────────────────────────
 
@@ -82,7 +91,9 @@ export const FieldInput = alter(Field, {
   description: t.Optional(FieldDescription),
   required: t.Boolean({ description: 'Hint only: whether such documents typically carry the field.' }),
   type: t.Optional(FieldTypeSchema),
-  columns: t.Optional(t.Array(ColumnInput, { minItems: 1, maxItems: MAX_COLUMNS, description: 'Only with `type: "table"`: the columns of each row, keys distinct.' })),
+  columns: t.Optional(
+    t.Array(ColumnInput, { minItems: 1, maxItems: MAX_COLUMNS, description: 'Only with `type: "table"`: the columns of each row, keys distinct.' }),
+  ),
 })
 
 /**

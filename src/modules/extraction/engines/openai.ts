@@ -402,7 +402,10 @@ function checkAnswer(answer: JsonObject, fields: JobField[], document: DocumentT
       typeof claimedPage === 'number' && Number.isInteger(claimedPage) && claimedPage >= 1 && claimedPage <= document.pages.length ? claimedPage : null
     // Where the value is found verbatim, that page wins over the model's claim, so page and snippet agree.
     const found = locate(needles(given, value), modelPage)
-    return [field.key, { value: given, confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, snippet: found?.snippet ?? null, ...(found && { line: found.line }) }]
+    return [
+      field.key,
+      { value: given, confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, snippet: found?.snippet ?? null, ...(found && { line: found.line }) },
+    ]
   })
   return answersOf(entries)
 }
