@@ -61,7 +61,7 @@ module.exports = {
     {
       name: 'console-speaks-the-api',
       severity: 'error',
-      comment: 'The console runs in the browser and speaks the public API only: its own files, its generated API types, and the list of field types.',
+      comment: 'The console runs in the browser and speaks the public API only: its own files (its API types generated into ui/generated), and the list of field types.',
       from: { path: '^src/modules/console/ui/' },
       to: { path: '^src/', pathNot: '^src/modules/console/ui/|^src/lib/fields/types\\.ts$' },
     },

@@ -113,7 +113,7 @@ describe('/openapi.json', () => {
     )
   })
 
-  test('src/modules/console/ui/api-types.ts matches the document (run `bun run openapi:types` after changing routes)', async () => {
+  test('src/modules/console/ui/generated/api.ts matches the document (run `bun run openapi:types` after changing routes)', async () => {
     expect(await Bun.file(GENERATED_TYPES).text()).toBe(await generateTypes())
   })
 })

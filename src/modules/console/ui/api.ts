@@ -1,10 +1,10 @@
 /**
  * The console speaks the public API only, through openapi-fetch typed by the types generated from
- * /openapi.json into api-types.ts (`bun run openapi:types`). The key lives in this tab's
+ * /openapi.json into generated/api.ts (`bun run openapi:types`). The key lives in this tab's
  * sessionStorage: never in a URL, never in localStorage.
  */
 import createClient, { type Middleware } from 'openapi-fetch'
-import type { components, paths } from './api-types.ts'
+import type { components, paths } from './generated/api.ts'
 
 export { FIELD_TYPES } from '../../../lib/fields/types.ts'
 
