@@ -1,5 +1,6 @@
 /** The command line and environment (D27): parseCommand(argv, env) is pure, so it is tested directly. */
 import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import { HELP, parseCommand, type ServeConfig, UsageError } from '../src/config'
 
 function serveConfig(argv: string[], env: Record<string, string | undefined> = {}) {
@@ -479,5 +480,19 @@ describe('db copy', () => {
 
   test('a refused --to never shows its password', () => {
     expect(usageError(() => parseCommand(['db', 'copy', '--to', 'mysql://u:secret@h/x'], {})).message).not.toContain('secret')
+  })
+})
+
+describe('configuration is read in one place', () => {
+  test('no file of src but config.ts reads the environment or the command line (D27, D203)', async () => {
+    const readers: string[] = []
+    for await (const file of new Bun.Glob('src/**/*.{ts,tsx}').scan({ cwd: join(import.meta.dir, '..') })) {
+      if (file === 'src/config.ts' || file.includes('/generated/')) continue
+      const code = (await Bun.file(join(import.meta.dir, '..', file)).text()).replace(/^\s*(\*|\/\/).*$/gm, '')
+      // A read, not a write (ONNX Runtime's telemetry is switched off by setting its variable, D161) nor a bundler's define (a string).
+      const reads = [...code.matchAll(/(?<!['"`])\b(?:process|Bun)\.(?:env|argv)(?:\.\w+|\[[^\]]*\])?(?![\w.[])(?!\s*=[^=])/g)].map((match) => match[0])
+      if (reads.length > 0) readers.push(`${file}: ${reads.join(', ')}`)
+    }
+    expect(readers).toEqual([])
   })
 })

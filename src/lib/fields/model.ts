@@ -22,7 +22,7 @@ import {
 
 // ── Its parts ────────────────────────────────────────────────────────────────────────────────
 
-export const FieldKey = t.String({
+const FieldKey = t.String({
   minLength: 1,
   maxLength: 64,
   pattern: FIELD_KEY_PATTERN,
@@ -30,10 +30,10 @@ export const FieldKey = t.String({
   examples: ['invoice_number'],
 })
 
-export const FieldLabel = Text({ minLength: 1, maxLength: MAX_LABEL_LENGTH, pattern: NOT_BLANK, examples: ['Invoice Number'] })
-export const FieldDescription = Text({ maxLength: MAX_DESCRIPTION_LENGTH, examples: ['Identifier of the invoice as printed.'] })
+const FieldLabel = Text({ minLength: 1, maxLength: MAX_LABEL_LENGTH, pattern: NOT_BLANK, examples: ['Invoice Number'] })
+const FieldDescription = Text({ maxLength: MAX_DESCRIPTION_LENGTH, examples: ['Identifier of the invoice as printed.'] })
 
-export const FieldTypeSchema = t.UnionEnum(FIELD_TYPES, {
+const FieldTypeSchema = t.UnionEnum(FIELD_TYPES, {
   description:
     'What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, ' +
     '`amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).',
@@ -42,7 +42,7 @@ export const FieldTypeSchema = t.UnionEnum(FIELD_TYPES, {
 const ColumnTypeSchema = t.UnionEnum(COLUMN_TYPES, { description: 'Type of the column: any field type but `table`.', default: undefined })
 
 /** The allowed answers of an `enum` field (D88): non-blank, distinct. */
-export const EnumValues = t.Array(Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }), {
+const EnumValues = t.Array(Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }), {
   minItems: 1,
   maxItems: MAX_ENUM_VALUES,
   description: 'Only with `type: "enum"`: the allowed answers, distinct.',
