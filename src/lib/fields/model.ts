@@ -201,8 +201,8 @@ export function duplicateKeyDetails(fields: readonly { key: string }[], basePath
   return details
 }
 
-/** The type part of any form of a field or column, as far as the rules read it. */
-type Typed = Pick<FieldInput, 'values'> & { type?: string; columns?: readonly ColumnInput[] }
+/** The type part of any form of a field or column, as the rules read it. */
+type Typed = Pick<FieldInput, 'type' | 'values' | 'columns'>
 
 /**
  * D88: the rules a schema cannot state: `values` only with (and always with) `enum`, `columns`
@@ -228,7 +228,7 @@ export function typeRuleDetails(field: Typed, path: string): Problem[] {
 }
 
 /** D9 and D88 for a list of fields sent under `basePath`. */
-export function fieldListDetails(fields: readonly (Typed & { key: string })[], basePath = '/fields'): Problem[] {
+export function fieldListDetails(fields: readonly (Typed & Pick<FieldInput, 'key'>)[], basePath = '/fields'): Problem[] {
   return [...duplicateKeyDetails(fields, basePath), ...fields.flatMap((field, index) => typeRuleDetails(field, `${basePath}/${index}`))]
 }
 

@@ -2,7 +2,7 @@
  * How a field becomes the field a job reads (D91): its type declared, else for `auto` the
  * catalog type of the same key, else inferred from key, label and description (concepts.ts).
  * The one mapping used at job creation and for the JSON Schema of a result (D96), by extraction,
- * schemas and catalog alike. Framework-free.
+ * schemas and catalog alike.
  */
 import { inferType } from './concepts'
 import { type CatalogField, type ColumnInput, completeColumn, type FieldInput, type JobField, type ResolvedColumn } from './model'
