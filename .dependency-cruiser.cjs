@@ -1,8 +1,10 @@
 /**
- * The import rules of src/ (issue 21): no cycles, and every arrow points down — lib and db know
- * nothing of the modules, no module reaches into the built-in engine but the extraction thread
- * that runs it, and nothing below the entry points imports the config, the app or the CLI.
- * Checked by `npm run lint` (dependency-cruiser).
+ * The import rules of src/ (issues 21 and 31): no cycles, and every arrow points down — lib and db
+ * know nothing of the modules, no module reaches into the built-in engine but the extraction
+ * thread that runs it, readers know no engine, nothing below the entry points imports the config,
+ * the app or the CLI, and nothing in src imports the tests. lib knows no web framework but in the
+ * field model, of which the extraction threads take only types; the console's browser code speaks
+ * the API only. Checked by `npm run lint` (dependency-cruiser).
  */
 module.exports = {
   forbidden: [

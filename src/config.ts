@@ -31,7 +31,7 @@ export interface ServeConfig {
   workers: number
   /** The most threads one page's OCR model runs on; undefined: the cores the jobs running leave it, up to four (D175). */
   ocrThreads: number | undefined
-  /** The word reader of scanned pages (D160): `auto` picks PaddleOCR or Tesseract by page. */
+  /** The word reader of scanned pages (D160, D203): `auto` picks PaddleOCR or Tesseract by page. */
   recogniser: RecogniserName
   maxUploadBytes: number
   /** How long a finished job's document is kept; 0 (the default) deletes it when the job ends. */

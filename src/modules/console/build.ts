@@ -1,5 +1,5 @@
 /**
- * Builds the console from ./ui (its browser code) into ./assets with Bun's bundler:
+ * Builds the console from ./ui (its browser code, D205) into ./assets with Bun's bundler:
  * `bun run console:build`. The output is committed, so the server, its tests and
  * `bun build --compile` need no step of their own; a test fails when it is out of date.
  */

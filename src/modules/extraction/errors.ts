@@ -1,7 +1,7 @@
 /**
  * How a job fails (D58, D67, D120, D127): the closed list of codes a failed job may carry and the
  * one error that carries them. The readers throw it and the engines throw it, so both import it
- * from here, and the readers know nothing of the engines.
+ * from here, and the readers know nothing of the engines (D204).
  */
 
 /** Every code a failed job may carry, in one place; the OpenAPI document lists them. */
