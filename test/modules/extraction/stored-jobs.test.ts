@@ -60,7 +60,10 @@ describe('jobs stored by earlier releases', () => {
     const box = { left: 0.1, top: 0.2, width: 0.3, height: 0.04 }
     await t.rows("update jobs set status = 'succeeded', result = ?, fields_meta = ?, completed_at = updated_at where id = ?", [
       JSON.stringify({ total: '1234.50', invoice_number: 'INV-7' }),
-      JSON.stringify({ total: { confidence: 0.9, page: 1, snippet: 'Total: 1.234,50 EUR' }, invoice_number: { confidence: 0.96, page: 1, snippet: 'x', bbox: box } }),
+      JSON.stringify({
+        total: { confidence: 0.9, page: 1, snippet: 'Total: 1.234,50 EUR' },
+        invoice_number: { confidence: 0.96, page: 1, snippet: 'x', bbox: box },
+      }),
       id,
     ])
     const response = await t.call('GET', `/api/v1/jobs/${id}`)
