@@ -54,14 +54,14 @@ module.exports = {
       severity: 'error',
       comment: 'src/lib is shared by everything above it and imports none of it.',
       from: { path: '^src/lib/' },
-      to: { path: '^src/(db|http|modules|cli|console)/|^src/(config|app|main)\\.ts$' },
+      to: { path: '^src/(db|http|modules|cli)/|^src/(config|app|main)\\.ts$' },
     },
     {
       name: 'db-below-modules',
       severity: 'error',
       comment: 'Tables and migrations know nothing of the modules that use them.',
       from: { path: '^src/db/' },
-      to: { path: '^src/(http|modules|cli|console)/|^src/(config|app|main)\\.ts$' },
+      to: { path: '^src/(http|modules|cli)/|^src/(config|app|main)\\.ts$' },
     },
     {
       name: 'modules-below-entry',
