@@ -51,7 +51,7 @@ export function cachedReader(dir: string) {
           options?.limits,
           options?.readTwice === true,
           readers,
-          process.env.EXTRACTD_OCR ?? '',
+          options?.recogniser ?? '',
           ...(options?.textPages ? [options.textPages] : []),
         ]),
       )

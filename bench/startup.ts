@@ -106,7 +106,7 @@ async function seed(path: string): Promise<[string, string][]> {
   const catalog = loadCatalog()
   const runner = createJobRunner({
     database,
-    extract: inProcessExtractor(builtinEngine, builtinClassifier),
+    extract: inProcessExtractor(builtinEngine, { classifier: builtinClassifier }),
     catalog,
     concurrency: 2,
     keepFileMs: 7 * 24 * 3600 * 1000,

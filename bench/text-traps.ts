@@ -35,7 +35,7 @@ async function readTrap(trap: TextTrap, bytes: number): Promise<{ detectMs: numb
   const { trapFields } = await import('../test/helpers/text-traps')
   const content = new TextEncoder().encode(trap.make(bytes))
   const fields = trapFields()
-  const extract = inProcessExtractor(builtinEngine, builtinClassifier)
+  const extract = inProcessExtractor(builtinEngine, { classifier: builtinClassifier })
   // A server's worker is warm: its lexicon loaded, its expressions compiled.
   const invoice = new TextEncoder().encode('ACME GmbH\nInvoice number: 42\nDate: 01.02.2023\nTotal: 12,00 EUR\n')
   await extract({ content: invoice, mediaType: MEDIA_TYPES.text, documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS })

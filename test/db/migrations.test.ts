@@ -87,7 +87,7 @@ test('a database made by the first version keeps every row when the latest binar
     extraction: {
       runner: createJobRunner({
         database: latest,
-        extract: inProcessExtractor(builtinEngine, builtinClassifier),
+        extract: inProcessExtractor(builtinEngine, { classifier: builtinClassifier }),
         catalog: loadCatalog(),
         concurrency: 1,
         keepFileMs: 0,

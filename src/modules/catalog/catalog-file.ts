@@ -1,9 +1,10 @@
 /** One catalog file: its checks, shared by the build-time macro and the operator's directory (D18, D39). */
 import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { fieldListDetails } from '../../http/models'
+import { fieldListDetails } from '../../lib/fields/model'
 import { AUTO_TYPE } from './classification'
-import { CatalogFile } from './model'
+import { derivedCues } from './cues'
+import { CatalogFile, type DocumentTypeEntry } from './model'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'
@@ -18,8 +19,18 @@ export interface SourceFile {
 let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undefined
 const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
 
+/** A checked file as the server holds it: its suggested keys, and its cues or those derived from it (D241). */
+export function toEntry(data: CatalogFile): DocumentTypeEntry {
+  const { cues, ...type } = data
+  return {
+    ...type,
+    suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key),
+    cues: cues ? { titles: cues.titles, phrases: cues.phrases ?? [], signs: cues.signs ?? [] } : derivedCues(data),
+  }
+}
+
 /** Parses and checks a file; a problem is a CatalogError naming the file and the JSON path. */
-export function parseCatalogFile({ file, text }: SourceFile): CatalogFile {
+export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -39,5 +50,5 @@ export function parseCatalogFile({ file, text }: SourceFile): CatalogFile {
   if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
   if (entry.slug === AUTO_TYPE) throw new CatalogError(`${file}: /slug: "${AUTO_TYPE}" asks for the classifier and cannot be a type's slug`)
   if (basename(file) !== `${entry.slug}.json`) throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
-  return entry
+  return toEntry(entry)
 }

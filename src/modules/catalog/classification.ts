@@ -4,7 +4,7 @@
  * document by them and answers in these shapes. Types and constants only, nothing that runs: the
  * extraction threads import them without the catalog's loading.
  */
-import type { Field } from '../../lib/fields/types'
+import type { JobField } from '../../lib/fields/model'
 
 /** The document type of a request that leaves it to the classifier (D250); no catalog type may take it as its slug. */
 export const AUTO_TYPE = 'auto'
@@ -50,7 +50,7 @@ export interface ClassifiableType {
   slug: string
   label: string
   cues: TypeCues
-  fields: Field[]
+  fields: JobField[]
 }
 
 /** One type the document may be, with the chance that it is. */

@@ -18,5 +18,8 @@ export function readCatalogFiles(): { file: string; text: string }[] {
 }
 
 export function embeddedCatalogTypes(): CatalogFile[] {
-  return readCatalogFiles().map(parseCatalogFile)
+  return readCatalogFiles().map((source) => {
+    const { suggestedKeys: _, ...type } = parseCatalogFile(source)
+    return type
+  })
 }

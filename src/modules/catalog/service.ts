@@ -7,12 +7,11 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
 import type { ClassifiableType } from './classification'
+import { completeField } from '../../lib/fields/model'
 import { resolveField } from '../../lib/fields/resolve'
-import { typePart } from '../../lib/fields/types'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
-import { CatalogError, parseCatalogFile, type SourceFile } from './catalog-file'
-import { derivedCues } from './cues'
-import type { CatalogField, CatalogFile, DocumentType, DocumentTypeEntry, SuggestedFields } from './model'
+import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
+import type { CatalogFile, DocumentType, DocumentTypeEntry, SuggestedFields } from './model'
 
 export { CatalogError }
 export type { DocumentTypeEntry }
@@ -28,16 +27,6 @@ export interface Catalog {
 
 /** The built-in types, already checked when the binary was built (the build fails on a bad file). */
 const builtInTypes: CatalogFile[] = embeddedCatalogTypes()
-
-/** A checked file as the server holds it: its suggested keys, and its cues or those derived from it (D241). */
-function toEntry(data: CatalogFile): DocumentTypeEntry {
-  const { cues, ...type } = data
-  return {
-    ...type,
-    suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key),
-    cues: cues ? { titles: cues.titles, phrases: cues.phrases ?? [], signs: cues.signs ?? [] } : derivedCues(data),
-  }
-}
 
 function readDirectory(dir: string): SourceFile[] {
   let names: string[]
@@ -61,11 +50,11 @@ function readDirectory(dir: string): SourceFile[] {
 /** Builds the catalog from the built-in files and, when given, an operator's directory. */
 export function loadCatalog(options: { extraDir?: string; builtIns?: SourceFile[] } = {}): Catalog {
   const bySlug = new Map<string, DocumentTypeEntry>()
-  const builtIns = (options.builtIns ? options.builtIns.map(parseCatalogFile) : builtInTypes).map(toEntry)
+  const builtIns = options.builtIns ? options.builtIns.map(parseCatalogFile) : builtInTypes.map(toEntry)
   for (const entry of builtIns) bySlug.set(entry.slug, entry)
   if (options.extraDir) {
     for (const source of readDirectory(options.extraDir)) {
-      const entry = toEntry(parseCatalogFile(source))
+      const entry = parseCatalogFile(source)
       bySlug.set(entry.slug, entry)
     }
   }
@@ -93,14 +82,9 @@ export function toSuggestedFields(entry: DocumentTypeEntry): SuggestedFields {
     type: entry.slug,
     label: entry.label,
     description: entry.description,
-    fields: entry.fields.map((field) => ({ ...toField(field), ...typePart(field) })),
+    fields: entry.fields.map(completeField),
     suggested_keys: entry.suggestedKeys,
   }
-}
-
-/** A catalog field's wire form; columns answer every property (D7). */
-function toField({ key, label, description, required }: CatalogField) {
-  return { key, label, description, required }
 }
 
 /** 404 for a slug the catalog does not hold, listing the ones it does (D1). */

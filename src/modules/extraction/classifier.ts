@@ -6,7 +6,7 @@
  */
 import type { ClassifiableType, Classification, FoundDocument } from '../catalog/classification'
 import { readDocument } from './readers'
-import type { DocumentText, MediaType, ReadLimits } from './readers/types'
+import type { DocumentText, MediaType, ReadLimits, RecogniserName } from './readers/types'
 
 /** Knows a catalog type when it sees one, and where the documents of a file of several begin. */
 export interface Classifier {
@@ -20,16 +20,18 @@ export interface ClassifyTask {
   content: Uint8Array
   mediaType: MediaType
   limits: ReadLimits
+  /** The word reader of scanned pages (`--ocr`, D160). */
+  recogniser?: RecogniserName
 }
 
 /** A file's type, and its page count: read only as far as its first pages with text (D244). */
 export async function classifyFile(
   classifier: Classifier,
   types: readonly ClassifiableType[],
-  { content, mediaType, limits }: ClassifyTask,
+  { content, mediaType, limits, recogniser }: ClassifyTask,
   read: typeof readDocument = readDocument,
 ): Promise<{ classification: Classification; pages: number }> {
-  const document = await read(content, mediaType, { limits, textPages: classifier.pagesToClassify })
+  const document = await read(content, mediaType, { limits, textPages: classifier.pagesToClassify, recogniser })
   return { classification: classifier.classify(document, types), pages: document.pageCount ?? document.pages.length }
 }
 

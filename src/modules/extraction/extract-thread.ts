@@ -5,7 +5,8 @@
 import { builtinEngine } from './engines/builtin'
 import { builtinClassifier } from './engines/builtin/classify'
 import { createOpenAiEngine } from './engines/openai'
-import { type Engine, ExtractionError, UNEXPECTED } from './engines/types'
+import type { Engine } from './engines/types'
+import { ExtractionError, UNEXPECTED } from './errors'
 import { inProcessExtractor } from './extractor'
 import { shareRunningJobs } from './readers/ocr/onnx'
 import type { ThreadMessage, ThreadReply } from './threads'
@@ -18,7 +19,7 @@ self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   if (data.type === 'init') {
     const engine: Engine = data.llm ? createOpenAiEngine(data.llm) : builtinEngine
     // Whatever engine extracts, the built-in classifier knows the types (D248).
-    extract = inProcessExtractor(engine, builtinClassifier)
+    extract = inProcessExtractor(engine, { classifier: builtinClassifier, recogniser: data.recogniser })
     shareRunningJobs(data.runningJobs, data.ocrThreads)
     return
   }

@@ -4,7 +4,7 @@
  * does it on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so
  * the server's event loop never waits on a large PDF.
  */
-import type { Field } from '../../lib/fields/types'
+import type { JobField } from '../../lib/fields/model'
 import { AUTO_TYPE, type ClassifiableType, type Classification } from '../catalog/classification'
 import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
@@ -13,7 +13,7 @@ import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
 import { readDocument } from './readers'
-import type { DocumentText, MediaType, ReadLimits } from './readers/types'
+import type { DocumentText, MediaType, ReadLimits, RecogniserName } from './readers/types'
 
 export interface ExtractionTask {
   content: Uint8Array
@@ -21,7 +21,7 @@ export interface ExtractionTask {
   /** A catalog slug, or `auto`: the type the classifier finds (D248). */
   documentType: string
   /** The fields of a named type; with `auto`, each type's `read` instead. */
-  fields: Field[]
+  fields: JobField[]
   limits: ReadLimits
   /** Only for the tasks that know a type when they see it (issue 34); a task without it extracts as before. */
   typing?: Typing
@@ -40,7 +40,7 @@ export interface Typing {
 
 /** A catalog type as a task takes it: what the classifier reads, and the fields a document of it is extracted with. */
 export interface TaskType extends ClassifiableType {
-  read: Field[]
+  read: JobField[]
 }
 
 /** One document of a file extracted (D249): its pages, 1-based; its type, null when none fits `auto`; its answers, null then. */
@@ -69,23 +69,28 @@ export interface Progress {
  */
 export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<TaskOutput>
 
-/**
- * `classifier` knows the catalog's types (the extraction thread passes the built-in one, whatever
- * the engine); `read` is the document reader, which a benchmark may replace by one that keeps what
- * it read (bench/extract.ts `--ocr-cache`).
- */
-export function inProcessExtractor(engine: Engine, classifier: Classifier, read: typeof readDocument = readDocument): Extractor {
+export interface ExtractorOptions {
+  /** Knows the catalog's types (issue 34): the extraction thread passes the built-in one, whatever the engine (D248). */
+  classifier: Classifier
+  /** The document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
+  read?: typeof readDocument
+  /** The word reader of scanned pages, as the operator chose it (`--ocr`, D160). */
+  recogniser?: RecogniserName
+}
+
+export function inProcessExtractor(engine: Engine, { classifier, read = readDocument, recogniser }: ExtractorOptions): Extractor {
   return async ({ content, mediaType, documentType, fields, limits, typing }, onProgress, signal) => {
     // D244: classifying alone reads no further than the first pages with text.
-    if (typing?.mode === 'classify') return { kind: 'classified', ...(await classifyFile(classifier, typing.types, { content, mediaType, limits }, read)) }
+    if (typing?.mode === 'classify')
+      return { kind: 'classified', ...(await classifyFile(classifier, typing.types, { content, mediaType, limits, recogniser }, read)) }
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
     }
-    const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true })
+    const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true, recogniser })
     signal?.throwIfAborted()
     /** One document's answers: one pipeline (D90), whatever the engine, its answers typed by the same layer. */
-    const extract = async (text: DocumentText, type: string, wanted: Field[]): Promise<Answers> => {
+    const extract = async (text: DocumentText, type: string, wanted: JobField[]): Promise<Answers> => {
       const answer = async (reading: DocumentText) =>
         locateValues(normaliseAnswers(wanted, await engine.extract({ document: reading, documentType: type, fields: wanted, signal })), reading)
       const output = await answer(text)

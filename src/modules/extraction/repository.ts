@@ -12,16 +12,17 @@ import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../
 import {
   type JobClassification,
   type JobDocument,
-  type JobField,
-  type JobFieldMeta,
   type JobProgress,
   type JobSplitFrom,
   type JobStatus,
   jobTables,
+  type StoredJobField,
 } from '../../db/tables/jobs'
+import type { JobField } from '../../lib/fields/model'
 import type { Tables } from '../../db/tables/kit'
 import { isoIn, nowIso } from '../../lib/time'
-import type { JobErrorCode } from './engines/types'
+import type { StoredAnswers } from './answers'
+import type { JobErrorCode } from './errors'
 import type { QueueCaps } from './queue-limits'
 
 export type JobRow = Tables<typeof jobTables>['jobs']['$inferSelect']
@@ -31,7 +32,7 @@ export interface NewJobRow {
   documentType: string
   schemaId: string | null
   schemaVersion: number | null
-  fields: JobField[]
+  fields: StoredJobField[]
   fileName: string
   fileSize: number
   fileMediaType: string
@@ -71,15 +72,12 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-export type JobOutcome = (
-  | { result: Record<string, unknown> | null; fieldsMeta: Record<string, JobFieldMeta> | null }
-  | { error: { code: JobErrorCode; message: string } }
-) & {
+export type JobOutcome = (StoredAnswers | { result: null; fieldsMeta: null } | { error: { code: JobErrorCode; message: string } }) & {
   /** With `auto` (D250): the type found and the fields read as it, when one fits; how sure the classifier was. */
   documentType?: string
   fields?: JobField[]
   classification?: JobClassification
-  /** With `split` (D251): the documents found, each a job of its own. */
+  /** With `split` (D251): the documents found, each a job of its own (its `result` null). */
   documents?: JobDocument[]
 }
 

@@ -6,26 +6,25 @@
 import type { Database } from '../../db/database'
 import type { Part, Queries } from '../../db/dialect'
 import { isDatabaseUnavailable } from '../../db/errors'
-import type { JobClassification, JobField, JobStatus } from '../../db/tables/jobs'
+import type { JobClassification, JobStatus, StoredJobField } from '../../db/tables/jobs'
 import { errors } from '../../http/errors'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import { typeRuleDetails } from '../../http/models'
+import { type FieldInput, type JobField, typeRuleDetails } from '../../lib/fields/model'
 import { AUTO_TYPE, type Classification } from '../catalog/classification'
 import type { DocumentTypeEntry } from '../catalog/model'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
-import type { Field, FieldInput } from '../../lib/fields/types'
 import { storedAnswers } from './answers'
+import { ExtractionError } from './errors'
 import type { DocumentOutput, TaskOutput, TaskType } from './extractor'
-import { ExtractionError } from './engines/types'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
 import { type ClaimedJob, FINISHED, type FoundJobRow, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
-import { fieldSpecOf, toWire } from './wire'
+import { jobFieldOf, toWire } from './wire'
 
 /**
  * The field set of a request (D19): inline fields, a schema's fields, or the document type's
@@ -49,7 +48,7 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
   if (!type && !auto) throw unknownDocumentType(catalog, request.document_type)
   const documentType = type?.slug ?? AUTO_TYPE
   const known = new Map(type?.fields.map((field) => [field.key, field]))
-  const withCatalog = (field: FieldInput): JobField => resolveField(field, known.get(field.key))
+  const withCatalog = (field: Omit<FieldInput, 'required'>): JobField => resolveField(field, known.get(field.key))
 
   if (request.fields !== undefined) {
     const fields = Object.entries(request.fields).map(([key, field]) =>
@@ -72,7 +71,7 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
 }
 
 /** A type's suggested fields as a job reads them, typed and with the catalog's aliases. */
-function suggestedFields(type: DocumentTypeEntry): Field[] {
+function suggestedFields(type: DocumentTypeEntry): JobField[] {
   return type.fields.filter((field) => type.suggestedKeys.includes(field.key)).map((field) => resolveField(field, field))
 }
 
@@ -81,11 +80,11 @@ function suggestedFields(type: DocumentTypeEntry): Field[] {
  * document of it is read with: the job's own, each with the aliases of the type's field of the same
  * key, or, when the job gives none, the type's suggested fields.
  */
-export function typesToRead(catalog: Catalog, given: readonly JobField[]): TaskType[] {
+export function typesToRead(catalog: Catalog, given: readonly StoredJobField[]): TaskType[] {
   return catalog.classifiable().map((type) => {
     const entry = catalog.get(type.slug)!
     const aliases = new Map(entry.fields.map((field) => [field.key, field.aliases]))
-    const read = given.length ? given.map((field) => resolveField(fieldSpecOf(field), { aliases: aliases.get(field.key) })) : suggestedFields(entry)
+    const read = given.length ? given.map((field) => resolveField(jobFieldOf(field), { aliases: aliases.get(field.key) })) : suggestedFields(entry)
     return { ...type, read }
   })
 }
@@ -295,13 +294,13 @@ function noTypeFits({ candidates }: Classification): JobOutcome {
  * type and its answers, and the job that split them listing them.
  */
 export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskType[]): { outcome: JobOutcome; found: FoundJobRow[] } {
-  const keys = (fields: readonly JobField[]) => fields.map(({ key }) => key)
+  const keys = (fields: readonly { key: string }[]) => fields.map(({ key }) => key)
   if (output.kind === 'answers') return { outcome: storedAnswers(keys(row.fields), output.answers), found: [] }
   if (output.kind === 'classified') throw new Error('a job never only classifies')
   const auto = row.documentType === AUTO_TYPE
   /** One document's outcome: with `auto`, its type, the fields read as it and its classification. */
   const documentOutcome = ({ documentType, classification, answers }: DocumentOutput): JobOutcome => {
-    const fields = auto ? types.find((type) => type.slug === documentType)?.read : row.fields
+    const fields = auto ? types.find((type) => type.slug === documentType)?.read : row.fields.map(jobFieldOf)
     if (answers === null || documentType === null || !fields)
       return { ...noTypeFits(classification), ...(auto && { classification: classificationOf(classification) }) }
     const stored = storedAnswers(keys(fields), answers)

@@ -12,12 +12,12 @@ import type { Catalog } from '../catalog/service'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
-import { ExtractionError, UNEXPECTED } from './engines/types'
+import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
 import { type ClaimedJob, type FoundJobRow, type JobOutcome, jobsRepository, type QueueCaps } from './repository'
 import { claimNextJob, completeJob, outcomeOf, typesToRead } from './service'
-import { fieldSpecOf } from './wire'
+import { jobFieldOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
@@ -94,7 +94,7 @@ export function createJobRunner({
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
-          fields: row.fields.map(fieldSpecOf),
+          fields: row.fields.map(jobFieldOf),
           limits: readLimits,
           ...(types.length > 0 && { typing: { mode: row.split ? 'split' : 'auto', types } }),
         },

@@ -58,7 +58,7 @@ describe('a scan read twice', () => {
   } satisfies Record<string, Answers>
 
   test('each field comes from the reading that answers it more surely, if at least 0.6 sure', async () => {
-    const output = split(taskAnswers(await inProcessExtractor(engine(answers), builtinClassifier)(task)))
+    const output = split(taskAnswers(await inProcessExtractor(engine(answers), { classifier: builtinClassifier })(task)))
     expect(read.mock.calls[0]![2]!.readTwice).toBe(true)
     expect(output.values).toEqual({ total: '9.00', date: '2018-12-25', company_name: 'BOOK TA SDN BHD', currency: null })
     expect(output.meta.total).toEqual({ confidence: 0.85, page: 1, snippet: SECOND, bbox: null })
@@ -68,7 +68,7 @@ describe('a scan read twice', () => {
 
   test('an engine that does not read twice (a model call) answers from the first reading only', async () => {
     const once = engine(answers, false)
-    const output = split(taskAnswers(await inProcessExtractor(once, builtinClassifier)(task)))
+    const output = split(taskAnswers(await inProcessExtractor(once, { classifier: builtinClassifier })(task)))
     // Its scans are not read a second time for nothing.
     expect(read.mock.calls[0]![2]!.readTwice).toBe(false)
     expect(once.seen).toEqual([FIRST])
@@ -78,7 +78,7 @@ describe('a scan read twice', () => {
   test('a document read once is answered once', async () => {
     read.mockImplementationOnce(async () => ({ pages: [FIRST] }))
     const twice = engine(answers)
-    await inProcessExtractor(twice, builtinClassifier)(task)
+    await inProcessExtractor(twice, { classifier: builtinClassifier })(task)
     expect(twice.seen).toEqual([FIRST])
   })
 })

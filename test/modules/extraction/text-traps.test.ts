@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { builtinClassifier } from '../../../src/modules/extraction/engines/builtin/classify'
-import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { findShape } from '../../../src/modules/extraction/normalise/shapes'
 import { detectMediaType } from '../../../src/modules/extraction/readers'
@@ -25,7 +25,7 @@ const MEDIA: Record<TrapKind, (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]> = 
 }
 
 describe('every trap is read to an answer: detection, reader and engine with the invoice fields and named ones', () => {
-  const extract = inProcessExtractor(builtinEngine, builtinClassifier)
+  const extract = inProcessExtractor(builtinEngine, { classifier: builtinClassifier })
   const fields = trapFields()
   for (const kind of ['text', 'html', 'markdown'] as const) {
     test(`${kind}: each shape of 32 KiB`, async () => {
