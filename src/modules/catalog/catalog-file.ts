@@ -3,8 +3,7 @@ import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldListDetails } from '../../lib/fields/model'
 import { AUTO_TYPE } from './classification'
-import { derivedCues } from './cues'
-import { CatalogFile, type DocumentTypeEntry } from './model'
+import { CatalogFile } from './model'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'
@@ -19,18 +18,15 @@ export interface SourceFile {
 let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undefined
 const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
 
-/** A checked file as the server holds it: its suggested keys, and its cues or those derived from it (D241). */
-export function toEntry(data: CatalogFile): DocumentTypeEntry {
-  const { cues, ...type } = data
-  return {
-    ...type,
-    suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key),
-    cues: cues ? { titles: cues.titles, phrases: cues.phrases ?? [], signs: cues.signs ?? [] } : derivedCues(data),
-  }
+/** A checked file with the keys of its fields marked `required`. */
+export type CheckedFile = CatalogFile & { suggestedKeys: string[] }
+
+export function toEntry(data: CatalogFile): CheckedFile {
+  return { ...data, suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key) }
 }
 
 /** Parses and checks a file; a problem is a CatalogError naming the file and the JSON path. */
-export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry {
+export function parseCatalogFile({ file, text }: SourceFile): CheckedFile {
   let data: unknown
   try {
     data = JSON.parse(text)
