@@ -33,6 +33,8 @@ export interface JobFieldMeta {
   bbox?: { left: number; top: number; width: number; height: number } | null
   /** A table field's check against its printed total and its arithmetic (D117); absent for other fields and other engines. */
   table_check?: { lines_sum: string | null; total: 'matches' | 'differs' | 'not_found' | 'not_checked'; rows: 'match' | 'differ' | 'not_checked' }
+  /** The learned layout the value was read with and the reviewed job that taught it (D266); absent when the general reading answered. */
+  learned?: { layout: string; job: string; how: 'printed' | 'constant' | 'absent' | 'table' }
 }
 
 /** Pages read so far of a running job's document. */

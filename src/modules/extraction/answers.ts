@@ -4,6 +4,7 @@
  * `fields_meta` its confidence, page, snippet and box — the one place an answer is split.
  */
 import type { JobFieldMeta } from '../../db/tables'
+import type { LearnedSource } from './learning/layout'
 
 /**
  * What an engine answers for one field, and what travels unsplit through normalisation (the only
@@ -23,6 +24,8 @@ export interface FieldAnswer {
   bbox?: BoundingBox | null
   /** A table's rows checked against its printed total and their own arithmetic (D117); the built-in engine's tables only. */
   tableCheck?: TableCheck
+  /** The learned layout the answer was read with, and the reviewed job that taught it (D266). */
+  learned?: LearnedSource
 }
 
 /** How a table's rows check out (D117). */
@@ -83,8 +86,9 @@ export function storedAnswers(keys: readonly string[], answers: Answers): Stored
           snippet: answer.evidence?.text ?? null,
           bbox: answer.bbox ?? null,
           ...(answer.tableCheck ? { table_check: answer.tableCheck } : {}),
+          ...(answer.learned ? { learned: answer.learned } : {}),
         }
-      : { confidence: 0, page: null, snippet: null, bbox: null }
+      : { confidence: 0, page: null, snippet: null, bbox: null, ...(answer.learned ? { learned: answer.learned } : {}) }
     return [key, found ? answer.value : null, meta] as const
   })
   // fromEntries makes own properties even of keys such as `__proto__`.

@@ -7,6 +7,8 @@ import type { Field } from '../../lib/fields/types'
 import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
 import type { Engine } from './engines/types'
+import type { LayoutSource } from './learning/layout'
+import { withLearnedLayouts } from './learning/read'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
 import { readDocument } from './readers'
@@ -27,13 +29,14 @@ export interface Progress {
 
 /**
  * Resolves with the output, or rejects with an ExtractionError the job fails with; reports each
- * page read. An aborted signal (a canceled job) stops the work as soon as it can.
+ * page read. An aborted signal (a canceled job) stops the work as soon as it can. With `layouts`,
+ * a document that matches a layout its account learned from reviews is read with it first (D265).
  */
-export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<Answers>
+export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal, layouts?: LayoutSource) => Promise<Answers>
 
 /** `read` is the document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
 export function inProcessExtractor(engine: Engine, read: typeof readDocument = readDocument): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal) => {
+  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal, layouts) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
@@ -43,10 +46,12 @@ export function inProcessExtractor(engine: Engine, read: typeof readDocument = r
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>
       locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, fields, signal })), text)
-    const output = await answer(document)
-    if (!document.secondReading || !engine.readsTwice) return output
-    signal?.throwIfAborted()
-    return surer(output, await answer(document.secondReading))
+    let output = await answer(document)
+    if (document.secondReading && engine.readsTwice) {
+      signal?.throwIfAborted()
+      output = surer(output, await answer(document.secondReading))
+    }
+    return layouts ? withLearnedLayouts(document, fields, output, layouts) : output
   }
 }
 

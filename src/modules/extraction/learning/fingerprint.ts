@@ -1,0 +1,97 @@
+/**
+ * What tells one sender's documents from another's (D261): the sender's own printed words — its
+ * name, address, registration and telephone numbers, the sentences of its footer — and not the
+ * words every sender prints (labels, the lexicons' words) nor those that change from one document
+ * to the next (amounts, dates, counts). A learned layout keeps the words of its first page's; a
+ * document matches it when it prints most of them, above all those of its head (the letterhead's
+ * first lines), which name the sender.
+ */
+import { sameKey } from './place'
+import { isOwn, type Page } from './words'
+
+/** One word of a sender's fingerprint. */
+export interface Mark {
+  /** The word, folded to letters and digits. */
+  key: string
+  /** Printed in the head: the first lines with words of the sender's own. */
+  head: boolean
+}
+
+/** A document's or a layout's fingerprint: its own words, each once, in reading order. */
+export interface Fingerprint {
+  marks: Mark[]
+}
+
+/** Lines of a page's head: those that open it with words of the sender's own (its name, the next line or two). */
+const HEAD_LINES = 3
+/** A layout keeps at most this many words: enough to tell senders apart, little to store and to index (D263). */
+export const MAX_MARKS = 48
+/** A head word counts this many times a word further down. */
+export const HEAD_WEIGHT = 2
+
+/** The fingerprint of a document's first page (a sender's letterhead is there). */
+export function fingerprintOf(pages: Page[], max = Number.POSITIVE_INFINITY): Fingerprint {
+  const page = pages[0]
+  if (!page) return { marks: [] }
+  const marks: Mark[] = []
+  const seen = new Set<string>()
+  const headLines: number[] = []
+  for (const word of page.words) {
+    if (!isOwn(word.key) || seen.has(word.key)) continue
+    if (headLines.length < HEAD_LINES && !headLines.includes(word.line)) headLines.push(word.line)
+    seen.add(word.key)
+    marks.push({ key: word.key, head: headLines.includes(word.line) })
+    if (marks.length >= max) break
+  }
+  return { marks }
+}
+
+/** How much a mark weighs in a match: a word of the head says more of the sender than one further down. */
+export function markWeight(mark: Mark): number {
+  return mark.head ? HEAD_WEIGHT : 1
+}
+
+export interface Similarity {
+  /** Share of the layout's weight the document prints, 0–1. */
+  score: number
+  /** Share of the layout's head the document prints, 0–1. */
+  head: number
+}
+
+/**
+ * How much of a layout's fingerprint a document printing these words prints: by weight, and of
+ * its head alone. With `misread`, a word of five letters or more counts with one letter misread
+ * (an OCR reading of the same letterhead).
+ */
+export function similarity(layout: Fingerprint, document: ReadonlySet<string>, misread = false): Similarity {
+  let total = 0
+  let found = 0
+  let head = 0
+  let headFound = 0
+  const lengths = misread ? byLength(document) : undefined
+  for (const mark of layout.marks) {
+    const weight = markWeight(mark)
+    total += weight
+    if (mark.head) head++
+    if (!document.has(mark.key) && !(lengths && misreadIn(mark.key, lengths))) continue
+    found += weight
+    if (mark.head) headFound++
+  }
+  return { score: total ? found / total : 0, head: head ? headFound / head : 0 }
+}
+
+function byLength(keys: ReadonlySet<string>): Map<number, string[]> {
+  const lengths = new Map<number, string[]>()
+  for (const key of keys) {
+    const list = lengths.get(key.length)
+    if (list) list.push(key)
+    else lengths.set(key.length, [key])
+  }
+  return lengths
+}
+
+function misreadIn(key: string, lengths: Map<number, string[]>): boolean {
+  if (key.length < 5) return false
+  for (let length = key.length - 1; length <= key.length + 1; length++) for (const other of lengths.get(length) ?? []) if (sameKey(key, other)) return true
+  return false
+}
