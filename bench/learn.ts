@@ -30,7 +30,7 @@ import { markWeight, similarity } from '../src/modules/extraction/learning/finge
 import type { LayoutSource, LearnedLayout } from '../src/modules/extraction/learning/layout'
 import { hashKey, LayoutIndex, LayoutStore } from '../src/modules/extraction/learning/layout-index'
 import { learnLayout, type ReadAnswer } from '../src/modules/extraction/learning/learn'
-import { matchLayout, withLearnedLayouts } from '../src/modules/extraction/learning/read'
+import { matchLayout, toFetch, withLearnedLayouts } from '../src/modules/extraction/learning/read'
 import { ownKeys } from '../src/modules/extraction/learning/words'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS, type DocumentText } from '../src/modules/extraction/readers/types'
@@ -392,7 +392,7 @@ async function cost(): Promise<void> {
   // Time: the dev set's text receipts, extracted without layouts and then matched and read with them.
   const documents = receipts.map((receipt) => receipt.document)
   const memorySource: LayoutSource = async (keys) =>
-    index.candidates(keys).map((candidate) => JSON.parse(layouts[Number(candidate.id.slice(4))]!) as LearnedLayout)
+    toFetch(index.candidates(keys)).map((candidate) => JSON.parse(layouts[Number(candidate.id.slice(4))]!) as LearnedLayout)
   // The same candidates as the in-memory index's, from the rows: the layouts sharing the most telling
   // words (those printed by at most one layout in fifty), then weighed whole by primary key. Driven by
   // the document's words: CROSS JOIN keeps that order.

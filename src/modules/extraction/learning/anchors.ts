@@ -57,12 +57,11 @@ export function headingRun(page: Page, value: readonly Word[]): Word[] {
  * nearest words printed once on the page; a text value is found by its own words too.
  */
 export function anchorsOf(page: Page, value: Word[], type: ResolvedType): Anchor[] {
-  const lines = page.rows
   const box = boxOf(value)
   const { top, height } = page.extent
   const anchorOf = (kind: Anchor['kind'], words: Word[]): Anchor | undefined => {
     const keys = words.map((word) => word.key)
-    const rows = occurrences(lines, keys)
+    const rows = occurrences(page, keys)
     const nth = rows.findIndex((row) => row[0] === words[0])
     if (nth < 0) return undefined
     const [x0, y0] = boxOf(words)

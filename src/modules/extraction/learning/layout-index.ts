@@ -8,6 +8,7 @@
  */
 import { type Fingerprint, HEAD_WEIGHT, type Mark, type Similarity } from './fingerprint'
 import type { LayoutSource, LearnedLayout } from './layout'
+import { toFetch } from './read'
 
 /** FNV-1a of a word: the index's key (a collision only adds a candidate, which the match then weighs exactly). */
 export function hashKey(key: string): number {
@@ -165,5 +166,5 @@ export class LayoutStore {
     return [...this.stored.values()].map((json) => JSON.parse(json) as LearnedLayout)
   }
 
-  readonly source: LayoutSource = async (keys) => this.index.candidates(keys).flatMap((candidate) => this.get(candidate.id) ?? [])
+  readonly source: LayoutSource = async (keys) => toFetch(this.index.candidates(keys)).flatMap((candidate) => this.get(candidate.id) ?? [])
 }

@@ -68,22 +68,30 @@ export function isSkipped(key: string): boolean {
  * joined, a letter or two forgiven, so that a word a reader split or joined ("GS T", "TAXINVOICE")
  * is the same label.
  */
-export function occurrences(lines: Map<number, Word[]>, keys: readonly string[]): Word[][] {
+export function occurrences(page: Page, keys: readonly string[]): Word[][] {
   const found: Word[][] = []
   const wanted = keys.join('')
   if (!wanted) return found
   const forgiven = wanted.length >= 10 ? 2 : wanted.length >= 5 ? 1 : 0
-  const skipping = keys.every((key) => !isSkipped(key))
-  for (const line of lines.values()) {
-    const words = skipping ? line.filter((word) => !isSkipped(word.key)) : line
+  const first = keys[0]!
+  for (const words of keys.every((key) => !isSkipped(key)) ? tellingRows(page) : page.rows.values()) {
     for (let i = 0; i < words.length; i++) {
-      // A run starts where the label does: its first word begins as the label's does.
-      if (words[i]!.key[0] !== wanted[0] && !sameKey(words[i]!.key, keys[0]!)) continue
-      let joined = ''
+      // A run starts where the label does: its first word begins as the label's does, or is it misread.
+      const key = words[i]!.key
+      if (key.charCodeAt(0) !== wanted.charCodeAt(0) && !sameKey(key, first)) continue
+      let length = 0
       for (let j = i; j < words.length; j++) {
-        joined += words[j]!.key
-        if (joined.length > wanted.length + forgiven) break
-        if (joined.length >= wanted.length - forgiven && editDistance(joined, wanted, forgiven) <= forgiven) {
+        length += words[j]!.key.length
+        if (length > wanted.length + forgiven) break
+        if (length < wanted.length - forgiven) continue
+        const joined =
+          j === i
+            ? key
+            : words
+                .slice(i, j + 1)
+                .map((word) => word.key)
+                .join('')
+        if (editDistance(joined, wanted, forgiven) <= forgiven) {
           found.push(words.slice(i, j + 1))
           i = j
           break
@@ -94,12 +102,21 @@ export function occurrences(lines: Map<number, Word[]>, keys: readonly string[])
   return found.sort((a, b) => a[0]!.box[1] - b[0]!.box[1])
 }
 
+/** Each page's rows without the words anchors skip, made once. */
+const telling = new WeakMap<Page, Word[][]>()
+
+function tellingRows(page: Page): Word[][] {
+  let rows = telling.get(page)
+  if (!rows) telling.set(page, (rows = [...page.rows.values()].map((row) => row.filter((word) => !isSkipped(word.key)))))
+  return rows
+}
+
 /**
  * The row an anchor stands for on a page: the same one of as many rows as were learned, else the
  * one at the nearest height (a longer table moves the rows under it; a shorter receipt has fewer).
  */
 export function anchorOn(page: Page, anchor: Anchor): Word[] | undefined {
-  const rows = occurrences(page.rows, anchor.keys)
+  const rows = occurrences(page, anchor.keys)
   if (!rows.length) return undefined
   if (rows.length === anchor.of) return rows[anchor.nth]
   const { top, height } = page.extent
@@ -142,6 +159,9 @@ export function cellsNear(lines: Map<number, Word[]>, box: Box, exclude: Readonl
   const downGive = 0.6
   const cells: Cell[] = []
   for (const words of lines.values()) {
+    // A row well above or below the box has none of its words (a row's words share a height, within a text height).
+    const first = words[0]!
+    if (first.box[1] > y1 + downGive + 2 || first.box[3] < y0 - downGive - 2) continue
     let current: Word[] = []
     const close = () => {
       if (current.length) cells.push({ words: current, box: boxOf(current) })

@@ -48,6 +48,15 @@ export function matchLayout(keys: ReadonlySet<string>, layouts: readonly Learned
   return closest(keys, layouts, false) ?? closest(keys, layouts, true)
 }
 
+/**
+ * Of an index's candidates, those whose layouts a source needs to fetch: the closest alone when
+ * its words as printed already match, else all (a letter misread may make one match).
+ */
+export function toFetch<T extends Similarity>(candidates: readonly T[]): readonly T[] {
+  const best = candidates[0]
+  return best && best.score >= MATCH.score && best.head >= MATCH.head ? [best] : candidates
+}
+
 function closest(keys: ReadonlySet<string>, layouts: readonly LearnedLayout[], misread: boolean): LayoutMatch | undefined {
   let best: LayoutMatch | undefined
   for (const layout of layouts) {

@@ -18,8 +18,8 @@ import { type Page, pageOf, type Word } from './words'
 
 type Row = Record<string, unknown>
 
-/** Types a table's rows can be told apart by: a row prints one in its own place. */
-const ROW_TYPES = new Set(['amount', 'number', 'date'])
+/** Types a table's rows can be told apart by, the surest first: a row prints one in its own place (an amount, its line's). */
+const ROW_TYPES = ['amount', 'date', 'number']
 /** How sure rows read with a learned table are. */
 const TABLE_CONFIDENCE = 0.9
 /** Lines a learned table may run to when the row that ends it is not found. */
@@ -30,7 +30,9 @@ export function learnTable(pages: Page[], field: Field, raw: unknown, job: strin
   const rows = normaliseValue(field, raw) as Row[] | null
   if (!columns?.length || !rows?.length) return undefined
   // The column that starts rows: of a type rows are told apart by, a value in every row.
-  const starts = columns.filter((column) => ROW_TYPES.has(column.type) && rows.every((row) => row[column.key] !== null && row[column.key] !== undefined))
+  const starts = columns
+    .filter((column) => ROW_TYPES.includes(column.type) && rows.every((row) => row[column.key] !== null && row[column.key] !== undefined))
+    .sort((a, b) => ROW_TYPES.indexOf(a.type) - ROW_TYPES.indexOf(b.type))
   for (const start of starts) {
     for (let page = 0; page < pages.length; page++) {
       const found = rowLines(pages[page]!, start, rows)
@@ -131,7 +133,7 @@ function fullLine(page: Page, line: number): Word[] | undefined {
 
 function anchorFor(page: Page, words: Word[]): Anchor | undefined {
   const keys = words.map((word) => word.key)
-  const rows = occurrences(page.rows, keys)
+  const rows = occurrences(page, keys)
   const nth = rows.findIndex((row) => row[0] === words[0])
   if (nth < 0) return undefined
   const { top, height } = page.extent
@@ -147,7 +149,7 @@ export function readTable(pages: Page[], field: Field, learned: TableField): Fie
   if (!head) return undefined
   const headLine = head[0]!.line
   const [originX] = boxOf(head)
-  const endLine = learned.end ? occurrences(lines, learned.end).find((row) => row[0]!.line > headLine)?.[0]?.line : undefined
+  const endLine = learned.end ? occurrences(page, learned.end).find((row) => row[0]!.line > headLine)?.[0]?.line : undefined
   if (learned.end && endLine === undefined) return undefined
   const order: DateOrder = learned.dateOrder ?? dateOrderOf(page.lines.join('\n'))
   const types = new Map((field.columns ?? []).map((column) => [column.key, column]))

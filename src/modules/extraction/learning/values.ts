@@ -118,6 +118,8 @@ export function squashed(text: string): string {
 
 /** A cell's text as a value of the field's type, read as the normalisation layer reads it; null when it holds none. */
 export function typed(field: { type: ResolvedType; values?: string[] }, text: string, order: DateOrder): unknown {
+  // Amounts, numbers and dates are printed with digits (a date's year): a cell without one is none, and needs no parsing.
+  if ((field.type === 'amount' || field.type === 'number' || field.type === 'date') && !/\d/.test(text)) return null
   switch (field.type) {
     case 'amount': {
       // A learned place holds money: a bare number there is a count, a rate or a code (D265).
