@@ -6,7 +6,7 @@
  * The invoices are PDFs made here; the general reading is a fake engine that makes the mistakes a
  * reviewer corrects (it answers the subtotal as the total and reads no table).
  */
-import { describe, expect, test } from 'bun:test'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import type { Field } from '../../../src/lib/fields/types'
 import { type Answers, storedAnswers } from '../../../src/modules/extraction/answers'
@@ -16,7 +16,12 @@ import { type Candidate, LayoutIndex, LayoutStore } from '../../../src/modules/e
 import type { LearnedLayout } from '../../../src/modules/extraction/learning/layout'
 import { learnLayout, type ReadAnswer } from '../../../src/modules/extraction/learning/learn'
 import { readDocument } from '../../../src/modules/extraction/readers'
+import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, type DocumentText, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
+import { renderPage, toPng } from '../../helpers/images'
+
+// One test reads scans through OCR.
+setDefaultTimeout(120_000)
 
 interface Sender {
   name: string
@@ -256,6 +261,93 @@ describe('a reviewed document teaches its sender', () => {
   })
 })
 
+describe('a scanned receipt', () => {
+  /** A receipt whose total is its items and a paper bag's 0.10. */
+  const receipt = (number: string, date: string, items: [string, string][]) => ({
+    lines: [
+      'HARBOUR BOOKS LTD',
+      '21 QUAY STREET, WHITBY YO22 4DE',
+      `Receipt No: ${number}`,
+      `Date: ${date}`,
+      ...items.map(([item, amount]) => `${item.padEnd(24)}${amount.padStart(8)}`),
+      `SUBTOTAL${money(items.reduce((sum, [, amount]) => sum + Number(amount), 0)).padStart(24)}`,
+      `PAPER BAG${'0.10'.padStart(23)}`,
+      `TOTAL PAID${money(items.reduce((sum, [, amount]) => sum + Number(amount), 0.1)).padStart(22)}`,
+      'THANK YOU FOR READING WITH US',
+    ],
+    width: 320,
+  })
+
+  /** The page moved on a larger white sheet: a scan laid askew in the scanner's corner. */
+  function moved(page: Raster, left: number, top: number): Raster {
+    const width = page.width + left + 40
+    const height = page.height + top + 40
+    const data = new Uint8Array(width * height).fill(255)
+    for (let y = 0; y < page.height; y++) data.set(page.data.subarray(y * page.width, (y + 1) * page.width), (top + y) * width + left)
+    return { width, height, data }
+  }
+
+  test('scanned at another resolution and moved on the page, the next receipt is read where the review placed its values', async () => {
+    const fields: Field[] = [
+      { key: 'company_name', label: 'Company name', description: 'Name of the shop', type: 'text' },
+      { key: 'total', label: 'Total', description: 'Total paid', type: 'amount' },
+    ]
+    const scan = async (page: Raster) => readDocument(toPng(page), MEDIA_TYPES.png)
+    const one = await scan(
+      await renderPage(
+        receipt('HB-5521', '21/06/2024', [
+          ['Atlas of the North', '24.00'],
+          ['Sea charts', '12.50'],
+        ]),
+        150,
+      ),
+    )
+    const layouts = new LayoutStore()
+    // The general reading takes the subtotal for the total; the reviewer writes the shop as they always do.
+    const reading: Engine = {
+      name: 'fake',
+      async extract({ document }) {
+        const subtotal = /SUBTOTAL\s+(\S+)/.exec(document.pages.join('\n'))?.[1] ?? null
+        return {
+          company_name: { value: null, confidence: 0, page: null, evidence: null },
+          total: { value: subtotal, confidence: 0.8, page: 1, evidence: null },
+        }
+      },
+    }
+    const extractScan = (document: DocumentText) =>
+      inProcessExtractor(reading, async () => document)(
+        { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.png, documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS },
+        undefined,
+        undefined,
+        layouts.source,
+      )
+    layouts.put(
+      learnLayout(
+        { job: 'job_scan', document: one, fields, values: { company_name: 'Harbour Books', total: 36.6 }, read: readOf(await extractScan(one)) },
+        { id: 'lay_scan', now: new Date().toISOString() },
+      ),
+    )
+    const two = await scan(
+      moved(
+        await renderPage(
+          receipt('HB-5604', '02/07/2024', [
+            ['Lighthouses', '18.00'],
+            ['Tide tables 2025', '6.20'],
+            ['Postcards', '3.00'],
+          ]),
+          200,
+        ),
+        120,
+        90,
+      ),
+    )
+    const answers = await extractScan(two)
+    expect(answers.total).toMatchObject({ value: '27.30', learned: { layout: 'lay_scan', job: 'job_scan', how: 'printed' } })
+    // The shop's name found where it is printed, answered as the reviewer writes it.
+    expect(answers.company_name).toMatchObject({ value: 'Harbour Books', page: 1, learned: { layout: 'lay_scan', how: 'printed' } })
+  })
+})
+
 describe('senders alike in layout', () => {
   const southwind: Invoice = { number: 'SW-88120', date: '05/12/2026', items: [['Kraft paper roll', 3, '42.00']] }
 
@@ -351,7 +443,11 @@ describe('constant facts', () => {
 
 describe('the index of an account’s layouts', () => {
   const fingerprint = (sender: number) => ({
-    marks: [`shop${sender}`, `owner${sender}`, `street${sender % 97}`, 'thankyou', `reg${sender}`, `footer${sender}`].map((key, i) => ({ key, head: i < 3 })),
+    marks: [`shop${sender}`, `owner${sender}`, `street${sender % 97}`, 'thankyou', `reg${sender}`, `footer${sender}`].map((key, i) => ({
+      key,
+      head: i < 3,
+      ...(i === 0 ? { name: true as const } : {}),
+    })),
   })
 
   test('among 2,000 layouts a document finds its own first, and a forgotten one no more', () => {
@@ -359,7 +455,7 @@ describe('the index of an account’s layouts', () => {
     for (let sender = 0; sender < 2000; sender++) index.add(`lay_${sender}`, fingerprint(sender))
     const words = ['shop1234', 'owner1234', 'street70', 'thankyou', 'reg1234', 'footer1234', 'total']
     const found: Candidate[] = index.candidates(words)
-    expect(found[0]).toEqual({ id: 'lay_1234', score: 1, head: 1 })
+    expect(found[0]).toEqual({ id: 'lay_1234', score: 1, head: 1, name: 1 })
     expect(index.remove('lay_1234')).toBe(true)
     expect(index.candidates(words).map((candidate) => candidate.id)).not.toContain('lay_1234')
     expect(index.size).toBe(1999)

@@ -15,6 +15,8 @@ export interface Mark {
   key: string
   /** Printed in the head: the first lines with words of the sender's own. */
   head: boolean
+  /** Printed on the first of them, which names the sender. */
+  name?: true
 }
 
 /** A document's or a layout's fingerprint: its own words, each once, in reading order. */
@@ -40,7 +42,7 @@ export function fingerprintOf(pages: Page[], max = Number.POSITIVE_INFINITY): Fi
     if (!isOwn(word.key) || seen.has(word.key)) continue
     if (headLines.length < HEAD_LINES && !headLines.includes(word.line)) headLines.push(word.line)
     seen.add(word.key)
-    marks.push({ key: word.key, head: headLines.includes(word.line) })
+    marks.push({ key: word.key, head: headLines.includes(word.line), ...(word.line === headLines[0] ? { name: true as const } : {}) })
     if (marks.length >= max) break
   }
   return { marks }
@@ -56,7 +58,24 @@ export interface Similarity {
   score: number
   /** Share of the layout's head the document prints, 0–1. */
   head: number
+  /** Share of the words of its name line the document prints, 0–1. */
+  name: number
 }
+
+/**
+ * Whether a document is the sender's of a layout (D264): it prints a good part of the layout's
+ * words and half its head — or, a branch of a chain with another address, the whole of its name
+ * line, half its head and a quarter of the rest. Constants, which nothing on the page can check,
+ * want more of it.
+ */
+export function matches(similarity: Similarity): boolean {
+  if (similarity.head < MATCH.head) return false
+  return similarity.score >= MATCH.score || (similarity.name === 1 && similarity.score >= MATCH.named)
+}
+
+export const MATCH = { score: 0.35, head: 0.5, named: 0.25 }
+/** A constant is answered only on a closer match: it cannot be checked against the page (D264). */
+export const CONSTANT_MATCH = { score: 0.6, head: 0.75 }
 
 /**
  * How much of a layout's fingerprint a document printing these words prints: by weight, and of
@@ -68,16 +87,20 @@ export function similarity(layout: Fingerprint, document: ReadonlySet<string>, m
   let found = 0
   let head = 0
   let headFound = 0
+  let name = 0
+  let nameFound = 0
   const lengths = misread ? byLength(document) : undefined
   for (const mark of layout.marks) {
     const weight = markWeight(mark)
     total += weight
     if (mark.head) head++
+    if (mark.name) name++
     if (!document.has(mark.key) && !(lengths && misreadIn(mark.key, lengths))) continue
     found += weight
     if (mark.head) headFound++
+    if (mark.name) nameFound++
   }
-  return { score: total ? found / total : 0, head: head ? headFound / head : 0 }
+  return { score: total ? found / total : 0, head: head ? headFound / head : 0, name: name ? nameFound / name : 0 }
 }
 
 function byLength(keys: ReadonlySet<string>): Map<number, string[]> {

@@ -29,7 +29,7 @@ export class LayoutIndex {
   /** Word hash → the layouts that print it, each as its slot times two, plus one for a word of its head. */
   private readonly postings = new Map<number, number[]>()
   private readonly ids: (string | undefined)[] = []
-  /** Per slot, the hashes of its marks and their weights. */
+  /** Per slot, the hashes of its marks, and whether each is of its head (1) or its name line (2). */
   private readonly marks: (Uint32Array | undefined)[] = []
   private readonly heads: (Uint8Array | undefined)[] = []
   private readonly slots = new Map<string, number>()
@@ -46,7 +46,7 @@ export class LayoutIndex {
     const hashes = new Uint32Array(fingerprint.marks.map((mark: Mark) => hashKey(mark.key)))
     this.ids[slot] = id
     this.marks[slot] = hashes
-    this.heads[slot] = new Uint8Array(fingerprint.marks.map((mark) => (mark.head ? 1 : 0)))
+    this.heads[slot] = new Uint8Array(fingerprint.marks.map((mark) => (mark.name ? NAME : mark.head ? HEAD : 0)))
     this.slots.set(id, slot)
     const seen = new Set<number>()
     fingerprint.marks.forEach((mark, i) => {
@@ -102,28 +102,33 @@ export class LayoutIndex {
     const found: Candidate[] = []
     for (const [slot] of shortlist) {
       const marks = this.marks[slot]!
-      const heads = this.heads[slot]!
       let total = 0
       let weight = 0
-      let head = 0
-      let headFound = 0
+      let heads = 0
+      let headsFound = 0
+      let names = 0
+      let namesFound = 0
       for (let i = 0; i < marks.length; i++) {
-        const markWeight = heads[i] ? HEAD_WEIGHT : 1
         const printed = hashes.has(marks[i]!)
+        const where = this.heads[slot]![i]!
+        const markWeight = where ? HEAD_WEIGHT : 1
         total += markWeight
-        head += heads[i]!
-        if (printed) {
-          weight += markWeight
-          headFound += heads[i]!
-        }
+        if (where) heads++
+        if (where === NAME) names++
+        if (!printed) continue
+        weight += markWeight
+        if (where) headsFound++
+        if (where === NAME) namesFound++
       }
       const score = total ? weight / total : 0
-      if (score >= LEAST_SCORE) found.push({ id: this.ids[slot]!, score, head: head ? headFound / head : 0 })
+      if (score >= LEAST_SCORE) found.push({ id: this.ids[slot]!, score, head: heads ? headsFound / heads : 0, name: names ? namesFound / names : 0 })
     }
     return found.sort((a, b) => b.score - a.score).slice(0, limit)
   }
 }
 
+const HEAD = 1
+const NAME = 2
 /** However few layouts there are, a word printed by this many is still looked up. */
 const MIN_COMMON = 20
 /** Layouts weighed whole per document. */

@@ -8,7 +8,6 @@
 import { conceptOf } from '../../../lib/fields/concepts'
 import type { Field, ResolvedType } from '../../../lib/fields/types'
 import { conceptLabels } from '../../../lib/lexicon'
-import { fold } from '../../../lib/text'
 import type { BoundingBox } from '../answers'
 import { normaliseValue } from '../normalise'
 import type { DocumentText } from '../readers/types'
@@ -17,7 +16,7 @@ import { type Fingerprint, fingerprintOf, MAX_MARKS, similarity } from './finger
 import { LAYOUT_VERSION, type LearnedField, type LearnedLayout } from './layout'
 import { bboxOf } from './place'
 import { learnTable } from './tables'
-import { type Printing, printings } from './values'
+import { type Printing, printings, squashed } from './values'
 import { type Page, pagesOf, type Word } from './words'
 
 /** What the engine answered for a field, as the job keeps it: its page and box say which of several printings it read. */
@@ -111,25 +110,34 @@ function choose(pages: Page[], found: Printing[], field: Field, read: ReadAnswer
     const engine = found.find((printing) => printing.page === read.page! - 1 && overlaps(bboxOf(pages[printing.page]!, printing.words), bbox))
     if (engine) return engine
   }
-  const names = fieldWords(field)
-  const named = found.filter((printing) => wordsBefore(pages[printing.page]!, printing.words).some((word) => names.has(word.key)))
+  const labels = fieldLabels(field)
+  const named = found.filter((printing) => {
+    const label = labelOf(pages[printing.page]!, printing.words)
+    return labels.some((wanted) => label.startsWith(wanted))
+  })
   const pool = named.length ? named : found
   if (field.type === 'amount' || field.type === 'number')
     return pool.reduce((low, printing) => (printing.words[0]!.box[1] > low.words[0]!.box[1] ? printing : low))
   return pool[0]!
 }
 
-/** The words of a value's row before it. */
-function wordsBefore(page: Page, value: readonly Word[]): Word[] {
+/**
+ * A value's label, its letters and digits folded: the words before it on its row, or — a value
+ * printed under its label ("Total" over "5.00") — those of the line above.
+ */
+function labelOf(page: Page, value: readonly Word[]): string {
   const first = value[0]!
-  return page.words.filter((word) => word.line === first.line && word.box[2] <= first.box[0] + 0.5 && !value.includes(word))
+  const before = page.words.filter((word) => word.line === first.line && word.box[2] <= first.box[0] + 0.5 && !value.includes(word))
+  const above = Math.max(-1, ...page.words.filter((word) => word.line < first.line).map((word) => word.line))
+  const words = before.length ? before : page.words.filter((word) => word.line === above)
+  return words.map((word) => word.key).join('')
 }
 
-/** The words a field's labels are made of: its key, label and aliases, and its concept's printed labels. */
-function fieldWords(field: Field): Set<string> {
+/** A field's printed labels, folded to letters and digits: its key, label and aliases, and its concept's labels. */
+function fieldLabels(field: Field): string[] {
   const concept = conceptOf(field.key, field.label)
   const labels = [field.key.replace(/_/g, ' '), field.label, ...(field.aliases ?? []), ...(concept ? conceptLabels(concept.id) : [])]
-  return new Set(labels.flatMap((label) => fold(label).match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length >= 3))
+  return [...new Set(labels.map(squashed).filter((label) => label.length >= 3))]
 }
 
 function overlaps(box: BoundingBox | null, other: BoundingBox): boolean {

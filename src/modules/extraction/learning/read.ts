@@ -12,17 +12,12 @@ import { MIN_OCR_CONFIDENCE } from '../confidence'
 import { normaliseValue } from '../normalise'
 import { type DateOrder, dateOrderOf } from '../normalise/dates'
 import type { DocumentText } from '../readers/types'
-import { type Similarity, similarity } from './fingerprint'
+import { CONSTANT_MATCH, matches, type Similarity, similarity } from './fingerprint'
 import type { Anchor, LayoutSource, LearnedLayout, LearnedSource, PrintedField } from './layout'
 import { anchorOn, bboxOf, type Cell, cellsNear, predictedBox, textOf } from './place'
 import { readTable } from './tables'
 import { spellings, typed } from './values'
 import { type Box, ownKeys, type Page, pagesOf, type Word } from './words'
-
-/** A document matches a layout that much of whose fingerprint it prints, and half its head (D264). */
-export const MATCH = { score: 0.35, head: 0.5 }
-/** A constant is answered only on a closer match: it cannot be checked against the page (D264). */
-export const CONSTANT_MATCH = { score: 0.6, head: 0.75 }
 
 /** How sure an answer read at a learned place is, by what found the place. */
 const CONFIDENCE: Record<Anchor['kind'] | 'landmarks' | 'constant', number> = {
@@ -54,14 +49,14 @@ export function matchLayout(keys: ReadonlySet<string>, layouts: readonly Learned
  */
 export function toFetch<T extends Similarity>(candidates: readonly T[]): readonly T[] {
   const best = candidates[0]
-  return best && best.score >= MATCH.score && best.head >= MATCH.head ? [best] : candidates
+  return best && matches(best) ? [best] : candidates
 }
 
 function closest(keys: ReadonlySet<string>, layouts: readonly LearnedLayout[], misread: boolean): LayoutMatch | undefined {
   let best: LayoutMatch | undefined
   for (const layout of layouts) {
     const found = similarity(layout.fingerprint, keys, misread)
-    if (found.score < MATCH.score || found.head < MATCH.head) continue
+    if (!matches(found)) continue
     if (
       !best ||
       found.score > best.similarity.score + 1e-9 ||
