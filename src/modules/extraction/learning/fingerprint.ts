@@ -50,8 +50,10 @@ export function fingerprintOf(pages: Page[], max = Number.POSITIVE_INFINITY): Fi
 
 /** How much a mark weighs in a match: a word of the head says more of the sender than one further down. */
 export function markWeight(mark: Mark): number {
-  return mark.head ? HEAD_WEIGHT : 1
+  return mark.head ? HEAD_WEIGHT : BODY_WEIGHT
 }
+
+export const BODY_WEIGHT = 1
 
 export interface Similarity {
   /** Share of the layout's weight the document prints, 0–1. */
@@ -79,26 +81,46 @@ export const CONSTANT_MATCH = { score: 0.6, head: 0.75 }
 
 /**
  * How much of a layout's fingerprint a document printing these words prints: by weight, and of
- * its head alone. With `misread`, a word of five letters or more counts with one letter misread
- * (an OCR reading of the same letterhead).
+ * its head and name line alone. With `misread`, a word of five letters or more counts with one
+ * letter misread (an OCR reading of the same letterhead).
  */
 export function similarity(layout: Fingerprint, document: ReadonlySet<string>, misread = false): Similarity {
+  const lengths = misread ? byLength(document) : undefined
+  const { marks } = layout
+  return weigh(
+    marks.length,
+    (i) => placeOf(marks[i]!),
+    (i) => document.has(marks[i]!.key) || (lengths !== undefined && misreadIn(marks[i]!.key, lengths)),
+  )
+}
+
+/** Where a mark is printed: in the body, the head, or the head's name line. */
+export const BODY = 0
+export const HEAD = 1
+export const NAME = 2
+
+export function placeOf(mark: Mark): number {
+  return mark.name ? NAME : mark.head ? HEAD : BODY
+}
+
+/** The similarity of `count` marks, each placed by `place` and printed or not by `printed`: for a fingerprint, and for the index's hashed marks. */
+export function weigh(count: number, place: (i: number) => number, printed: (i: number) => boolean): Similarity {
   let total = 0
   let found = 0
   let head = 0
   let headFound = 0
   let name = 0
   let nameFound = 0
-  const lengths = misread ? byLength(document) : undefined
-  for (const mark of layout.marks) {
-    const weight = markWeight(mark)
+  for (let i = 0; i < count; i++) {
+    const where = place(i)
+    const weight = where === BODY ? BODY_WEIGHT : HEAD_WEIGHT
     total += weight
-    if (mark.head) head++
-    if (mark.name) name++
-    if (!document.has(mark.key) && !(lengths && misreadIn(mark.key, lengths))) continue
+    if (where !== BODY) head++
+    if (where === NAME) name++
+    if (!printed(i)) continue
     found += weight
-    if (mark.head) headFound++
-    if (mark.name) nameFound++
+    if (where !== BODY) headFound++
+    if (where === NAME) nameFound++
   }
   return { score: total ? found / total : 0, head: head ? headFound / head : 0, name: name ? nameFound / name : 0 }
 }

@@ -6,7 +6,7 @@
  * keeps the same index as rows (layout, word hash, weight); this one serves the benchmark, the
  * tests and a server that caches an account's index.
  */
-import { type Fingerprint, HEAD_WEIGHT, type Mark, type Similarity } from './fingerprint'
+import { BODY_WEIGHT, type Fingerprint, HEAD_WEIGHT, type Mark, placeOf, type Similarity, weigh } from './fingerprint'
 import type { LayoutSource, LearnedLayout } from './layout'
 import { toFetch } from './read'
 
@@ -29,9 +29,9 @@ export class LayoutIndex {
   /** Word hash → the layouts that print it, each as its slot times two, plus one for a word of its head. */
   private readonly postings = new Map<number, number[]>()
   private readonly ids: (string | undefined)[] = []
-  /** Per slot, the hashes of its marks, and whether each is of its head (1) or its name line (2). */
+  /** Per slot, the hashes of its marks and where each is printed (`placeOf`). */
   private readonly marks: (Uint32Array | undefined)[] = []
-  private readonly heads: (Uint8Array | undefined)[] = []
+  private readonly places: (Uint8Array | undefined)[] = []
   private readonly slots = new Map<string, number>()
   private readonly free: number[] = []
 
@@ -46,7 +46,7 @@ export class LayoutIndex {
     const hashes = new Uint32Array(fingerprint.marks.map((mark: Mark) => hashKey(mark.key)))
     this.ids[slot] = id
     this.marks[slot] = hashes
-    this.heads[slot] = new Uint8Array(fingerprint.marks.map((mark) => (mark.name ? NAME : mark.head ? HEAD : 0)))
+    this.places[slot] = new Uint8Array(fingerprint.marks.map(placeOf))
     this.slots.set(id, slot)
     const seen = new Set<number>()
     fingerprint.marks.forEach((mark, i) => {
@@ -72,7 +72,7 @@ export class LayoutIndex {
     }
     this.ids[slot] = undefined
     this.marks[slot] = undefined
-    this.heads[slot] = undefined
+    this.places[slot] = undefined
     this.slots.delete(id)
     this.free.push(slot)
     return true
@@ -93,7 +93,7 @@ export class LayoutIndex {
     for (const hash of hashes) {
       const list = this.postings.get(hash)
       if (!list || list.length > common) continue
-      for (const entry of list) shared.set(entry >> 1, (shared.get(entry >> 1) ?? 0) + (entry & 1 ? HEAD_WEIGHT : 1))
+      for (const entry of list) shared.set(entry >> 1, (shared.get(entry >> 1) ?? 0) + (entry & 1 ? HEAD_WEIGHT : BODY_WEIGHT))
     }
     const shortlist = [...shared]
       .filter(([, weight]) => weight >= MIN_SHARED)
@@ -102,33 +102,18 @@ export class LayoutIndex {
     const found: Candidate[] = []
     for (const [slot] of shortlist) {
       const marks = this.marks[slot]!
-      let total = 0
-      let weight = 0
-      let heads = 0
-      let headsFound = 0
-      let names = 0
-      let namesFound = 0
-      for (let i = 0; i < marks.length; i++) {
-        const printed = hashes.has(marks[i]!)
-        const where = this.heads[slot]![i]!
-        const markWeight = where ? HEAD_WEIGHT : 1
-        total += markWeight
-        if (where) heads++
-        if (where === NAME) names++
-        if (!printed) continue
-        weight += markWeight
-        if (where) headsFound++
-        if (where === NAME) namesFound++
-      }
-      const score = total ? weight / total : 0
-      if (score >= LEAST_SCORE) found.push({ id: this.ids[slot]!, score, head: heads ? headsFound / heads : 0, name: names ? namesFound / names : 0 })
+      const places = this.places[slot]!
+      const weighed = weigh(
+        marks.length,
+        (i) => places[i]!,
+        (i) => hashes.has(marks[i]!),
+      )
+      if (weighed.score >= LEAST_SCORE) found.push({ id: this.ids[slot]!, ...weighed })
     }
     return found.sort((a, b) => b.score - a.score).slice(0, limit)
   }
 }
 
-const HEAD = 1
-const NAME = 2
 /** However few layouts there are, a word printed by this many is still looked up. */
 const MIN_COMMON = 20
 /** Layouts weighed whole per document. */
