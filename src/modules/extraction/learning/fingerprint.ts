@@ -6,23 +6,9 @@
  * document matches it when it prints most of them, above all those of its head (the letterhead's
  * first lines), which name the sender.
  */
+import type { Fingerprint, Mark } from './layout'
 import { sameKey } from './place'
 import { isOwn, type Page } from './words'
-
-/** One word of a sender's fingerprint. */
-export interface Mark {
-  /** The word, folded to letters and digits. */
-  key: string
-  /** Printed in the head: the first lines with words of the sender's own. */
-  head: boolean
-  /** Printed on the first of them, which names the sender. */
-  name?: true
-}
-
-/** A document's or a layout's fingerprint: its own words, each once, in reading order. */
-export interface Fingerprint {
-  marks: Mark[]
-}
 
 /** Lines of a page's head: those that open it with words of the sender's own (its name, the next line or two). */
 const HEAD_LINES = 3

@@ -6,8 +6,8 @@
  * keeps the same index as rows (layout, word hash, weight); this one serves the benchmark, the
  * tests and a server that caches an account's index.
  */
-import { BODY_WEIGHT, type Fingerprint, HEAD_WEIGHT, type Mark, placeOf, type Similarity, weigh } from './fingerprint'
-import type { LayoutSource, LearnedLayout } from './layout'
+import { BODY_WEIGHT, HEAD_WEIGHT, placeOf, type Similarity, weigh } from './fingerprint'
+import type { Fingerprint, LayoutSource, LearnedLayout, Mark } from './layout'
 import { toFetch } from './read'
 
 /** FNV-1a of a word: the index's key (a collision only adds a candidate, which the match then weighs exactly). */

@@ -6,11 +6,25 @@
  */
 import type { ResolvedType } from '../../../lib/fields/types'
 import type { DateOrder } from '../normalise/dates'
-import type { Fingerprint } from './fingerprint'
 import type { Box } from './words'
 
 /** The stored form's version: a layout of another version is ignored, never misread. */
 export const LAYOUT_VERSION = 1
+
+/** One word of a sender's fingerprint. */
+export interface Mark {
+  /** The word, folded to letters and digits. */
+  key: string
+  /** Printed in the head: the first lines with words of the sender's own. */
+  head: boolean
+  /** Printed on the first of them, which names the sender. */
+  name?: true
+}
+
+/** A document's or a layout's fingerprint: its own words, each once, in reading order. */
+export interface Fingerprint {
+  marks: Mark[]
+}
 
 export interface LearnedLayout {
   /** `lay_…` (D6). */
