@@ -34,6 +34,16 @@ export interface JobFieldMeta {
   table_check?: { lines_sum: string | null; total: 'matches' | 'differs' | 'not_found' | 'not_checked'; rows: 'match' | 'differ' | 'not_checked' }
   /** The learned layout the value was read with and the reviewed job that taught it (D266); absent when the general reading answered. */
   learned?: { layout: string; job: string; how: 'printed' | 'constant' | 'absent' | 'table' }
+  /** After a review (D271): whether the reviewer changed the value the engine read. */
+  corrected?: boolean
+  /** After a review (D271): the value the engine read, as `result` held it before the first review. */
+  read_value?: unknown
+}
+
+/** A document as it was read: the text of each page and, for PDFs and images, where its words are (readers/types.ts DocumentText). */
+export interface JobReading {
+  pages: string[]
+  layout?: unknown[]
 }
 
 /** Pages read so far of a running job's document. */
@@ -78,6 +88,8 @@ export const jobTables = defineTables((k) => {
       createdAt: k.text('created_at').notNull().$defaultFn(nowIso),
       updatedAt: k.text('updated_at').notNull().$defaultFn(nowIso),
       completedAt: k.text('completed_at'),
+      /** When a person last reviewed the job's values (D271); null until then. */
+      reviewedAt: k.text('reviewed_at'),
     },
     (table) => [
       k.index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
@@ -114,5 +126,17 @@ export const jobTables = defineTables((k) => {
     lastClaimedAt: k.text('last_claimed_at').notNull(),
   })
 
-  return { jobs, jobFiles, jobTurns }
+  /**
+   * What a succeeded job's document was read as (its pages' text and words' places): a review
+   * learns the sender's layout from it after the document itself is gone (D272). Deleted with its job.
+   */
+  const jobReadings = k.table('job_readings', {
+    jobId: k
+      .text('job_id')
+      .primaryKey()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    reading: k.json<JobReading>('reading').notNull(),
+  })
+
+  return { jobs, jobFiles, jobTurns, jobReadings }
 })
