@@ -83,7 +83,9 @@ interface Extracted {
 async function extract(doc: Doc, documentType: string, fields: Field[], account?: LayoutStore): Promise<Extracted> {
   const bytes = new Uint8Array(readFileSync(doc.file))
   const mediaType = detectMediaType(bytes)!
-  const answers = await extractor({ content: bytes, mediaType, documentType, fields, limits: DEFAULT_READ_LIMITS }, undefined, undefined, account?.source)
+  const general = await extractor({ content: bytes, mediaType, documentType, fields, limits: DEFAULT_READ_LIMITS })
+  // As the job runner does (D274): the document as read, again with the account's layouts.
+  const answers = account ? await withLearnedLayouts(lastRead!, fields, general, account.source) : general
   return { answers, result: storedAnswers(Object.keys(answers), answers).result, document: lastRead! }
 }
 

@@ -13,6 +13,7 @@ import { consoleModule } from './modules/console'
 import type { Catalog } from './modules/catalog/service'
 import { extractionModule } from './modules/extraction'
 import type { JobRunner } from './modules/extraction/worker'
+import { reviewsModule } from './modules/reviews'
 import { schemasModule } from './modules/schemas'
 import { webhooksModule } from './modules/webhooks'
 
@@ -44,6 +45,7 @@ const TAGS = [
   { name: 'Schemas', description: "The account's saved sets of extraction fields." },
   { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
   { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
+  { name: 'Reviews', description: "A person's corrections of a job's values, and the layouts of senders they teach." },
   { name: 'Webhooks', description: 'Endpoints that are told when jobs end, signed per Standard Webhooks, and their delivery attempts.' },
   { name: 'Operations', description: 'Liveness and readiness, without a key.' },
 ]
@@ -86,6 +88,7 @@ export function createApp(options: AppOptions) {
         .use(schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
         .use(extractionModule({ database, catalog, auth, idempotency, ...extraction }))
+        .use(reviewsModule({ database, auth, idempotency, maxJsonBytes }))
         .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))

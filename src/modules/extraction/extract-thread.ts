@@ -23,7 +23,13 @@ self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   let reply: ThreadReply
   try {
     const id = data.id
-    const output = await extract!(data.task, (progress) => postMessage({ id, progress } satisfies ThreadReply))
+    const output = await extract!(
+      data.task,
+      (progress) => postMessage({ id, progress } satisfies ThreadReply),
+      undefined,
+      // The document as read goes back only when the runner asks for it (D274).
+      data.read ? (read) => postMessage({ id, read } satisfies ThreadReply) : undefined,
+    )
     reply = { id: data.id, ok: true, output }
   } catch (error) {
     reply =

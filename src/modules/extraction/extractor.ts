@@ -7,8 +7,6 @@ import type { Field } from '../../lib/fields/types'
 import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
 import type { Engine } from './engines/types'
-import type { LayoutSource } from './learning/layout'
-import { withLearnedLayouts } from './learning/read'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
 import { readDocument } from './readers'
@@ -29,20 +27,27 @@ export interface Progress {
 
 /**
  * Resolves with the output, or rejects with an ExtractionError the job fails with; reports each
- * page read. An aborted signal (a canceled job) stops the work as soon as it can. With `layouts`,
- * a document that matches a layout its account learned from reviews is read with it first (D265).
+ * page read. An aborted signal (a canceled job) stops the work as soon as it can. `onRead` is
+ * handed the document as it was read (without its second reading), before the engine runs: the
+ * job runner reads it again with the account's learned layouts and keeps it for a review (D274).
  */
-export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal, layouts?: LayoutSource) => Promise<Answers>
+export type Extractor = (
+  task: ExtractionTask,
+  onProgress?: (progress: Progress) => void,
+  signal?: AbortSignal,
+  onRead?: (document: DocumentText) => void,
+) => Promise<Answers>
 
 /** `read` is the document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
 export function inProcessExtractor(engine: Engine, read: typeof readDocument = readDocument): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal, layouts) => {
+  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal, onRead) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
     }
     const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true })
     signal?.throwIfAborted()
+    onRead?.({ pages: document.pages, ...(document.layout ? { layout: document.layout } : {}) })
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>
       locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, fields, signal })), text)
@@ -51,7 +56,7 @@ export function inProcessExtractor(engine: Engine, read: typeof readDocument = r
       signal?.throwIfAborted()
       output = surer(output, await answer(document.secondReading))
     }
-    return layouts ? withLearnedLayouts(document, fields, output, layouts) : output
+    return output
   }
 }
 

@@ -148,6 +148,22 @@ export const Job = t.Object(
               { description: 'Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same.' },
             ),
           ),
+          learned: t.Optional(
+            t.Object(
+              {
+                layout: t.String({ description: 'The learned layout (`GET /api/v1/layouts`).', examples: ['lay_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+                job: t.String({ description: 'The reviewed job that taught it.', examples: ['job_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+                how: t.UnionEnum(['printed', 'constant', 'absent', 'table'], {
+                  description:
+                    "`printed`: read where the review found it printed; `constant`: the value the sender always has; `absent`: the sender's documents have none; `table`: rows read under the learned heading.",
+                  default: undefined,
+                }),
+              },
+              { description: "Only when the value was read with a layout the account learned from a review of the sender's documents (D266)." },
+            ),
+          ),
+          corrected: t.Optional(t.Boolean({ description: 'Only after a review (D271): whether the reviewer changed the value the engine read.' })),
+          read_value: t.Optional(t.Unknown({ description: 'Only after a review (D271): the value the engine read, null when it read none.' })),
         }),
       ),
     ),
@@ -162,6 +178,9 @@ export const Job = t.Object(
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),
     completed_at: Nullable(t.String({ format: 'date-time' })),
+    reviewed_at: Nullable(
+      t.String({ format: 'date-time', description: 'When a person last reviewed the values (`POST /api/v1/jobs/{id}/review`); null until then.' }),
+    ),
   },
   { title: 'Job' },
 )

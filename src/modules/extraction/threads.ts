@@ -8,6 +8,7 @@ import type { Logger } from '../../lib/log'
 import type { Answers } from './answers'
 import { ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
 import type { ExtractionTask, Extractor, Progress } from './extractor'
+import type { DocumentText } from './readers/types'
 
 /**
  * `init` shares the pool's count of tasks running with every thread (its OCR takes its share of
@@ -15,12 +16,13 @@ import type { ExtractionTask, Extractor, Progress } from './extractor'
  */
 export type ThreadMessage =
   | { type: 'init'; llm: OpenAiEngineOptions | undefined; runningJobs: Int32Array; ocrThreads: number | undefined }
-  | { type: 'task'; id: number; task: ExtractionTask }
+  | { type: 'task'; id: number; task: ExtractionTask; read: boolean }
 
 export type ThreadReply =
   | { id: number; ok: true; output: Answers }
   | { id: number; ok: false; error: { code: JobErrorCode; message: string }; detail?: string }
   | { id: number; progress: Progress }
+  | { id: number; read: DocumentText }
 
 export interface ThreadPoolOptions {
   size: number
@@ -37,6 +39,7 @@ interface Pending {
   id: number
   task: ExtractionTask
   onProgress?: (progress: Progress) => void
+  onRead?: (document: DocumentText) => void
   resolve: (output: Answers) => void
   reject: (error: ExtractionError) => void
 }
@@ -83,6 +86,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThr
     thread.worker.onmessage = ({ data }: MessageEvent<ThreadReply>) => {
       if (data.id !== thread.current?.id) return
       if ('progress' in data) return thread.current.onProgress?.(data.progress)
+      if ('read' in data) return thread.current.onRead?.(data.read)
       if (!data.ok && data.detail) {
         // The detail of an engine's failure (its server and what it said) is the operator's only (D127).
         if (data.error.code === UNEXPECTED.code) log.error('extraction failed unexpectedly', { error: data.detail })
@@ -112,7 +116,9 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThr
     const { content, ...rest } = pending.task
     // The bytes are copied into a buffer of their own, which moves to the thread without a second copy.
     const bytes = content.slice()
-    thread.worker.postMessage({ type: 'task', id: pending.id, task: { ...rest, content: bytes } } satisfies ThreadMessage, [bytes.buffer])
+    thread.worker.postMessage({ type: 'task', id: pending.id, task: { ...rest, content: bytes }, read: Boolean(pending.onRead) } satisfies ThreadMessage, [
+      bytes.buffer,
+    ])
   }
 
   function dispatch(): void {
@@ -146,13 +152,13 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThr
     dispatch()
   }
 
-  const extract: Extractor = (task, onProgress, signal) =>
+  const extract: Extractor = (task, onProgress, signal, onRead) =>
     new Promise<Answers>((resolve, reject) => {
       if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
       if (signal?.aborted) return reject(CANCELED())
       const id = nextId++
       signal?.addEventListener('abort', () => cancel(id), { once: true })
-      waiting.push({ id, task, onProgress, resolve, reject })
+      waiting.push({ id, task, onProgress, onRead, resolve, reject })
       dispatch()
     })
 

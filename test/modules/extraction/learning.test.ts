@@ -15,6 +15,7 @@ import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { type Candidate, LayoutIndex, LayoutStore } from '../../../src/modules/extraction/learning/layout-index'
 import type { LearnedLayout } from '../../../src/modules/extraction/learning/layout'
 import { learnLayout, type ReadAnswer } from '../../../src/modules/extraction/learning/learn'
+import { withLearnedLayouts } from '../../../src/modules/extraction/learning/read'
 import { readDocument } from '../../../src/modules/extraction/readers'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, type DocumentText, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
@@ -146,7 +147,9 @@ const general: Engine = {
 
 async function extract(document: DocumentText, layouts?: LayoutStore): Promise<Answers> {
   const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.pdf, documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS }
-  return inProcessExtractor(general, async () => document)(task, undefined, undefined, layouts?.source)
+  const answers = await inProcessExtractor(general, async () => document)(task)
+  // As the job runner does (D274): the document as read, again with the account's layouts.
+  return layouts ? withLearnedLayouts(document, fields, answers, layouts.source) : answers
 }
 
 /** What a job keeps of what was read, for the review: each value with its page and box. */
@@ -314,11 +317,20 @@ describe('a scanned receipt', () => {
         }
       },
     }
-    const extractScan = (document: DocumentText) =>
-      inProcessExtractor(reading, async () => document)(
-        { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.png, documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS },
-        undefined,
-        undefined,
+    const extractScan = async (document: DocumentText) =>
+      withLearnedLayouts(
+        document,
+        fields,
+        await inProcessExtractor(
+          reading,
+          async () => document,
+        )({
+          content: new Uint8Array([1]),
+          mediaType: MEDIA_TYPES.png,
+          documentType: 'invoice',
+          fields,
+          limits: DEFAULT_READ_LIMITS,
+        }),
         layouts.source,
       )
     layouts.put(
