@@ -16,7 +16,7 @@ import { CONSTANT_MATCH, matches, type Similarity, similarity } from './fingerpr
 import type { Anchor, LayoutSource, LearnedLayout, LearnedSource, PrintedField } from './layout'
 import { anchorOn, bboxOf, type Cell, cellsNear, predictedBox, textOf } from './place'
 import { readTable } from './tables'
-import { spellings, typed } from './values'
+import { spellings, squashed, typed } from './values'
 import { type Box, ownKeys, type Page, pagesOf, type Word } from './words'
 
 /** How sure an answer read at a learned place is, by what found the place. */
@@ -138,7 +138,10 @@ function readPrinted(pages: Page[], field: Field, learned: PrintedField, order: 
     const at = anchorOn(page, anchor)
     if (!at) continue
     // A text's own words found again: the reviewed text, however its letters were read this time.
-    if (anchor.kind === 'self') return answer(page, learned, { value: learned.value, words: at }, CONFIDENCE.self)
+    if (anchor.kind === 'self') {
+      if (sameDigits(at, learned.value)) return answer(page, learned, { value: learned.value, words: at }, CONFIDENCE.self)
+      continue
+    }
     const box = predictedBox(at, anchor)
     let cells = cellsNear(lines, box, new Set(at))
     // A label's value is on its row, after it.
@@ -178,8 +181,8 @@ function answer(page: Page, learned: PrintedField, reading: Reading, confidence:
 function readCells(page: Page, cells: Cell[], field: Field, learned: PrintedField, box: Box, order: DateOrder, kind: Anchor['kind']): Reading | undefined {
   if (TEXT_TYPES.has(field.type)) {
     const near = cells.flatMap((cell) => cell.words).sort((a, b) => a.line - b.line || a.box[0] - b.box[0])
-    const spelled = spellings(near, Array.isArray(learned.value) ? learned.value.join(' ') : String(learned.value))[0]
-    if (spelled) return { value: learned.value, words: spelled.words }
+    const spelled = spellings(near, textOfValue(learned.value))[0]
+    if (spelled && sameDigits(spelled.words, learned.value)) return { value: learned.value, words: spelled.words }
     // The sender's own name is the same on all its documents: other words at its place are not it (D265).
     if (kind === 'landmark' || conceptOf(field.key, field.label)?.role === 'issuer') return undefined
     const words = near.filter((word) => word.box[0] < box[2] + 1 && word.box[2] > box[0] - 1)
@@ -192,6 +195,17 @@ function readCells(page: Page, cells: Cell[], field: Field, learned: PrintedFiel
     if (value !== null && clear(cell.words)) return { value, words: cell.words }
   }
   return undefined
+}
+
+const textOfValue = (value: unknown): string => (Array.isArray(value) ? value.join(' ') : String(value))
+const digitsOf = (text: string): string => text.replace(/\D+/g, '')
+
+/**
+ * Whether words that spell a reviewed text print its digits: a text that differs from it in a
+ * digit is another value (the next document's number), not the reviewed one misread (D265).
+ */
+function sameDigits(words: readonly Word[], value: unknown): boolean {
+  return digitsOf(words.map((word) => word.key).join('')) === digitsOf(squashed(textOfValue(value)))
 }
 
 function clear(words: readonly Word[]): boolean {
