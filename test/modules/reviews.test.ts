@@ -3,14 +3,20 @@
  * kept; it teaches the account the sender's layout, and the account's next document of that
  * sender is read with it, never another account's. On PostgreSQL too (`npm run test:postgres`).
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { join } from 'node:path'
 import { ExtractionError, type Engine } from '../../src/modules/extraction/engines/types'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { expectEnvelope, expectValidation, ISO_MS, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app'
+import { anotherHandle } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
+import { tempDir } from '../helpers/process'
 import { startReceiver, verifyWebhook } from '../helpers/webhooks'
 
 setDefaultTimeout(60_000)
+
+const dir = tempDir('extractd-reviews-')
+afterAll(() => dir.remove())
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -59,8 +65,25 @@ function receipt(sender: Sender, { no, date, items, indent = 0, top = 0 }: Recei
   return `${lines.map((line) => ' '.repeat(indent) + line).join('\n')}\n`
 }
 
-const FIRST: Receipt = { no: 'CS00012345', date: '12/03/2018', items: [['PEN BLUE', '3.00'], ['FILE A4', '9.50']] }
-const SECOND: Receipt = { no: 'CS00012399', date: '15/04/2018', items: [['PEN RED', '3.00'], ['GLUE', '2.20'], ['TAPE', '4.00']], indent: 6, top: 3 }
+const FIRST: Receipt = {
+  no: 'CS00012345',
+  date: '12/03/2018',
+  items: [
+    ['PEN BLUE', '3.00'],
+    ['FILE A4', '9.50'],
+  ],
+}
+const SECOND: Receipt = {
+  no: 'CS00012399',
+  date: '15/04/2018',
+  items: [
+    ['PEN RED', '3.00'],
+    ['GLUE', '2.20'],
+    ['TAPE', '4.00'],
+  ],
+  indent: 6,
+  top: 3,
+}
 const THIRD: Receipt = { no: 'CS00012480', date: '02/05/2018', items: [['STAPLER', '12.90']], indent: 2, top: 1 }
 
 const FIELDS = { company_name: 'The seller', date: 'Date of the receipt', total: 'Total paid', doc_no: 'The document number' }
@@ -130,7 +153,9 @@ describe('POST /api/v1/jobs/{id}/review', () => {
     expect(second.result).toEqual({ ...job.result, total: '13.00' })
     expect(second.fields_meta.company_name).toEqual({ ...job.fields_meta.company_name, corrected: false, read_value: 'SANYU SUPPLY SDN BHD' })
     expect(second.fields_meta.total).toEqual({ ...job.fields_meta.total, corrected: true, read_value: job.result.total })
-    const kept = await t.rows<{ values: string; corrected: string }>('select "values", corrected from reviews where job_id = ? order by created_at, id', [job.id])
+    const kept = await t.rows<{ values: string; corrected: string }>('select "values", corrected from reviews where job_id = ? order by created_at, id', [
+      job.id,
+    ])
     expect(kept.map((row) => JSON.parse(row.corrected))).toEqual([['company_name', 'doc_no'], ['total']])
     expect(JSON.parse(kept[0]!.values)).toEqual({ ...job.result, company_name: 'SANYU STATIONERY SHOP', doc_no: null })
   })
@@ -178,7 +203,11 @@ describe('POST /api/v1/jobs/{id}/review', () => {
     expectValidation(await review(t, job.id, { date: '2018-02-30' }), ['/fields/date'])
     expectValidation(await t.call('POST', `/api/v1/jobs/${job.id}/review`, { body: { fields: {}, more: 1 } }), ['/more'])
     expectValidation(await t.call('POST', `/api/v1/jobs/${job.id}/review`, { body: {} }), ['/fields'])
-    expectEnvelope(await t.call('POST', `/api/v1/jobs/${job.id}/review`, { body: '{"fields":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json')
+    expectEnvelope(
+      await t.call('POST', `/api/v1/jobs/${job.id}/review`, { body: '{"fields":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    )
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job).toEqual(job)
     expect(await count(t, 'reviews')).toBe(0)
     expect(await count(t, 'layouts')).toBe(0)
@@ -326,7 +355,16 @@ describe('a review teaches the account the sender’s layout', () => {
     })
     const longer = await extract(
       t,
-      receipt(SANYU, { ...SECOND, items: [['PEN RED', '3.00'], ['GLUE', '2.20'], ['TAPE', '4.00'], ['RULER 30CM', '1.80'], ['ERASER', '0.90']] }),
+      receipt(SANYU, {
+        ...SECOND,
+        items: [
+          ['PEN RED', '3.00'],
+          ['GLUE', '2.20'],
+          ['TAPE', '4.00'],
+          ['RULER 30CM', '1.80'],
+          ['ERASER', '0.90'],
+        ],
+      }),
       undefined,
       fields,
     )
@@ -387,6 +425,16 @@ describe('a review teaches the account the sender’s layout', () => {
     expect(await count(t, 'layout_marks')).toBe(0)
     expect(await count(t, 'layout_words')).toBe(0)
     expect(await count(t, 'reviews')).toBe(1)
+  })
+
+  test('a review on one instance is used by the next extraction on another: the database is the truth', async () => {
+    const one = await makeTestApp({ dbPath: join(dir.path, 'instances.sqlite') })
+    const other = await makeTestApp({ database: await anotherHandle(one.database) })
+    const first = await extract(one, receipt(SANYU, FIRST))
+    await reviewed(one, first.id, { company_name: 'SANYU STATIONERY SHOP' })
+    const second = await extract(other, receipt(SANYU, SECOND), one.keyA.key)
+    expect(second.result.company_name).toBe('SANYU STATIONERY SHOP')
+    expect(second.fields_meta.company_name.learned).toMatchObject({ job: first.id })
   })
 
   test('layouts are listed newest first, a page at a time', async () => {
