@@ -322,6 +322,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a job's values
+         * @description Sets the right values of a succeeded job: each key listed takes its value, each other key is confirmed as read. `result` holds the reviewed values; `fields_meta.<key>` keeps what the engine read (`read_value`) and says whether it was `corrected`; the job gets `reviewed_at`. A second review replaces the first (both are kept). The review teaches the account the layout of the document's sender: its next documents that match it are read with it first (`fields_meta.<key>.learned`). Webhooks get `job.reviewed`. 400 names the path of an unknown key or a value of the wrong type; 409 `job_not_succeeded` for a job that did not succeed. Takes `Idempotency-Key` like the other POSTs.
+         */
+        post: operations["reviewJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List learned layouts
+         * @description The layouts the account's reviews taught, one per sender, newest first; page with `limit` and `starting_after`.
+         */
+        get: operations["listLayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget a learned layout
+         * @description 204: no later document is read with it. The reviews that taught it are kept; another review of the sender teaches it again.
+         */
+        delete: operations["deleteLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -669,6 +729,28 @@ export interface components {
                          */
                         rows: "match" | "differ" | "not_checked";
                     };
+                    /** @description Only when the value was read with a layout the account learned from a review of the sender's documents (D266). */
+                    learned?: {
+                        /**
+                         * @description The learned layout (`GET /api/v1/layouts`).
+                         * @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                         */
+                        layout: string;
+                        /**
+                         * @description The reviewed job that taught it.
+                         * @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                         */
+                        job: string;
+                        /**
+                         * @description `printed`: read where the review found it printed; `constant`: the value the sender always has; `absent`: the sender's documents have none; `table`: rows read under the learned heading.
+                         * @enum {string}
+                         */
+                        how: "printed" | "constant" | "absent" | "table";
+                    };
+                    /** @description Only after a review (D271): whether the reviewer changed the value the engine read. */
+                    corrected?: boolean;
+                    /** @description Only after a review (D271): the value the engine read, null when it read none. */
+                    read_value?: unknown;
                 };
             } | null;
             error: {
@@ -686,6 +768,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
+            reviewed_at: string | null;
         };
         /** CreatedWebhook */
         CreatedWebhook: {
@@ -693,7 +776,7 @@ export interface components {
             id: string;
             /** @example https://example.com/hooks/extractd */
             url: string;
-            events: ("job.succeeded" | "job.failed")[];
+            events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -711,7 +794,7 @@ export interface components {
             id: string;
             /** @example https://example.com/hooks/extractd */
             url: string;
-            events: ("job.succeeded" | "job.failed")[];
+            events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -731,7 +814,7 @@ export interface components {
              */
             message_id: string;
             /** @enum {string} */
-            event: "job.succeeded" | "job.failed";
+            event: "job.succeeded" | "job.failed" | "job.reviewed";
             /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
             job_id: string;
             /** @description 1 for the first attempt of the message. */
@@ -2268,6 +2351,257 @@ export interface operations {
             };
         };
     };
+    reviewJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
+                 * @example order-4711-upload
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The right value of each key listed, typed as the job's field: text as a string, dates as `YYYY-MM-DD`, amounts and numbers as numbers, currencies as ISO 4217 codes, an enum as one of its values, lists as arrays of strings, tables as arrays of rows keyed by column; null when the document has none. Keys not listed are confirmed as read.
+                     * @example {
+                     *       "total": 36.6,
+                     *       "date": "2026-11-20",
+                     *       "company_name": "SANYU STATIONERY SHOP"
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLayouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1–100, default 20.
+                 * @example 20
+                 */
+                limit?: string;
+                /** @description A layout ID from the previous page: list the layouts after it. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        layouts: {
+                            /** @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The reviewed job that last taught it.
+                             * @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                             */
+                            job_id: string;
+                            /**
+                             * @description The words of the sender's name line as the layout compares them (folded to letters and digits).
+                             * @example sanyu supply sdn bhd
+                             */
+                            sender: string;
+                            /** @description What the layout knows of each field key. */
+                            fields: {
+                                [key: string]: {
+                                    /**
+                                     * @description `printed`: read where the review found it; `constant`: the value the sender always has; `absent`: none; `table`: rows under the learned heading.
+                                     * @enum {string}
+                                     */
+                                    how: "printed" | "constant" | "absent" | "table";
+                                    /** @description The reviewed job that taught this field. */
+                                    job_id: string;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T14:08:00.000Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T14:08:00.000Z
+                             */
+                            updated_at: string;
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -2324,13 +2658,13 @@ export interface operations {
                      */
                     url: string;
                     /**
-                     * @description The events to receive, each once: job.succeeded, job.failed.
+                     * @description The events to receive, each once: job.succeeded, job.failed, job.reviewed.
                      * @example [
                      *       "job.succeeded",
                      *       "job.failed"
                      *     ]
                      */
-                    events: ("job.succeeded" | "job.failed")[];
+                    events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
                 };
             };
         };

@@ -1,5 +1,5 @@
 /** Routes of reviews and learned layouts (issue 32): POST /api/v1/jobs/{id}/review, /api/v1/layouts. */
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/database'
 import type { AuthPlugin } from '../../http/auth'
 import { jsonBody } from '../../http/body'
@@ -35,7 +35,7 @@ export function reviewsModule({ database, auth, idempotency, maxJsonBytes }: Rev
         parse: jsonBody(maxJsonBytes),
         params: JobParams,
         body: ReviewBody,
-        response: { 200: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+        response: { 200: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415) },
         detail: {
           operationId: 'reviewJob',
           'x-idempotent': true,
@@ -74,7 +74,7 @@ export function reviewsModule({ database, auth, idempotency, maxJsonBytes }: Rev
       {
         auth: true,
         params: LayoutParams,
-        response: { ...errorResponses(401, 404) },
+        response: { 204: t.Void({ description: 'Forgotten.' }), ...errorResponses(401, 404) },
         detail: {
           operationId: 'deleteLayout',
           summary: 'Forget a learned layout',

@@ -41,7 +41,8 @@ function checkScalar(type: Exclude<ResolvedType, 'table'>, values: readonly stri
     case 'amount':
       if (typeof value === 'number' && Number.isFinite(value)) return { ok: true, value }
       // The decimal string `result` answers, as the number it is ("12.5" is stored as "12.50", like 12.5).
-      if (typeof value === 'string' && DECIMAL.test(value)) return { ok: true, value: Number.isSafeInteger(Math.round(Number(value) * 100)) ? Number(value) : value }
+      if (typeof value === 'string' && DECIMAL.test(value))
+        return { ok: true, value: Number.isSafeInteger(Math.round(Number(value) * 100)) ? Number(value) : value }
       return problem(path, 'Expected an amount: a number such as 1234.5, or null')
     case 'date':
       if (typeof value !== 'string' || !isDate(value)) return problem(path, 'Expected a date as YYYY-MM-DD, or null')
