@@ -363,5 +363,5 @@ describe('real responses conform to the document', () => {
     expect(documented.filter((entry) => !seen.has(entry) && !/^\w+ \/api\/.* 503$/.test(entry))).toEqual(['get /readyz 503'])
     const apiOperations = operations.filter(({ path }) => path.startsWith('/api/'))
     expect(apiOperations.filter(({ op }) => !op.responses['503'])).toEqual([])
-  })
+  }, 60_000)
 })
