@@ -17,9 +17,9 @@
  * index, the bytes a layout takes stored, and the time an extraction takes with a match among them
  * against the same extraction without (`--layouts=N` another count).
  */
-import { Database } from 'bun:sqlite'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { openDatabase } from '../src/db/database'
 import { resolveField } from '../src/lib/fields/resolve'
 import type { Field } from '../src/lib/fields/types'
 import { loadCatalog } from '../src/modules/catalog/service'
@@ -32,6 +32,9 @@ import { hashKey, LayoutIndex, LayoutStore } from '../src/modules/extraction/lea
 import { learnLayout, type ReadAnswer } from '../src/modules/extraction/learning/learn'
 import { matchLayout, toFetch, withLearnedLayouts } from '../src/modules/extraction/learning/read'
 import { ownKeys } from '../src/modules/extraction/learning/words'
+import { createKey } from '../src/modules/keys/service'
+import { reviewsRepository } from '../src/modules/reviews/repository'
+import { layoutSource } from '../src/modules/reviews/service'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS, type DocumentText } from '../src/modules/extraction/readers/types'
 import { cachedReader, compare, isEmpty } from './dev-sets'
@@ -360,63 +363,30 @@ async function cost(): Promise<void> {
   )
   console.log(`  the in-memory index of all: ${(heapAfter - heapBefore).toFixed(1)} MiB of heap`)
 
-  // The database's form (D270): the layouts as JSON, one row per (layout, word) of their fingerprints,
-  // and per word how many layouts print it, so that words too common to name a sender are not looked up.
-  const sqlite = new Database(':memory:')
-  sqlite.run('CREATE TABLE learned_layouts (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, weight REAL NOT NULL, body TEXT NOT NULL)')
-  sqlite.run(
-    'CREATE TABLE layout_marks (layout_id TEXT NOT NULL, account_id TEXT NOT NULL, word INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY (layout_id, word))',
-  )
-  sqlite.run('CREATE INDEX layout_marks_word ON layout_marks (account_id, word)')
-  sqlite.run('CREATE TABLE layout_words (account_id TEXT NOT NULL, word INTEGER NOT NULL, layouts INTEGER NOT NULL, PRIMARY KEY (account_id, word))')
-  const insertMark = sqlite.prepare('INSERT OR IGNORE INTO layout_marks VALUES (?, ?, ?, ?)')
-  const insertLayout = sqlite.prepare('INSERT INTO learned_layouts VALUES (?, ?, ?, ?)')
-  const countWord = sqlite.prepare('INSERT INTO layout_words VALUES (?, ?, 1) ON CONFLICT (account_id, word) DO UPDATE SET layouts = layouts + 1')
-  sqlite.transaction(() => {
-    for (const json of layouts) {
-      const layout = JSON.parse(json) as LearnedLayout
-      let total = 0
-      for (const mark of layout.fingerprint.marks) {
-        const weight = markWeight(mark)
-        total += weight
-        insertMark.run(layout.id, 'acc_1', hashKey(mark.key) | 0, weight)
-        countWord.run('acc_1', hashKey(mark.key) | 0)
+  // The server's own form (D270): the layouts stored by the reviews repository in a SQLite
+  // database, and found by the runner's source (three indexed queries, then the match).
+  const database = await openDatabase(':memory:')
+  const { accountId } = await createKey(database, 'bench')
+  const repository = reviewsRepository(database)
+  const now = new Date().toISOString()
+  for (let i = 0; i < layouts.length; i += 500)
+    await database.transaction(function* (tx) {
+      for (const json of layouts.slice(i, i + 500)) {
+        const layout = JSON.parse(json) as LearnedLayout
+        const marks = layout.fingerprint.marks.map((mark) => ({ word: hashKey(mark.key) | 0, weight: markWeight(mark) }))
+        yield* repository.save(tx, { id: layout.id, accountId, jobId: layout.id, body: json, marks, createdAt: now, updatedAt: now })
       }
-      insertLayout.run(layout.id, 'acc_1', total, json)
-    }
-  })()
-  const pages = (sqlite.query('PRAGMA page_count').get() as { page_count: number }).page_count
-  const pageSize = (sqlite.query('PRAGMA page_size').get() as { page_size: number }).page_size
+    })
+  if (database.kind !== 'sqlite') throw new Error('an in-memory SQLite database')
+  const pages = (database.sqlite.query('PRAGMA page_count').get() as { page_count: number }).page_count
+  const pageSize = (database.sqlite.query('PRAGMA page_size').get() as { page_size: number }).page_size
   console.log(
-    `  as SQLite rows (learned_layouts, layout_marks, layout_words and their indexes): ${((pages * pageSize) / 2 ** 20).toFixed(1)} MiB in the database, none of it in the server's memory`,
+    `  as the server stores them (layouts, layout_marks, layout_words and their indexes): ${((pages * pageSize) / 2 ** 20).toFixed(1)} MiB in the database, none of it in the server's memory`,
   )
-
-  // Time: the dev set's text receipts, extracted without layouts and then matched and read with them.
   const documents = receipts.map((receipt) => receipt.document)
   const memorySource: LayoutSource = async (keys) =>
     toFetch(index.candidates(keys)).map((candidate) => JSON.parse(layouts[Number(candidate.id.slice(4))]!) as LearnedLayout)
-  // The same candidates as the in-memory index's, from the rows: the layouts sharing the most telling
-  // words (those printed by at most one layout in fifty), then weighed whole by primary key. Driven by
-  // the document's words: CROSS JOIN keeps that order.
-  const query = sqlite.prepare(`
-    WITH words AS MATERIALIZED (SELECT DISTINCT value AS word FROM json_each(?2)),
-    shortlist AS (
-      SELECT m.layout_id AS id FROM words d
-      CROSS JOIN layout_words w ON w.account_id = ?1 AND w.word = d.word
-      CROSS JOIN layout_marks m ON m.account_id = ?1 AND m.word = d.word
-      WHERE w.layouts <= ?3
-      GROUP BY m.layout_id HAVING SUM(m.weight) >= 2 ORDER BY SUM(m.weight) DESC LIMIT 8),
-    weighed AS (
-      SELECT s.id AS id, SUM(m.weight) AS found FROM shortlist s
-      CROSS JOIN words d CROSS JOIN layout_marks m ON m.layout_id = s.id AND m.word = d.word
-      GROUP BY s.id)
-    SELECT l.body AS body FROM weighed g CROSS JOIN learned_layouts l ON l.id = g.id
-    WHERE g.found >= 0.2 * l.weight ORDER BY g.found / l.weight DESC LIMIT 3`)
-  const common = Math.max(20, LAYOUTS / 50)
-  const sqliteSource: LayoutSource = async (keys) =>
-    (query.all('acc_1', JSON.stringify([...new Set(keys.map((key) => hashKey(key) | 0))]), common) as { body: string }[]).map(
-      (row) => JSON.parse(row.body) as LearnedLayout,
-    )
+  const sqliteSource = layoutSource(database)(accountId)
   // Each receipt is extracted without layouts, then its answers are read again with each source:
   // the second part is what learning adds to an extraction. Interleaved per receipt, so that the
   // machine's load weighs on all alike; the medians of five rounds are compared, for the receipts
@@ -465,7 +435,7 @@ async function cost(): Promise<void> {
       `  ${matches.filter((matched) => matched === (group === 'matched')).length} dev text receipts ${group === 'matched' ? 'that match a layout' : 'that match none'}, per receipt, median of 5 rounds:\n` +
         `    extraction without layouts              ${none.toFixed(2)} ms\n` +
         `    matching and reading, in-memory index   ${added('memory')}\n` +
-        `    matching and reading, SQLite rows       ${added('sqlite')}`,
+        `    matching and reading, as the server does${added('sqlite')}`,
     )
   }
 }
