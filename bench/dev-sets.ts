@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Field } from '../src/lib/fields/types'
+import type { JobField } from '../src/lib/fields/model'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { readDocument } from '../src/modules/extraction/readers'
 import type { DocumentText, MediaType, ReadOptions } from '../src/modules/extraction/readers/types'
@@ -207,7 +207,7 @@ export function cachedReader(dir: string) {
     const key = createHash('sha256')
       .update(bytes)
       // The recogniser `--recogniser=` picks changes the reading as much as the readers' code does.
-      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers, process.env.EXTRACTD_OCR ?? '']))
+      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers, options?.recogniser ?? '']))
       .digest('hex')
     const path = join(dir, `${key}.json`)
     if (existsSync(path)) {
@@ -232,7 +232,7 @@ export function isEmpty(value: unknown): boolean {
   return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
 }
 
-export function fieldSpecs(documentType: string): Field[] {
+export function fieldSpecs(documentType: string): JobField[] {
   const entry = loadCatalog().get(documentType)
   if (!entry) throw new Error(`unknown document type ${documentType}`)
   return entry.fields.map(({ key, label, description, type, aliases }) => ({

@@ -20,7 +20,7 @@ import { storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
-import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
+import { DEFAULT_READ_LIMITS, type RecogniserName } from '../src/modules/extraction/readers/types'
 import { cachedReader, compare, fieldSpecs, isEmpty } from './dev-sets'
 
 /** `--eval-root=<dir>` reads the sets from another directory laid out alike (bench/photograph.ts makes one). */
@@ -33,7 +33,6 @@ const DEV_DIR = join(EVAL_ROOT, 'dev')
 const EVAL_SETS = ['dev', 'dev-scans'] as const
 const SET = process.argv.find((arg) => arg.startsWith('--set='))?.slice('--set='.length)
 const OCR_CACHE = process.argv.find((arg) => arg.startsWith('--ocr-cache='))?.slice('--ocr-cache='.length)
-const extract = inProcessExtractor(builtinEngine, OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument)
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
 const HTTP_ONLY = process.argv.includes('--http-only')
@@ -55,8 +54,8 @@ const PHOTO_PIXELS = 13_000_000
 const DUMP = process.argv.find((arg) => arg.startsWith('--dump='))?.slice('--dump='.length)
 const dumped: Record<string, unknown> = {}
 /** `--recogniser=tesseract|paddle|mix` reads the scans with that OCR (D160); the default is the server's. */
-const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length)
-if (RECOGNISER) process.env.EXTRACTD_OCR = RECOGNISER
+const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length) as RecogniserName | undefined
+const extract = inProcessExtractor(builtinEngine, { read: OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument, recogniser: RECOGNISER })
 
 /** Truth keys that are compared with a differently named catalog field. */
 const FIELD_FOR_TRUTH: Record<string, string> = { jurisdiction: 'governing_law' }
@@ -350,6 +349,7 @@ async function startServer(workers: number, dir: string) {
       String(workers),
       '--log-level',
       'warn',
+      ...(RECOGNISER ? ['--ocr', RECOGNISER] : []),
     ],
     { cwd: dir, env: { ...process.env, EXTRACTD_DB: join(dir, 'extractd.sqlite') }, stdout: 'pipe', stderr: 'inherit' },
   )

@@ -21,7 +21,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { openDatabase } from '../src/db/database'
 import { resolveField } from '../src/lib/fields/resolve'
-import type { Field } from '../src/lib/fields/types'
+import type { JobField } from '../src/lib/fields/model'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { type Answers, storedAnswers } from '../src/modules/extraction/answers'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
@@ -51,7 +51,7 @@ const LAYOUTS = Number(arg('layouts') ?? 10_000)
 /** The reader, keeping what it read last: a review learns from the document its job read. */
 const baseReader = OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument
 let lastRead: DocumentText | undefined
-const extractor = inProcessExtractor(builtinEngine, async (...args) => (lastRead = await baseReader(...args)))
+const extractor = inProcessExtractor(builtinEngine, { read: async (...args: Parameters<typeof readDocument>) => (lastRead = await baseReader(...args)) })
 
 /** What the scorer sends: its datasets' fields and descriptions (../shared/eval/score.mjs), not values. */
 const scorer = (await import(join(EVAL_ROOT, 'score.mjs'))) as {
@@ -60,7 +60,7 @@ const scorer = (await import(join(EVAL_ROOT, 'score.mjs'))) as {
 }
 
 /** The job's fields as the API resolves `{"fields": {"<key>": "<description>"}}` (service.ts resolveFields). */
-function requestFields(documentType: string, keys: string[]): Field[] {
+function requestFields(documentType: string, keys: string[]): JobField[] {
   const known = new Map(
     loadCatalog()
       .get(documentType)!
@@ -83,7 +83,7 @@ interface Extracted {
   document: DocumentText
 }
 
-async function extract(doc: Doc, documentType: string, fields: Field[], account?: LayoutStore): Promise<Extracted> {
+async function extract(doc: Doc, documentType: string, fields: JobField[], account?: LayoutStore): Promise<Extracted> {
   const bytes = new Uint8Array(readFileSync(doc.file))
   const mediaType = detectMediaType(bytes)!
   const general = await extractor({ content: bytes, mediaType, documentType, fields, limits: DEFAULT_READ_LIMITS })
@@ -93,7 +93,7 @@ async function extract(doc: Doc, documentType: string, fields: Field[], account?
 }
 
 /** A truth value as a review sends it: dates as YYYY-MM-DD, amounts as numbers, text as printed (learn.mjs `typed`). */
-function reviewed(field: Field, value: unknown): unknown {
+function reviewed(field: JobField, value: unknown): unknown {
   if (field.type === 'amount' || field.type === 'number') return Number(value)
   return value
 }
@@ -400,10 +400,7 @@ async function cost(): Promise<void> {
     for (const [i, document] of documents.entries()) {
       const group = total[matches[i] ? 'matched' : 'others']
       let started = performance.now()
-      const general = await inProcessExtractor(
-        builtinEngine,
-        async () => document,
-      )({
+      const general = await inProcessExtractor(builtinEngine, { read: async () => document })({
         content: encoder.encode(document.pages[0]!),
         mediaType: 'text/plain',
         documentType: 'invoice',

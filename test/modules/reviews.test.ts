@@ -5,7 +5,8 @@
  */
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
-import { ExtractionError, type Engine } from '../../src/modules/extraction/engines/types'
+import type { Engine } from '../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../src/modules/extraction/errors'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { expectEnvelope, expectValidation, ISO_MS, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app'
 import { anotherHandle } from '../helpers/database'

@@ -6,21 +6,21 @@
 import type { Database } from '../../db/database'
 import type { Part, Queries } from '../../db/dialect'
 import { isDatabaseUnavailable } from '../../db/errors'
-import type { JobField, JobFieldMeta, JobReading, JobStatus } from '../../db/tables/jobs'
+import type { JobReading, JobStatus, StoredFieldMeta } from '../../db/tables/jobs'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import { typeRuleDetails } from '../../http/models'
+import { type FieldInput, type JobField, typeRuleDetails } from '../../lib/fields/model'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
-import type { Field, FieldInput } from '../../lib/fields/types'
+import type { StoredAnswers } from './answers'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
 import { type ClaimedJob, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
-import { fieldSpecOf, toWire } from './wire'
+import { jobFieldOf, toWire } from './wire'
 
 /**
  * The field set of a request (D19): inline fields, a schema's fields, or the document type's
@@ -41,7 +41,7 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
   const type = catalog.get(request.document_type)
   if (!type) throw unknownDocumentType(catalog, request.document_type)
   const known = new Map(type.fields.map((field) => [field.key, field]))
-  const withCatalog = (field: FieldInput): JobField => resolveField(field, known.get(field.key))
+  const withCatalog = (field: Omit<FieldInput, 'required'>): JobField => resolveField(field, known.get(field.key))
 
   if (request.fields !== undefined) {
     const fields = Object.entries(request.fields).map(([key, field]) =>
@@ -222,9 +222,9 @@ export function completeJob(database: Database, id: string, runner: string, outc
 /** A job as a review reads it: its fields as the engine read them, its values, and what its document was read as (D272). */
 export interface JobToReview {
   job: Job
-  fields: Field[]
+  fields: JobField[]
   result: Record<string, unknown>
-  fieldsMeta: Record<string, JobFieldMeta>
+  fieldsMeta: Record<string, StoredFieldMeta>
   reading: JobReading | undefined
 }
 
@@ -236,7 +236,7 @@ export async function jobToReview(database: Database, accountId: string, id: str
   if (row.status !== 'succeeded') throw errors.jobNotSucceeded(row.status)
   return {
     job: toWire(row),
-    fields: row.fields.map(fieldSpecOf),
+    fields: row.fields.map(jobFieldOf),
     result: row.result ?? {},
     fieldsMeta: row.fieldsMeta ?? {},
     reading: await repository.reading(id),
@@ -244,13 +244,7 @@ export async function jobToReview(database: Database, accountId: string, id: str
 }
 
 /** Records a review's values in the job, in the caller's transaction: the job as it is then, or undefined when it is gone. */
-export function* recordReview(
-  database: Database,
-  tx: Queries,
-  accountId: string,
-  id: string,
-  review: { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta>; at: string },
-): Part<Job | undefined> {
+export function* recordReview(database: Database, tx: Queries, accountId: string, id: string, review: StoredAnswers & { at: string }): Part<Job | undefined> {
   const repository = jobsRepository(database)
   const row = yield* repository.locked(tx, accountId, id)
   if (!row) return undefined

@@ -9,17 +9,17 @@
 import type { Database } from '../../db/database'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
-import type { Field } from '../../lib/fields/types'
+import type { JobField } from '../../lib/fields/model'
 import { type Answers, storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
-import { ExtractionError, UNEXPECTED } from './engines/types'
+import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor } from './extractor'
 import type { LayoutSource } from './learning/layout'
 import { withLearnedLayouts } from './learning/read'
 import type { DocumentText, MediaType, ReadLimits } from './readers/types'
 import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps } from './repository'
 import { claimNextJob, completeJob } from './service'
-import { fieldSpecOf } from './wire'
+import { jobFieldOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
@@ -96,7 +96,7 @@ export function createJobRunner({
     let outcome: JobOutcome
     let reading: DocumentText | undefined
     try {
-      const fields = row.fields.map(fieldSpecOf)
+      const fields = row.fields.map(jobFieldOf)
       let answers = await extractFields(
         {
           content,
@@ -147,7 +147,7 @@ export function createJobRunner({
   }
 
   /** The answers read again with the account's learned layouts; a lookup that fails leaves the general reading's (D274). */
-  async function withLayouts(row: ClaimedJob['row'], reading: DocumentText, fields: Field[], answers: Answers): Promise<Answers> {
+  async function withLayouts(row: ClaimedJob['row'], reading: DocumentText, fields: JobField[], answers: Answers): Promise<Answers> {
     try {
       return await withLearnedLayouts(reading, fields, answers, layoutsOf!(row.accountId))
     } catch (error) {

@@ -6,6 +6,7 @@
  */
 import type { Database } from '../../db/database'
 import { type ErrorDetail, errors } from '../../http/errors'
+import type { FieldMeta } from '../../lib/fields/model'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type JobToReview, jobToReview, recordReview } from '../extraction/service'
@@ -46,7 +47,7 @@ export async function reviewJob(database: Database, accountId: string, jobId: st
   if (details.length) throw errors.validation(details)
 
   const result: Record<string, unknown> = {}
-  const fieldsMeta: JobToReview['fieldsMeta'] = {}
+  const fieldsMeta: Record<string, FieldMeta> = {}
   const read: Record<string, ReadAnswer> = {}
   const taught: Record<string, unknown> = {}
   const corrected: string[] = []
@@ -59,7 +60,7 @@ export async function reviewJob(database: Database, accountId: string, jobId: st
     const changed = listed && JSON.stringify(value) !== JSON.stringify(readValue)
     if (changed) corrected.push(field.key)
     result[field.key] = value
-    fieldsMeta[field.key] = { ...engine, corrected: changed, read_value: readValue }
+    fieldsMeta[field.key] = { ...engine, bbox: engine.bbox ?? null, corrected: changed, read_value: readValue }
     read[field.key] = { value: readValue, page: engine.page ?? null, bbox: engine.bbox ?? null }
     // A value the reviewer gave, or one the engine read and the reviewer let stand, teaches where it is printed;
     // a key left out that the engine found nothing for teaches nothing (D273).

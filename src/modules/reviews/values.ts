@@ -6,7 +6,8 @@
  * naming the value's JSON pointer.
  */
 import type { ErrorDetail } from '../../http/errors'
-import type { Field, ResolvedColumn, ResolvedType } from '../../lib/fields/types'
+import type { JobField, ResolvedColumn } from '../../lib/fields/model'
+import type { ResolvedType } from '../../lib/fields/types'
 import { normaliseValue } from '../extraction/normalise'
 
 export type Checked = { ok: true; value: unknown } | { ok: false; details: ErrorDetail[] }
@@ -19,7 +20,7 @@ const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/
 const CURRENCY = /^[A-Z]{3}$/
 
 /** A value of one of the field's types, at `path`: its stored form, or what is wrong with it. */
-export function checkValue(field: Pick<Field, 'type' | 'values' | 'columns'>, value: unknown, path: string): Checked {
+export function checkValue(field: Pick<JobField, 'type' | 'values' | 'columns'>, value: unknown, path: string): Checked {
   if (value === null) return { ok: true, value: null }
   const checked = field.type === 'table' ? checkTable(field.columns, value, path) : checkScalar(field.type, field.values, value, path)
   // Stored as the one normalisation layer types every answer (D90): `result` reads the same whoever gave the value.

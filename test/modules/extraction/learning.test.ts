@@ -8,7 +8,7 @@
  */
 import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { type Answers, storedAnswers } from '../../../src/modules/extraction/answers'
 import type { Engine } from '../../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
@@ -106,7 +106,7 @@ async function invoicePdf(sender: Sender, invoice: Invoice, placement: Placement
 
 const read = (pdf: Uint8Array): Promise<DocumentText> => readDocument(pdf, MEDIA_TYPES.pdf)
 
-const fields: Field[] = [
+const fields: JobField[] = [
   { key: 'company_name', label: 'Company name', description: 'Name of the company that issued the invoice', type: 'text' },
   { key: 'invoice_number', label: 'Invoice number', description: 'Invoice number', type: 'text' },
   { key: 'date', label: 'Date', description: 'Invoice date', type: 'date' },
@@ -134,7 +134,7 @@ const general: Engine = {
     const text = document.pages.join('\n')
     const lines = text.split('\n').map((line) => line.trim())
     const after = (label: RegExp) => label.exec(text)?.[1] ?? null
-    const answer = (value: string | null) => ({ value, confidence: value === null ? 0 : 0.8, page: value === null ? null : 1, evidence: null })
+    const answer = (value: string | null) => ({ value, confidence: value === null ? 0 : 0.8, page: value === null ? null : 1, snippet: null })
     return {
       company_name: answer(lines.find(Boolean) ?? null),
       invoice_number: answer(after(/Invoice No: (\S+)/)),
@@ -147,7 +147,7 @@ const general: Engine = {
 
 async function extract(document: DocumentText, layouts?: LayoutStore): Promise<Answers> {
   const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.pdf, documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS }
-  const answers = await inProcessExtractor(general, async () => document)(task)
+  const answers = await inProcessExtractor(general, { read: async () => document })(task)
   // As the job runner does (D274): the document as read, again with the account's layouts.
   return layouts ? withLearnedLayouts(document, fields, answers, layouts.source) : answers
 }
@@ -291,7 +291,7 @@ describe('a scanned receipt', () => {
   }
 
   test('scanned at another resolution and moved on the page, the next receipt is read where the review placed its values', async () => {
-    const fields: Field[] = [
+    const fields: JobField[] = [
       { key: 'company_name', label: 'Company name', description: 'Name of the shop', type: 'text' },
       { key: 'total', label: 'Total', description: 'Total paid', type: 'amount' },
     ]
@@ -312,8 +312,8 @@ describe('a scanned receipt', () => {
       async extract({ document }) {
         const subtotal = /SUBTOTAL\s+(\S+)/.exec(document.pages.join('\n'))?.[1] ?? null
         return {
-          company_name: { value: null, confidence: 0, page: null, evidence: null },
-          total: { value: subtotal, confidence: 0.8, page: 1, evidence: null },
+          company_name: { value: null, confidence: 0, page: null, snippet: null },
+          total: { value: subtotal, confidence: 0.8, page: 1, snippet: null },
         }
       },
     }
@@ -321,10 +321,7 @@ describe('a scanned receipt', () => {
       withLearnedLayouts(
         document,
         fields,
-        await inProcessExtractor(
-          reading,
-          async () => document,
-        )({
+        await inProcessExtractor(reading, { read: async () => document })({
           content: new Uint8Array([1]),
           mediaType: MEDIA_TYPES.png,
           documentType: 'invoice',

@@ -6,9 +6,10 @@
  * layout updates that layout: what it teaches replaces what the layout held for those fields.
  */
 import { conceptOf } from '../../../lib/fields/concepts'
-import type { Field, ResolvedType } from '../../../lib/fields/types'
+import type { JobField } from '../../../lib/fields/model'
+import type { ResolvedType } from '../../../lib/fields/types'
 import { conceptLabels } from '../../../lib/lexicon'
-import type { BoundingBox } from '../answers'
+import type { BoundingBox } from '../../../lib/fields/model'
 import { normaliseValue } from '../normalise'
 import type { DocumentText } from '../readers/types'
 import { anchorsOf } from './anchors'
@@ -30,7 +31,7 @@ export interface Review {
   /** The reviewed job: answers read with what it teaches name it. */
   job: string
   document: DocumentText
-  fields: readonly Field[]
+  fields: readonly JobField[]
   /**
    * The reviewed values by key, typed as their fields: a value teaches where it is printed (or that
    * the sender always has it), null that the sender's documents have none; a key left out teaches nothing.
@@ -83,7 +84,7 @@ function keepCommon(older: Fingerprint, newer: Fingerprint): Fingerprint {
 /** Types a sender's documents may always have the same value of: its name, its currency, a yes or no. */
 const CONSTANT_TYPES = new Set<ResolvedType>(['text', 'enum', 'currency', 'boolean', 'list'])
 
-function learnField(pages: Page[], field: Field, raw: unknown, job: string, read: ReadAnswer | undefined): LearnedField | undefined {
+function learnField(pages: Page[], field: JobField, raw: unknown, job: string, read: ReadAnswer | undefined): LearnedField | undefined {
   if (raw === null) return { how: 'absent', type: field.type, job }
   if (field.type === 'table') return learnTable(pages, field, raw, job)
   const value = normaliseValue(field, raw)
@@ -104,7 +105,7 @@ function learnField(pages: Page[], field: Field, raw: unknown, job: string, read
  * one whose label names the field, else for an amount the lowest (a receipt's last total is the
  * one paid) and for anything else the first.
  */
-function choose(pages: Page[], found: Printing[], field: Field, read: ReadAnswer | undefined): Printing {
+function choose(pages: Page[], found: Printing[], field: JobField, read: ReadAnswer | undefined): Printing {
   const bbox = read?.bbox
   if (bbox && read.page !== null) {
     const engine = found.find((printing) => printing.page === read.page! - 1 && overlaps(bboxOf(pages[printing.page]!, printing.words), bbox))
@@ -134,7 +135,7 @@ function labelOf(page: Page, value: readonly Word[]): string {
 }
 
 /** A field's printed labels, folded to letters and digits: its key, label and aliases, and its concept's labels. */
-function fieldLabels(field: Field): string[] {
+function fieldLabels(field: JobField): string[] {
   const concept = conceptOf(field.key, field.label)
   const labels = [field.key.replace(/_/g, ' '), field.label, ...(field.aliases ?? []), ...(concept ? conceptLabels(concept.id) : [])]
   return [...new Set(labels.map(squashed).filter((label) => label.length >= 3))]

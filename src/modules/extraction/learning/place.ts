@@ -3,7 +3,7 @@
  * (a misread letter forgiven), which of several such rows, and the words within a box. What
  * `learn.ts` measures and `read.ts` reads back, so both see the page alike.
  */
-import type { BoundingBox } from '../answers'
+import type { BoundingBox } from '../../../lib/fields/model'
 import { LETTER_MARKS } from '../normalise/currency'
 import type { Anchor } from './layout'
 import { type Box, isVariable, type Page, type Word } from './words'

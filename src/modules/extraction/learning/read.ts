@@ -5,7 +5,8 @@
  * where the learned place holds nothing of the field's type.
  */
 import { conceptOf } from '../../../lib/fields/concepts'
-import type { Field, ResolvedType } from '../../../lib/fields/types'
+import type { JobField } from '../../../lib/fields/model'
+import type { ResolvedType } from '../../../lib/fields/types'
 import { collapse } from '../../../lib/text'
 import { type Answers, answerOf, answersOf, type FieldAnswer } from '../answers'
 import { MIN_OCR_CONFIDENCE } from '../confidence'
@@ -71,14 +72,14 @@ function closest(keys: ReadonlySet<string>, layouts: readonly LearnedLayout[], m
  * The answers of a document with the learned layouts of its account: each field the matching
  * layout knows read with it, each other field (and each the layout finds nothing for) as `general` answered.
  */
-export async function withLearnedLayouts(document: DocumentText, fields: readonly Field[], general: Answers, source: LayoutSource): Promise<Answers> {
+export async function withLearnedLayouts(document: DocumentText, fields: readonly JobField[], general: Answers, source: LayoutSource): Promise<Answers> {
   const keys = ownKeys(document)
   const layouts = await source([...keys])
   const match = layouts.length ? matchLayout(keys, layouts) : undefined
   return match ? readWithLayout(pagesOf(document), fields, match, general) : general
 }
 
-export function readWithLayout(pages: Page[], fields: readonly Field[], match: LayoutMatch, general: Answers): Answers {
+export function readWithLayout(pages: Page[], fields: readonly JobField[], match: LayoutMatch, general: Answers): Answers {
   const { layout } = match
   const close = match.similarity.score >= CONSTANT_MATCH.score && match.similarity.head >= CONSTANT_MATCH.head
   let shown: { order: DateOrder } | undefined
@@ -95,10 +96,10 @@ export function readWithLayout(pages: Page[], fields: readonly Field[], match: L
         case 'constant':
           return [
             field.key,
-            close ? { value: learned.value, confidence: CONFIDENCE.constant, page: null, evidence: null, bbox: null, learned: source } : fallback,
+            close ? { value: learned.value, confidence: CONFIDENCE.constant, page: null, snippet: null, bbox: null, learned: source } : fallback,
           ] as const
         case 'absent':
-          return [field.key, close ? { value: null, confidence: 0, page: null, evidence: null, bbox: null, learned: source } : fallback] as const
+          return [field.key, close ? { value: null, confidence: 0, page: null, snippet: null, bbox: null, learned: source } : fallback] as const
         case 'table': {
           const table = readTable(pages, field, learned)
           return [field.key, table ? { ...table, learned: source } : fallback] as const
@@ -128,7 +129,7 @@ interface Reading {
 const ORDER: Record<Anchor['kind'], number> = { self: 0, label: 1, above: 2, landmark: 3 }
 
 /** A printed field read where its anchors place it: the surest anchor found that points at a value of the field's type. */
-function readPrinted(pages: Page[], field: Field, learned: PrintedField, order: DateOrder): FieldAnswer | undefined {
+function readPrinted(pages: Page[], field: JobField, learned: PrintedField, order: DateOrder): FieldAnswer | undefined {
   const page = pages[learned.page]
   if (!page) return undefined
   const lines = page.rows
@@ -167,7 +168,8 @@ function answer(page: Page, learned: PrintedField, reading: Reading, confidence:
     value: reading.value,
     confidence,
     page: learned.page + 1,
-    evidence: { text: collapse(page.lines[first.line] ?? ''), line: first.line },
+    snippet: collapse(page.lines[first.line] ?? ''),
+    line: first.line,
     bbox: bboxOf(page, reading.words),
   }
 }
@@ -178,7 +180,7 @@ function answer(page: Page, learned: PrintedField, reading: Reading, confidence:
  * within the place; for anything else, the nearest cell that reads as the field's type. Words read
  * too poorly are no reading.
  */
-function readCells(page: Page, cells: Cell[], field: Field, learned: PrintedField, box: Box, order: DateOrder, kind: Anchor['kind']): Reading | undefined {
+function readCells(page: Page, cells: Cell[], field: JobField, learned: PrintedField, box: Box, order: DateOrder, kind: Anchor['kind']): Reading | undefined {
   if (TEXT_TYPES.has(field.type)) {
     const near = cells.flatMap((cell) => cell.words).sort((a, b) => a.line - b.line || a.box[0] - b.box[0])
     const spelled = spellings(near, textOfValue(learned.value))[0]

@@ -5,7 +5,7 @@
  * however many rows it has: a line with a value in the row's column starts a row, other lines add
  * their text to the row above.
  */
-import type { Field, ResolvedColumn } from '../../../lib/fields/types'
+import type { JobField, ResolvedColumn } from '../../../lib/fields/model'
 import { collapse } from '../../../lib/text'
 import type { FieldAnswer } from '../answers'
 import { normaliseValue } from '../normalise'
@@ -25,7 +25,7 @@ const TABLE_CONFIDENCE = 0.9
 /** Lines a learned table may run to when the row that ends it is not found. */
 const MAX_TABLE_LINES = 200
 
-export function learnTable(pages: Page[], field: Field, raw: unknown, job: string): TableField | undefined {
+export function learnTable(pages: Page[], field: JobField, raw: unknown, job: string): TableField | undefined {
   const columns = field.columns
   const rows = normaliseValue(field, raw) as Row[] | null
   if (!columns?.length || !rows?.length) return undefined
@@ -141,7 +141,7 @@ function anchorFor(page: Page, words: Word[]): Anchor | undefined {
 }
 
 /** A table read with a learned one: its rows between the heading row and the row that ends it. */
-export function readTable(pages: Page[], field: Field, learned: TableField): FieldAnswer | undefined {
+export function readTable(pages: Page[], field: JobField, learned: TableField): FieldAnswer | undefined {
   const page = pages[learned.page]
   if (!page) return undefined
   const lines = page.rows
@@ -194,7 +194,8 @@ export function readTable(pages: Page[], field: Field, learned: TableField): Fie
     value: rows,
     confidence: TABLE_CONFIDENCE,
     page: learned.page + 1,
-    evidence: { text: collapse(page.lines[headLine] ?? ''), line: headLine },
+    snippet: collapse(page.lines[headLine] ?? ''),
+    line: headLine,
     bbox: bboxOf(page, used),
   }
 }

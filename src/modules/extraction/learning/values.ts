@@ -3,7 +3,8 @@
  * date by what the normalisation layer reads in each line, a text by its letters, a few misread —
  * and the other way round, what a cell at a learned place holds as a value of a field's type.
  */
-import type { Field, ResolvedType } from '../../../lib/fields/types'
+import type { JobField } from '../../../lib/fields/model'
+import type { ResolvedType } from '../../../lib/fields/types'
 import { collapse, fold } from '../../../lib/text'
 import { normaliseValue, parseBoolean, parseEnum, parseNumber } from '../normalise'
 import { amountIn, findAmounts } from '../normalise/amounts'
@@ -139,6 +140,6 @@ export function typed(field: { type: ResolvedType; values?: string[] }, text: st
     case 'enum':
       return parseEnum(collapse(text), field.values ?? [])
     default:
-      return normaliseValue(field as Field, text)
+      return normaliseValue(field as JobField, text)
   }
 }
