@@ -32,6 +32,10 @@ export interface JobFieldMeta {
   bbox?: { left: number; top: number; width: number; height: number } | null
   /** A table field's check against its printed total and its arithmetic (D117); absent for other fields and other engines. */
   table_check?: { lines_sum: string | null; total: 'matches' | 'differs' | 'not_found' | 'not_checked'; rows: 'match' | 'differ' | 'not_checked' }
+  /** The sums this value breaks (D282): which identity, the value the other answers imply, the value given. */
+  checks?: { check: 'subtotal_plus_tax' | 'lines_sum' | 'rate_times_base' | 'tax_breakdown' | 'cash_minus_change'; expected: string; found: string }[]
+  /** Whether a person should check the value: below the job's review threshold, or a broken sum (D284). Absent in jobs stored before it. */
+  needs_review?: boolean
 }
 
 /** Pages read so far of a running job's document. */
@@ -64,6 +68,10 @@ export const jobTables = defineTables((k) => {
       fileSha256: k.text('file_sha256').notNull(),
       result: k.json<Record<string, unknown>>('result'),
       fieldsMeta: k.json<Record<string, JobFieldMeta>>('fields_meta'),
+      /** The confidence under which a value needs a person (D284): the schema's, the request's, or the default. */
+      reviewThreshold: k.real('review_threshold').notNull().default(0.95),
+      /** Whether any value of a succeeded job needs a person (D284); null until it succeeds. */
+      needsReview: k.boolean('needs_review'),
       progress: k.json<JobProgress>('progress'),
       errorCode: k.text('error_code'),
       errorMessage: k.text('error_message'),

@@ -140,3 +140,25 @@ function inferKind(key: string, label: string, description: string): ResolvedTyp
 export function inferType(key: string, label: string, description: string): ResolvedType {
   return conceptOf(key, label)?.kind ?? inferKind(key, label, description)
 }
+
+/** The amounts checked against each other between a job's answers (D282). */
+export const SUM_ROLES = ['rate', 'subtotal', 'tax', 'cash', 'change', 'paid', 'total'] as const
+export type SumRole = (typeof SUM_ROLES)[number]
+
+const SUM_WORDS = conceptsFile.sums as unknown as Record<SumRole, string[]>
+
+/**
+ * Which amount of the sums a field stands for (D282): its concept's role for the catalog's total,
+ * subtotal and tax; else the first role one of whose words its key or label holds (a rate only
+ * beside a tax word: "vat_rate"). Amount fields only, and a rate may be a number.
+ */
+export function sumRoleOf(key: string, label: string, type: ResolvedType): SumRole | undefined {
+  if (type !== 'amount' && type !== 'number') return undefined
+  const concept = conceptOf(key, label)
+  if (concept?.kind === type && (concept.role === 'total' || concept.role === 'subtotal' || concept.role === 'tax')) return concept.role
+  const said = words(`${key} ${label}`)
+  const says = (role: SumRole) => hasAny(said, SUM_WORDS[role])
+  if (says('rate') || said.includes('%')) return says('tax') ? 'rate' : undefined
+  if (type !== 'amount') return undefined
+  return SUM_ROLES.find((role) => role !== 'rate' && says(role))
+}

@@ -4,6 +4,7 @@
  * `fields_meta` its confidence, page, snippet and box — the one place an answer is split.
  */
 import type { JobFieldMeta } from '../../db/tables/jobs'
+import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
 /**
  * What an engine answers for one field, and what travels unsplit through normalisation (the only
@@ -23,7 +24,16 @@ export interface FieldAnswer {
   bbox?: BoundingBox | null
   /** A table's rows checked against its printed total and their own arithmetic (D117); the built-in engine's tables only. */
   tableCheck?: TableCheck
+  /** Whether the amounts this one is checked against agree with it (D282); absent when it is in no identity. */
+  sums?: 'agree' | 'broken'
+  /** The identities this amount breaks (D282). */
+  checks?: SumCheck[]
+  /** The engine's own score and the evidence kinds calibration looked it up by (D283): for the benchmark that refits, never stored. */
+  score?: { confidence: number; kinds: string[] }
 }
+
+/** An identity between amounts that an answer breaks (D282): which, the value the other answers imply, the value given. */
+export type SumCheck = NonNullable<JobFieldMeta['checks']>[number]
 
 /** How a table's rows check out (D117). */
 export interface TableCheck {
@@ -69,10 +79,16 @@ export interface BoundingBox {
 export interface StoredAnswers {
   result: Record<string, unknown>
   fieldsMeta: Record<string, JobFieldMeta>
+  /** Whether any value needs a person (D284). */
+  needsReview: boolean
 }
 
-/** Every requested key answers, and nothing else does; a field without a value answers confidence 0 and nowhere. */
-export function storedAnswers(keys: readonly string[], answers: Answers): StoredAnswers {
+/**
+ * Every requested key answers, and nothing else does; a field without a value answers confidence 0
+ * and nowhere. A value needs a person below the review threshold or when a sum it is in breaks;
+ * a field without a value claims nothing and needs none (D284).
+ */
+export function storedAnswers(keys: readonly string[], answers: Answers, reviewThreshold = DEFAULT_REVIEW_THRESHOLD): StoredAnswers {
   const entries = keys.map((key) => {
     const answer = answerOf(answers, key)
     const found = answer.value !== null && answer.value !== undefined
@@ -83,13 +99,16 @@ export function storedAnswers(keys: readonly string[], answers: Answers): Stored
           snippet: answer.evidence?.text ?? null,
           bbox: answer.bbox ?? null,
           ...(answer.tableCheck ? { table_check: answer.tableCheck } : {}),
+          ...(answer.checks?.length ? { checks: answer.checks } : {}),
+          needs_review: answer.confidence < reviewThreshold || Boolean(answer.checks?.length),
         }
-      : { confidence: 0, page: null, snippet: null, bbox: null }
+      : { confidence: 0, page: null, snippet: null, bbox: null, needs_review: false }
     return [key, found ? answer.value : null, meta] as const
   })
   // fromEntries makes own properties even of keys such as `__proto__`.
   return {
     result: Object.fromEntries(entries.map(([key, value]) => [key, value])),
     fieldsMeta: Object.fromEntries(entries.map(([key, , meta]) => [key, meta])),
+    needsReview: entries.some(([, , meta]) => meta.needs_review),
   }
 }

@@ -19,3 +19,12 @@ export const MIN_OCR_CONFIDENCE = 0.6
  * that normalises to its field's type is usually right.
  */
 export const MODEL_CONFIDENCE = 0.8
+
+/**
+ * What an uncalibrated engine's value is worth, as a share of its own score, when it breaks a sum
+ * the other answers make (D282): one of the amounts is wrong and the check cannot tell which.
+ */
+export const BROKEN_SUMS_FACTOR = 0.6
+
+/** The confidence under which a value needs a person, when neither the schema nor the request sets one (D284). */
+export const DEFAULT_REVIEW_THRESHOLD = 0.95

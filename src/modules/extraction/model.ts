@@ -57,6 +57,13 @@ export const ExtractRequest = t.Object(
     schema_version: t.Optional(
       Type.Integer({ minimum: 1, description: 'With `schema_id`: the version of the schema to use; its current version when left out.' }),
     ),
+    review_threshold: t.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out.',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -76,6 +83,9 @@ export const JobsQuery = t.Object(
     starting_after: t.Optional(t.String({ description: 'A job ID from the previous page: list the jobs after it.' })),
     status: t.Optional(t.String({ description: `Only jobs in this status: ${JOB_STATUSES.join(', ')}.`, examples: ['failed'] })),
     schema_id: t.Optional(t.String({ description: 'Only jobs created from this schema.', examples: ['sch_01m7zvb9bb611cmatkr3ef5dhzw8cw'] })),
+    needs_review: t.Optional(
+      t.String({ description: '`true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).', examples: ['true'] }),
+    ),
   },
   { additionalProperties: true },
 )
@@ -148,6 +158,19 @@ export const Job = t.Object(
               { description: 'Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same.' },
             ),
           ),
+          checks: t.Optional(
+            t.Array(
+              t.Object({
+                check: t.UnionEnum(['subtotal_plus_tax', 'lines_sum', 'rate_times_base', 'tax_breakdown', 'cash_minus_change'], { default: undefined }),
+                expected: t.String({ description: 'What the other answers imply this value is, as a decimal string.' }),
+                found: t.String({ description: 'The value given, as a decimal string.' }),
+              }),
+              { description: 'The sums between answers that this value breaks (D282); absent when it breaks none.' },
+            ),
+          ),
+          needs_review: t.Optional(
+            t.Boolean({ description: 'Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it.' }),
+          ),
         }),
       ),
     ),
@@ -159,6 +182,8 @@ export const Job = t.Object(
       }),
     ),
     engine: t.String({ examples: ['builtin'] }),
+    review_threshold: t.Number({ minimum: 0, maximum: 1, description: "The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284)." }),
+    needs_review: Nullable(t.Boolean({ description: 'Whether any value of the succeeded job needs a person (D284); null until the job succeeds.' })),
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),
     completed_at: Nullable(t.String({ format: 'date-time' })),
