@@ -84,7 +84,10 @@ export const JobsQuery = t.Object(
     status: t.Optional(t.String({ description: `Only jobs in this status: ${JOB_STATUSES.join(', ')}.`, examples: ['failed'] })),
     schema_id: t.Optional(t.String({ description: 'Only jobs created from this schema.', examples: ['sch_01m7zvb9bb611cmatkr3ef5dhzw8cw'] })),
     needs_review: t.Optional(
-      t.String({ description: '`true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).', examples: ['true'] }),
+      t.String({
+        description: '`true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).',
+        examples: ['true'],
+      }),
     ),
   },
   { additionalProperties: true },
@@ -169,7 +172,10 @@ export const Job = t.Object(
             ),
           ),
           needs_review: t.Optional(
-            t.Boolean({ description: 'Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it.' }),
+            t.Boolean({
+              description:
+                'Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it.',
+            }),
           ),
         }),
       ),
@@ -182,7 +188,11 @@ export const Job = t.Object(
       }),
     ),
     engine: t.String({ examples: ['builtin'] }),
-    review_threshold: t.Number({ minimum: 0, maximum: 1, description: "The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284)." }),
+    review_threshold: t.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284).",
+    }),
     needs_review: Nullable(t.Boolean({ description: 'Whether any value of the succeeded job needs a person (D284); null until the job succeeds.' })),
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),

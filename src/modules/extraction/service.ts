@@ -35,7 +35,7 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
     throw errors.validation([{ path: '/extract/schema_version', message: 'schema_version needs schema_id' }])
   // A schema's jobs are checked as the schema says (D284): the request sets the threshold only without one.
   if (request.review_threshold !== undefined && request.schema_id !== undefined)
-    throw errors.validation([{ path: '/extract/review_threshold', message: "Set review_threshold on the schema, not with schema_id" }])
+    throw errors.validation([{ path: '/extract/review_threshold', message: 'Set review_threshold on the schema, not with schema_id' }])
   const reviewThreshold = request.review_threshold ?? DEFAULT_REVIEW_THRESHOLD
   if (request.fields !== undefined) {
     const details = Object.entries(request.fields).flatMap(([key, field]) =>

@@ -177,13 +177,7 @@ export const schemasRepository = perDatabase((database) => {
 
     /** Sets the review threshold, which is no part of a version (D284). */
     *setReviewThreshold(tx: Queries, row: SchemaRow, reviewThreshold: number): Part<SchemaRow> {
-      const [updated] = yield* run(
-        tx
-          .update(schemas)
-          .set({ reviewThreshold, updatedAt: nowIso() })
-          .where(owned(row.accountId, row.id))
-          .returning(),
-      )
+      const [updated] = yield* run(tx.update(schemas).set({ reviewThreshold, updatedAt: nowIso() }).where(owned(row.accountId, row.id)).returning())
       return updated!
     },
 

@@ -14,7 +14,9 @@ const scripted: Engine = {
   name: 'scripted',
   async extract({ document, fields }) {
     const lines = document.pages.join('\n').split('\n')
-    const given = new Map(lines.map((line) => /^(\w+)=([^@]*)@([\d.]+)$/.exec(line)).flatMap((m) => (m ? [[m[1]!, { value: m[2]!, confidence: Number(m[3]) }] as const] : [])))
+    const given = new Map(
+      lines.map((line) => /^(\w+)=([^@]*)@([\d.]+)$/.exec(line)).flatMap((m) => (m ? [[m[1]!, { value: m[2]!, confidence: Number(m[3]) }] as const] : [])),
+    )
     const values: Record<string, unknown> = {}
     const meta: Record<string, { confidence: number; page: number; snippet: string }> = {}
     for (const { key } of fields) {
@@ -103,7 +105,7 @@ describe('review_threshold', () => {
     const patched = await t.call('PATCH', `/api/v1/schemas/${schema.id}`, { body: { review_threshold: 0.9 } })
     expect(patched.status).toBe(200)
     expect(patched.body).toMatchObject({ review_threshold: 0.9, version: 1 })
-    expect((await t.call("GET", `/api/v1/schemas/${schema.id}`)).body.schema.review_threshold).toBe(0.9)
+    expect((await t.call('GET', `/api/v1/schemas/${schema.id}`)).body.schema.review_threshold).toBe(0.9)
     const stricter = await job(t, { document_type: 'invoice', schema_id: schema.id }, ['total=10.00@0.85'])
     expect(stricter).toMatchObject({ review_threshold: 0.9, needs_review: true })
     // The job keeps the threshold it was read with.

@@ -15,9 +15,7 @@ import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/typ
 const field = (key: string, type: ResolvedType = 'amount', label = key) => resolveField({ key, label, description: '', type })
 
 function answers(values: Record<string, unknown>): Answers {
-  return Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, { value, confidence: 0.9, page: 1, evidence: { text: String(value) } }]),
-  )
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value, confidence: 0.9, page: 1, evidence: { text: String(value) } }]))
 }
 
 function checked(fields: ReturnType<typeof field>[], values: Record<string, unknown>) {
@@ -106,7 +104,13 @@ describe('the lines add up to the subtotal', () => {
   const fields = [field('subtotal'), resolveField({ key: 'line_items', label: 'Line items', description: '', type: 'table' })]
   const withLines = (subtotal: string, sum: string): Answers => ({
     ...answers({ subtotal }),
-    line_items: { value: [{ description: 'A', amount: sum }], confidence: 0.9, page: 1, evidence: null, tableCheck: { lines_sum: sum, total: 'not_checked', rows: 'not_checked' } },
+    line_items: {
+      value: [{ description: 'A', amount: sum }],
+      confidence: 0.9,
+      page: 1,
+      evidence: null,
+      tableCheck: { lines_sum: sum, total: 'not_checked', rows: 'not_checked' },
+    },
   })
 
   test('agree', () => expect(checkSums(fields, withLines('45.00', '45.00')).subtotal!.sums).toBe('agree'))
