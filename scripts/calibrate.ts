@@ -25,9 +25,9 @@ import { type CalibrationTable, type Steps, stepShare } from '../src/modules/ext
 /** Least values a kind needs to get a step function of its own. */
 const MIN_VALUES = 25
 /** Least values of a step. */
-const MIN_STEP = 30
+const MIN_STEP = 15
 /** Values of the kind's mean added to every step: a step of 10 right of 10 is 0.98 or so, not 1. */
-const PRIOR = 15
+const PRIOR = 8
 /** The most any value is given: nothing read from a document is certain. */
 const MOST = 0.998
 /** What a value of a field no kind measures may be given at most (see CalibrationTable). */
@@ -47,8 +47,14 @@ const records: ValueRecord[] = files.flatMap((file) => (JSON.parse(readFileSync(
 
 /** Every kind a value counts for: its own kinds and its reading's pool (the fallback of unmeasured fields). */
 function kindsOf(record: ValueRecord): string[] {
-  const reading = record.kinds[record.kinds.length - 1]?.split('/')[0]
-  return reading ? [...record.kinds, reading] : record.kinds
+  const reading = record.kinds[0]?.split('/')[0]
+  return reading && !record.kinds.includes(reading) ? [...record.kinds, reading] : record.kinds
+}
+
+/** The kinds a value is looked up by, as calibration.ts's `kindsOf` gives them: a concept's role falls back to its reading's pool. */
+function lookupKinds(record: ValueRecord): string[] {
+  const group = record.kinds[0]?.split('/')[1]
+  return group && !group.startsWith('field:') ? kindsOf(record) : record.kinds
 }
 
 /**
@@ -91,6 +97,7 @@ const table: CalibrationTable = {
     on: `${fitHalf}-numbered half of ${[...new Set(records.map((record) => record.set))].join(', ')}`,
     values: fitting.length,
     min_values_per_kind: MIN_VALUES,
+    min_values_per_step: MIN_STEP,
     prior: PRIOR,
   },
   kinds,
@@ -100,7 +107,7 @@ const table: CalibrationTable = {
 /** The confidence the table gives a recorded value, as calibration.ts looks it up. */
 function calibrated(record: ValueRecord): number {
   if (RAW) return record.score!
-  const kind = record.kinds.find((candidate) => Object.hasOwn(kinds, candidate))
+  const kind = lookupKinds(record).find((candidate) => Object.hasOwn(kinds, candidate))
   if (kind) return stepShare(kinds[kind]!, record.score!)
   const reading = kindsOf(record).pop()!
   return Math.min(UNMEASURED_CAP, kinds[reading] ? stepShare(kinds[reading], record.score!) : record.score!)
@@ -154,6 +161,18 @@ if (scoreJson)
 if (!args.includes('--dry-run')) {
   const path = resolve(import.meta.dir, '../data/calibration.json')
   const comment = 'Confidence as the measured chance of being right (D283), written by `bun run calibrate` (scripts/calibrate.ts): do not edit by hand.'
-  writeFileSync(path, `${JSON.stringify({ $comment: comment, ...table }, null, 1)}\n`)
+  // One line per kind: its steps side by side, as a reader compares them.
+  const lines = Object.entries(kinds).map(([kind, steps]) => `    ${JSON.stringify(kind)}: ${JSON.stringify(steps)}`)
+  const text = [
+    '{',
+    `  "$comment": ${JSON.stringify(comment)},`,
+    `  "fitted": ${JSON.stringify(table.fitted)},`,
+    '  "kinds": {',
+    lines.join(',\n'),
+    '  },',
+    `  "unmeasuredCap": ${UNMEASURED_CAP}`,
+    '}',
+  ].join('\n')
+  writeFileSync(path, `${text}\n`)
   console.log(`wrote ${path}: ${Object.keys(kinds).length} kinds`)
 }

@@ -38,9 +38,13 @@ export function groupOf(field: Pick<Field, 'key' | 'label' | 'type'>): string {
   return concept?.role && concept.kind === field.type ? concept.role : `field:${field.type}`
 }
 
-/** The evidence kinds of a value, most specific first: reading, group and sums; reading and group. */
+/**
+ * The evidence kinds of a value, most specific first: reading, group and sums; reading and group;
+ * for a concept's role, the reading alone (every measured value read so). A field of no role has
+ * no measured kind: its score is capped (`unmeasuredCap`).
+ */
 export function kindsOf(reading: string, group: string, sums: FieldAnswer['sums']): string[] {
-  return [...(sums ? [`${reading}/${group}/${sums}`] : []), `${reading}/${group}`]
+  return [...(sums ? [`${reading}/${group}/${sums}`] : []), `${reading}/${group}`, ...(group.startsWith('field:') ? [] : [reading])]
 }
 
 /** The share right of a score under a kind's steps. */
