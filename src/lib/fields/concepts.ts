@@ -127,8 +127,7 @@ function inferKind(key: string, label: string, description: string): ResolvedTyp
   const phrase = description.toLowerCase()
   const found = KINDS.find(
     (entry) =>
-      !hasAny(head, entry.notHead) &&
-      (hasAny(head, entry.head) || hasAny(all, entry.any) || entry.description.some((wanted) => phrase.includes(wanted))),
+      !hasAny(head, entry.notHead) && (hasAny(head, entry.head) || hasAny(all, entry.any) || entry.description.some((wanted) => phrase.includes(wanted))),
   )
   return found?.kind ?? 'text'
 }
