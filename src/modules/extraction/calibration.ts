@@ -9,7 +9,7 @@
  */
 import table from '../../../data/calibration.json'
 import { conceptOf } from '../../lib/fields/concepts'
-import type { Field } from '../../lib/fields/types'
+import type { JobField as Field } from '../../lib/fields/model'
 import { type Answers, answerOf, answersOf, type FieldAnswer } from './answers'
 import type { DocumentText } from './readers/types'
 

@@ -8,7 +8,7 @@
  * found), and calibration (calibration.ts) gives each its measured chance of being right.
  */
 import { type SumRole, sumRoleOf } from '../../lib/fields/concepts'
-import type { Field } from '../../lib/fields/types'
+import type { JobField as Field } from '../../lib/fields/model'
 import { type Answers, answerOf, answersOf, type FieldAnswer, type SumCheck } from './answers'
 
 /** How far two amounts may differ and still agree: a cent, and rounding per line on larger sums. */
@@ -63,7 +63,7 @@ function membersOf(fields: readonly Field[], answers: Answers): Map<SumRole, Mem
 function linesSum(fields: readonly Field[], answers: Answers): { key: string; number: number } | undefined {
   for (const field of fields) {
     if (field.type !== 'table') continue
-    const sum = answerOf(answers, field.key).tableCheck?.lines_sum
+    const sum = answerOf(answers, field.key).table_check?.lines_sum
     if (sum !== null && sum !== undefined) return { key: field.key, number: Number(sum) }
   }
   return undefined

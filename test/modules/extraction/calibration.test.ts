@@ -30,7 +30,7 @@ const answer = (confidence: number, extra: object = {}): Answers[string] => ({
   value: '10.00',
   confidence,
   page: 1,
-  evidence: { text: 'Total 10.00' },
+  snippet: 'Total 10.00',
   ...extra,
 })
 const field = (key: string) => resolveField({ key, label: key, description: '', type: 'amount' })
@@ -63,7 +63,7 @@ describe('calibrate', () => {
   })
 
   test('a field without a value is left as it is', () => {
-    const empty = { value: null, confidence: 0, page: null, evidence: null }
+    const empty = { value: null, confidence: 0, page: null, snippet: null }
     expect(calibrate([field('total')], { total: empty }, text, table).total).toEqual(empty)
   })
 })

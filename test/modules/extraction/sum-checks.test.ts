@@ -15,7 +15,7 @@ import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/typ
 const field = (key: string, type: ResolvedType = 'amount', label = key) => resolveField({ key, label, description: '', type })
 
 function answers(values: Record<string, unknown>): Answers {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value, confidence: 0.9, page: 1, evidence: { text: String(value) } }]))
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value, confidence: 0.9, page: 1, snippet: String(value) }]))
 }
 
 function checked(fields: ReturnType<typeof field>[], values: Record<string, unknown>) {
@@ -108,8 +108,8 @@ describe('the lines add up to the subtotal', () => {
       value: [{ description: 'A', amount: sum }],
       confidence: 0.9,
       page: 1,
-      evidence: null,
-      tableCheck: { lines_sum: sum, total: 'not_checked', rows: 'not_checked' },
+      snippet: null,
+      table_check: { lines_sum: sum, total: 'not_checked', rows: 'not_checked' },
     },
   })
 
