@@ -6,7 +6,7 @@
  */
 import { collapse, words } from '../../lib/text'
 import { type Answers, answerOf, answersOf, type BoundingBox, type Evidence, NO_ANSWER } from './answers'
-import { MIN_OCR_CONFIDENCE } from './confidence'
+import { MIN_OCR_CONFIDENCE, OCR_READING_ALLOWANCE } from './confidence'
 import { findShape } from './normalise/shapes'
 import { legalFormsSource } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
@@ -37,7 +37,7 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       // its readings is clear.
       if (readConfidence < MIN_OCR_CONFIDENCE) readConfidence = Math.max(readConfidence, ...otherReadings(value, document.layout, lines, words))
       if (readConfidence < MIN_OCR_CONFIDENCE) return [key, { ...NO_ANSWER, bbox: null }] as const
-      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + 0.05)), bbox: boxOf(words) }] as const
+      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + OCR_READING_ALLOWANCE)), bbox: boxOf(words) }] as const
     }),
   )
 }

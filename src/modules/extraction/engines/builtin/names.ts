@@ -388,7 +388,7 @@ function letterhead(ctx: Context): Answer | undefined {
     if (hasLegalForm(name)) continue
     const at = answer.line?.index ?? -1
     const above = answers.find((other) => (other.line?.index ?? Infinity) < at && name.startsWith(`${String(other.value)} `))
-    if (above) answer.confidence = Math.min(answer.confidence, above.confidence - 0.01)
+    if (above) answer.confidence = Math.min(answer.confidence, above.confidence - LETTERHEAD.branchUnderBrand)
   }
   // The same name printed twice (letterhead and footer) is a strong sign.
   const keys = answers.map((answer) => squash(String(answer.value)).chars)

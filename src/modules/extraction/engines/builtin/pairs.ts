@@ -19,9 +19,7 @@ import { type Candidate, type LabelHit, squashKeepingMarks } from './labels'
 import { formsOf, isPartyGroup, LABEL_KINDS, namedOwner, SHAPE_GROUPS, type FieldWords, type Party } from './vocabulary'
 import { trimValue } from './text'
 import { collapse, fold } from '../../../../lib/text'
-
-/** Shapes so distinct that a value of the shape anywhere in the document is the field's, when it is the only one. */
-const UNMISTAKABLE: Partial<Record<Shape, number>> = { iban: 0.78, bic: 0.72, vat_id: 0.7, email: 0.66, url: 0.62 }
+import { NAMED, STATUS, UNMISTAKABLE } from './weights'
 
 /** The answer for a field a user names; the general reader's when its words say nothing more. */
 export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
@@ -50,7 +48,7 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
       return onSide(field.party, side)
     },
     more: (hit) => underHeading(hit, ctx),
-  }).map((scored) => (lessSure(scored.candidate.hit.entry.owner) ? { ...scored, confidence: scored.confidence * WIDER_WEIGHT } : scored))
+  }).map((scored) => (lessSure(scored.candidate.hit.entry.owner) ? { ...scored, confidence: scored.confidence * NAMED.widerLabel } : scored))
   const chosen = choose(labelled)
   if (chosen) return chosen
   // An amount still to pay that no label of its own names is the document's total to pay.
@@ -82,9 +80,6 @@ function opensWithOtherLabel(candidate: Candidate, plan: Plan, ctx: Context): bo
     (hit) => !plan.owners.has(hit.entry.owner) && hit.entry.squashed.length >= 3 && text.startsWith(hit.entry.squashed),
   )
 }
-
-/** A label of broader words, without its general words, or of general words in the party's block names the field less surely. */
-const WIDER_WEIGHT = 0.9
 
 /**
  * Values under a heading of a table's header row ("USt. %" over "19"): on the next lines, the
@@ -120,9 +115,6 @@ export function saysMoreThan(field: FieldWords, role: Role): boolean {
   return field.groups.some((group) => !own.includes(group))
 }
 
-/** How sure a field's own labels must be to answer before its role's reader. */
-const CLOSER_MIN_CONFIDENCE = 0.75
-
 /** The groups of words that say no more than an amount role does ("tax amount" is the tax). */
 const ROLE_GROUPS: Partial<Record<Role, string[]>> = { total: ['amount'], subtotal: ['amount'], tax: ['tax', 'vat', 'amount'] }
 
@@ -136,7 +128,7 @@ export function closerAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (!field || !plan.role || !saysMoreThan(field, plan.role)) return undefined
   const ownOwners = new Set(LABEL_KINDS.map((kind) => namedOwner(kind, plan.spec.key)))
   const answer = namedAnswer({ ...plan, owners: ownOwners }, ctx)
-  return answer && answer.confidence >= CLOSER_MIN_CONFIDENCE ? answer : undefined
+  return answer && answer.confidence >= NAMED.closerMin ? answer : undefined
 }
 
 /** Three or more cells of short text without digits: the headings of a table's columns. */
@@ -200,7 +192,7 @@ function statusAnswer(field: FieldWords, ctx: Context): Answer | undefined {
           .replace(UNTICKED, '')
           .replace(/[.!:]+$/, ''),
       )
-      if (box !== undefined && yes.has(rest)) answers.push({ value: box, confidence: 0.8, line })
+      if (box !== undefined && yes.has(rest)) answers.push({ value: box, confidence: STATUS.box, line })
       const value = fold(
         text
           .split(/[:：]/)
@@ -209,10 +201,10 @@ function statusAnswer(field: FieldWords, ctx: Context): Answer | undefined {
           .trim(),
       )
       const labelled = text.includes(':')
-      if (yes.has(value)) answers.push({ value: true, confidence: labelled ? 0.85 : 0.72, line })
-      else if (no.has(value)) answers.push({ value: false, confidence: labelled ? 0.85 : 0.72, line })
+      if (yes.has(value)) answers.push({ value: true, confidence: labelled ? STATUS.labelled : STATUS.stamp, line })
+      else if (no.has(value)) answers.push({ value: false, confidence: labelled ? STATUS.labelled : STATUS.stamp, line })
       else if (labelled && yes.has(value.replace(/^(?:not|nicht|non|niet|no|nie|ikke)\s+/, '')) && value.includes(' '))
-        answers.push({ value: false, confidence: 0.8, line })
+        answers.push({ value: false, confidence: STATUS.negated, line })
     }
   if (new Set(answers.map((answer) => answer.value)).size !== 1) return undefined
   return answers.sort((a, b) => b.confidence - a.confidence)[0]
