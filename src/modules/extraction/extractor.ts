@@ -16,6 +16,8 @@ export interface ExtractionTask {
   content: Uint8Array
   mediaType: MediaType
   documentType: string
+  /** The catalog's `issued_by_seller` of the document type (D220). */
+  issuedBySeller: boolean
   fields: Field[]
   limits: ReadLimits
 }
@@ -33,7 +35,7 @@ export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress)
 
 /** `read` is the document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
 export function inProcessExtractor(engine: Engine, read: typeof readDocument = readDocument): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal) => {
+  return async ({ content, mediaType, documentType, issuedBySeller, fields, limits }, onProgress, signal) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
@@ -42,7 +44,7 @@ export function inProcessExtractor(engine: Engine, read: typeof readDocument = r
     signal?.throwIfAborted()
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>
-      locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, fields, signal })), text)
+      locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, issuedBySeller, fields, signal })), text)
     const output = await answer(document)
     if (!document.secondReading || !engine.readsTwice) return output
     signal?.throwIfAborted()
