@@ -4,7 +4,10 @@
  */
 import { embeddedLexicons } from './embed-lexicon' with { type: 'macro' }
 import type { ColumnKind, Lexicon, Vocabulary } from './lexicon-file'
-import { escapeRegex, fold } from '../text'
+import { fold } from '../text'
+import { longestFirst, Phrases, wordPattern } from './phrases'
+
+export { type Accept, type PhraseMatch, Phrases, phrases, startsWord } from './phrases'
 
 export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
 
@@ -20,24 +23,6 @@ export function lexiconWords(list: WordList): string[] {
 export function columnWords(kind: ColumnKind): string[] {
   return [...new Set(LEXICONS.flatMap((lexicon) => lexicon.columns[kind]))]
 }
-
-/** Letters (or hyphens) a `*` joins to a word in a compound: "*steuer*" finds "Umsatzsteuer-Betrag". Needs the `u` flag. */
-const JOINED = '[\\p{L}-]*'
-
-/**
- * One word or phrase of a lexicon as a pattern source: special characters escaped, dots and
- * spaces between its parts optional ("Reg. No." also finds "Reg.No", "reg no"), a one-part word
- * written with a final dot needing it ("Co.", "Str."); a `*` at either end joins letters.
- */
-function wordPattern(word: string): string {
-  const bare = word.replace(/^\*|\*$/g, '')
-  const parts = bare.match(/[^\s.]+/g) ?? []
-  const body = parts.map(escapeRegex).join('\\.?\\s*')
-  const pattern = parts.length === 1 && bare.endsWith('.') ? `${body}\\.` : body
-  return (word.startsWith('*') ? JOINED : '') + pattern + (word.endsWith('*') ? JOINED : '')
-}
-
-const longestFirst = (a: string, b: string) => b.length - a.length || (a < b ? -1 : 1)
 
 /**
  * One pattern source for words of the lexicons, longest first, each also without its accents
@@ -74,12 +59,24 @@ export function currencyNames(): Map<string, string[]> {
  * ("PLC", "Plc"), for a pattern that must not take lower-case words ("co", "ag") for forms.
  */
 export function legalFormsSource(asWritten = false): string {
-  const forms = new Set(LEXICONS.flatMap((lexicon) => lexicon.legal_forms))
-  const spellings = asWritten
-    ? [...forms].flatMap((form) => [form, form.charAt(0) + form.slice(1).toLowerCase()])
-    : [...forms].map((form) => form.toLowerCase())
-  return [...new Set(spellings.map(wordPattern))].sort(longestFirst).join('|')
+  return [...new Set(legalFormSpellings(asWritten).map(([, spelling]) => wordPattern(spelling)))].sort(longestFirst).join('|')
 }
+
+/** The legal forms of every lexicon as a matcher, as `legalFormsSource` spells them (`asWritten`: case kept). */
+export function legalForms(asWritten = false): Phrases {
+  return new Phrases(legalFormSpellings(asWritten), asWritten)
+}
+
+function legalFormSpellings(asWritten: boolean): [form: string, spelling: string][] {
+  const forms = [...new Set(LEXICONS.flatMap((lexicon) => lexicon.legal_forms))]
+  return asWritten
+    ? forms.flatMap((form): [string, string][] => [
+        [form, form],
+        [form, form.charAt(0) + form.slice(1).toLowerCase()],
+      ])
+    : forms.map((form): [string, string] => [form, form.toLowerCase()])
+}
+
 
 /** Number words of every lexicon, folded, with their values ("zwölf" → 12). */
 export function numberWords(): Map<string, number> {
