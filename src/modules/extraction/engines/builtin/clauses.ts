@@ -1,0 +1,236 @@
+/**
+ * A contract's text as its clause readers see it (D222): the document as one string, its dates,
+ * its language's contract words (data/lexicon, `contract`), and where its sentences and clauses
+ * end. A dot inside a date ("1. März 2024", "15.04.2024") ends no sentence.
+ */
+import type { ContractGroup, ContractList, DurationUnit } from '../../../../lib/lexicon/lexicon-file'
+import { contractPhrases, durationUnits, numberWords, type Phrases, phrases, startsWord } from '../../../../lib/lexicon'
+import { fold } from '../../../../lib/text'
+import { memo, type Context } from './context'
+import { datesIn, type FoundDate } from './dates'
+import { detectLanguage, flatten, type Flat } from './document'
+
+export interface Clauses {
+  flat: Flat
+  /** The flat text with the dots of dates put out of the way: what stops and sentences are read on. */
+  text: string
+  dates: FoundDate[]
+  /** The document's language, when a lexicon has it: its contract words are the ones read. */
+  language: string | undefined
+  /** One list of the language's contract words, as a matcher (`asWritten`: case kept). */
+  words: <G extends ContractGroup>(group: G, list: ContractList<G>, asWritten?: boolean) => Phrases
+  /** The language's words of the units of a duration. */
+  units: Phrases
+  unitOf: Map<string, DurationUnit>
+  numbers: Map<string, number>
+}
+
+/** Stands for a date's dot in `Clauses.text`: no stop, no letter, no space. */
+const DATE_DOT = '\u2024'
+
+/** The document as the contract readers read it, made once. */
+export function clausesOf(ctx: Context): Clauses {
+  return memo(ctx, 'clauses', () => {
+    const flat = flatten(ctx.doc)
+    const dates = datesIn(flat.text, ctx.doc)
+    const codes = flat.text.split('')
+    for (const date of dates) for (let i = date.start; i < date.end; i++) if (codes[i] === '.') codes[i] = DATE_DOT
+    const text = codes.join('')
+    const detected = detectLanguage(ctx.doc.text)
+    const language = detected === 'other' ? undefined : detected
+    const unitOf = new Map([...durationUnits(language)].map(([word, unit]) => [fold(word), unit]))
+    return {
+      flat,
+      text,
+      dates,
+      language,
+      words: (group, list, asWritten) => contractPhrases(language, group, list, asWritten),
+      units: phrases([...durationUnits(language).keys()]),
+      unitOf,
+      numbers: numberWords(language),
+    }
+  })
+}
+
+/** A dot or semicolon: the end of a clause. */
+export const isStop = (char: string | undefined) => char === '.' || char === ';'
+
+/** Is there a stop in `text` from `from` to `to`? */
+export function hasStop(text: string, from = 0, to = text.length): boolean {
+  for (let i = Math.max(0, from); i < Math.min(to, text.length); i++) if (isStop(text[i])) return true
+  return false
+}
+
+/** What a sentence may start with: a capital, a bracket, a quote or a section sign; with digits, a digit too. */
+const OPENER = /[\p{Lu}(“"„«§]/u
+const DIGIT_OPENER = /[\p{Lu}\d(“"„«§]/u
+
+const SPACE = /\s/
+
+/** Spaces, then an opener, after `i`. */
+function opensAfter(text: string, i: number, opener: RegExp): boolean {
+  let j = i + 1
+  if (!SPACE.test(text[j] ?? '')) return false
+  while (SPACE.test(text[j] ?? '')) j++
+  return opener.test(text[j] ?? '')
+}
+
+/**
+ * Where the sentence that ends `text` starts: after its last stop when spaces and an opener
+ * follow it (with `colons`, else after the first colon since that is followed by more than spaces
+ * and opens a sentence), else at 0. `digits`: a digit opens a sentence too.
+ */
+export function sentenceStart(text: string, { colons = false, digits = false } = {}): number {
+  const opener = digits ? DIGIT_OPENER : OPENER
+  let last = -1
+  for (let i = text.length - 1; i >= 0 && last < 0; i--) if (isStop(text[i])) last = i
+  if (last >= 0 && opensAfter(text, last, opener)) return last + 1
+  if (colons) for (let i = last + 1; i < text.length; i++) if (text[i] === ':' && text.slice(i + 1).trim() !== '' && opensAfter(text, i, opener)) return i + 1
+  return 0
+}
+
+/** The first clause of `text`: up to a stop followed by spaces and an opener (or a digit), or a semicolon. */
+export function firstClause(text: string): string {
+  for (let i = 0; i < text.length; i++) if (text[i] === ';' || (text[i] === '.' && opensAfter(text, i, DIGIT_OPENER))) return text.slice(0, i)
+  return text
+}
+
+/** Spaces, then a closing bracket and spaces, skipped from `at`: where a clause goes on after a duration. */
+export function pastBracket(text: string, at = 0): number {
+  let i = at
+  while (SPACE.test(text[i] ?? '')) i++
+  if (text[i] === ')') {
+    i++
+    while (SPACE.test(text[i] ?? '')) i++
+  }
+  return i
+}
+
+/** Spaces skipped from `at`. */
+export function pastSpaces(text: string, at: number): number {
+  let i = at
+  while (SPACE.test(text[i] ?? '')) i++
+  return i
+}
+
+/** Spaces skipped back from `at`. */
+export function beforeSpaces(text: string, at: number): number {
+  let i = at
+  while (i > 0 && SPACE.test(text[i - 1]!)) i--
+  return i
+}
+
+/** At least one space at `at`, and all the spaces there skipped; -1 without one. */
+export function spaces(text: string, at: number): number {
+  return SPACE.test(text[at] ?? '') ? pastSpaces(text, at) : -1
+}
+
+/**
+ * Where a text may end before optional phrases that close it, in their order ("… for a period of
+ * the" → after "for"): each optional list's phrase stripped or not, the last one first.
+ */
+export function tailEnds(text: string, optional: Phrases[]): number[] {
+  const ends = (end: number, rest: Phrases[]): number[] => {
+    if (!rest.length) return [end]
+    const [last, ...others] = rest
+    const found = last!.ends(text.slice(0, end))
+    return [...(found ? ends(beforeSpaces(text, found.start), others) : []), ...ends(end, others)]
+  }
+  return ends(beforeSpaces(text, text.length), [...optional].reverse())
+}
+
+/** A phrase of `lead` ends the text, but for spaces and phrases of the `optional` lists after it. */
+export function endsWithLead(text: string, lead: Phrases, optional: Phrases[] = []): boolean {
+  return tailEnds(text, optional).some((end) => lead.ends(text.slice(0, end)) !== undefined)
+}
+
+/** A word of `list` starts at `at` (at a word's start). */
+export function wordAt(list: Phrases, text: string, at: number): boolean {
+  return startsWord(text, at) && list.at(text, at) !== undefined
+}
+
+/** A duration as printed: "three (3) years", "24 months", "drei (3) Jahren". */
+export interface Duration {
+  start: number
+  end: number
+  digits?: string
+  word?: string
+  /** Digits in brackets after a word ("three (3)"). */
+  bracketed?: string
+  unit: DurationUnit
+}
+
+/** A number in brackets ending right before `end` (spaces allowed inside): its digits and start. */
+function bracketBefore(text: string, end: number, decimals: boolean): { digits: string; start: number } | undefined {
+  if (text[end - 1] !== ')') return undefined
+  let i = beforeSpaces(text, end - 1)
+  const digitsEnd = i
+  while (i > 0 && /[\d.]/.test(text[i - 1]!)) i--
+  const digits = text.slice(i, digitsEnd)
+  if (!(decimals ? /^\d+(?:\.\d+)?$/ : /^\d+$/).test(digits)) return undefined
+  i = beforeSpaces(text, i)
+  return text[i - 1] === '(' ? { digits, start: i - 1 } : undefined
+}
+
+/**
+ * The durations of a text, left to right: a number (digits, a word, or a word with digits in
+ * brackets), an optional number in brackets, then a unit of the language's ("days", "Monaten", "ans").
+ * `decimals`: digits may have a decimal part ("1.5 years").
+ */
+export function durations(clauses: Clauses, text: string, units: ReadonlySet<DurationUnit>, decimals = true): Duration[] {
+  const found: Duration[] = []
+  let from = 0
+  for (const unit of clauses.units.all(text)) {
+    const kind = clauses.unitOf.get(fold(unit.word))
+    if (!kind || !units.has(kind) || unit.start < from) continue
+    let end = beforeSpaces(text, unit.start)
+    // An uncaptured number in brackets right before the unit ("three (3) (3) years" keeps the first).
+    const second = bracketBefore(text, end, false)
+    const candidates: { end: number; bracketed?: string }[] = []
+    if (second) {
+      const beforeSecond = beforeSpaces(text, second.start)
+      const first = bracketBefore(text, beforeSecond, decimals)
+      if (first) candidates.push({ end: beforeSpaces(text, first.start), bracketed: first.digits })
+      candidates.push({ end: beforeSecond, bracketed: second.digits })
+      candidates.push({ end: beforeSecond })
+    }
+    candidates.push({ end })
+    for (const candidate of candidates) {
+      end = candidate.end
+      let start = end
+      while (start > 0 && /[\p{L}\d.-]/u.test(text[start - 1]!)) start--
+      let token = text.slice(start, end)
+      // Digits, or a word with one hyphen at most.
+      const digits = (decimals ? /(?:^|[^\d.])(\d+(?:\.\d+)?)$/ : /(?:^|\D)(\d+)$/).exec(token)
+      if (digits && !/\p{L}/u.test(token.slice(token.length - digits[1]!.length))) {
+        start = end - digits[1]!.length
+        token = digits[1]!
+      } else {
+        const word = /(?:^|[^\p{L}-])(\p{L}+(?:-\p{L}+)?)$/u.exec(token)
+        if (!word) continue
+        start = end - word[1]!.length
+        token = word[1]!
+      }
+      if (!startsWord(text, start) || (candidate.bracketed !== undefined && /^\d/.test(token))) continue
+      const isDigits = /^\d/.test(token)
+      found.push({
+        start,
+        end: unit.end,
+        ...(isDigits ? { digits: token } : { word: token }),
+        ...(candidate.bracketed !== undefined ? { bracketed: candidate.bracketed } : {}),
+        unit: kind,
+      })
+      from = unit.end
+      break
+    }
+  }
+  return found
+}
+
+/** A duration as "3 years": its number in digits, the digits in brackets after a word, or the word; undefined when it is no positive number. */
+export function periodOf(clauses: Clauses, duration: Duration): string | undefined {
+  const { digits, word, bracketed, unit } = duration
+  const number = digits ? Number(digits) : bracketed ? Number(bracketed) : clauses.numbers.get(fold(word ?? ''))
+  if (number === undefined || !Number.isFinite(number) || number <= 0) return undefined
+  return `${number} ${unit}${number === 1 ? '' : 's'}`
+}
