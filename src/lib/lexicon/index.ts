@@ -14,9 +14,9 @@ export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
 /** The lists of a lexicon that are plain lists of words. */
 type WordList = { [K in keyof Lexicon]: Lexicon[K] extends string[] ? K : never }[keyof Lexicon]
 
-/** Every language's words of one list, in file order (languages by code). */
-export function lexiconWords(list: WordList): string[] {
-  return [...new Set(LEXICONS.flatMap((lexicon) => lexicon[list]))]
+/** Every language's words of one list, in file order (languages by code); with a language, that language's only (every language's for one without a lexicon). */
+export function lexiconWords(list: WordList, language?: string): string[] {
+  return [...new Set(lexiconsOf(language).flatMap((lexicon) => lexicon[list]))]
 }
 
 /** Every language's words for one kind of table column. */

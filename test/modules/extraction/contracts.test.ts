@@ -176,6 +176,38 @@ describe('a Dutch and a Spanish NDA', () => {
   })
 })
 
+describe('the parties in the lexicon languages', () => {
+  const PARTIES = fields(['parties'])
+
+  test('German: listed under "zwischen", one block each, up to the preamble', async () => {
+    expect(await read(GERMAN, PARTIES)).toEqual({ parties: ['Müller Maschinenbau GmbH', 'Beta Software AG'] })
+  })
+
+  test('German: in running text, each after its article ("der Nordlicht Energie GmbH … und der Weber & Partner KG")', async () => {
+    expect(await read(GERMAN_RUNNING, PARTIES)).toEqual({ parties: ['Nordlicht Energie GmbH', 'Weber & Partner KG'] })
+  })
+
+  test('French: after "entre les soussignés :", each after "La société", joined by "ET" on a line of its own', async () => {
+    expect(await read(FRENCH, PARTIES)).toEqual({ parties: ['Dupont Industrie SAS', 'Lumière Conseil SARL'] })
+  })
+
+  test('Dutch: after the label "De ondergetekenden:", joined by "en"', async () => {
+    expect(await read(DUTCH, PARTIES)).toEqual({ parties: ['Van Dijk Logistiek B.V.', 'Jansen Software B.V.'] })
+  })
+
+  test('Spanish: after "entre", joined by "y", with "del" inside a name', async () => {
+    expect(await read(SPANISH, PARTIES)).toEqual({ parties: ['Soluciones Ibéricas S.L.', 'Datos del Sur S.A.'] })
+  })
+
+  test('English: "AND" in capitals inside a heading joins no parties; the list after "by and between" gives them', async () => {
+    const text = [
+      'CONSULTING AGREEMENT BETWEEN NORTHWIND SOLAR, INC. AND JANE ROE.',
+      'This Agreement is made by and between Northwind Solar, Inc. and Jane Roe.',
+    ].join('\n')
+    expect(await read(text, PARTIES)).toEqual({ parties: ['Northwind Solar Inc.', 'Jane Roe'] })
+  })
+})
+
 describe("a clause's words are its own language's", () => {
   test('an English clause is not read with another language\'s words: "a" is no verb joining the agreement to its duration', async () => {
     const text = 'This Agreement, a binding contract between the parties, remains a contract for three (3) years.'

@@ -370,7 +370,7 @@ function stateNamedWith(clauses: Clauses, text: string, end: number, states: Set
   const polities = clauses.words('law', 'polities')
   const start = spaces(window, end)
   if (start < 0) return undefined
-  for (const and of phrasesAt(LIST_AND, window, start)) {
+  for (const and of phrasesAt(phrases(lexiconWords('list_and', clauses.language)), window, start)) {
     const after = spaces(window, and.end)
     if (after < 0) continue
     for (const afterArticle of optionally(articles, window, after)) {
@@ -389,9 +389,6 @@ function stateNamedWith(clauses: Clauses, text: string, end: number, states: Set
   }
   return undefined
 }
-
-/** The word "and" of every lexicon ("A and B", "A und B"). */
-const LIST_AND = phrases(lexiconWords('list_and'))
 
 /** "The law of the State of Illinois … shall govern": the law of a state named first, then within 100 characters the words that it governs. */
 function lawFirst(clauses: Clauses): Vote[] {
