@@ -3,7 +3,7 @@
  * merged for the readers and the normalisation layer. Adding a language is adding a file.
  */
 import { embeddedLexicons } from './embed-lexicon' with { type: 'macro' }
-import type { ColumnKind, ContractGroup, ContractList, DurationUnit, Lexicon, Vocabulary } from './lexicon-file'
+import type { ColumnKind, ContractGroup, ContractList, DurationUnit, Lexicon, NameList, Vocabulary } from './lexicon-file'
 import { fold } from '../text'
 import { longestFirst, Phrases, phrases, wordPattern } from './phrases'
 
@@ -129,6 +129,11 @@ export function contractPhrases<G extends ContractGroup>(language: string | unde
 /** Each word with an apostrophe also with the other one. */
 function withApostrophes(words: string[]): string[] {
   return [...new Set(words.flatMap((word) => [word, word.replaceAll("'", '’'), word.replaceAll('’', "'")]))]
+}
+
+/** Every language's words of one list of the names section (D224). */
+export function nameWords(list: NameList): string[] {
+  return [...new Set(LEXICONS.flatMap((lexicon) => lexicon.names[list]))]
 }
 
 /** The names of every jurisdiction in every language, each with the name it is answered with ("Bundesrepublik Deutschland" → "Germany"). */

@@ -223,6 +223,23 @@ export const CONTRACT_LISTS = {
   },
 } as const
 
+/**
+ * The words by which the names of a document's issuer and recipient are read (D224), beyond the
+ * phrase lists above: every list a phrase list, a list left out empty.
+ */
+export const NAME_LISTS = {
+  former_marks: 'Words between a name and its former name, cut with what follows ("fka", "formerly known as", "vormals").',
+  company_endings: 'Words that end a company\'s name where receipts print no legal form ("Enterprise", "Trading").',
+  never_opening: 'Abbreviated legal forms that end names and never start them: a line that starts with one is no name ("Ltd", "GmbH", "SARL").',
+  split_forms: 'Legal forms printed alone on the line under a name ("SDN BHD", "Co. (M) Sdn Bhd", "GmbH"): that line ends the name.',
+  split_starts: 'Words that open such a line ("CO.", "(M)", "SDN").',
+  country_marks: 'Marks of a company\'s country printed with its legal form ("(M)": Malaysia).',
+  mail_domains: 'Domains of mail and web services, not of a company ("gmail", "gmx", "orange").',
+  top_level_domains: 'Endings of web and mail addresses ("com", "de", "fr"): a line with one is no name.',
+} as const
+
+export type NameList = keyof typeof NAME_LISTS
+
 export type ContractGroup = keyof typeof CONTRACT_LISTS
 export type ContractList<G extends ContractGroup> = keyof (typeof CONTRACT_LISTS)[G]
 
@@ -274,6 +291,8 @@ export interface Lexicon extends PhraseLists {
   larger_numbers: Record<string, number>
   /** The words of contracts' clauses (D222). */
   contract: ContractWords
+  /** The words by which names are read (D224). */
+  names: Record<NameList, string[]>
 }
 
 /**
@@ -344,7 +363,7 @@ const WORD_LISTS: Record<string, WordRule> = {
   ...Object.fromEntries(PHRASE_LISTS.map((list) => [list, 'phrase'])),
 }
 
-const KEYS = ['language', 'name', 'months', 'currencies', 'columns', 'labels', 'vocabulary', 'larger_numbers', 'contract', ...Object.keys(WORD_LISTS)]
+const KEYS = ['language', 'name', 'months', 'currencies', 'columns', 'labels', 'vocabulary', 'larger_numbers', 'contract', 'names', ...Object.keys(WORD_LISTS)]
 
 function words(value: unknown, path: string, file: string, rule: WordRule = 'text'): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new LexiconError(`${file}: ${path}: expected a non-empty array of words`)
@@ -406,7 +425,17 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
     if (word.trim() === '' || word !== word.trim()) throw new LexiconError(`${file}: /larger_numbers/${word}: expected a word without surrounding spaces`)
     if (!Number.isInteger(value) || (value as number) <= 12) throw new LexiconError(`${file}: /larger_numbers/${word}: expected a whole number over 12`)
   }
-  return { ...(data as Lexicon), contract: checkContract(lexicon.contract, file) }
+  return {
+    ...(data as Lexicon),
+    contract: checkContract(lexicon.contract, file),
+    names: checkLists(lexicon.names, NAME_LISTS, '/names', file) as Lexicon['names'],
+  }
+}
+
+/** Lists of phrases, each of `lists` or left out (then empty), nothing else. */
+function checkLists(value: unknown, lists: Record<string, string>, path: string, file: string): Record<string, string[]> {
+  const given = only(value ?? {}, Object.keys(lists), path, file, 'lists of words')
+  return Object.fromEntries(Object.keys(lists).map((list) => [list, given[list] === undefined ? [] : phrasesOrNone(given[list], `${path}/${list}`, file)]))
 }
 
 /** A list of phrases that may be empty. */

@@ -122,6 +122,8 @@ export class Phrases {
   constructor(
     spellings: readonly (readonly [word: string, spelling: string])[],
     private readonly caseSensitive = false,
+    /** A digit may follow a phrase ("Invoice2024"): only a letter may not. */
+    private readonly digitsMayFollow = false,
   ) {
     const bySource = new Map<string, Spelling>()
     for (const [word, spelling] of spellings) {
@@ -230,7 +232,7 @@ export class Phrases {
       if (spelling.joinAfter) while (tailEnd < text.length && joins(text[tailEnd]!)) tailEnd++
       for (let end = tailEnd; end >= bodyEnd; end--) {
         // A word elided before the next ("l'", "d'") is joined to it.
-        if (!spelling.elided && !endsWord(text, end)) continue
+        if (!spelling.elided && (this.digitsMayFollow ? LETTER.test(text[end] ?? '') : !endsWord(text, end))) continue
         const match = { start, end, word: spelling.word }
         if (!accept || accept(match)) return match
       }
@@ -257,7 +259,11 @@ export class Phrases {
   }
 }
 
-/** Lexicon words as a matcher: each in lower case and without its accents ("Quantité" also finds "Quantite"). */
-export function phrases(words: readonly string[]): Phrases {
-  return new Phrases(words.flatMap((word) => [[word, word.toLowerCase()] as const, [word, fold(word)] as const]))
+/** Lexicon words as a matcher: each in lower case and without its accents ("Quantité" also finds "Quantite"); `digitsMayFollow` as for `Phrases`. */
+export function phrases(words: readonly string[], digitsMayFollow = false): Phrases {
+  return new Phrases(
+    words.flatMap((word) => [[word, word.toLowerCase()] as const, [word, fold(word)] as const]),
+    false,
+    digitsMayFollow,
+  )
 }
