@@ -4,7 +4,16 @@
  * from the same words found them, without generating one.
  */
 import { describe, expect, test } from 'bun:test'
-import { legalForms, legalFormsSource, lexiconWords, phrases, wholeWords } from '../../src/lib/lexicon'
+import { legalForms, legalFormsSource, lexiconWords, phrases } from '../../src/lib/lexicon'
+import { longestFirst, wordPattern } from '../../src/lib/lexicon/phrases'
+import { fold } from '../../src/lib/text'
+
+/** The pattern the lexicons once built of their words (D95): what the matcher must find alike. */
+const wholeWords = (words: string[]) =>
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${[...new Set(words.flatMap((word) => [word.toLowerCase(), fold(word)]).map(wordPattern))].sort(longestFirst).join('|')})(?![\\p{L}\\p{N}])`,
+    'iu',
+  )
 
 describe('phrases', () => {
   test('whole words, ignoring case and accents, dots and spaces optional between parts, * joining a compound', () => {

@@ -24,21 +24,6 @@ export function columnWords(kind: ColumnKind): string[] {
   return [...new Set(LEXICONS.flatMap((lexicon) => lexicon.columns[kind]))]
 }
 
-/**
- * One pattern source for words of the lexicons, longest first, each also without its accents
- * ("Quantité" also finds "Quantite"). For a case-insensitive pattern with the `u` flag; the
- * caller says where a match may start and end.
- */
-export function wordsSource(words: readonly string[]): string {
-  const spellings = new Set(words.flatMap((word) => [word.toLowerCase(), fold(word)]))
-  return [...new Set([...spellings].map(wordPattern))].sort(longestFirst).join('|')
-}
-
-/** A test for any of the words as whole words (not inside a longer word), ignoring case and accents. */
-export function wholeWords(words: readonly string[]): RegExp {
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource(words)})(?![\\p{L}\\p{N}])`, 'iu')
-}
-
 /** Month names and abbreviations of every language, each with its month (1–12). */
 export function monthNames(): [name: string, month: number][] {
   return LEXICONS.flatMap((lexicon) => lexicon.months.flatMap((names, index) => names.map((name): [string, number] => [name, index + 1])))

@@ -211,10 +211,14 @@ export class Phrases {
     return undefined
   }
 
-  /** A phrase that ends the text, but for `trailing` characters after it (spaces, a colon …). */
-  ends(text: string, trailing = ''): PhraseMatch | undefined {
+  /**
+   * A phrase that ends the text, but for spaces and `trailing` characters after it (the characters
+   * of a string, or those a test accepts: "vom :", "incl. VAT").
+   */
+  ends(text: string, trailing: string | ((char: string) => boolean) = ''): PhraseMatch | undefined {
+    const trails = typeof trailing === 'string' ? (char: string) => trailing.includes(char) : trailing
     let end = text.length
-    while (end > 0 && (SPACE.test(text[end - 1]!) || trailing.includes(text[end - 1]!))) end--
+    while (end > 0 && (SPACE.test(text[end - 1]!) || trails(text[end - 1]!))) end--
     return this.last(text.slice(0, end), (match) => match.end === end)
   }
 

@@ -8,7 +8,7 @@ import { collapse, words } from '../../lib/text'
 import { type Answers, answerOf, answersOf, type BoundingBox, type Evidence, NO_ANSWER } from './answers'
 import { MIN_OCR_CONFIDENCE, OCR_READING_ALLOWANCE } from './confidence'
 import { findShape } from './normalise/shapes'
-import { legalFormsSource } from '../../lib/lexicon'
+import { legalForms } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 
@@ -47,7 +47,8 @@ function holdsItsOwnCheck(value: unknown): boolean {
 }
 
 /** A legal form ("SDN BHD", "GmbH") spelled as a whole word, with a dot or comma after it. */
-const LEGAL_FORM_WORD = new RegExp(`^(?:${legalFormsSource()})[.,]?$`, 'i')
+const LEGAL_FORMS = legalForms()
+const isLegalFormWord = (word: string) => !!LEGAL_FORMS.at(word, 0, (form) => ['', '.', ','].includes(word.slice(form.end)))
 
 /**
  * The words a text value's reading is judged by: those with two letters or digits or more that are
@@ -58,7 +59,7 @@ const LEGAL_FORM_WORD = new RegExp(`^(?:${legalFormsSource()})[.,]?$`, 'i')
 function telling(words: PlacedWord[], lines: string[]): PlacedWord[] {
   const kept = words.filter((word) => {
     const text = wordText(word, lines)
-    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !LEGAL_FORM_WORD.test(text)
+    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !isLegalFormWord(text)
   })
   return kept.length ? kept : words
 }

@@ -173,7 +173,7 @@ const isAddress = (text: string) => text.includes('@') || TOP_LEVEL_DOMAINS.test
 
 /** A line that may be a company or person name: letters, not address or contact data. */
 function looksLikeName(text: string): boolean {
-  if (/:\s*$/.test(text)) return false
+  if (text.trimEnd().endsWith(':')) return false
   const cleaned = cleanName(text)
   if (cleaned.length < 2 || cleaned.length > 80) return false
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length
