@@ -11,6 +11,7 @@ import type { Line } from './document'
 import { issuerAnswer, recipientAnswer } from './names'
 import { blockAt, type Heading } from './sides'
 import { collapse, fold } from '../../../../lib/text'
+import { lettersInARow } from './text'
 import { ADDRESS } from './weights'
 
 interface Address {
@@ -123,9 +124,10 @@ function documentAddresses(ctx: Context): Address[] {
 function postcodeCity(text: string): Omit<Address, 'line' | 'column'> | undefined {
   const european = POSTCODE_CITY.exec(text)
   if (european) {
-    const city = european[3]!.replace(/[,.]$/, '')
+    const written = european[3]!
+    const city = written.endsWith(',') || written.endsWith('.') ? written.slice(0, -1) : written
     // "12 Stk", "2020 Total": a city is a word of three letters or more.
-    if (!/\p{L}{3}/u.test(city)) return undefined
+    if (!lettersInARow(city, 3)) return undefined
     const country = european[4] ?? european[1]
     return { postcode: european[2]!, city, ...(country ? { country } : {}) }
   }

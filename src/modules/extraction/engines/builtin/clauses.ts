@@ -9,6 +9,7 @@ import { fold } from '../../../../lib/text'
 import { memo, type Context } from './context'
 import { datesIn, type FoundDate } from './dates'
 import { detectLanguage, flatten, type Flat } from './document'
+import { allDigits, isCapital, isDigit, isLetter, isSpace } from './text'
 
 export interface Clauses {
   flat: Flat
@@ -62,17 +63,16 @@ export function hasStop(text: string, from = 0, to = text.length): boolean {
 }
 
 /** What a sentence may start with: a capital, a bracket, a quote or a section sign; with digits, a digit too. */
-const OPENER = /[\p{Lu}(“"„«§]/u
-const DIGIT_OPENER = /[\p{Lu}\d(“"„«§]/u
-
-const SPACE = /\s/
+const opener = (digits: boolean) => (char: string | undefined) => isCapital(char) || (!!char && '(“"„«§'.includes(char)) || (digits && isDigit(char))
+const OPENER = opener(false)
+const DIGIT_OPENER = opener(true)
 
 /** Spaces, then an opener, after `i`. */
-function opensAfter(text: string, i: number, opener: RegExp): boolean {
+function opensAfter(text: string, i: number, opens: (char: string | undefined) => boolean): boolean {
   let j = i + 1
-  if (!SPACE.test(text[j] ?? '')) return false
-  while (SPACE.test(text[j] ?? '')) j++
-  return opener.test(text[j] ?? '')
+  if (!isSpace(text[j])) return false
+  while (isSpace(text[j])) j++
+  return opens(text[j])
 }
 
 /**
@@ -98,10 +98,10 @@ export function firstClause(text: string): string {
 /** Spaces, then a closing bracket and spaces, skipped from `at`: where a clause goes on after a duration. */
 export function pastBracket(text: string, at = 0): number {
   let i = at
-  while (SPACE.test(text[i] ?? '')) i++
+  while (isSpace(text[i])) i++
   if (text[i] === ')') {
     i++
-    while (SPACE.test(text[i] ?? '')) i++
+    while (isSpace(text[i])) i++
   }
   return i
 }
@@ -109,20 +109,20 @@ export function pastBracket(text: string, at = 0): number {
 /** Spaces skipped from `at`. */
 export function pastSpaces(text: string, at: number): number {
   let i = at
-  while (SPACE.test(text[i] ?? '')) i++
+  while (isSpace(text[i])) i++
   return i
 }
 
 /** Spaces skipped back from `at`. */
 export function beforeSpaces(text: string, at: number): number {
   let i = at
-  while (i > 0 && SPACE.test(text[i - 1]!)) i--
+  while (i > 0 && isSpace(text[i - 1])) i--
   return i
 }
 
 /** At least one space at `at`, and all the spaces there skipped; -1 without one. */
 export function spaces(text: string, at: number): number {
-  return SPACE.test(text[at] ?? '') ? pastSpaces(text, at) : -1
+  return isSpace(text[at]) ? pastSpaces(text, at) : -1
 }
 
 /**
@@ -160,16 +160,48 @@ export interface Duration {
   unit: DurationUnit
 }
 
+/** Digits, with one decimal part when `decimals` ("1.5"). */
+function isNumber(text: string, decimals: boolean): boolean {
+  const parts = text.split('.')
+  return parts.length === 1 ? allDigits(text) : decimals && parts.length === 2 && allDigits(parts[0]!) && allDigits(parts[1]!)
+}
+
 /** A number in brackets ending right before `end` (spaces allowed inside): its digits and start. */
 function bracketBefore(text: string, end: number, decimals: boolean): { digits: string; start: number } | undefined {
   if (text[end - 1] !== ')') return undefined
   let i = beforeSpaces(text, end - 1)
   const digitsEnd = i
-  while (i > 0 && /[\d.]/.test(text[i - 1]!)) i--
+  while (i > 0 && (isDigit(text[i - 1]) || text[i - 1] === '.')) i--
   const digits = text.slice(i, digitsEnd)
-  if (!(decimals ? /^\d+(?:\.\d+)?$/ : /^\d+$/).test(digits)) return undefined
+  if (!isNumber(digits, decimals)) return undefined
   i = beforeSpaces(text, i)
   return text[i - 1] === '(' ? { digits, start: i - 1 } : undefined
+}
+
+/** Where the number written in digits that ends at `end` starts ("3", "1.5"), when no digit or dot precedes it; else -1. */
+function digitsBefore(text: string, end: number, decimals: boolean): number {
+  let start = end
+  while (isDigit(text[start - 1])) start--
+  if (start === end) return -1
+  if (decimals && text[start - 1] === '.' && isDigit(text[start - 2])) {
+    let whole = start - 1
+    while (isDigit(text[whole - 1])) whole--
+    if (!isDigit(text[whole - 1]) && text[whole - 1] !== '.') return whole
+  }
+  return isDigit(text[start - 1]) || (decimals && text[start - 1] === '.') ? -1 : start
+}
+
+/** Where the word that ends at `end` starts ("three", "twenty-four": one hyphen at most), when no letter or hyphen precedes it; else -1. */
+function wordBefore(text: string, end: number): number {
+  let start = end
+  while (isLetter(text[start - 1])) start--
+  if (start === end) return -1
+  if (text[start - 1] === '-' && isLetter(text[start - 2])) {
+    let whole = start - 1
+    while (isLetter(text[whole - 1])) whole--
+    if (!isLetter(text[whole - 1]) && text[whole - 1] !== '-') return whole
+  }
+  return isLetter(text[start - 1]) || text[start - 1] === '-' ? -1 : start
 }
 
 /**
@@ -183,7 +215,7 @@ export function durations(clauses: Clauses, text: string, units: ReadonlySet<Dur
   for (const unit of clauses.units.all(text)) {
     const kind = clauses.unitOf.get(fold(unit.word))
     if (!kind || !units.has(kind) || unit.start < from) continue
-    let end = beforeSpaces(text, unit.start)
+    const end = beforeSpaces(text, unit.start)
     // An uncaptured number in brackets right before the unit ("three (3) (3) years" keeps the first).
     const second = bracketBefore(text, end, false)
     const candidates: { end: number; bracketed?: string }[] = []
@@ -196,27 +228,15 @@ export function durations(clauses: Clauses, text: string, units: ReadonlySet<Dur
     }
     candidates.push({ end })
     for (const candidate of candidates) {
-      end = candidate.end
-      let start = end
-      while (start > 0 && /[\p{L}\d.-]/u.test(text[start - 1]!)) start--
-      let token = text.slice(start, end)
-      // Digits, or a word with one hyphen at most.
-      const digits = (decimals ? /(?:^|[^\d.])(\d+(?:\.\d+)?)$/ : /(?:^|\D)(\d+)$/).exec(token)
-      if (digits && !/\p{L}/u.test(token.slice(token.length - digits[1]!.length))) {
-        start = end - digits[1]!.length
-        token = digits[1]!
-      } else {
-        const word = /(?:^|[^\p{L}-])(\p{L}+(?:-\p{L}+)?)$/u.exec(token)
-        if (!word) continue
-        start = end - word[1]!.length
-        token = word[1]!
-      }
-      if (!startsWord(text, start) || (candidate.bracketed !== undefined && /^\d/.test(token))) continue
-      const isDigits = /^\d/.test(token)
+      // Digits (not after a word's bracketed digits), or a word.
+      const digits = candidate.bracketed === undefined ? digitsBefore(text, candidate.end, decimals) : -1
+      const start = digits >= 0 ? digits : wordBefore(text, candidate.end)
+      if (start < 0 || !startsWord(text, start)) continue
+      const token = text.slice(start, candidate.end)
       found.push({
         start,
         end: unit.end,
-        ...(isDigits ? { digits: token } : { word: token }),
+        ...(digits >= 0 ? { digits: token } : { word: token }),
         ...(candidate.bracketed !== undefined ? { bracketed: candidate.bracketed } : {}),
         unit: kind,
       })

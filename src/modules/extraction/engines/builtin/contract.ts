@@ -32,7 +32,7 @@ import { datesIn, lineDates } from './dates'
 import type { Line } from './document'
 import { genericAnswer } from './generic'
 import { partiesAnswer, SIGNED_NAME } from './parties'
-import { allDigits, capitalised, capitalsInARow } from './text'
+import { allDigits, capitalised, capitalsInARow, isCapital, isSpace } from './text'
 import { CONTRACT, dateWeight } from './weights'
 
 type ContractRole = Extract<
@@ -144,7 +144,7 @@ function expirationDate(ctx: Context): Answer | undefined {
   const { text } = clauses.flat
   for (const date of clauses.dates) {
     const before = text.slice(Math.max(0, date.start - 80), date.start)
-    if (!/\s$/.test(before)) continue
+    if (!isSpace(before.at(-1))) continue
     const link = clauses.words('expiry', 'links').ends(before)
     const verb = link && beforeSpaces(before, link.start) < link.start ? clauses.words('expiry', 'verbs').ends(before.slice(0, link.start)) : undefined
     if (!verb) continue
@@ -403,7 +403,7 @@ function lawFirst(clauses: Clauses): Vote[] {
       for (let gap = name.end; gap <= name.end + 100 && end === undefined; gap++) {
         // The gap holds no stop, but for the dots of abbreviations ("U.S.", "Inc., ").
         const char = text[gap - 1]
-        if (gap > name.end && (char === ';' || (char === '.' && !/[A-Z,]/.test(text[gap] ?? '')))) break
+        if (gap > name.end && (char === ';' || (char === '.' && text[gap] !== ',' && !(text[gap]! >= 'A' && text[gap]! <= 'Z')))) break
         if (startsWord(text, gap) && governs.at(text, gap)) end = gap
       }
     if (name && end !== undefined) votes.push({ jurisdiction: name.jurisdiction, offset: law.start, strength: CONTRACT.lawFirst })
@@ -519,7 +519,7 @@ function definedAsEffective(clauses: Clauses, after: string): boolean {
 
 /** "The parties have executed this Agreement as of …", "Accepted and agreed as of …": the date after. */
 function executedAsOf(clauses: Clauses, before: string): boolean {
-  if (!/\s$/.test(before)) return false
+  if (!isSpace(before.at(-1))) return false
   const end = beforeSpaces(before, before.length)
   const article = clauses.words('articles', 'definite').ends(before)
   const ends = [...(article && beforeSpaces(before, article.start) < article.start ? [beforeSpaces(before, article.start)] : []), end]
@@ -608,7 +608,7 @@ function namesOtherAgreement(clauses: Clauses, clause: string): boolean {
   const lead = sentence.slice(Math.max(0, last.start - 80), last.start)
   const quoteAt = beforeSpaces(lead, lead.length) - 1
   if (OPENING_QUOTES.includes(lead[quoteAt] ?? '\u0000') || lead[quoteAt] === "'") return false
-  const words = lead.trim().split(/\s+/).slice(-5).join(' ')
+  const words = lead.trim().split(' ').slice(-5).join(' ')
   if (clauses.words('self', 'own').test(words)) return false
   return clauses.words('self', 'other').test(words)
 }
@@ -810,7 +810,7 @@ function termAnswer(ctx: Context): Answer | undefined {
     const notice = followedByNotice(clauses, rest)
     if (later || thereafter || notwithstanding || notice || words('negations').test(sentence) || words('renewals').test(sentence)) continue
     const line = clauses.flat.lineAt(duration.start)
-    if (endsWithLead(before, words('for'), [words('periods')]) && (fromStart || ends || /^\p{Lu}/u.test(rest.slice(next)))) {
+    if (endsWithLead(before, words('for'), [words('periods')]) && (fromStart || ends || isCapital(rest[next]))) {
       candidates.push({ value, confidence: CONTRACT.termAgreementFor, line })
       continue
     }

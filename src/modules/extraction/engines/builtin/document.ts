@@ -8,6 +8,7 @@ import type { DocumentText } from '../../readers/types'
 import { dateOrderOf } from '../../normalise/dates'
 import { LEXICONS } from '../../../../lib/lexicon'
 import { collapse, fold } from '../../../../lib/text'
+import { letterWords } from './text'
 
 export interface Cell {
   text: string
@@ -81,7 +82,7 @@ const COMMON_WORDS = LEXICONS.map((lexicon) => ({ language: lexicon.language, wo
 /** The language with the most of its common words in the text (OCR uses it to pick a model too). */
 export function detectLanguage(text: string): Language {
   const counts = new Map<string, number>()
-  for (const word of fold(text.slice(0, 20000)).split(/[^\p{L}]+/u)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1)
+  for (const word of letterWords(fold(text.slice(0, 20000)))) counts.set(word, (counts.get(word) ?? 0) + 1)
   let best: Language = 'other'
   let bestScore = 0
   for (const { language, words } of COMMON_WORDS) {

@@ -101,7 +101,7 @@ const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => conceptLabels(
  */
 function vocabulary(plans: Plan[]): LabelEntry[] {
   const own = plans.flatMap(({ spec }) =>
-    [spec.label, spec.key.replace(/_/g, ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
+    [spec.label, spec.key.replaceAll('_', ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
   )
   const named = plans.flatMap(({ spec, words }) => (words ? namedLabelEntries(words, spec.key) : []))
   return [...labelEntries(own), ...named, ...CONCEPT_LABELS]

@@ -15,9 +15,9 @@ import type { Cell, Line } from './document'
 import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
 import { amountAnswer } from './totals'
-import { type Candidate, type LabelHit, squashKeepingMarks } from './labels'
+import { type Candidate, isHeaderRow, type LabelHit, squashKeepingMarks } from './labels'
 import { formsOf, isPartyGroup, LABEL_KINDS, namedOwner, SHAPE_GROUPS, type FieldWords, type Party } from './vocabulary'
-import { trimValue } from './text'
+import { trimEndWhere, trimValue } from './text'
 import { collapse, fold } from '../../../../lib/text'
 import { NAMED, STATUS, UNMISTAKABLE } from './weights'
 
@@ -35,7 +35,7 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
     accept: (candidate) => {
       const { hit } = candidate
       // The headings of a table's columns under a label are not its value.
-      if (candidate.how === 'below' && plan.kind === 'text' && !shape && isHeadingRow(candidate.line)) return false
+      if (candidate.how === 'below' && plan.kind === 'text' && !shape && isHeaderRow(candidate.line)) return false
       // Text that opens with another thing's label, or with a value of an unmistakable shape
       // ("Bankverbindung: IBAN DE…" for a bank's name), is that thing's value.
       if (plan.kind === 'text' && !shape && (opensWithOtherLabel(candidate, plan, ctx) || opensWithShapedValue(candidate.text, field))) return false
@@ -131,11 +131,6 @@ export function closerAnswer(plan: Plan, ctx: Context): Answer | undefined {
   return answer && answer.confidence >= NAMED.closerMin ? answer : undefined
 }
 
-/** Three or more cells of short text without digits: the headings of a table's columns. */
-function isHeadingRow(line: Line): boolean {
-  return line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !/\d/.test(cell.text))
-}
-
 /** A value of the shape at the start of a label's value. */
 function readShape(shape: Shape, text: string): { value: unknown; quality: number } | undefined {
   const found = findShape(shape, text)
@@ -186,20 +181,9 @@ function statusAnswer(field: FieldWords, ctx: Context): Answer | undefined {
     for (const cell of line.cells) {
       const text = collapse(cell.text)
       const box = TICKED.exec(text) ? true : UNTICKED.exec(text) ? false : undefined
-      const rest = fold(
-        text
-          .replace(TICKED, '')
-          .replace(UNTICKED, '')
-          .replace(/[.!:]+$/, ''),
-      )
+      const rest = fold(trimEndWhere(text.replace(TICKED, '').replace(UNTICKED, ''), (char) => '.!:'.includes(char)))
       if (box !== undefined && yes.has(rest)) answers.push({ value: box, confidence: STATUS.box, line })
-      const value = fold(
-        text
-          .split(/[:：]/)
-          .pop()!
-          .replace(/[.!]+$/, '')
-          .trim(),
-      )
+      const value = fold(trimEndWhere(text.replaceAll('：', ':').split(':').pop()!, (char) => char === '.' || char === '!').trim())
       const labelled = text.includes(':')
       if (yes.has(value)) answers.push({ value: true, confidence: labelled ? STATUS.labelled : STATUS.stamp, line })
       else if (no.has(value)) answers.push({ value: false, confidence: labelled ? STATUS.labelled : STATUS.stamp, line })

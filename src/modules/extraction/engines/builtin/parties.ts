@@ -12,7 +12,7 @@ import { beforeSpaces, type Clauses, clausesOf, pastSpaces, spaces } from './cla
 import type { Answer, Context } from './context'
 import { lineDates } from './dates'
 import { flatten, type Flat } from './document'
-import { isQuote } from './text'
+import { endsWithInitial, hasAnyOf, isCapital, isQuote, isSpace, isWordChar, lettersInARow, trimEndWhere } from './text'
 import { PARTIES } from './weights'
 
 /** The words of one list of the parties' group, in the document's language (`asWritten`: case kept). */
@@ -54,7 +54,7 @@ function andOf(clauses: Clauses): { written: Phrases; anyCase: Phrases } {
 const AND_WORDS = new Map<string, { written: Phrases; anyCase: Phrases }>()
 
 /** A letter, digit, underscore or hyphen: what may not follow a legal form that ends a name. */
-const JOINS_FORM = /[\w-]/
+const joinsForm = (char: string | undefined) => isWordChar(char) || char === '-'
 
 /** Where legal forms at `at` end ("Inc.", ", Inc.", " GmbH & Co."? no: each form after an optional comma), or -1. */
 function legalEnd(text: string, at = 0): number {
@@ -62,7 +62,7 @@ function legalEnd(text: string, at = 0): number {
   for (let position = at; ; ) {
     let p = position
     if (text[p] === ',') p++
-    const form = LEGAL_FORMS.at(text, pastSpaces(text, p), (found) => !JOINS_FORM.test(text[found.end] ?? ''))
+    const form = LEGAL_FORMS.at(text, pastSpaces(text, p), (found) => !joinsForm(text[found.end]))
     if (!form) return end
     end = position = text[form.end] === '.' ? form.end + 1 : form.end
   }
@@ -70,7 +70,7 @@ function legalEnd(text: string, at = 0): number {
 
 /** A legal form anywhere in a name, as written, or a word only organisations carry: the name is an organisation. */
 function isOrganisation(name: string): boolean {
-  return ORGANISATION_FORMS.test(name, (found) => !JOINS_FORM.test(name[found.end] ?? '')) || ORGANISATION_WORDS.test(name)
+  return ORGANISATION_FORMS.test(name, (found) => !joinsForm(name[found.end])) || ORGANISATION_WORDS.test(name)
 }
 
 interface Party {
@@ -359,7 +359,7 @@ function readName(clauses: Clauses, text: string, position: number): { name: str
     const and = andOf(clauses).written.at(token, 0)?.end === token.length
     if (name && (and || token === '&') && words(clauses, 'description_starts').at(after.trim(), 0)) break
     // "and" between two names ends this one.
-    if (name && and && isLower(token) && /^\s*\p{Lu}/u.test(after)) break
+    if (name && and && isLower(token) && isCapital(after.trimStart()[0])) break
     // Lower-case words end a name; "zenTRONix" and "iWidget" are names.
     if (isLower(token.charAt(0)) && !hasCapital(token) && !connector) break
     name += (name ? ' ' : '') + token
@@ -370,8 +370,8 @@ function readName(clauses: Clauses, text: string, position: number): { name: str
   }
   // Keep the period of an abbreviation ("Inc.", "Ltd."), not a sentence's after "GmbH" or "LLC".
   const trimmed = name.endsWith('.') && !keepsDot(name) ? name.slice(0, -1) : name
-  const cleaned = collapse(withoutTrailingConnector(trimmed).replace(/[,\s]+$/, ''))
-  if (!cleaned || cleaned === 'The' || cleaned.length < 3 || !/\p{L}{2}/u.test(cleaned)) return undefined
+  const cleaned = collapse(trimEndWhere(withoutTrailingConnector(trimmed), (char) => char === ',' || isSpace(char)))
+  if (!cleaned || cleaned === 'The' || cleaned.length < 3 || !lettersInARow(cleaned, 2)) return undefined
   const opening = words(clauses, 'name_starts').at(cleaned, 0)
   const first = opening && spaces(cleaned, opening.end) >= 0 ? spaces(cleaned, opening.end) : 0
   if (words(clauses, 'not_names').at(cleaned, first) || (first > 0 && words(clauses, 'not_names').at(cleaned, 0))) return undefined
@@ -390,7 +390,7 @@ function isAbbreviation(token: string): boolean {
 /** A name's last dot belongs to it: after a suffix such as "Inc" or "Jr", or an initial. */
 function keepsDot(name: string): boolean {
   const before = name.slice(0, -1)
-  if (/(?:^|[^\w])[A-Z]$/.test(before)) return true
+  if (endsWithInitial(before)) return true
   return NAME_SUFFIXES.ends(before)?.end === before.length
 }
 
@@ -450,8 +450,7 @@ function nextPartyStart(clauses: Clauses, text: string, from: number): number | 
       if (blankSlot(clauses, upcoming, 0) >= 0) return after
       const listed = !joiner.comma || isOrganisation(readName(clauses, text, after)?.name ?? '')
       const name = pastArticle(clauses, upcoming)
-      if (listed && /^[\p{Lu}\d]/u.test(upcoming.slice(name)) && !words(clauses, 'roles', true).at(upcoming, name) && /^\p{Lu}/u.test(upcoming.slice(name)))
-        return after
+      if (listed && isCapital(upcoming[name]) && !words(clauses, 'roles', true).at(upcoming, name)) return after
       if (words(clauses, 'you').at(upcoming, 0)) return undefined
     }
     if (startsWord(text, i) && words(clauses, 'recitals', true).at(text, i)) return undefined
@@ -486,14 +485,14 @@ function startsWithPossessive(clauses: Clauses, described: string): boolean {
   let at = pastSpaces(described, 0)
   if (described[at] === ',') at = pastSpaces(described, at + 1)
   const possessive = words(clauses, 'possessives').at(described, at)
-  return !!possessive && /\s/.test(described[possessive.end] ?? '') && !/[;()]/.test(described.slice(possessive.end))
+  return !!possessive && isSpace(described[possessive.end]) && !hasAnyOf(described.slice(possessive.end), ';()')
 }
 
 /** The description lists something ("its subsidiaries, including Y and Z"): an "and" after it joins no parties. */
 function listsInside(clauses: Clauses, described: string): boolean {
   return words(clauses, 'including')
     .all(described)
-    .some((found) => !/[;()]/.test(described.slice(found.end)))
+    .some((found) => !hasAnyOf(described.slice(found.end), ';()'))
 }
 
 /** Where a name starts after an article that may open it ("the", "der", "la société"). */
@@ -508,11 +507,11 @@ function pastArticle(clauses: Clauses, text: string): number {
 /** A period that ends a sentence, not one of "Inc.", "Corp.", "N.A." or an initial: spaces and a capital, a quote or a bracket follow, or nothing. */
 function isSentenceEnd(text: string, index: number): boolean {
   const before = text.slice(Math.max(0, index - 6), index)
-  if (/(?:^|[^\w])[A-Z]$/.test(before) || ABBREVIATIONS_AS_WRITTEN.ends(before)?.end === before.length) return false
+  if (endsWithInitial(before) || ABBREVIATIONS_AS_WRITTEN.ends(before)?.end === before.length) return false
   const [next, then] = [text[index + 1], text[index + 2]]
   if (next === undefined) return true
-  if (!/\s/.test(next)) return false
-  return then === undefined || /\s/.test(then) || /[\p{Lu}“"(„«]/u.test(then)
+  if (!isSpace(next)) return false
+  return then === undefined || isSpace(then) || isCapital(then) || '“"(„«'.includes(then)
 }
 
 /** An organisation defined in the opening, with its defined terms and where its definition ends. */
@@ -599,7 +598,7 @@ function headsGroup(clauses: Clauses, after: string): boolean {
     const group = possessive && spaces(after, possessive.end) >= 0 ? words(clauses, 'group_words').at(after, spaces(after, possessive.end)) : undefined
     const rest = group ? after.slice(group.end) : ''
     const includes = group ? words(clauses, 'group_includes').find(rest) : undefined
-    return !!includes && !/[()]/.test(rest.slice(0, includes.start))
+    return !!includes && !hasAnyOf(rest.slice(0, includes.start), '()')
   })
 }
 
@@ -650,7 +649,7 @@ function addresseeDefined(clauses: Clauses, opening: string): number | undefined
     for (let wordEnd = beforeSpaces(opening, open); ; ) {
       let word = wordEnd
       while (word > 0 && /[\w’'&.,-]/.test(opening[word - 1]!)) word--
-      if (word === wordEnd || !/[A-Z]/.test(opening[word]!)) break
+      if (word === wordEnd || !(opening[word]! >= 'A' && opening[word]! <= 'Z')) break
       start = word
       const previous = beforeSpaces(opening, word)
       if (previous === word || previous === 0) break

@@ -13,10 +13,10 @@ import type { Answer, Context, Plan, TableCheck } from './context'
 import { datesIn } from './dates'
 import type { Doc, Line } from './document'
 import { hitsOf } from './generic'
-import { assignColumns, type Header, headerAt, isHeaderLike, type PrintedColumn, splitByValues, type Wanted, wantedOf } from './table-columns'
+import { assignColumns, type Header, headerAt, isHeaderLike, type PrintedColumn, splitByValues, squash, type Wanted, wantedOf } from './table-columns'
 import { type CellsOf, tableGeometry } from './table-geometry'
 import { type ReadRow, readTableRows, type RowPlan } from './table-rows'
-import { fold } from '../../../../lib/text'
+import { trimEndWhere } from './text'
 import { TABLE, TABLE_CHOICE } from './weights'
 
 /** Kinds whose column holds text that a continuation line adds to. */
@@ -140,7 +140,7 @@ function negate(text: string): string {
 
 /** Rows keyed by the printed headers, for a table field without declared columns. */
 function printedRows(table: Candidate): Record<string, string>[] {
-  const names = table.columns.map((column) => column.text.replace(/[:.]+$/, '').trim())
+  const names = table.columns.map((column) => trimEndWhere(column.text, (char) => char === ':' || char === '.').trim())
   return table.rows
     .map((row) => Object.fromEntries([...row.cells].sort((a, b) => a[0] - b[0]).map(([column, text]) => [names[column]!, text])))
     .filter((row) => Object.keys(row).length >= 2)
@@ -219,5 +219,3 @@ function confidenceOf(rows: number, check: TableCheck): number {
   else if (check.rows === 'differ') confidence -= TABLE.rowsDiffer
   return Math.min(TABLE.cap, confidence)
 }
-
-const squash = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, '')

@@ -40,35 +40,78 @@ export function isQuote(char: string | undefined): boolean {
   return char !== undefined && char !== '' && QUOTES.includes(char)
 }
 
+// One character's kind: the structural tests every reader shares, written once.
+const SPACE = /^\s$/
+const LETTER = /^\p{L}$/u
+
 /** What `\s` matches, for one character (none for undefined). */
 export function isSpace(char: string | undefined): boolean {
   return char !== undefined && SPACE.test(char)
 }
 
-const SPACE = /^\s$/
+/** One letter of any script (a character outside the BMP counts as written: two code units). */
+export function isLetter(char: string | undefined): boolean {
+  return char !== undefined && LETTER.test(char)
+}
+
+/** One capital letter ("M", "Ü", "É"). */
+export function isCapital(char: string | undefined): boolean {
+  return isLetter(char) && char !== char!.toLowerCase()
+}
 
 /** One digit, 0–9. */
 export function isDigit(char: string | undefined): boolean {
   return char !== undefined && char.length === 1 && char >= '0' && char <= '9'
 }
 
+/** One ASCII letter. */
+export function isAsciiLetter(char: string | undefined): boolean {
+  return char !== undefined && char.length === 1 && ((char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z'))
+}
+
+/** One character of a word as `\w` reads it: an ASCII letter or digit, or "_". */
+export function isWordChar(char: string | undefined): boolean {
+  return isAsciiLetter(char) || isDigit(char) || char === '_'
+}
+
 /** A digit (0–9) somewhere in the text. */
 export function hasDigit(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) return true
+  for (let i = 0; i < text.length; i++) if (isDigit(text[i])) return true
   return false
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\d]/u
-const LETTER_RUNS = /\p{L}+/gu
-
-/** A letter or a digit somewhere in the text. */
+/** A letter or a digit (0–9) somewhere in the text. */
 export function hasLetterOrDigit(text: string): boolean {
-  return LETTER_OR_DIGIT.test(text)
+  for (const char of text) if (isDigit(char) || isLetter(char)) return true
+  return false
+}
+
+/** One of the characters somewhere in the text. */
+export function hasAnyOf(text: string, chars: string): boolean {
+  for (const char of text) if (chars.includes(char)) return true
+  return false
 }
 
 /** The runs of letters of a text ("BISTRO & CAFE" → BISTRO, CAFE). */
 export function letterWords(text: string): string[] {
-  return text.match(LETTER_RUNS) ?? []
+  const words: string[] = []
+  let word = ''
+  for (const char of text) {
+    if (isLetter(char)) word += char
+    else if (word) {
+      words.push(word)
+      word = ''
+    }
+  }
+  if (word) words.push(word)
+  return words
+}
+
+/** The text without the characters a test accepts at its end ("Total:." → "Total"). */
+export function trimEndWhere(text: string, trims: (char: string) => boolean): string {
+  let end = text.length
+  while (end > 0 && trims(text[end - 1]!)) end--
+  return text.slice(0, end)
 }
 
 /** The text opens with a colon, after spaces ("  : value", "：value"). */
@@ -80,7 +123,7 @@ export function opensWithColon(text: string): boolean {
 /** The text without the colons and spaces it opens with. */
 export function pastColons(text: string): string {
   let i = 0
-  while (i < text.length && (text[i] === ':' || /\s/.test(text[i]!))) i++
+  while (i < text.length && (text[i] === ':' || isSpace(text[i]))) i++
   return text.slice(i)
 }
 
@@ -88,10 +131,14 @@ export function pastColons(text: string): string {
 export function lettersInARow(text: string, count: number): boolean {
   let run = 0
   for (const char of text) {
-    run = LETTER.test(char) ? run + 1 : 0
+    run = isLetter(char) ? run + 1 : 0
     if (run >= count) return true
   }
   return false
 }
 
-const LETTER = /\p{L}/u
+/** The text ends with an initial: a capital A–Z standing alone ("… J", "L.P"), as before its dot. */
+export function endsWithInitial(text: string): boolean {
+  const last = text[text.length - 1]
+  return last !== undefined && last >= 'A' && last <= 'Z' && !isWordChar(text[text.length - 2])
+}
