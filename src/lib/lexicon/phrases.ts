@@ -83,12 +83,13 @@ function lower(char: string): string {
   return code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : code < 128 ? char : char.toLowerCase()
 }
 
-/** The last text put in lower case, and its lower case: several lists are looked for in one text in a row. */
-let lowered = { text: '', low: '' }
+/** The last texts put in lower case, and their lower case: several lists are looked for in one text in a row. */
+const lowered = new Map<string, string>()
 
 /** The text in lower case, one code unit for one (a character whose lower case is longer stays as it is). */
 function lowerCase(text: string): string {
-  if (lowered.text === text) return lowered.low
+  const known = lowered.get(text)
+  if (known !== undefined) return known
   let low = text.toLowerCase()
   if (low.length !== text.length) {
     low = ''
@@ -97,7 +98,8 @@ function lowerCase(text: string): string {
       low += char.length === 1 ? char : text[i]
     }
   }
-  lowered = { text, low }
+  if (lowered.size >= 8) lowered.delete(lowered.keys().next().value!)
+  lowered.set(text, low)
   return low
 }
 

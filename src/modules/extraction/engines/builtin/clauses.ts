@@ -8,19 +8,22 @@ import { contractPhrases, durationUnits, numberWords, type Phrases, phrases, sta
 import { fold } from '../../../../lib/text'
 import { memo, type Context } from './context'
 import { datesIn, type FoundDate } from './dates'
-import { detectLanguage, flatten, type Flat } from './document'
+import { flatten, type Flat } from './document'
 import { allDigits, isCapital, isDigit, isLetter, isSpace } from './text'
 
 export interface Clauses {
   flat: Flat
-  /** The flat text with the dots of dates put out of the way: what stops and sentences are read on. */
-  text: string
-  dates: FoundDate[]
+  /** The flat text with the dots of dates put out of the way: what stops and sentences are read on (made when first read). */
+  readonly text: string
+  /** The dates of the flat text (found when first read). */
+  readonly dates: FoundDate[]
   /** The document's language, when a lexicon has it: its contract words are the ones read. */
   language: string | undefined
   /** One list of the language's contract words, as a matcher (`asWritten`: case kept). */
   words: <G extends ContractGroup>(group: G, list: ContractList<G>, asWritten?: boolean) => Phrases
-  /** The language's words of the units of a duration. */
+  /** Several lists of the language's words as one matcher, made once ("this" and "the"): named by `key`. */
+  joined: (key: string, lists: () => string[]) => Phrases
+  /** The language's words of the units of a duration, with the unit of each (folded), and its number words. */
   units: Phrases
   unitOf: Map<string, DurationUnit>
   numbers: Map<string, number>
@@ -29,26 +32,58 @@ export interface Clauses {
 /** Stands for a date's dot in `Clauses.text`: no stop, no letter, no space. */
 const DATE_DOT = '\u2024'
 
+/** Lists joined into one matcher, by language and name. */
+const JOINED = new Map<string, Phrases>()
+
+/** The units and numbers of each language, made once. */
+const UNITS = new Map<string, Pick<Clauses, 'units' | 'unitOf' | 'numbers'>>()
+
+function unitsOf(language: string | undefined): Pick<Clauses, 'units' | 'unitOf' | 'numbers'> {
+  const key = language ?? ''
+  let found = UNITS.get(key)
+  if (!found) {
+    const units = durationUnits(language)
+    found = { units: phrases([...units.keys()]), unitOf: new Map([...units].map(([word, unit]) => [fold(word), unit])), numbers: numberWords(language) }
+    UNITS.set(key, found)
+  }
+  return found
+}
+
 /** The document as the contract readers read it, made once. */
 export function clausesOf(ctx: Context): Clauses {
   return memo(ctx, 'clauses', () => {
     const flat = flatten(ctx.doc)
-    const dates = datesIn(flat.text, ctx.doc)
-    const codes = flat.text.split('')
-    for (const date of dates) for (let i = date.start; i < date.end; i++) if (codes[i] === '.') codes[i] = DATE_DOT
-    const text = codes.join('')
-    const detected = detectLanguage(ctx.doc.text)
-    const language = detected === 'other' ? undefined : detected
-    const unitOf = new Map([...durationUnits(language)].map(([word, unit]) => [fold(word), unit]))
+    const language = ctx.doc.language === 'other' ? undefined : ctx.doc.language
+    let dates: FoundDate[] | undefined
+    let text: string | undefined
+    const datesOf = () => (dates ??= datesIn(flat.text, ctx.doc))
     return {
       flat,
-      text,
-      dates,
+      get dates() {
+        return datesOf()
+      },
+      get text() {
+        if (text === undefined) {
+          const dots: number[] = []
+          for (const date of datesOf()) for (let i = date.start; i < date.end; i++) if (flat.text[i] === '.') dots.push(i)
+          text = flat.text
+          if (dots.length) {
+            const codes = flat.text.split('')
+            for (const dot of dots) codes[dot] = DATE_DOT
+            text = codes.join('')
+          }
+        }
+        return text
+      },
       language,
       words: (group, list, asWritten) => contractPhrases(language, group, list, asWritten),
-      units: phrases([...durationUnits(language).keys()]),
-      unitOf,
-      numbers: numberWords(language),
+      joined: (key, lists) => {
+        const id = `${language ?? ''}/${key}`
+        let found = JOINED.get(id)
+        if (!found) JOINED.set(id, (found = phrases(lists())))
+        return found
+      },
+      ...unitsOf(language),
     }
   })
 }

@@ -353,14 +353,14 @@ function lawClauses(clauses: Clauses): Vote[] {
   return votes
 }
 
-/** The words that put the agreement under a law, strong and weak, of each language. */
-const LAW_VERBS = new Map<string, Phrases>()
-
+/** The words that put the agreement under a law, strong and weak. */
 function lawVerbs(clauses: Clauses): Phrases {
-  const key = clauses.language ?? ''
-  let found = LAW_VERBS.get(key)
-  if (!found) LAW_VERBS.set(key, (found = phrases([...clauses.words('law', 'verbs').words, ...clauses.words('law', 'weak_verbs').words])))
-  return found
+  return clauses.joined('law verbs', () => [...clauses.words('law', 'verbs').words, ...clauses.words('law', 'weak_verbs').words])
+}
+
+/** "this" or "the" of the language, before an agreement's name. */
+function thisOrTheOf(clauses: Clauses): Phrases {
+  return clauses.joined('this or the', () => [...clauses.words('self', 'this').words, ...clauses.words('articles', 'definite').words])
 }
 
 /** "… United States and [the] [laws of] [the] State of Indiana": the state named with its federation, within 80 characters. */
@@ -370,7 +370,11 @@ function stateNamedWith(clauses: Clauses, text: string, end: number, states: Set
   const polities = clauses.words('law', 'polities')
   const start = spaces(window, end)
   if (start < 0) return undefined
-  for (const and of phrasesAt(phrases(lexiconWords('list_and', clauses.language)), window, start)) {
+  for (const and of phrasesAt(
+    clauses.joined('and', () => lexiconWords('list_and', clauses.language)),
+    window,
+    start,
+  )) {
     const after = spaces(window, and.end)
     if (after < 0) continue
     for (const afterArticle of optionally(articles, window, after)) {
@@ -550,7 +554,7 @@ function findEffectiveDate(ctx: Context): Answer | undefined {
   const candidates: Answer[] = []
   const preambleEnd = Math.min(text.length, 4000)
   const leads = clauses.words('effective', 'leads')
-  const thisOrThe = phrases([...clauses.words('self', 'this').words, ...clauses.words('articles', 'definite').words])
+  const thisOrThe = thisOrTheOf(clauses)
   for (const date of clauses.dates) {
     const before = text.slice(Math.max(0, date.start - 60), date.start)
     const after = text.slice(date.end, date.end + 60)
@@ -702,7 +706,7 @@ function agreementIsSubject(clauses: Clauses, sentence: string): boolean {
   const subjects = clauses.words('term', 'subjects')
   for (const subject of subjects.all(sentence)) if (lastsAfter(clauses, sentence, subject.end)) return true
   // "the term of this Agreement", "the term of the Confidentiality Agreement": up to three words between.
-  const thisOrThe = phrases([...clauses.words('self', 'this').words, ...clauses.words('articles', 'definite').words])
+  const thisOrThe = thisOrTheOf(clauses)
   const nouns = clauses.words('self', 'terms')
   for (const head of clauses.words('term', 'subject_heads').all(sentence)) {
     const afterHead = spaces(sentence, head.end)

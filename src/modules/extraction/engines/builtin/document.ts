@@ -38,6 +38,8 @@ export interface Doc {
   /** Order of day and month in numeric dates, and whether the document shows it or it is a guess. */
   dateOrder: 'dmy' | 'mdy'
   dateOrderSure: boolean
+  /** The language whose common words the text holds most (D95), or 'other'. */
+  language: Language
   /** The reader's word positions, per page (PDFs and images; tables read their columns by them, D116). */
   layout?: DocumentText['layout']
 }
@@ -53,12 +55,14 @@ export function buildDoc(document: DocumentText): Doc {
   })
   const text = lines.map((line) => line.text).join('\n')
   const shown = dateOrderOf(text)
-  const fallback = defaultDateOrder(detectLanguage(text), text)
+  const language = detectLanguage(text)
+  const fallback = defaultDateOrder(language, text)
   return {
     lines,
     text,
     dateOrder: shown ?? fallback.order,
     dateOrderSure: shown !== undefined || fallback.sure,
+    language,
     ...(document.layout ? { layout: document.layout } : {}),
   }
 }

@@ -615,7 +615,10 @@ function letterAddressee(ctx: Context, clauses: Clauses, opening: string, except
     if (name && isOrganisation(name.name) && !same(name.name)) return name.name
   }
   if (!clauses.words('effective', 'greetings').test(ctx.doc.text.slice(0, 4000))) return undefined
-  const opensLetter = phrases([...words(clauses, 'subject_marks').words, ...clauses.words('effective', 'greetings').words.map((word) => `${word}*`)])
+  const opensLetter = clauses.joined('letter openers', () => [
+    ...words(clauses, 'subject_marks').words,
+    ...clauses.words('effective', 'greetings').words.map((word) => `${word}*`),
+  ])
   const found: { name: string; afterDate: boolean }[] = []
   let afterDate = false
   for (const line of ctx.doc.lines.slice(0, 30)) {

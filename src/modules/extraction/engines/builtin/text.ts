@@ -43,6 +43,8 @@ export function isQuote(char: string | undefined): boolean {
 // One character's kind: the structural tests every reader shares, written once.
 const SPACE = /^\s$/
 const LETTER = /^\p{L}$/u
+const LETTER_OR_DIGIT = /[\p{L}\d]/u
+const LETTER_RUNS = /\p{L}+/gu
 
 /** What `\s` matches, for one character (none for undefined). */
 export function isSpace(char: string | undefined): boolean {
@@ -82,8 +84,7 @@ export function hasDigit(text: string): boolean {
 
 /** A letter or a digit (0–9) somewhere in the text. */
 export function hasLetterOrDigit(text: string): boolean {
-  for (const char of text) if (isDigit(char) || isLetter(char)) return true
-  return false
+  return LETTER_OR_DIGIT.test(text)
 }
 
 /** One of the characters somewhere in the text. */
@@ -94,17 +95,7 @@ export function hasAnyOf(text: string, chars: string): boolean {
 
 /** The runs of letters of a text ("BISTRO & CAFE" → BISTRO, CAFE). */
 export function letterWords(text: string): string[] {
-  const words: string[] = []
-  let word = ''
-  for (const char of text) {
-    if (isLetter(char)) word += char
-    else if (word) {
-      words.push(word)
-      word = ''
-    }
-  }
-  if (word) words.push(word)
-  return words
+  return text.match(LETTER_RUNS) ?? []
 }
 
 /** The text without the characters a test accepts at its end ("Total:." → "Total"). */
@@ -129,13 +120,12 @@ export function pastColons(text: string): string {
 
 /** `count` letters in a row somewhere in the text. */
 export function lettersInARow(text: string, count: number): boolean {
-  let run = 0
-  for (const char of text) {
-    run = isLetter(char) ? run + 1 : 0
-    if (run >= count) return true
-  }
-  return false
+  let letters = LETTERS_IN_A_ROW.get(count)
+  if (!letters) LETTERS_IN_A_ROW.set(count, (letters = new RegExp(`\\p{L}{${count}}`, 'u')))
+  return letters.test(text)
 }
+
+const LETTERS_IN_A_ROW = new Map<number, RegExp>()
 
 /** The text ends with an initial: a capital A–Z standing alone ("… J", "L.P"), as before its dot. */
 export function endsWithInitial(text: string): boolean {
