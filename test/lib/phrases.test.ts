@@ -37,6 +37,21 @@ describe('phrases', () => {
     expect(list.test("la date d'effet du contrat")).toBe(true)
   })
 
+  test('a * joins at most 40 letters, as the bounded pattern does (D186): a longer run is no compound', () => {
+    const list = phrases(['*steuer*'])
+    const pattern = wholeWords(['*steuer*'])
+    for (const [text, found] of [
+      [`${'a'.repeat(40)}steuer`, true],
+      [`${'a'.repeat(41)}steuer`, false],
+      [`steuer${'a'.repeat(40)}`, true],
+      [`steuer${'a'.repeat(41)}`, false],
+      [`${'steuer'.repeat(20_000)} Steuer`, true],
+    ] as const) {
+      expect([text.length, list.test(text)]).toEqual([text.length, found])
+      expect([text.length, pattern.test(text)]).toEqual([text.length, found])
+    }
+  })
+
   test("finds what the lexicons' generated patterns find, at the same places, in every phrase list and the legal forms", () => {
     const lines = [
       'Rechnung Nr. 2024-117 vom 05.03.2024',

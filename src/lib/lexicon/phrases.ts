@@ -46,8 +46,14 @@ export function wordPattern(word: string): string {
   return (word.startsWith('*') ? JOINED : '') + pattern + (word.endsWith('*') ? JOINED : '')
 }
 
-/** Letters (or hyphens) a `*` joins to a word in a compound. Needs the `u` flag. */
-export const JOINED = '[\\p{L}-]*'
+/**
+ * Letters (or hyphens) a `*` joins to a word in a compound: at most `JOIN_REACH` (D186), a longer
+ * run is no compound, and an unbounded one is read again from each of its letters. Needs the `u` flag.
+ */
+export const JOINED = '[\\p{L}-]{0,40}'
+
+/** The most letters (or hyphens) a `*` joins, as `JOINED` writes it. */
+const JOIN_REACH = 40
 
 /** Longest pattern first, then in code-unit order: the order in which phrases are tried at one place. */
 export const longestFirst = (a: string, b: string) => b.length - a.length || (a < b ? -1 : 1)
@@ -227,7 +233,7 @@ export class Phrases {
   private spelledAt(text: string, start: number, spelling: Spelling, accept?: Accept): PhraseMatch | undefined {
     // A `*` before: any letters from `start`, then the phrase (the longest run first, as a greedy pattern takes it).
     let runEnd = start
-    if (spelling.joinBefore) while (runEnd < text.length && joins(text[runEnd]!)) runEnd++
+    if (spelling.joinBefore) while (runEnd < text.length && runEnd - start < JOIN_REACH && joins(text[runEnd]!)) runEnd++
     for (let at = runEnd; at >= start; at--) {
       const bodyEnd = this.body(text, at, spelling)
       if (bodyEnd < 0) {
@@ -235,7 +241,7 @@ export class Phrases {
         continue
       }
       let tailEnd = bodyEnd
-      if (spelling.joinAfter) while (tailEnd < text.length && joins(text[tailEnd]!)) tailEnd++
+      if (spelling.joinAfter) while (tailEnd < text.length && tailEnd - bodyEnd < JOIN_REACH && joins(text[tailEnd]!)) tailEnd++
       for (let end = tailEnd; end >= bodyEnd; end--) {
         // A word elided before the next ("l'", "d'") is joined to it.
         if (!spelling.elided && (this.digitsMayFollow ? LETTER.test(text[end] ?? '') : !endsWord(text, end))) continue

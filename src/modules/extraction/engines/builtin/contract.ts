@@ -632,6 +632,9 @@ function letterDate(ctx: Context): Answer | undefined {
   return undefined
 }
 
+/** Characters after a date label that hold the date it labels: the longest date written out is about 30. */
+const DATE_REACH = 80
+
 /** The latest "Date: …" among the signature blocks at the end. */
 function signatureDate(ctx: Context): Answer | undefined {
   const { doc } = ctx
@@ -646,7 +649,8 @@ function signatureDate(ctx: Context): Answer | undefined {
       if (colon) end = pastSpaces(line.text, end + 1)
       else if (end === label.end && end < line.text.length) continue
       if (label.start !== 0 && !colon) continue
-      const date = datesIn(line.text.slice(end), doc)[0]
+      // Only a date right after the label counts: the few words after it are read, not the rest of a line of labels (D186).
+      const date = datesIn(line.text.slice(end, end + DATE_REACH), doc)[0]
       if (!date || date.start > 2) continue
       if (!latest || String(latest.value) < date.iso) latest = { value: date.iso, confidence: dateWeight(CONTRACT.signatureDate, date), line }
     }

@@ -21,6 +21,9 @@ import { trimEndWhere, trimValue } from './text'
 import { collapse, fold } from '../../../../lib/text'
 import { NAMED, STATUS, UNMISTAKABLE } from './weights'
 
+/** The shortest value of the unmistakable shapes: a web address such as "x.de". */
+const MIN_SHAPED_LENGTH = 4
+
 /** The answer for a field a user names; the general reader's when its words say nothing more. */
 export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const field = plan.words
@@ -152,13 +155,16 @@ function onSide(wanted: Party | undefined, found: Party | undefined): boolean {
 function anywhere(shape: Shape, field: FieldWords, ctx: Context): Answer | undefined {
   const found = new Map<string, Line>()
   for (const line of ctx.doc.lines)
-    for (const cell of line.cells)
+    for (const cell of line.cells) {
+      // No unmistakable shape is shorter ("x.de"): a line of a million one-digit cells is not searched cell by cell (D186).
+      if (cell.text.length < MIN_SHAPED_LENGTH) continue
       for (const value of findShapes(shape, cell.text)) {
         if (!onSide(field.party, partyAt(ctx, line, cell.start))) continue
         // Unlabelled, only a web address written as one ("www.", "https://") is sure to be one; "shop.de" may be a word cut short.
         if (shape === 'url' && !/^(?:https?:|www\.)/i.test(String(value.value))) continue
         if (!found.has(String(value.value))) found.set(String(value.value), line)
       }
+    }
   const only = found.size === 1 ? [...found][0] : undefined
   return only && { value: only[0], confidence: UNMISTAKABLE[shape]!, line: only[1] }
 }
