@@ -275,6 +275,17 @@ function placeAt(clauses: Clauses, text: string, at: number, accept: (name: Name
   return undefined
 }
 
+/** `[article] polity jurisdiction` at `at`: a place named with its polity, "the State of Illinois" (the first that `accept` takes). */
+function stateAt(clauses: Clauses, text: string, at: number, accept: (name: Named) => boolean = () => true): Named | undefined {
+  for (const afterArticle of optionally(clauses.words('articles', 'definite'), text, at))
+    for (const polity of phrasesAt(clauses.words('law', 'polities'), text, afterArticle)) {
+      const place = spaces(text, polity.end)
+      const found = place >= 0 ? JURISDICTIONS.at(text, place, (match) => accept(named(match))) : undefined
+      if (found) return named(found)
+    }
+  return undefined
+}
+
 /**
  * What follows a law's word: `[aside] link [article] [polity] jurisdiction` — "laws of the State
  * of New York", "law (without regard to conflicts) of Delaware", "law, and not the law of
@@ -367,7 +378,6 @@ function thisOrTheOf(clauses: Clauses): Phrases {
 function stateNamedWith(clauses: Clauses, text: string, end: number, states: Set<string>): Named | undefined {
   const window = text.slice(0, end + 80)
   const articles = clauses.words('articles', 'definite')
-  const polities = clauses.words('law', 'polities')
   const start = spaces(window, end)
   if (start < 0) return undefined
   for (const and of phrasesAt(
@@ -382,13 +392,10 @@ function stateNamedWith(clauses: Clauses, text: string, end: number, states: Set
         const link = spaces(window, law.end)
         return link < 0 ? [] : phrasesAt(clauses.words('law', 'links'), window, link).map((found) => spaces(window, found.end))
       })
-      for (const afterLaws of [...laws.filter((place) => place >= 0), afterArticle])
-        for (const beforePolity of optionally(articles, window, afterLaws))
-          for (const polity of phrasesAt(polities, window, beforePolity)) {
-            const at = spaces(window, polity.end)
-            const state = at >= 0 ? JURISDICTIONS.at(window, at, (match) => states.has(named(match).jurisdiction)) : undefined
-            if (state) return named(state)
-          }
+      for (const afterLaws of [...laws.filter((place) => place >= 0), afterArticle]) {
+        const state = stateAt(clauses, window, afterLaws, (name) => states.has(name.jurisdiction))
+        if (state) return state
+      }
     }
   }
   return undefined
@@ -423,12 +430,8 @@ function stateLawAt(clauses: Clauses, text: string, at: number): Named | undefin
   for (const found of phrasesAt(clauses.words('law', 'links'), text, link)) {
     const afterLink = spaces(text, found.end)
     if (afterLink < 0) continue
-    for (const afterArticle of optionally(clauses.words('articles', 'definite'), text, afterLink))
-      for (const polity of phrasesAt(clauses.words('law', 'polities'), text, afterArticle)) {
-        const place = spaces(text, polity.end)
-        const name = place >= 0 ? JURISDICTIONS.at(text, place) : undefined
-        if (name) return named(name)
-      }
+    const name = stateAt(clauses, text, afterLink)
+    if (name) return name
   }
   return undefined
 }
