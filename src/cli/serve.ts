@@ -61,6 +61,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   const runner = createJobRunner({
     database,
     extract: threads.extract,
+    catalog,
     concurrency: config.workers,
     keepFileMs: config.keepFilesMs,
     readLimits: config.readLimits,

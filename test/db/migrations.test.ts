@@ -80,13 +80,15 @@ test('a database made by the first version keeps every row when the latest binar
   old.sqlite.close()
 
   const latest = await openDatabase(path)
+  const catalog = loadCatalog()
   const app = createApp({
     database: latest,
-    catalog: loadCatalog(),
+    catalog,
     extraction: {
       runner: createJobRunner({
         database: latest,
         extract: inProcessExtractor(builtinEngine),
+        catalog,
         concurrency: 1,
         keepFileMs: 0,
         readLimits: DEFAULT_READ_LIMITS,

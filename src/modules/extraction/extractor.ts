@@ -18,6 +18,8 @@ export interface ExtractionTask {
   content: Uint8Array
   mediaType: MediaType
   documentType: string
+  /** The catalog's `issued_by_seller` of the document type (D220). */
+  issuedBySeller: boolean
   fields: JobField[]
   limits: ReadLimits
 }
@@ -41,7 +43,7 @@ export interface ExtractorOptions {
 }
 
 export function inProcessExtractor(engine: Engine, { read = readDocument, recogniser }: ExtractorOptions = {}): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal) => {
+  return async ({ content, mediaType, documentType, issuedBySeller, fields, limits }, onProgress, signal) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
@@ -50,7 +52,7 @@ export function inProcessExtractor(engine: Engine, { read = readDocument, recogn
     signal?.throwIfAborted()
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>
-      locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, fields, signal })), text)
+      locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, issuedBySeller, fields, signal })), text)
     const first = await answer(document)
     signal?.throwIfAborted()
     const output = document.secondReading && engine.readsTwice ? surer(first, await answer(document.secondReading)) : first

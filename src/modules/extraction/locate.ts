@@ -7,9 +7,9 @@
 import { collapse, words } from '../../lib/text'
 import type { BoundingBox } from '../../lib/fields/model'
 import { type Answers, answerOf, answersOf, NO_ANSWER } from './answers'
-import { MIN_OCR_CONFIDENCE } from './confidence'
+import { MIN_OCR_CONFIDENCE, OCR_READING_ALLOWANCE } from './confidence'
 import { findShape } from './normalise/shapes'
-import { legalFormsSource } from '../../lib/lexicon'
+import { legalForms } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 
@@ -38,7 +38,7 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       // its readings is clear.
       if (readConfidence < MIN_OCR_CONFIDENCE) readConfidence = Math.max(readConfidence, ...otherReadings(value, document.layout, lines, words))
       if (readConfidence < MIN_OCR_CONFIDENCE) return [key, { ...NO_ANSWER, bbox: null }] as const
-      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + 0.05)), bbox: boxOf(words) }] as const
+      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + OCR_READING_ALLOWANCE)), bbox: boxOf(words) }] as const
     }),
   )
 }
@@ -48,7 +48,8 @@ function holdsItsOwnCheck(value: unknown): boolean {
 }
 
 /** A legal form ("SDN BHD", "GmbH") spelled as a whole word, with a dot or comma after it. */
-const LEGAL_FORM_WORD = new RegExp(`^(?:${legalFormsSource()})[.,]?$`, 'i')
+const LEGAL_FORMS = legalForms()
+const isLegalFormWord = (word: string) => !!LEGAL_FORMS.at(word, 0, (form) => ['', '.', ','].includes(word.slice(form.end)))
 
 /**
  * The words a text value's reading is judged by: those with two letters or digits or more that are
@@ -59,7 +60,7 @@ const LEGAL_FORM_WORD = new RegExp(`^(?:${legalFormsSource()})[.,]?$`, 'i')
 function telling(words: PlacedWord[], lines: string[]): PlacedWord[] {
   const kept = words.filter((word) => {
     const text = wordText(word, lines)
-    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !LEGAL_FORM_WORD.test(text)
+    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !isLegalFormWord(text)
   })
   return kept.length ? kept : words
 }

@@ -9,6 +9,7 @@
 import type { Database } from '../../db/database'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
+import type { Catalog } from '../catalog/service'
 import { storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './errors'
@@ -22,6 +23,8 @@ export interface JobRunnerOptions {
   database: Database
   /** Reads a job's document and runs the engine: in worker threads in the server. */
   extract: Extractor
+  /** What the engine is told of a job's document type (D220). */
+  catalog: Catalog
   /** Jobs extracted at the same time. */
   concurrency: number
   /** How long a finished job's document is kept; 0 deletes it at once. */
@@ -53,6 +56,7 @@ const PURGE_EVERY_MS = 60 * 1000
 export function createJobRunner({
   database,
   extract: extractFields,
+  catalog,
   concurrency,
   keepFileMs,
   readLimits,
@@ -87,6 +91,7 @@ export function createJobRunner({
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
+          issuedBySeller: catalog.get(row.documentType)?.issued_by_seller === true,
           fields: row.fields.map(jobFieldOf),
           limits: readLimits,
         },

@@ -4,14 +4,18 @@
  */
 import type { JobField } from '../../../src/lib/fields/model'
 import { describe, expect, test } from 'bun:test'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { zipSync, strToU8 } from 'fflate'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { newId } from '../../../src/lib/ids'
+import { loadCatalog } from '../../../src/modules/catalog/service'
 import type { Engine, ExtractionInput } from '../../../src/modules/extraction/engines/types'
 import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { joined, type Meta, type Split } from '../../helpers/answers'
 import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
+import { tempDir } from '../../helpers/process'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { type CallOptions, ISO_MS, type TestApp, createSchema, expectEnvelope, expectValidation, field, makeTestApp } from '../../helpers/app'
 
@@ -289,6 +293,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(job.completed_at >= job.created_at).toBe(true)
     expect(engine.calls).toHaveLength(1)
     expect(engine.calls[0]!.documentType).toBe('invoice')
+    expect(engine.calls[0]!.issuedBySeller).toBe(true)
     expect(engine.calls[0]!.document.pages.join('\n')).toContain('Invoice No.: INV-2024-001')
 
     const stored = await t.call('GET', `/api/v1/jobs/${job.id}`)
@@ -428,6 +433,29 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     const job = await extracted(t, INLINE, { content: INVOICE_TEXT, name: 'Rechnung März 2024 (1).txt' })
     expect(job.file.name).toBe('Rechnung März 2024 (1).txt')
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body.job.file.name).toBe('Rechnung März 2024 (1).txt')
+  })
+})
+
+describe('what the engine is told of the document type (D220)', () => {
+  test("the catalog's issued_by_seller reaches the engine: true for an invoice and an operator's type that says so, false for a purchase order", async () => {
+    const dir = tempDir()
+    const receipt = {
+      slug: 'receipt',
+      label: 'Receipt',
+      description: '',
+      issued_by_seller: true,
+      fields: [{ key: 'shop', label: 'Shop', description: '', required: true }],
+    }
+    writeFileSync(join(dir.path, 'receipt.json'), JSON.stringify(receipt))
+    const engine = fakeEngine()
+    const t = await makeTestApp({ engine, catalog: loadCatalog({ extraDir: dir.path }) })
+    dir.remove()
+    for (const type of ['invoice', 'receipt', 'purchase_order']) await extracted(t, { document_type: type, fields: { company_name: 'Company' } })
+    expect(engine.calls.map((call) => [call.documentType, call.issuedBySeller])).toEqual([
+      ['invoice', true],
+      ['receipt', true],
+      ['purchase_order', false],
+    ])
   })
 })
 

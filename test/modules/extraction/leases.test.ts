@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Database } from '../../../src/db/database'
 import { type Logger, silentLogger } from '../../../src/lib/log'
+import { loadCatalog } from '../../../src/modules/catalog/service'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
@@ -58,6 +59,7 @@ async function setup(log: Logger = silentLogger) {
     const created = createJobRunner({
       database: options.on ?? database,
       extract,
+      catalog: loadCatalog(),
       concurrency: options.concurrency ?? 1,
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,

@@ -16,7 +16,7 @@ const fields = loadCatalog()
   .map((field) => ({ ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }))
 
 async function amounts(text: string) {
-  return split(await builtinEngine.extract({ document: { pages: [text] }, documentType: 'invoice', fields })).values
+  return split(await builtinEngine.extract({ document: { pages: [text] }, documentType: 'invoice', issuedBySeller: true, fields })).values
 }
 
 for (const lexicon of LEXICONS) {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { Database } from '../../../src/db/database'
 import { ApiError } from '../../../src/http/errors'
 import { silentLogger } from '../../../src/lib/log'
+import { loadCatalog } from '../../../src/modules/catalog/service'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../../src/modules/extraction/repository'
@@ -54,6 +55,7 @@ async function setup() {
     const made = createJobRunner({
       database: options.on ?? database,
       extract: extractor(options.ms ?? 5),
+      catalog: loadCatalog(),
       concurrency: options.concurrency ?? 1,
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,

@@ -125,7 +125,14 @@ describe('through the built-in engine', () => {
   const extract = inProcessExtractor(builtinEngine)
   const fields = [field('subtotal'), field('tax'), field('total')]
   const run = (text: string) =>
-    extract({ content: new TextEncoder().encode(text), mediaType: 'text/plain', documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS })
+    extract({
+      content: new TextEncoder().encode(text),
+      mediaType: 'text/plain',
+      documentType: 'invoice',
+      issuedBySeller: true,
+      fields,
+      limits: DEFAULT_READ_LIMITS,
+    })
 
   test('an invoice whose sums agree', async () => {
     const out = await run('ACME\nSubtotal      198.00\nVAT 19 %      37.62\nTotal      235.62')

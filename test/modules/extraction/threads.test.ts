@@ -32,6 +32,7 @@ function textTask(text: string): ExtractionTask {
     content: new TextEncoder().encode(text),
     mediaType: 'text/plain',
     documentType: 'invoice',
+    issuedBySeller: true,
     fields: [{ key: 'invoice_number', label: 'Invoice Number', description: 'As printed', type: 'text' }],
     limits: DEFAULT_READ_LIMITS,
   }

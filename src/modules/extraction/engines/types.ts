@@ -7,6 +7,8 @@ import type { DocumentText } from '../readers/types'
 export interface ExtractionInput {
   document: DocumentText
   documentType: string
+  /** The document type is issued by the seller to the buyer (its catalog file says so, D220). */
+  issuedBySeller: boolean
   fields: JobField[]
   /** Aborted when the job is cancelled or its time runs out. */
   signal?: AbortSignal
