@@ -1,6 +1,6 @@
 /**
  * The import rules of src/ (issue 21): no cycles, and every arrow points down — lib and db know
- * nothing of the modules, no module reaches into the built-in engine but the extraction thread
+ * nothing of the modules, no module reaches into the built-in engine but the extraction process
  * that runs it, and nothing below the entry points imports the config, the app or the CLI.
  * Checked by `npm run lint` (dependency-cruiser).
  */
@@ -31,8 +31,8 @@ module.exports = {
     {
       name: 'builtin-engine-is-private',
       severity: 'error',
-      comment: 'Only the extraction thread picks the built-in engine; everything else goes through engines/types.',
-      from: { path: '^src/', pathNot: '^src/modules/extraction/(engines/builtin/|extract-thread\\.ts$)' },
+      comment: 'Only the extraction process picks the built-in engine; everything else goes through engines/types.',
+      from: { path: '^src/', pathNot: '^src/modules/extraction/(engines/builtin/|extract-process\\.ts$)' },
       to: { path: '^src/modules/extraction/engines/builtin/' },
     },
   ],

@@ -3,8 +3,11 @@
  * location alone (D98). Modules never look at which: each asks `perDatabase` for its repository.
  */
 import type { Database as SqliteClient } from 'bun:sqlite'
+import { statfsSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type pg from 'pg'
 import { type Db, openDb } from './client'
+import { refusedForSpace } from './errors'
 import { migrate } from './migrate'
 import type { PgDb, PgTransaction } from './postgres'
 
@@ -77,15 +80,31 @@ export async function closeDatabase(database: Database): Promise<void> {
   else database.sqlite.close()
 }
 
-/** Whether the database answers a query now (/readyz). */
-export async function databaseAnswers(database: Database): Promise<boolean> {
+/** Free space under which a SQLite file's disk counts as full: no job's document and its log fit any more (D196). */
+const MIN_FREE_BYTES = 1024 * 1024
+
+/**
+ * Whether the database can take requests now (/readyz): it answers a query, and its storage is not
+ * full — on SQLite, the file cannot grow (its disk, or its max_page_count) and has no free page;
+ * on either, a write was refused for want of space a moment ago (D196).
+ */
+export async function databaseReadiness(database: Database): Promise<'ready' | 'unavailable' | 'storage_full'> {
   try {
     if (database.kind === 'postgres') await database.pool.query('select 1')
-    else database.sqlite.query('select 1').get()
-    return true
+    else if (sqliteFull(database.sqlite)) return 'storage_full'
   } catch {
-    return false
+    return 'unavailable'
   }
+  return refusedForSpace(database) ? 'storage_full' : 'ready'
+}
+
+function sqliteFull(sqlite: SqliteClient): boolean {
+  if (sqlite.filename !== '' && sqlite.filename !== ':memory:') {
+    const { bavail, bsize } = statfsSync(dirname(sqlite.filename))
+    if (bavail * bsize < MIN_FREE_BYTES) return true
+  }
+  const pragma = (name: string) => Number(Object.values(sqlite.query(`PRAGMA ${name}`).get() as Record<string, number>)[0])
+  return pragma('freelist_count') === 0 && pragma('page_count') >= pragma('max_page_count')
 }
 
 /**

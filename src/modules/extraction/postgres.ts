@@ -156,13 +156,13 @@ export function postgresJobs({ db, url, transaction }: PostgresDatabase): JobsRe
     // Another instance claiming the same job holds its row: skip it rather than wait.
     claim: (id, runner, leaseMs, describe) => transaction((tx) => claimIn(tx, id, runner, leaseMs, describe, true)),
 
-    claimNext: (runner, leaseMs, describe) =>
+    claimNext: (runner, leaseMs, describe, turn) =>
       transaction(async (tx) => {
         // One claim in turn at a time across instances: each sees the running jobs and turns the last one left.
         await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`)
         // A job whose document is gone fails as it is claimed; the next in turn is taken instead.
         for (let tries = 0; tries < MAX_CLAIM_TRIES; tries++) {
-          const { rows } = await tx.execute<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso()))
+          const { rows } = await tx.execute<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso(), runner, turn))
           const next = rows[0]
           if (!next) return undefined
           const claimed = await claimIn(tx, next.id, runner, leaseMs, describe, false)

@@ -151,7 +151,7 @@ export function sqliteJobs({ db, sqlite }: SqliteDatabase): JobsRepository {
       return db.transaction((tx) => claimIn(tx, id, runner, leaseMs, describe), { behavior: 'immediate' })
     },
 
-    async claimNext(runner, leaseMs, describe) {
+    async claimNext(runner, leaseMs, describe, turn) {
       // A plain read first: an idle queue, the usual case, takes no write lock at every poll.
       if (!db.select({ id: jobs.id }).from(jobs).where(claimable(nowIso())).limit(1).get()) return undefined
       // Immediate: one claim at a time across processes, each seeing the turns the last one left.
@@ -159,7 +159,7 @@ export function sqliteJobs({ db, sqlite }: SqliteDatabase): JobsRepository {
         (tx) => {
           // A job whose document is gone fails as it is claimed; the next in turn is taken instead.
           for (let tries = 0; tries < MAX_CLAIM_TRIES; tries++) {
-            const [next] = tx.all<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso()))
+            const [next] = tx.all<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso(), runner, turn))
             if (!next) return undefined
             const claimed = claimIn(tx, next.id, runner, leaseMs, describe)
             if (claimed) return { ...claimed, interrupted: next.status === 'running' }
