@@ -39,7 +39,7 @@ if (!env.SKIP_BUILD && !env.EXTRACTD) {
 
 const RECEIPT = ['CORNER GROCER LTD', 'Receipt No: CG-3390', 'Date: 05/11/2024', 'Milk 2L          2.10', 'Bread            3.30', 'TOTAL          12.40']
 const photos = [
-  { name: 'IMG_0042.jpg', bytes: await receiptPhoto(RECEIPT) },
+  { name: 'IMG_0042.jpg', bytes: await receiptPhoto(RECEIPT, { grain: 24 }) },
   { name: 'IMG_0001.HEIC', bytes: new Uint8Array(readFileSync(join(ROOT, 'test/fixtures/example.heic'))) },
 ]
 const TEXT = { name: 'invoice.txt', bytes: new TextEncoder().encode('ACME Ltd\nInvoice No.: T-123\nDate: 2024-03-05\nTotal: 10.00 EUR\n') }

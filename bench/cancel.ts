@@ -43,7 +43,7 @@ const INVOICE = ['ACME SUPPLIES LTD', 'Invoice No: INV-7', 'Date: 2024-03-05', '
 const page = await renderPage({ lines: INVOICE, width: 595, fontSize: 14 }, 300)
 const pageJpeg = toJpeg(page, 85)
 const DOCUMENTS: { kind: string; name: string; bytes: Uint8Array }[] = [
-  { kind: 'JPEG photo 12 MP', name: 'IMG_0042.jpg', bytes: await receiptPhoto(RECEIPT) },
+  { kind: 'JPEG photo 12 MP', name: 'IMG_0042.jpg', bytes: await receiptPhoto(RECEIPT, { grain: 24 }) },
   { kind: 'PNG scan 300 dpi', name: 'scan.png', bytes: toPng(page) },
   { kind: 'PDF of 6 scanned pages', name: 'scans.pdf', bytes: await imagePdf(Array.from({ length: 6 }, () => ({ jpeg: pageJpeg }))) },
   { kind: 'HEIC photo', name: 'IMG_0001.HEIC', bytes: new Uint8Array(readFileSync(join(ROOT, 'test/fixtures/example.heic'))) },

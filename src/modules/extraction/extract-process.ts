@@ -24,6 +24,32 @@ function dieWithParent(): void {
   }
 }
 
+/** Reads the documents the server writes on standard input, each of the size its task gives (D198). */
+function documentReader() {
+  const input = Bun.stdin.stream().getReader()
+  const chunks: Uint8Array[] = []
+  let buffered = 0
+  return async (size: number): Promise<Uint8Array> => {
+    while (buffered < size) {
+      const { value, done } = await input.read()
+      if (done) throw new Error('the server closed the documents pipe')
+      chunks.push(value)
+      buffered += value.byteLength
+    }
+    const document = new Uint8Array(size)
+    for (let at = 0; at < size; ) {
+      const chunk = chunks[0]!
+      const taken = Math.min(chunk.byteLength, size - at)
+      document.set(chunk.subarray(0, taken), at)
+      at += taken
+      if (taken === chunk.byteLength) chunks.shift()
+      else chunks[0] = chunk.subarray(taken)
+    }
+    buffered -= size
+    return document
+  }
+}
+
 /** Runs the process until the server ends it; false when it was not started by a server. */
 export function runExtractionProcess(): boolean {
   if (!process.send) return false
@@ -35,6 +61,7 @@ export function runExtractionProcess(): boolean {
 
   // The pool's count of tasks running, kept here as it tells each change (D175).
   const running = new Int32Array(1)
+  const readDocument = documentReader()
   let extract: Extractor | undefined
 
   process.on('message', async (message: ChildMessage) => {
@@ -49,7 +76,8 @@ export function runExtractionProcess(): boolean {
     const id = message.id
     let reply: ChildReply
     try {
-      const output = await extract!(message.task, (progress) => send({ id, progress }))
+      const content = await readDocument(message.size)
+      const output = await extract!({ ...message.task, content }, (progress) => send({ id, progress }))
       reply = { id, ok: true, output }
     } catch (error) {
       reply =

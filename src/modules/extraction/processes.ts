@@ -17,12 +17,14 @@ import type { ExtractionTask, Extractor, Progress } from './extractor'
 /**
  * What the pool tells a child: `init` once, with the jobs running in the whole pool, by which
  * its OCR takes its share of the cores, and `ocrThreads`, the most it takes (undefined: up to
- * four; D175); `running` whenever that count changes; `task`, one at a time.
+ * four; D175); `running` whenever that count changes; `task`, one at a time, whose document's
+ * `size` bytes follow on the child's standard input (D198: written there without a copy on the
+ * server's thread, where the IPC channel would serialize them).
  */
 export type ChildMessage =
   | { type: 'init'; llm: OpenAiEngineOptions | undefined; ocrThreads: number | undefined; running: number }
   | { type: 'running'; count: number }
-  | { type: 'task'; id: number; task: ExtractionTask }
+  | { type: 'task'; id: number; task: Omit<ExtractionTask, 'content'>; size: number }
 
 export type ChildReply =
   | { id: number; ok: true; output: Answers }
@@ -66,7 +68,7 @@ interface Pending {
 }
 
 interface Child {
-  proc: Subprocess<'ignore', 'inherit', 'inherit'>
+  proc: Subprocess<'pipe', 'inherit', 'inherit'>
   current?: Pending & { timer: ReturnType<typeof setTimeout> }
   idleTimer?: ReturnType<typeof setTimeout>
   /** Killed by the pool: its end is expected, and its task already settled. */
@@ -132,7 +134,7 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
     const child = {
       killed: false,
       proc: Bun.spawn(CHILD, {
-        stdio: ['ignore', 'inherit', 'inherit'],
+        stdio: ['pipe', 'inherit', 'inherit'],
         serialization: 'advanced',
         ipc: (message: ChildReply) => reply(child, message),
         onExit: (_, exitCode, signalCode) => {
@@ -164,10 +166,15 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
     }, timeoutMs)
     child.current = { ...pending, timer }
     count(1)
-    const { content } = pending.task
-    // A view of a larger buffer would be sent whole; its own bytes only.
-    const bytes = content.byteOffset === 0 && content.byteLength === content.buffer.byteLength ? content : content.slice()
-    send(child, { type: 'task', id: pending.id, task: { ...pending.task, content: bytes } })
+    const { content, ...task } = pending.task
+    send(child, { type: 'task', id: pending.id, task, size: content.byteLength })
+    try {
+      child.proc.stdin.write(content)
+      // A child that has just exited closed its end: its exit settles its task.
+      Promise.resolve(child.proc.stdin.flush()).catch(() => {})
+    } catch {
+      // As above.
+    }
   }
 
   function dispatch(): void {
@@ -225,14 +232,10 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
     get running(): number {
       return running
     },
-    /** Kills every child; tasks still running fail, and their jobs are given back to the queue by the runner's stop. */
+    /** Kills every child; the runner's stop has given their jobs back to the queue (D193). */
     close(): void {
       closed = true
-      for (const child of [...children]) {
-        settle(child, (pending) => pending.reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping')))
-        kill(child)
-      }
-      for (const pending of waiting.splice(0)) pending.reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
+      for (const child of [...children]) kill(child)
     },
   }
 }
