@@ -5,7 +5,6 @@
  * and the next task gets a new one. Children start on the first job and stop after a while
  * without work, so an idle server holds none and their memory goes back to the system (D191).
  */
-import { setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
 import type { Logger } from '../../lib/log'
@@ -41,9 +40,6 @@ export const CHILD_COMMAND = 'extract-worker'
 const CHILD = import.meta.url.includes('/$bunfs/')
   ? [process.execPath, CHILD_COMMAND]
   : [process.execPath, fileURLToPath(new URL('../../main.ts', import.meta.url)), CHILD_COMMAND]
-
-/** A child's CPU priority below the server's (D192): the HTTP thread gets a core whenever it has work. */
-const CHILD_NICENESS = 10
 
 /** How long a child without work lives (D191): well within a minute of the last job, its memory is back. */
 export const CHILD_IDLE_MS = 20_000
@@ -147,11 +143,6 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
         },
       }),
     } as Child
-    try {
-      setPriority(child.proc.pid, CHILD_NICENESS)
-    } catch {
-      // A system that refuses it runs the child at the server's priority.
-    }
     send(child, { type: 'init', llm, ocrThreads, running })
     children.add(child)
     return child
@@ -201,10 +192,14 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
     if (child) stop(child, CANCELED())
   }
 
-  /** Ends a child's task with `error` and the child with it; the next task gets a new child. */
+  /**
+   * Ends a child's task with `error` and the child with it. A new child starts at once, so the next
+   * task does not wait for one to start (D191); unused, it ends after the idle time like any other.
+   */
   function stop(child: Child, error: ExtractionError): void {
     settle(child, (pending) => pending.reject(error))
     kill(child)
+    if (!closed && children.size < size) spawn()
     dispatch()
   }
 
