@@ -105,7 +105,8 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () 
       <form onSubmit={submit} aria-describedby="sign-in-help">
         <h1 tabIndex={-1}>extractd console</h1>
         <p id="sign-in-help">
-          Sign in with an API key (<code>extractd keys create</code>). It is kept in this tab only and sent to this server alone.
+          Sign in with an API key: the server printed one at its first start; issue another with <code>extractd keys create --account NAME</code> (from the
+          sources: <code>npm run extractd -- keys create --account NAME</code>). It is kept in this tab only and sent to this server alone.
         </p>
         <label for="api-key">API key</label>
         <input id="api-key" type="password" autoComplete="off" spellcheck={false} required value={key} onInput={(event) => setKey(event.currentTarget.value)} />

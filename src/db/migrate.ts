@@ -11,6 +11,9 @@ interface DrizzleInternals {
 
 export const migrations: MigrationMeta[] = embeddedMigrations()
 
+/** Drizzle's record of the migrations applied: a SQLite file without it was not made by extractd. */
+export const MIGRATIONS_TABLE = '__drizzle_migrations'
+
 export function migrate(db: Db, list: MigrationMeta[] = migrations): void {
   // Two processes starting on a new file may race; the loser's transaction fails, and
   // running again then finds the winner's migrations recorded and has nothing left to do.

@@ -88,6 +88,12 @@ export async function isMigrated({ pool }: Pick<ReturnType<typeof openPostgres>,
   }
 }
 
+/** Whether extractd never migrated this database: Drizzle's journal is missing (the CLI's commands other than `serve` refuse it, D230). */
+export async function isNew({ pool }: Pick<ReturnType<typeof openPostgres>, 'pool'>): Promise<boolean> {
+  const { rows } = await pool.query<{ missing: boolean }>("select to_regclass('drizzle.__drizzle_migrations') is null as missing")
+  return rows[0]!.missing
+}
+
 /**
  * Applies the migrations not yet applied. Drizzle's migrator takes no lock, and two instances
  * creating its bookkeeping schema at once collide, so each holds a session advisory lock on one
