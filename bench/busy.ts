@@ -17,10 +17,11 @@
  *
  * Run by `bun run bench:hostile`. Exits 1 when a target is missed.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { receiptPhoto } from '../test/helpers/images'
 import { startServer, tempDir } from '../test/helpers/process'
+import { treeKiB } from './servers'
 
 const ROOT = resolve(import.meta.dir, '..')
 const env = process.env
@@ -61,19 +62,6 @@ async function call(path: string, init: RequestInit = {}): Promise<{ status: num
   return { status: response.status, body: await response.json().catch(() => null) }
 }
 
-/** The resident memory of a process and all its descendants, in KiB. */
-function treeRssKiB(pid: number): number {
-  let total = 0
-  try {
-    total = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
-    for (const task of readdirSync(`/proc/${pid}/task`))
-      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) total += treeRssKiB(Number(child))
-  } catch {
-    // It ended meanwhile.
-  }
-  return total
-}
-
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? NaN
 const ms = (value: number) => `${value.toFixed(1)} ms`
 const describe = (values: number[]) =>
@@ -96,7 +84,7 @@ async function sample(path: string, until: Promise<unknown>): Promise<number[]> 
 let misses = 0
 try {
   await Bun.sleep(1000)
-  const idleKiB = treeRssKiB(server.proc.pid)
+  const idleKiB = treeKiB(server.proc.pid)
   console.log(`extractd ${BINARY}, idle RSS (server and its processes) ${Math.round(idleKiB / MiB)} MiB\n`)
 
   // ---- answers while idle, then while both workers read photos --------------------------------------
@@ -112,7 +100,7 @@ try {
     for (const id of ids) while (!['succeeded', 'failed'].includes(await jobStatus(id))) await Bun.sleep(200)
   })()
   let peakKiB = 0
-  const peak = setInterval(() => (peakKiB = Math.max(peakKiB, treeRssKiB(server.proc.pid))), 100)
+  const peak = setInterval(() => (peakKiB = Math.max(peakKiB, treeKiB(server.proc.pid))), 100)
   const started = performance.now()
   const [busyHealth, busySchemas] = await Promise.all([sample('/healthz', burst), sample('/api/v1/schemas', burst)])
   clearInterval(peak)
@@ -128,7 +116,7 @@ try {
   const after: string[] = []
   let backAt: number | undefined
   for (let s = 0; s <= 60; s += 5) {
-    const kib = treeRssKiB(server.proc.pid)
+    const kib = treeKiB(server.proc.pid)
     after.push(`${s} s ${Math.round(kib / MiB)}`)
     if (backAt === undefined && kib - idleKiB <= MEMORY_TARGET_MIB * MiB) backAt = s
     if (s < 60) await Bun.sleep(5000)

@@ -3,12 +3,12 @@
  * to the compiled binary (default settings: 2 workers, default limits) in a temporary directory.
  * For each: the outcome (the job's status and error code, or the HTTP status), the wall time from
  * upload to the job's end, and the server's peak resident memory while it ran (VmRSS sampled
- * every 10 ms, and VmHWM, the kernel's own high-water mark), against its idle RSS.
+ * every 10 ms, and VmHWM, the kernel's own high-water mark), against its idle RSS, each of the
+ * server and its extraction processes together (D190).
  * Targets: every file ends in a clear job failure or a 4xx within 10 s (a file only deeply nested,
  * which its linear reader reads, may succeed), and RSS stays within idle + 600 MiB. Run with `bun run bench:hostile` (it builds dist/extractd first; SKIP_BUILD=1
  * reuses it). Exits 1 when a target is missed.
  */
-import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import {
   concat,
@@ -29,6 +29,7 @@ import {
   tiffSharedStrip,
 } from '../test/helpers/hostile'
 import { startServer, tempDir } from '../test/helpers/process'
+import { treeKiB } from './servers'
 
 const ROOT = resolve(import.meta.dir, '..')
 const BINARY = join(ROOT, 'dist/extractd')
@@ -107,10 +108,8 @@ function truncated(bytes: Uint8Array): Uint8Array {
   return bytes.slice(0, Math.floor(bytes.length / 2))
 }
 
-function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
-}
+/** The server's and its extraction processes' together (D190). */
+const rssKiB = treeKiB
 
 const mib = (kib: number) => Math.round(kib / 1024)
 
