@@ -168,17 +168,25 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
     }
   }
 
+  const idle = () => [...children].filter((child) => !child.current)
+
   function dispatch(): void {
-    while (!closed && waiting.length > 0) {
-      const free = [...children].find((child) => !child.current) ?? (children.size < size ? spawn() : undefined)
-      if (!free) return
-      start(free, waiting.shift()!)
-    }
-    for (const child of children) {
-      if (child.current || child.idleTimer) continue
-      child.idleTimer = setTimeout(() => kill(child), idleMs)
+    while (!closed && waiting.length > 0 && running < size) start(idle()[0] ?? spawn(), waiting.shift()!)
+    // While every worker is busy, one more process waits, started: a task that takes the place of
+    // one killed (canceled, timed out, given way, D194) starts at once (D191).
+    if (!closed && running >= size && idle().length === 0) spawn()
+    for (const child of idle()) {
+      if (child.idleTimer) continue
+      child.idleTimer = setTimeout(() => retire(child), idleMs)
       child.idleTimer.unref()
     }
+  }
+
+  /** Ends a child idle for `idleMs`, unless it is the one spare of a pool whose workers are all busy. */
+  function retire(child: Child): void {
+    child.idleTimer = undefined
+    if (running >= size && idle().length === 1) dispatch()
+    else kill(child)
   }
 
   /** Stops a task: taken out of the queue, or its child killed (a new one takes the next task). */
@@ -199,7 +207,7 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
   function stop(child: Child, error: ExtractionError): void {
     settle(child, (pending) => pending.reject(error))
     kill(child)
-    if (!closed && children.size < size) spawn()
+    if (!closed && idle().length === 0) spawn()
     dispatch()
   }
 
