@@ -1,9 +1,10 @@
 /**
  * A pool of extraction processes (D190, was threads: D63): children of the same executable, one
  * task at a time each, spoken to over IPC. Whatever a child's native code is doing (ONNX Runtime,
- * libvips), its end cannot take the server with it: a canceled or timed-out task kills its child,
- * and the next task gets a new one. Children start on the first job and stop after a while
- * without work, so an idle server holds none and their memory goes back to the system (D191).
+ * libvips), its end cannot take the server with it: a canceled or timed-out task kills its child.
+ * Children start on the first job and end after a while without work, so an idle server holds
+ * none and their memory goes back to the system; while all are busy, one more waits started, for
+ * the task that takes a killed one's place (D191).
  */
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
@@ -31,7 +32,7 @@ export type ChildReply =
   | { id: number; progress: Progress }
 
 /** The hidden command of the executable that runs a child (`extractd extract-worker`, as `ps` shows it). */
-export const CHILD_COMMAND = 'extract-worker'
+const CHILD_COMMAND = 'extract-worker'
 
 /**
  * How a child is started: the binary runs itself with the hidden command; from the sources, bun
@@ -42,7 +43,7 @@ const CHILD = import.meta.url.includes('/$bunfs/')
   : [process.execPath, fileURLToPath(new URL('../../main.ts', import.meta.url)), CHILD_COMMAND]
 
 /** How long a child without work lives (D191): well within a minute of the last job, its memory is back. */
-export const CHILD_IDLE_MS = 20_000
+const CHILD_IDLE_MS = 20_000
 
 export interface ProcessPoolOptions {
   size: number
