@@ -184,6 +184,25 @@ describe('a runner holds only what it runs (D130)', () => {
   })
 })
 
+describe('stopping (D193)', () => {
+  test('answers those waiting on queued jobs at once, gives the running job back after the grace, and leaves queued jobs queued', async () => {
+    const { a, started, ended, runner, newJob, statusOf } = await setup()
+    const ids = [await newJob(a, 'a1'), await newJob(a, 'a2'), await newJob(a, 'a3')]
+    const stopping = runner({ ms: 60_000 })
+    stopping.start()
+    await eventually(() => started.length === 1)
+    const order: string[] = []
+    const waits = ids.map((id, i) => stopping.submit(id).then(() => order.push(`a${i + 1} answered`)))
+    await stopping.stop(300).then(() => order.push('stopped'))
+    await Promise.all(waits)
+    // The queued jobs' waiters first, the running job's when the grace ran out and it was given back.
+    expect(order.slice(0, 2).sort()).toEqual(['a2 answered', 'a3 answered'])
+    expect(order.slice(2)).toEqual(['a1 answered', 'stopped'])
+    expect(await Promise.all(ids.map((id) => statusOf(a, id)))).toEqual(['queued', 'queued', 'queued'])
+    expect([started, ended]).toEqual([['a1'], []])
+  })
+})
+
 describe("a dead runner's job comes first (D195)", () => {
   test("it is claimed before any queued job, though another account's turn would come first", async () => {
     const { database, a, b, started, runner, newJob } = await setup()
