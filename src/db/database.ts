@@ -1,32 +1,30 @@
 /**
  * The one database a process works on: a SQLite file (the default) or PostgreSQL, chosen by the
- * location alone (D98). Modules never look at which: each asks `perDatabase` for its repository.
+ * location alone (D98). Modules never look at which: they write each query once against the
+ * interface of dialect.ts (D210), and take their tables for this database from their table set.
  */
 import { Database as SqliteClient } from 'bun:sqlite'
 import { existsSync, statfsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type pg from 'pg'
-import { type Db, openDb } from './client'
+import type { Dialect } from './dialect'
 import { refusedForSpace } from './errors'
-import { migrate, MIGRATIONS_TABLE } from './migrate'
-import type { PgDb, PgTransaction } from './postgres'
+import { MIGRATIONS_TABLE, openSqlite } from './sqlite'
 
-export interface SqliteDatabase {
+export interface SqliteDatabase extends Dialect {
   kind: 'sqlite'
-  db: Db
+  /** The connection itself, for what only SQLite has (the copy to PostgreSQL, tests). */
   sqlite: SqliteClient
   /** The location as it may be shown in logs. */
   shown: string
 }
 
-export interface PostgresDatabase {
+export interface PostgresDatabase extends Dialect {
   kind: 'postgres'
-  db: PgDb
+  /** The pool itself, for what only PostgreSQL has (the copy from SQLite, tests). */
   pool: pg.Pool
   /** For connections of their own (LISTEN). */
   url: string
-  /** A transaction that gives its connection back whatever fails (use it, not `db.transaction`). */
-  transaction: PgTransaction
   shown: string
 }
 
@@ -105,14 +103,14 @@ async function open(location: string, shown: string, poolSize: number | undefine
     return { kind: 'postgres', ...opened, shown }
   }
   if (!create && location !== ':memory:') mustBeExtractdFile(location)
-  const { db, sqlite } = openDb(location)
+  const opened = openSqlite(location)
   try {
-    migrate(db)
+    opened.migrate()
   } catch (error) {
-    sqlite.close()
+    opened.sqlite.close()
     throw error
   }
-  return { kind: 'sqlite', db, sqlite, shown }
+  return { kind: 'sqlite', ...opened, shown }
 }
 
 /** Refuses a missing file, and any SQLite file extractd did not make, before opening it changes anything (WAL). */
@@ -127,9 +125,8 @@ function mustBeExtractdFile(path: string): void {
   }
 }
 
-export async function closeDatabase(database: Database): Promise<void> {
-  if (database.kind === 'postgres') await database.pool.end()
-  else database.sqlite.close()
+export function closeDatabase(database: Database): Promise<void> {
+  return database.close()
 }
 
 /** Free space under which a SQLite file's disk counts as full: no job's document and its log fit any more (D196). */
@@ -141,9 +138,9 @@ const MIN_FREE_BYTES = 1024 * 1024
  * on either, a write was refused for want of space a moment ago (D196).
  */
 export async function databaseReadiness(database: Database): Promise<'ready' | 'unavailable' | 'storage_full'> {
+  if (!(await database.answers())) return 'unavailable'
   try {
-    if (database.kind === 'postgres') await database.pool.query('select 1')
-    else if (sqliteFull(database.sqlite)) return 'storage_full'
+    if (database.kind === 'sqlite' && sqliteFull(database.sqlite)) return 'storage_full'
   } catch {
     return 'unavailable'
   }
@@ -160,15 +157,15 @@ function sqliteFull(sqlite: SqliteClient): boolean {
 }
 
 /**
- * A module's repository for a database: its SQLite or its PostgreSQL implementation, made once
- * per database (their prepared statements and caches live as long as it does).
+ * A module's repository for a database, made once per database (its prepared statements live as
+ * long as it does).
  */
-export function perDatabase<R>(make: { sqlite: (database: SqliteDatabase) => R; postgres: (database: PostgresDatabase) => R }) {
+export function perDatabase<R>(make: (database: Database) => R): (database: Database) => R {
   const made = new WeakMap<Database, R>()
-  return (database: Database): R => {
+  return (database) => {
     let repository = made.get(database)
     if (repository === undefined) {
-      repository = database.kind === 'sqlite' ? make.sqlite(database) : make.postgres(database)
+      repository = make(database)
       made.set(database, repository)
     }
     return repository

@@ -8,7 +8,7 @@ import { ExtractionError, type Engine } from '../../src/modules/extraction/engin
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { checkDeliveryHost, isPrivateAddress } from '../../src/modules/webhooks/addresses'
 import { createDeliveryWorker, retryDelay } from '../../src/modules/webhooks/delivery'
-import { webhooksRepository } from '../../src/modules/webhooks/dialect'
+import { webhooksRepository } from '../../src/modules/webhooks/repository'
 import { createWebhook as createWebhookDirectly, sign } from '../../src/modules/webhooks/service'
 import { silentLogger } from '../../src/lib/log'
 import { ISO_MS, type TestApp, type TestAppOptions, expectEnvelope, expectValidation, makeTestApp } from '../helpers/app'

@@ -3,7 +3,7 @@
  * they are stored and answered (interface.md 4.8): `result` holds each requested key's value,
  * `fields_meta` its confidence, page, snippet and box — the one place an answer is split.
  */
-import type { JobFieldMeta } from '../../db/tables'
+import type { JobFieldMeta } from '../../db/tables/jobs'
 
 /**
  * What an engine answers for one field, and what travels unsplit through normalisation (the only

@@ -2,7 +2,7 @@
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/database'
-import { JOB_STATUSES, type JobStatus } from '../../db/tables'
+import { JOB_STATUSES, type JobStatus } from '../../db/tables/jobs'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
 import { pageLimit } from '../../http/paging'
@@ -12,7 +12,7 @@ import { multipartBody } from '../../http/body'
 import { arrivedAt } from '../../http/request-log'
 import type { Catalog } from '../catalog/service'
 import { DEFAULT_JOB_PAGE, ExtractForm, ExtractQuery, ExtractRequest, JobEnvelope, JobList, JobParams, JobsQuery, MAX_JOB_PAGE } from './model'
-// Detection only: the readers themselves (PDF.js, OCR) load in the extraction threads.
+// Detection only: the readers themselves (PDF.js, OCR) load in the extraction processes (D190).
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 import { cancelJob, createJob, deleteJob, getJob, getJobFile, jobOnceReadable, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'

@@ -4,7 +4,7 @@ import { t } from 'elysia'
 import { Column, ColumnInput, EnumValues, FieldDescription, FieldLabel, FieldTypeSchema } from '../../http/models'
 import { MAX_COLUMNS, MAX_FIELDS } from '../../lib/fields/types'
 import { Text } from '../../http/text'
-import { JOB_STATUSES } from '../../db/tables'
+import { JOB_STATUSES } from '../../db/tables/jobs'
 import { JOB_ERROR_CODES } from './engines/types'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 

@@ -1,5 +1,5 @@
 /** A job as the API answers it, from its stored row. */
-import type { JobField, JobFieldMeta } from '../../db/tables'
+import type { JobField, JobFieldMeta } from '../../db/tables/jobs'
 import { isFieldType, type Field } from '../../lib/fields/types'
 import { inferType } from '../../lib/fields/concepts'
 import type { JobErrorCode } from './engines/types'

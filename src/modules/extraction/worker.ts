@@ -13,12 +13,12 @@ import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
 import { storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
-import { jobsRepository } from './dialect'
 import { ExtractionError, UNEXPECTED } from './engines/types'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
-import { type ClaimedJob, type JobOutcome, type QueueCaps, shareOf } from './repository'
-import { fieldSpecOf, toWire } from './wire'
+import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps, shareOf } from './repository'
+import { claimNextJob, completeJob } from './service'
+import { fieldSpecOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
@@ -116,13 +116,13 @@ export function createJobRunner({
       }
     }
     try {
-      await jobs.complete(id, worker.owner, outcome, keepFileMs, toWire)
+      await completeJob(database, id, worker.owner, outcome, keepFileMs)
     } catch (error) {
       noteDatabaseFailure(database, error)
       // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
       log.error('could not store a job outcome', { job_id: id, error: error instanceof Error ? error.message : String(error) })
       outcome = { error: UNEXPECTED }
-      await jobs.complete(id, worker.owner, outcome, keepFileMs, toWire)
+      await completeJob(database, id, worker.owner, outcome, keepFileMs)
     }
     log.debug('job finished', {
       job_id: id,
@@ -138,7 +138,7 @@ export function createJobRunner({
   async function claim(owner: string, room: number): Promise<ClaimedJob[]> {
     const claimed: (ClaimedJob & { interrupted: boolean })[] = []
     for (let i = 0; i < room; i++) {
-      const next = await jobs.claimNext(owner, leaseMs, toWire, { share })
+      const next = await claimNextJob(database, owner, leaseMs, { share })
       if (!next) break
       claimed.push(next)
     }
@@ -160,7 +160,7 @@ export function createJobRunner({
     const over = [...held.values()].filter((jobs) => jobs.length > share).sort((a, b) => b.length - a.length)[0]
     if (!over) return undefined
     const newest = over.at(-1)!.row
-    const claimed = await jobs.claimNext(owner, leaseMs, toWire, { share, insteadOf: newest.accountId })
+    const claimed = await claimNextJob(database, owner, leaseMs, { share, insteadOf: newest.accountId })
     if (!claimed) return undefined
     await jobs.release(owner, [newest.id])
     log.info('job given back to the queue: another account waits', { job_id: newest.id, account_id: newest.accountId, for_job_id: claimed.row.id })

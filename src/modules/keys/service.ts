@@ -2,13 +2,8 @@
  * Accounts and API keys (D24): keys carry 256 random bits, are shown once, and only their
  * SHA-256 is stored, so authenticating is a hash lookup that leaks no timing about the key.
  */
-import { type Database, perDatabase } from '../../db/database'
-import { postgresKeys } from './postgres'
-import type { KeySummary, KeysRepository, Principal, RevokeOutcome } from './repository'
-import { sqliteKeys } from './sqlite'
-
-/** The keys store of the database in use. */
-const keysRepository = perDatabase<KeysRepository>({ sqlite: sqliteKeys, postgres: postgresKeys })
+import type { Database } from '../../db/database'
+import { type KeySummary, keysRepository, type Principal, type RevokeOutcome } from './repository'
 
 export type { KeySummary, Principal, RevokeOutcome }
 

@@ -11,9 +11,8 @@ import { silentLogger } from '../../../src/lib/log'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../../src/modules/extraction/repository'
-import { jobsRepository } from '../../../src/modules/extraction/dialect'
-import { createJob, getJob } from '../../../src/modules/extraction/service'
-import { toWire } from '../../../src/modules/extraction/wire'
+import { jobsRepository } from '../../../src/modules/extraction/repository'
+import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
 import { createKey } from '../../../src/modules/keys/service'
 import { BASE, expectEnvelope, makeTestApp } from '../../helpers/app'
@@ -142,7 +141,7 @@ describe('while another account waits, one account holds at most half the slots 
   test("an account at its share of a runner's slots waits there while another account waits, though it has fewer jobs running anywhere", async () => {
     const { database, a, b, started, runner, newJob } = await setup()
     // B's three jobs run on another instance.
-    for (let i = 1; i <= 3; i++) expect(await jobsRepository(database).claim(await newJob(b, `b${i}`), 'elsewhere', 60_000, toWire)).toBeDefined()
+    for (let i = 1; i <= 3; i++) expect(await claimJob(database, await newJob(b, `b${i}`), 'elsewhere', 60_000)).toBeDefined()
     for (let i = 1; i <= 3; i++) await newJob(a, `a${i}`)
     await newJob(b, 'b4')
     runner({ ms: 2000, concurrency: 4 }).start()
@@ -175,7 +174,7 @@ describe('a runner holds only what it runs (D130)', () => {
   test("a dead runner's job is taken over once its lease runs out, ahead of the survivor's own backlog", async () => {
     const { database, a, ended, runner, newJob } = await setup()
     const orphan = await newJob(a, 'orphan')
-    expect(await jobsRepository(database).claim(orphan, 'dead-runner', 300, toWire)).toBeDefined()
+    expect(await claimJob(database, orphan, 'dead-runner', 300)).toBeDefined()
     for (let i = 1; i <= 10; i++) await newJob(a, `a${i}`)
     runner({ ms: 100 }).start()
     await eventually(() => ended.length === 11, 5000)
@@ -207,7 +206,7 @@ describe("a dead runner's job comes first (D195)", () => {
   test("it is claimed before any queued job, though another account's turn would come first", async () => {
     const { database, a, b, started, runner, newJob } = await setup()
     const orphan = await newJob(a, 'orphan')
-    expect(await jobsRepository(database).claim(orphan, 'dead-runner', 100, toWire)).toBeDefined()
+    expect(await claimJob(database, orphan, 'dead-runner', 100)).toBeDefined()
     for (let i = 1; i <= 3; i++) await newJob(b, `b${i}`)
     await Bun.sleep(150) // its lease runs out
     runner().start()

@@ -17,7 +17,7 @@ const EMBEDDED_ROOT = '/$bunfs/'
  * written to `<cache>/extractd/<label>-<digest>/<name>`, a gzipped one (`gzipped`) unpacked.
  * Undefined when run from source: the addon finds the library beside it in node_modules. The build names an embedded file after a hash of its contents
  * ("libonnxruntime.so.1-brvx2cgw.gz"), so the digest is taken of that name: each extraction
- * thread that starts finds the copy without reading the library (tens of MB) again.
+ * process that starts finds the copy without reading the library (tens of MB) again.
  */
 export function loadablePath(embedded: string, name: string, label: string, gzipped = false): string | undefined {
   if (!embedded.startsWith(EMBEDDED_ROOT)) return undefined
