@@ -18,6 +18,7 @@
  *   bun run bench:fairness
  *   PG=postgres://user:pass@127.0.0.1:5432/postgres   a role that may create databases (default: EXTRACTD_TEST_POSTGRES; without it SQLite only)
  *   SCANS=8 WORKERS=2 LEASE=5 HANGING=8 SLOW_PAGES=12
+ *   DIALECTS=postgres   one of them only (default: both with PG, else sqlite)
  *   SCANS_DIR=…/eval/dev-scans/sroie   where the receipt scans are (default: beside the repository)
  *
  * Servers run from source (`bun src/main.ts serve`), on 127.0.0.1.
@@ -264,8 +265,9 @@ async function takeover(dialect: 'sqlite' | 'postgres') {
       for (const row of rows) if (Number(row.attempts) > Number(orphans.find((job) => job.id === row.id)!.attempts)) takenAt.set(row.id, Date.now() - killed)
       await Bun.sleep(50)
     }
-    if (orphans.length === 0 || takenAt.size < orphans.length) fail('the killed instance’s jobs were not taken over within 90 s past the lease')
-    return { orphans: orphans.length, expiry, first: Math.min(...takenAt.values()), worst: Math.max(...takenAt.values()) }
+    if (orphans.length === 0) fail('no job of the killed instance was found running')
+    // Reported, not fatal: on a machine where a scan takes longer than the window, the rest of the run still measures.
+    return { orphans: orphans.length, taken: takenAt.size, expiry, first: Math.min(...takenAt.values()), worst: Math.max(...takenAt.values()) }
   } finally {
     await closeDatabase(database)
     await stopAll()
@@ -318,7 +320,7 @@ async function webhookDelay(dialect: 'sqlite' | 'postgres') {
 }
 
 // ---- run -------------------------------------------------------------------------------------------
-const dialects: ('sqlite' | 'postgres')[] = PG ? ['sqlite', 'postgres'] : ['sqlite']
+const dialects = (env.DIALECTS?.split(',') ?? (PG ? ['sqlite', 'postgres'] : ['sqlite'])) as ('sqlite' | 'postgres')[]
 try {
   for (const dialect of dialects) {
     console.log(`\n## ${dialect} (${WORKERS} workers per instance, lease ${LEASE_S} s)`)
@@ -336,8 +338,11 @@ try {
     )
     const taken = await takeover(dialect)
     console.log(
-      `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: first ${seconds(taken.first)}, last ${seconds(taken.worst)} after the kill, ` +
-        `${seconds(taken.worst - taken.expiry)} after their leases ran out (lease ${LEASE_S} s; target ≤ lease + 3 s after the kill)`,
+      taken.taken < taken.orphans
+        ? `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: ${taken.taken} taken over within ${LEASE_S + 90} s of the kill` +
+            `${taken.taken > 0 ? ` (first ${seconds(taken.first)} after it)` : ''} — MISSED`
+        : `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: first ${seconds(taken.first)}, last ${seconds(taken.worst)} after the kill, ` +
+            `${seconds(taken.worst - taken.expiry)} after their leases ran out (lease ${LEASE_S} s; target ≤ lease + 3 s after the kill)`,
     )
     const hook = await webhookDelay(dialect)
     console.log(
