@@ -683,7 +683,7 @@ async function httpThroughput(): Promise<void> {
         const body = (await response.json()) as { job?: { status: string } }
         return response.status === 200 && body.job?.status === 'succeeded'
       }
-      await send(documents[0]!) // starts the extraction threads
+      await send(documents[0]!) // starts the extraction processes
       let next = 0
       let failed = 0
       const started = performance.now()

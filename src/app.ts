@@ -1,6 +1,6 @@
 /** Builds the HTTP application from its parts; `main.ts` listens, tests call `app.handle()`. */
 import { type AnyElysia, Elysia, t } from 'elysia'
-import { type Database, databaseAnswers } from './db/database'
+import { type Database, databaseReadiness } from './db/database'
 import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
 import { createIdempotency } from './http/idempotency'
@@ -57,7 +57,7 @@ export function createApp(options: AppOptions) {
     .use(options.openApiGenerator ?? new Elysia({ name: 'no-openapi-generator' }))
     .use(requestLog({ log, accountOf }))
     .use(securityHeaders())
-    .use(errorHandler({ routes: () => routes, log }))
+    .use(errorHandler({ routes: () => routes, log, database }))
     .use(
       openApiPlugin({
         tags: TAGS,
@@ -72,13 +72,25 @@ export function createApp(options: AppOptions) {
     .get(
       '/readyz',
       async ({ set }) => {
-        const ready = await databaseAnswers(database)
-        if (!ready) set.status = 503
-        return { status: ready ? ('ok' as const) : ('unavailable' as const) }
+        const readiness = await databaseReadiness(database)
+        if (readiness === 'ready') return { status: 'ok' as const }
+        set.status = 503
+        // D196: a database that answers but cannot store anything is not ready either, and says so.
+        return readiness === 'storage_full' ? { status: 'unavailable' as const, reason: 'storage_full' as const } : { status: 'unavailable' as const }
       },
       {
-        response: { 200: t.Object({ status: t.Literal('ok') }), 503: t.Object({ status: t.Literal('unavailable') }) },
-        detail: { operationId: 'ready', summary: 'Readiness: the database answers', tags: ['Operations'] },
+        response: {
+          200: t.Object({ status: t.Literal('ok') }),
+          503: t.Object({
+            status: t.Literal('unavailable'),
+            reason: t.Optional(t.Literal('storage_full', { description: "The database's storage is full: nothing new can be stored." })),
+          }),
+        },
+        detail: {
+          operationId: 'ready',
+          summary: 'Readiness: the database answers and can store',
+          tags: ['Operations'],
+        },
       },
     )
     .group('/api/v1', (api) =>

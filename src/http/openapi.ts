@@ -28,7 +28,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
 
 type Json = Record<string, any>
 
-const UNAVAILABLE = 'The database is not available right now (service_unavailable, with Retry-After): retry shortly'
+const UNAVAILABLE =
+  'The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space'
 
 /** Schemas that appear in many operations become named components (by their `title`). */
 const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job', 'Webhook', 'CreatedWebhook', 'WebhookDelivery'])

@@ -4,7 +4,7 @@
  * sends, what a catalog file or a schema holds, a job's copy as the engines read it, an answer on
  * its way from an engine to the wire — is derived from them, here or in the module that uses it.
  * Written with Elysia's `t` (D201): its UnionEnum and Integer are what the OpenAPI document shows
- * and the validation messages name. The extraction threads take only types from this file.
+ * and the validation messages name. The extraction processes' code takes only types from this file.
  */
 import type { TObject, TProperties } from '@sinclair/typebox'
 import { t } from 'elysia'

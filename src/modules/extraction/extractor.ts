@@ -1,7 +1,7 @@
 /**
  * How a job's document becomes values: read the file, run the engine, type its answers. `inProcess` does it
- * on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so the
- * server's event loop never waits on a large PDF.
+ * on the caller's thread (tests, fake engines); `processes.ts` does it in extraction processes (D190) so
+ * the server's event loop never waits on a large PDF.
  */
 import type { JobField } from '../../lib/fields/model'
 import { BROKEN_SUMS_FACTOR, SECOND_READING_MIN_CONFIDENCE } from './confidence'

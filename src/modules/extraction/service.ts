@@ -18,7 +18,7 @@ import { resolveField } from '../../lib/fields/resolve'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
-import { type ClaimedJob, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
+import { type ClaimedJob, type ClaimTurn, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
 import { toWire } from './wire'
 import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
@@ -204,12 +204,17 @@ export function claimJob(database: Database, id: string, runner: string, leaseMs
   })
 }
 
-/** Claims the next job for `runner` in the accounts' turns (D131); undefined when there is none. */
-export async function claimNextJob(database: Database, runner: string, leaseMs: number): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
+/** Claims the next job for `runner` in the accounts' turns and within their shares (D131, D194); undefined when there is none. */
+export async function claimNextJob(
+  database: Database,
+  runner: string,
+  leaseMs: number,
+  turn: ClaimTurn,
+): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
   const jobs = jobsRepository(database)
   if (!(await jobs.anyClaimable())) return undefined
   return database.transaction(function* (tx) {
-    const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs)
+    const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs, turn)
     yield* jobsEnded(database, tx, ended)
     return job
   })

@@ -5,7 +5,7 @@
  * English NDA. The documents are written for these tests.
  */
 import { describe, expect, test } from 'bun:test'
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField as Field } from '../../../src/lib/fields/model'
 import { resolveField } from '../../../src/lib/fields/resolve'
 import { LEXICONS } from '../../../src/lib/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon-file'

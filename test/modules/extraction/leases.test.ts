@@ -241,8 +241,9 @@ describe('job leases', () => {
         await Bun.sleep(5)
         return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
       }
-    runner(counting('here'), { concurrency: 3 }).start()
-    runner(counting('there'), { concurrency: 3, on: other }).start()
+    // Leases long enough that a stalled event loop on a busy machine never lets one run out: this is about claims, not takeovers.
+    runner(counting('here'), { concurrency: 3, leaseMs: 10_000 }).start()
+    runner(counting('there'), { concurrency: 3, leaseMs: 10_000, on: other }).start()
     await eventually(async () => (await Promise.all(ids.map(job))).every((one) => one.status === 'succeeded'), 10_000)
     expect(seen).toHaveLength(30)
     const rows = await query<{ attempts: number }>(database, 'select attempts from jobs')

@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers and can store */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -812,6 +812,11 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "unavailable";
+                        /**
+                         * @description The database's storage is full: nothing new can be stored.
+                         * @constant
+                         */
+                        reason?: "storage_full";
                     };
                 };
             };
@@ -846,7 +851,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1022,7 +1027,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1074,7 +1079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1127,7 +1132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1267,7 +1272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1325,7 +1330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1410,7 +1415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1547,7 +1552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1669,7 +1674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1709,7 +1714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1771,7 +1776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1835,7 +1840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1964,7 +1969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2032,7 +2037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2084,7 +2089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2146,7 +2151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2196,7 +2201,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2257,7 +2262,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2297,7 +2302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2391,7 +2396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2443,7 +2448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2496,7 +2501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,7 +2571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
