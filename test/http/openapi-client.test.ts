@@ -70,3 +70,17 @@ test('a client generated from the document type-checks without casts and creates
     dir.remove()
   }
 }, 120_000)
+
+test('the document describes the extract part as JSON with its schema, and says so in the encoding', async () => {
+  const t = await makeTestApp()
+  const document = (await t.call('GET', '/openapi.json', { key: null })).body
+  const form = document.paths['/api/v1/extract'].post.requestBody.content['multipart/form-data']
+  expect(form.encoding).toEqual({ extract: { contentType: 'application/json' } })
+  expect(form.schema.required).toEqual(['file', 'extract'])
+  expect(form.schema.properties.file).toMatchObject({ type: 'string', format: 'binary' })
+  const extract = form.schema.properties.extract
+  expect(extract).toMatchObject({ type: 'object', required: ['document_type'], additionalProperties: false })
+  expect(Object.keys(extract.properties)).toEqual(['document_type', 'fields', 'schema_id', 'schema_version'])
+  expect(extract.examples).toEqual([{ document_type: 'invoice', fields: { invoice_number: 'Invoice number as printed', total: 'Total due' } }])
+  expect(extract.contentMediaType).toBeUndefined()
+})
