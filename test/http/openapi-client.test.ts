@@ -84,3 +84,16 @@ test('the document describes the extract part as JSON with its schema, and says 
   expect(extract.examples).toEqual([{ document_type: 'invoice', fields: { invoice_number: 'Invoice number as printed', total: 'Total due' } }])
   expect(extract.contentMediaType).toBeUndefined()
 })
+
+test('an extract part sent as the encoding says, with Content-Type: application/json, is read as one sent as text', async () => {
+  const t = await makeTestApp()
+  const boundary = 'extractd-boundary'
+  const body = [
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice.txt"\r\nContent-Type: text/plain\r\n\r\nInvoice No.: INV-77\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="extract"\r\nContent-Type: application/json\r\n\r\n{"document_type":"invoice","fields":{"invoice_number":"Invoice number"}}\r\n`,
+    `--${boundary}--\r\n`,
+  ].join('')
+  const response = await t.call('POST', '/api/v1/extract', { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })
+  expect(response.status).toBe(200)
+  expect(response.body.job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'INV-77' } })
+})
