@@ -3,7 +3,7 @@
  * the route schemas of the app it is part of. Loaded only when the document is first requested.
  */
 import { swagger } from '@elysiajs/swagger'
-import type { TObject, TSchema } from 'elysia'
+import type { TObject, TSchema } from '@sinclair/typebox'
 import { VERSION } from '../version'
 
 export type Tag = { name: string; description: string }

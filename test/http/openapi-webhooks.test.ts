@@ -64,17 +64,18 @@ test('what a receiver gets for a job that succeeds and one that fails conforms t
     for (const { method, headers, body } of receiver.received) {
       expect(method).toBe('POST')
       expect(verifyWebhook(created.body.webhook.secret, headers, body)).toBe(true)
-      const payload = JSON.parse(body)
-      const operation = doc.webhooks[payload.type]?.post
+      const payload: { type: string; data: { job: { status: string } } } = JSON.parse(body)
+      const event = payload.type
+      const operation = doc.webhooks[event]?.post
       expect(operation).toBeDefined()
       for (const parameter of operation.parameters) {
         const value = headers.get(parameter.name)
         if (parameter.required) expect(value).not.toBeNull()
         expect({ header: parameter.name, valid: ajv.validate(parameter.schema, value) }).toEqual({ header: parameter.name, valid: true })
       }
-      const validate = ajv.compile({ $ref: `openapi#/webhooks/${payload.type}/post/requestBody/content/application~1json/schema` })
-      if (!validate(payload)) throw new Error(`${payload.type}: ${ajv.errorsText(validate.errors)}`)
-      seen.push(`${payload.type} ${payload.data.job.status}`)
+      const validate = ajv.compile({ $ref: `openapi#/webhooks/${event}/post/requestBody/content/application~1json/schema` })
+      if (!validate(payload)) throw new Error(`${event}: ${ajv.errorsText(validate.errors)}`)
+      seen.push(`${event} ${payload.data.job.status}`)
     }
     expect(seen.sort()).toEqual(['job.failed failed', 'job.succeeded succeeded'])
   } finally {

@@ -88,7 +88,7 @@ const jobEvent = <E extends WebhookEvent>(event: E, title: string) =>
   t.Object(
     {
       type: t.Literal(event),
-      timestamp: t.String({ format: 'date-time', description: "When the job ended (its `completed_at`).", examples: ['2026-11-21T19:08:00.000Z'] }),
+      timestamp: t.String({ format: 'date-time', description: 'When the job ended (its `completed_at`).', examples: ['2026-11-21T19:08:00.000Z'] }),
       data: t.Object({ job: Job }),
     },
     { title },
