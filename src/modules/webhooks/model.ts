@@ -94,8 +94,8 @@ const jobEvent = <E extends WebhookEvent>(event: E, title: string) =>
     { title },
   )
 
-export const JobSucceededEvent = jobEvent('job.succeeded', 'JobSucceededEvent')
-export const JobFailedEvent = jobEvent('job.failed', 'JobFailedEvent')
+const JobSucceededEvent = jobEvent('job.succeeded', 'JobSucceededEvent')
+const JobFailedEvent = jobEvent('job.failed', 'JobFailedEvent')
 
 /** The headers of every attempt (D82, Standard Webhooks). */
 export const DeliveryHeaders = t.Object({
