@@ -1940,7 +1940,7 @@ export interface operations {
                      */
                     file: Blob;
                     /**
-                     * @description What to extract, as JSON (a text part; `Content-Type: application/json` may be given).
+                     * @description What to extract, as JSON: a text part, or a part of type application/json (the route reads both alike).
                      * @example {
                      *       "document_type": "invoice",
                      *       "fields": {

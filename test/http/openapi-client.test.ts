@@ -85,7 +85,7 @@ test('the document describes the extract part as JSON with its schema, and says 
   expect(extract.contentMediaType).toBeUndefined()
 })
 
-test('an extract part sent as the encoding says, with Content-Type: application/json, is read as one sent as text', async () => {
+test('an extract part sent as the encoding says, with Content-Type: application/json, with or without a file name, is read as one sent as text', async () => {
   const t = await makeTestApp()
   const boundary = 'extractd-boundary'
   const body = [
@@ -96,4 +96,20 @@ test('an extract part sent as the encoding says, with Content-Type: application/
   const response = await t.call('POST', '/api/v1/extract', { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })
   expect(response.status).toBe(200)
   expect(response.body.job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'INV-77' } })
+
+  // As Swagger UI sends it: a Blob of type application/json, which arrives as a file part.
+  const form = new FormData()
+  form.set('file', new File(['Invoice No.: INV-78\n'], 'invoice.txt'))
+  form.set('extract', new Blob([JSON.stringify({ document_type: 'invoice', fields: { invoice_number: 'Invoice number' } })], { type: 'application/json' }))
+  const asFile = await t.call('POST', '/api/v1/extract', { body: form })
+  expect(asFile.status).toBe(200)
+  expect(asFile.body.job).toMatchObject({ status: 'succeeded', result: { invoice_number: 'INV-78' } })
+
+  // Its JSON is checked as the text part's is, paths under /extract.
+  const bad = new FormData()
+  bad.set('file', new File(['Invoice No.: INV-79\n'], 'invoice.txt'))
+  bad.set('extract', new Blob([JSON.stringify({ document_type: 'invoice', colour: 'red' })], { type: 'application/json' }))
+  const refused = await t.call('POST', '/api/v1/extract', { body: bad })
+  expect(refused.status).toBe(400)
+  expect(refused.body).toMatchObject({ code: 'validation_failed', details: [{ path: '/extract/colour' }] })
 })

@@ -56,7 +56,7 @@ export const ExtractForm = t.Object(
     file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
     // Parsed and checked by the route (errors at /extract/…); the document describes the JSON (D320).
     extract: t.String({
-      description: 'What to extract, as JSON (a text part; `Content-Type: application/json` may be given).',
+      description: 'What to extract, as JSON: a text part, or a part of type application/json (the route reads both alike).',
       contentMediaType: 'application/json',
       contentSchema: ExtractRequest,
       examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
