@@ -1,9 +1,11 @@
 /**
- * The import rules of src/ (issue 21): no cycles, and every arrow points down — lib and db know
- * nothing of the modules, no module reaches into the built-in engine but the extraction thread
- * that runs it, and nothing below the entry points imports the config, the app or the CLI. The
- * data layer (issue 31, D210–D214): each table file belongs to one module, a repository imports
- * no other module, and no module knows which database it runs on.
+ * The import rules of src/ (issues 21 and 31): no cycles, and every arrow points down — lib and db
+ * know nothing of the modules, no module reaches into the built-in engine but the extraction
+ * thread that runs it, readers know no engine, nothing below the entry points imports the config,
+ * the app or the CLI, and nothing in src imports the tests. lib knows no web framework but in the
+ * field model, of which the extraction threads take only types; the console's browser code speaks
+ * the API only. The data layer (D210–D214): each table file belongs to one module, a repository
+ * imports no other module, and no module knows which database it runs on.
  * Checked by `npm run lint` (dependency-cruiser).
  */
 
@@ -52,14 +54,14 @@ module.exports = {
       severity: 'error',
       comment: 'src/lib is shared by everything above it and imports none of it.',
       from: { path: '^src/lib/' },
-      to: { path: '^src/(db|http|modules|cli|console)/|^src/(config|app|main)\\.ts$' },
+      to: { path: '^src/(db|http|modules|cli)/|^src/(config|app|main)\\.ts$' },
     },
     {
       name: 'db-below-modules',
       severity: 'error',
       comment: 'Tables and migrations know nothing of the modules that use them.',
       from: { path: '^src/db/' },
-      to: { path: '^src/(http|modules|cli|console)/|^src/(config|app|main)\\.ts$' },
+      to: { path: '^src/(http|modules|cli)/|^src/(config|app|main)\\.ts$' },
     },
     {
       name: 'modules-below-entry',
@@ -67,6 +69,43 @@ module.exports = {
       comment: 'Modules get their settings passed in; the config is read once, at the entry.',
       from: { path: '^src/(modules|http|db|lib)/' },
       to: { path: '^src/(cli)/|^src/(config|app|main)\\.ts$' },
+    },
+    {
+      name: 'readers-below-engines',
+      severity: 'error',
+      comment: 'Readers turn bytes into text for any engine and know none; both throw the job errors of extraction/errors.ts.',
+      from: { path: '^src/modules/extraction/readers/' },
+      to: { path: '^src/modules/extraction/engines/' },
+    },
+    {
+      name: 'product-without-tests',
+      severity: 'error',
+      comment: 'The product never depends on its tests; tests may import anything of src, the generated API types too.',
+      from: { path: '^src/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'lib-framework-free',
+      severity: 'error',
+      comment: 'src/lib knows no web framework; only the models of a field and its answer are written with Elysia`s t (D201).',
+      from: { path: '^src/lib/', pathNot: '^src/lib/fields/model\\.ts$' },
+      to: { path: '(^|/)node_modules/elysia/' },
+    },
+    {
+      name: 'threads-take-types-of-the-models',
+      severity: 'error',
+      comment: 'What runs in an extraction thread takes only types from the models, so a thread loads neither Elysia nor TypeBox (D201).',
+      from: {
+        path: '^src/modules/extraction/(engines|readers|normalise)/|^src/modules/extraction/(answers|confidence|errors|extractor|extract-thread|locate)\\.ts$|^src/lib/(fields/(concepts|types)|lexicon/|text)',
+      },
+      to: { path: '^src/lib/fields/model\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'console-speaks-the-api',
+      severity: 'error',
+      comment: 'The console runs in the browser and speaks the public API only: its own files (its API types generated into ui/generated), and the list of field types.',
+      from: { path: '^src/modules/console/ui/' },
+      to: { path: '^src/', pathNot: '^src/modules/console/ui/|^src/lib/fields/types\\.ts$' },
     },
     {
       name: 'builtin-engine-is-private',

@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ExtractionError } from '../src/modules/extraction/engines/types'
+import { ExtractionError } from '../src/modules/extraction/errors'
 import { detectMediaType } from '../src/modules/extraction/readers'
 import { builtinJpegPage, imagePages, imagePixels } from '../src/modules/extraction/readers/ocr/images'
 import { checkPdfBudget } from '../src/modules/extraction/readers/pdf-budget'

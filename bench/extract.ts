@@ -11,7 +11,7 @@
  * an entry is keyed by the document's bytes and a hash of every reader source file, so a change to
  * the readers (OCR, layout, photo crop) reads the documents again. Report final numbers without it.
  */
-import type { Field } from '../src/lib/fields/types'
+import type { JobField } from '../src/lib/fields/model'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,7 +23,7 @@ import { storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
-import type { DocumentText, MediaType, ReadOptions } from '../src/modules/extraction/readers/types'
+import type { DocumentText, MediaType, ReadOptions, RecogniserName } from '../src/modules/extraction/readers/types'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 
 /** `--eval-root=<dir>` reads the sets from another directory laid out alike (bench/photograph.ts makes one). */
@@ -36,7 +36,6 @@ const DEV_DIR = join(EVAL_ROOT, 'dev')
 const EVAL_SETS = ['dev', 'dev-scans'] as const
 const SET = process.argv.find((arg) => arg.startsWith('--set='))?.slice('--set='.length)
 const OCR_CACHE = process.argv.find((arg) => arg.startsWith('--ocr-cache='))?.slice('--ocr-cache='.length)
-const extract = inProcessExtractor(builtinEngine, OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument)
 const DETAILS = process.argv.includes('--details')
 const ONLY = process.argv.find((arg) => arg.startsWith('--dataset='))?.slice('--dataset='.length)
 const HTTP_ONLY = process.argv.includes('--http-only')
@@ -58,8 +57,8 @@ const PHOTO_PIXELS = 13_000_000
 const DUMP = process.argv.find((arg) => arg.startsWith('--dump='))?.slice('--dump='.length)
 const dumped: Record<string, unknown> = {}
 /** `--recogniser=tesseract|paddle|mix` reads the scans with that OCR (D160); the default is the server's. */
-const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length)
-if (RECOGNISER) process.env.EXTRACTD_OCR = RECOGNISER
+const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length) as RecogniserName | undefined
+const extract = inProcessExtractor(builtinEngine, { read: OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument, recogniser: RECOGNISER })
 
 /** Truth keys that are compared with a differently named catalog field. */
 const FIELD_FOR_TRUTH: Record<string, string> = { jurisdiction: 'governing_law' }
@@ -276,7 +275,7 @@ function cachedReader(dir: string) {
     const key = createHash('sha256')
       .update(bytes)
       // The recogniser `--recogniser=` picks changes the reading as much as the readers' code does.
-      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers, process.env.EXTRACTD_OCR ?? '']))
+      .update(JSON.stringify([mediaType, options?.limits, options?.readTwice === true, readers, options?.recogniser ?? '']))
       .digest('hex')
     const path = join(dir, `${key}.json`)
     if (existsSync(path)) {
@@ -309,7 +308,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
 
-function fieldSpecs(documentType: string): Field[] {
+function fieldSpecs(documentType: string): JobField[] {
   const entry = loadCatalog().get(documentType)
   if (!entry) throw new Error(`unknown document type ${documentType}`)
   return entry.fields.map(({ key, label, description, type, aliases }) => ({
@@ -586,6 +585,7 @@ async function startServer(workers: number, dir: string) {
       String(workers),
       '--log-level',
       'warn',
+      ...(RECOGNISER ? ['--ocr', RECOGNISER] : []),
     ],
     { cwd: dir, env: { ...process.env, EXTRACTD_DB: join(dir, 'extractd.sqlite') }, stdout: 'pipe', stderr: 'inherit' },
   )

@@ -7,7 +7,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import { isPostgresUrl } from './db/database'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './modules/extraction/queue-limits'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from './modules/extraction/readers/types'
+import { DEFAULT_READ_LIMITS, RECOGNISERS, type ReadLimits, type RecogniserName } from './modules/extraction/readers/types'
 
 export interface LlmConfig {
   baseUrl: string
@@ -31,6 +31,8 @@ export interface ServeConfig {
   workers: number
   /** The most threads one page's OCR model runs on; undefined: the cores the jobs running leave it, up to four (D175). */
   ocrThreads: number | undefined
+  /** The word reader of scanned pages (D160, D203): `auto` picks PaddleOCR or Tesseract by page. */
+  recogniser: RecogniserName
   maxUploadBytes: number
   /** How long a finished job's document is kept; 0 (the default) deletes it when the job ends. */
   keepFilesMs: number
@@ -148,6 +150,7 @@ Extraction:
   --engine NAME         builtin|openai              env EXTRACTD_ENGINE        default builtin
   --workers N           jobs extracted at once      env EXTRACTD_WORKERS       default ${DEFAULTS.workers}
   --ocr-threads N       most cores one page's OCR runs on  env EXTRACTD_OCR_THREADS  default those the other jobs leave, up to 4
+  --ocr NAME            ${RECOGNISERS.join('|')}: what reads scanned pages  env EXTRACTD_OCR  default auto
   --max-upload-mb N     largest document, in MiB    env EXTRACTD_MAX_UPLOAD_MB default ${DEFAULTS.maxUploadMb}
   --keep-files DURATION keep documents after their job, e.g. 7d  env EXTRACTD_KEEP_FILES  default 0 (delete)
   --job-timeout DURATION longest one extraction may run          env EXTRACTD_JOB_TIMEOUT default ${DEFAULTS.jobTimeout}
@@ -254,6 +257,7 @@ function parseServe(args: string[], env: Env): Command {
     engine: { type: 'string' },
     workers: { type: 'string' },
     'ocr-threads': { type: 'string' },
+    ocr: { type: 'string' },
     'max-upload-mb': { type: 'string' },
     'keep-files': { type: 'string' },
     'job-timeout': { type: 'string' },
@@ -288,6 +292,8 @@ function parseServe(args: string[], env: Env): Command {
   const llmTimeout = pick(values['llm-timeout-ms'], env.EXTRACTD_LLM_TIMEOUT_MS)
   const workers = pick(values.workers, env.EXTRACTD_WORKERS)
   const ocrThreads = pick(values['ocr-threads'], env.EXTRACTD_OCR_THREADS)
+  const recogniser = pick(values.ocr, env.EXTRACTD_OCR) ?? 'auto'
+  if (!(RECOGNISERS as readonly string[]).includes(recogniser)) throw new UsageError(`invalid --ocr "${recogniser}": expected one of ${RECOGNISERS.join(', ')}`)
   const maxUpload = pick(values['max-upload-mb'], env.EXTRACTD_MAX_UPLOAD_MB)
   const keepFiles = pick(values['keep-files'], env.EXTRACTD_KEEP_FILES)
   const jobTimeoutMs = duration('--job-timeout', pick(values['job-timeout'], env.EXTRACTD_JOB_TIMEOUT) ?? DEFAULTS.jobTimeout)
@@ -326,6 +332,7 @@ function parseServe(args: string[], env: Env): Command {
           : undefined,
       workers: workers === undefined ? DEFAULTS.workers : integerIn('--workers', workers, 1, 64),
       ocrThreads: ocrThreads === undefined ? undefined : integerIn('--ocr-threads', ocrThreads, 1, 64),
+      recogniser: recogniser as RecogniserName,
       maxUploadBytes: (maxUpload === undefined ? DEFAULTS.maxUploadMb : integerIn('--max-upload-mb', maxUpload, 1, 1024)) * 1024 * 1024,
       keepFilesMs: keepFiles === undefined ? 0 : duration('--keep-files', keepFiles),
       jobTimeoutMs,

@@ -1,5 +1,6 @@
 /** The command line and environment (D27): parseCommand(argv, env) is pure, so it is tested directly. */
 import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
 import { HELP, parseCommand, type ServeConfig, UsageError } from '../src/config'
 
 function serveConfig(argv: string[], env: Record<string, string | undefined> = {}) {
@@ -20,6 +21,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   llm: undefined,
   workers: 2,
   ocrThreads: undefined,
+  recogniser: 'auto',
   maxUploadBytes: 20 * 1024 * 1024,
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
@@ -150,6 +152,17 @@ describe('serve: extraction options', () => {
     expect(serveConfig([], { EXTRACTD_OCR_THREADS: '8' }).ocrThreads).toBe(8)
     expect(serveConfig(['--ocr-threads', '2'], { EXTRACTD_OCR_THREADS: '8' }).ocrThreads).toBe(2)
     for (const word of ['--ocr-threads', 'EXTRACTD_OCR_THREADS']) expect(HELP.serve).toContain(word)
+  })
+
+  test('reads the word reader of scanned pages from a flag or the environment, here only (D160, D203)', () => {
+    expect(serveConfig(['--ocr', 'tesseract'], {}).recogniser).toBe('tesseract')
+    expect(serveConfig([], { EXTRACTD_OCR: 'mix' }).recogniser).toBe('mix')
+    expect(serveConfig(['--ocr', 'paddle'], { EXTRACTD_OCR: 'mix' }).recogniser).toBe('paddle')
+    expect(serveConfig([], { EXTRACTD_OCR: '' }).recogniser).toBe('auto')
+    expect(usageError(() => serveConfig([], { EXTRACTD_OCR: 'nonsense' })).message).toBe(
+      'invalid --ocr "nonsense": expected one of auto, tesseract, paddle, mix',
+    )
+    for (const word of ['--ocr NAME', 'EXTRACTD_OCR ']) expect(HELP.serve).toContain(word)
   })
 
   test.each([
@@ -472,5 +485,19 @@ describe('db copy', () => {
 
   test('a refused --to never shows its password', () => {
     expect(usageError(() => parseCommand(['db', 'copy', '--to', 'mysql://u:secret@h/x'], {})).message).not.toContain('secret')
+  })
+})
+
+describe('configuration is read in one place', () => {
+  test('no file of src but config.ts reads the environment or the command line (D27, D203)', async () => {
+    const readers: string[] = []
+    for await (const file of new Bun.Glob('src/**/*.{ts,tsx}').scan({ cwd: join(import.meta.dir, '..') })) {
+      if (file === 'src/config.ts' || file.includes('/generated/')) continue
+      const code = (await Bun.file(join(import.meta.dir, '..', file)).text()).replace(/^\s*(\*|\/\/).*$/gm, '')
+      // A read, not a write (ONNX Runtime's telemetry is switched off by setting its variable, D161) nor a bundler's define (a string).
+      const reads = [...code.matchAll(/(?<!['"`])\b(?:process|Bun)\.(?:env|argv)(?:\.\w+|\[[^\]]*\])?(?![\w.[])(?!\s*=[^=])/g)].map((match) => match[0])
+      if (reads.length > 0) readers.push(`${file}: ${reads.join(', ')}`)
+    }
+    expect(readers).toEqual([])
   })
 })

@@ -50,7 +50,14 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   }
 
   const engine = engineName(config.llm)
-  const threads = createThreadPool({ size: config.workers, llm: config.llm, timeoutMs: config.jobTimeoutMs, ocrThreads: config.ocrThreads, log })
+  const threads = createThreadPool({
+    size: config.workers,
+    llm: config.llm,
+    timeoutMs: config.jobTimeoutMs,
+    ocrThreads: config.ocrThreads,
+    recogniser: config.recogniser,
+    log,
+  })
   const runner = createJobRunner({
     database,
     extract: threads.extract,

@@ -5,9 +5,9 @@
  */
 import { Elysia, ValidationError } from 'elysia'
 import { isDatabaseUnavailable } from '../db/errors'
+import { duplicateKeyDetails } from '../lib/fields/model'
 import type { Logger } from '../lib/log'
 import { ApiError, type ErrorDetail, errors } from './errors'
-import { duplicateKeyDetails } from './models'
 
 export interface RouteInfo {
   method: string

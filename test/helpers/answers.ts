@@ -22,7 +22,7 @@ export function split(answers: Answers): Split {
   const meta = (answer: FieldAnswer): Meta => ({
     confidence: answer.confidence,
     page: answer.page,
-    snippet: answer.evidence?.text ?? null,
+    snippet: answer.snippet,
     ...(answer.bbox !== undefined ? { bbox: answer.bbox } : {}),
   })
   return {
@@ -42,7 +42,7 @@ export function joined({ values, meta }: { values: Record<string, unknown>; meta
           value: values[key],
           confidence: m.confidence ?? 0,
           page: m.page ?? null,
-          evidence: m.snippet ? { text: m.snippet } : null,
+          snippet: m.snippet || null,
           ...(m.bbox !== undefined ? { bbox: m.bbox } : {}),
         },
       ]

@@ -5,7 +5,7 @@ import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/modules/extraction/readers/types'
+import { DEFAULT_READ_LIMITS, type ReadLimits, type RecogniserName } from '../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../src/modules/extraction/repository'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
@@ -41,6 +41,8 @@ export interface TestAppOptions {
   keepFileMs?: number
   workers?: number
   readLimits?: ReadLimits
+  /** The word reader of scanned pages, as `--ocr` chooses it (D160); `auto` by default. */
+  recogniser?: RecogniserName
   /** How much one account may have waiting (D133); the defaults otherwise. */
   queueCaps?: QueueCaps
   /** How long a synchronous extraction waits for its job (D134). */
@@ -66,7 +68,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
     database,
-    extract: inProcessExtractor(engine),
+    extract: inProcessExtractor(engine, { recogniser: options.recogniser }),
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,
     readLimits: options.readLimits ?? DEFAULT_READ_LIMITS,

@@ -1,14 +1,15 @@
 /**
  * The OpenAPI document of a test app, and the TypeScript types openapi-typescript generates from
- * it. `bun run openapi:types` rewrites test/generated/api.ts; a test fails when that file no
- * longer matches the document, so the typed client always speaks the API as it is.
+ * it. `bun run openapi:types` rewrites src/modules/console/ui/generated/api.ts, which the console
+ * (and the typed-client test) take the API's types from; a test fails when that file no longer
+ * matches the document, so the typed client always speaks the API as it is.
  */
 import { join } from 'node:path'
 import ts from 'typescript'
 import openapiTS, { astToString, type OpenAPITSOptions } from 'openapi-typescript'
 import { makeTestApp } from './app'
 
-export const GENERATED_TYPES = join(import.meta.dir, '../generated/api.ts')
+export const GENERATED_TYPES = join(import.meta.dir, '../../src/modules/console/ui/generated/api.ts')
 
 export async function openApiDocument(): Promise<Record<string, any>> {
   const t = await makeTestApp()

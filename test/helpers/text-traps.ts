@@ -5,7 +5,7 @@
  * and at a megabyte in the benchmark (bench/text-traps.ts).
  */
 import { resolveField } from '../../src/lib/fields/resolve'
-import type { Field, FieldInput } from '../../src/lib/fields/types'
+import type { FieldInput, JobField } from '../../src/lib/fields/model'
 import { loadCatalog } from '../../src/modules/catalog/service'
 
 export type TrapKind = 'text' | 'html' | 'markdown'
@@ -178,9 +178,9 @@ export const TEXT_TRAPS: TextTrap[] = [
  * The fields a trap is read for: the invoice catalog's, as a job of that type asks for them, and a
  * few a user names (so the engine's readers for named fields run too).
  */
-export function trapFields(): Field[] {
+export function trapFields(): JobField[] {
   const invoice = loadCatalog().get('invoice')!
-  const named: FieldInput[] = [
+  const named: Omit<FieldInput, 'required'>[] = [
     { key: 'po_reference', label: 'PO reference', description: '', type: 'auto' },
     { key: 'delivery_date', label: 'Delivery date', description: '', type: 'auto' },
     { key: 'contact_email', label: 'Contact e-mail', description: '', type: 'auto' },

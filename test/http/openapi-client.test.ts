@@ -43,7 +43,7 @@ test('a client generated from the document type-checks without casts and creates
     await Bun.write(join(dir.path, 'api.ts'), await generateTypes(document.body))
     // The same code as in the repository, importing the types just generated.
     const roundTripSource = await Bun.file(join(import.meta.dir, 'openapi-round-trip.ts')).text()
-    await Bun.write(join(dir.path, 'client.ts'), roundTripSource.replace("from '../generated/api'", "from './api'"))
+    await Bun.write(join(dir.path, 'client.ts'), roundTripSource.replace("from '../../src/modules/console/ui/generated/api'", "from './api'"))
     await Bun.write(join(dir.path, 'string-extract.ts'), STRING_EXTRACT)
     symlinkSync(join(ROOT, 'node_modules'), join(dir.path, 'node_modules'))
 

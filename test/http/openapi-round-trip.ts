@@ -3,10 +3,10 @@
  * + openapi-fetch): create a schema, upload a document to extract with it, read the job. No casts:
  * the upload's `extract` part is typed as the object it is (D320). openapi-client.test.ts copies
  * this file beside freshly generated types, type-checks it there and runs it; `npm run typecheck`
- * checks it against test/generated/api.ts.
+ * checks it against the committed types (src/modules/console/ui/generated/api.ts).
  */
 import createClient from 'openapi-fetch'
-import type { paths } from '../generated/api'
+import type { paths } from '../../src/modules/console/ui/generated/api'
 
 export async function roundTrip(fetch: (request: Request) => Promise<Response>, baseUrl: string, key: string) {
   const api = createClient<paths>({ baseUrl, fetch, headers: { authorization: `Bearer ${key}` } })

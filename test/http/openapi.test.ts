@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { createSchema, field, makeTestApp, type ApiResponse } from '../helpers/app'
 import { openDatabase } from '../../src/db/database'
-import { JOB_ERROR_CODES } from '../../src/modules/extraction/engines/types'
+import { JOB_ERROR_CODES } from '../../src/modules/extraction/errors'
 import { GENERATED_TYPES, generateTypes, openApiDocument } from '../helpers/openapi'
 import { tempDir } from '../helpers/process'
 import { startReceiver } from '../helpers/webhooks'
@@ -113,7 +113,7 @@ describe('/openapi.json', () => {
     )
   })
 
-  test('test/generated/api.ts matches the document (run `bun run openapi:types` after changing routes)', async () => {
+  test('src/modules/console/ui/generated/api.ts matches the document (run `bun run openapi:types` after changing routes)', async () => {
     expect(await Bun.file(GENERATED_TYPES).text()).toBe(await generateTypes())
   })
 })

@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'bun:test'
 import createClient from 'openapi-fetch'
-import type { paths } from '../generated/api'
+import type { paths } from '../../src/modules/console/ui/generated/api'
 import { BASE, makeTestApp, type TestApp } from '../helpers/app'
 
 function clientFor(t: TestApp, key: string) {

@@ -88,7 +88,7 @@ describe('the console', () => {
 })
 
 describe('the console build', () => {
-  test('the committed assets are what `bun run console:build` makes from src/console', async () => {
+  test('the committed assets are what `bun run console:build` makes from src/modules/console/ui', async () => {
     const built = await buildConsole()
     expect([...built.keys()].sort()).toEqual(['console.css', 'console.js'])
     for (const [name, text] of built) expect(text, `${name} is out of date: run bun run console:build`).toBe(await Bun.file(join(ASSETS_DIR, name)).text())

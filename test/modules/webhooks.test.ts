@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { ExtractionError, type Engine } from '../../src/modules/extraction/engines/types'
+import type { Engine } from '../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../src/modules/extraction/errors'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { checkDeliveryHost, isPrivateAddress } from '../../src/modules/webhooks/addresses'
 import { createDeliveryWorker, retryDelay } from '../../src/modules/webhooks/delivery'

@@ -1,5 +1,5 @@
 /** Extraction jobs and their uploaded files: only the extraction module reads or writes these. */
-import type { ResolvedColumn, ResolvedType } from '../../lib/fields/types'
+import type { FieldMeta, JobField } from '../../lib/fields/model'
 import { nowIso } from '../../lib/time'
 import { accountTables } from './accounts'
 import { defineTables } from './kit'
@@ -9,30 +9,13 @@ export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancel
 export type JobStatus = (typeof JOB_STATUSES)[number]
 
 /**
- * A job's own copy of a field (D20), typed once when the job was created (D91), with what the
- * engine needs to read it. Jobs stored before typed fields have `kind` (or nothing) instead of `type`.
+ * A job's own copy of a field as stored (D20): a JobField, but jobs stored before typed fields
+ * (D91) have the catalog's `kind` (when the key was a catalog field) or nothing instead of `type`.
  */
-export interface JobField {
-  key: string
-  label: string
-  description: string
-  type?: ResolvedType
-  values?: string[]
-  columns?: ResolvedColumn[]
-  /** Before D91: the catalog's kind, when the key was a catalog field. */
-  kind?: string
-  aliases?: string[]
-}
+export type StoredJobField = Omit<JobField, 'type'> & Partial<Pick<JobField, 'type'>> & { kind?: string }
 
-export interface JobFieldMeta {
-  confidence: number
-  page: number | null
-  snippet: string | null
-  /** Absent in jobs stored before values had boxes. */
-  bbox?: { left: number; top: number; width: number; height: number } | null
-  /** A table field's check against its printed total and its arithmetic (D117); absent for other fields and other engines. */
-  table_check?: { lines_sum: string | null; total: 'matches' | 'differs' | 'not_found' | 'not_checked'; rows: 'match' | 'differ' | 'not_checked' }
-}
+/** A field's meta as stored: jobs stored before values had boxes have no `bbox`. */
+export type StoredFieldMeta = Omit<FieldMeta, 'bbox'> & Partial<Pick<FieldMeta, 'bbox'>>
 
 /** Pages read so far of a running job's document. */
 export interface JobProgress {
@@ -57,13 +40,13 @@ export const jobTables = defineTables((k) => {
       schemaId: k.text('schema_id'),
       /** The version of that schema the fields were copied from. */
       schemaVersion: k.integer('schema_version'),
-      fields: k.json<JobField[]>('fields').notNull(),
+      fields: k.json<StoredJobField[]>('fields').notNull(),
       fileName: k.text('file_name').notNull(),
       fileSize: k.integer('file_size').notNull(),
       fileMediaType: k.text('file_media_type').notNull(),
       fileSha256: k.text('file_sha256').notNull(),
       result: k.json<Record<string, unknown>>('result'),
-      fieldsMeta: k.json<Record<string, JobFieldMeta>>('fields_meta'),
+      fieldsMeta: k.json<Record<string, StoredFieldMeta>>('fields_meta'),
       progress: k.json<JobProgress>('progress'),
       errorCode: k.text('error_code'),
       errorMessage: k.text('error_message'),

@@ -1,16 +1,11 @@
 /** Saved extraction schemas: only the schemas module reads or writes this table. */
-import type { Typed } from '../../lib/fields/types'
+import type { Field } from '../../lib/fields/model'
 import { nowIso } from '../../lib/time'
 import { accountTables } from './accounts'
 import { defineTables } from './kit'
 
-/** A schema's field as stored; rows written before typed fields (D89) have no `type`, read as `auto`. */
-export interface StoredField extends Partial<Typed> {
-  key: string
-  label: string
-  description: string
-  required: boolean
-}
+/** A schema's field as stored: a Field, but rows written before typed fields (D89) have no `type`, read as `auto`. */
+export type StoredField = Omit<Field, 'type'> & Partial<Pick<Field, 'type'>>
 
 export const schemaTables = defineTables((k) => {
   const { accounts } = k.of(accountTables)

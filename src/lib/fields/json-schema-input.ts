@@ -4,26 +4,10 @@
  * strings (lists) and arrays of objects (tables, their columns one level deep). Anything else is a
  * validation error naming its path under /json_schema. Framework-free.
  */
-import { type ColumnInput, FIELD_KEY_PATTERN, type FieldType, MAX_COLUMNS, MAX_DESCRIPTION_LENGTH, MAX_FIELDS, MAX_LABEL_LENGTH } from './types'
-
-/** A problem with the input at a JSON Pointer path, as the API's validation details give it (D1). */
-export interface Problem {
-  path: string
-  message: string
-}
+import type { ColumnInput, FieldInput, Problem } from './model'
+import { FIELD_KEY_PATTERN, MAX_COLUMNS, MAX_DESCRIPTION_LENGTH, MAX_FIELDS, MAX_LABEL_LENGTH } from './types'
 
 type Json = Record<string, unknown>
-
-/** A field as a client would have sent it in `fields`. */
-export interface ConvertedField {
-  key: string
-  label: string
-  description: string
-  required: boolean
-  type: FieldType
-  values?: string[]
-  columns?: ColumnInput[]
-}
 
 /** Keywords that only annotate: accepted anywhere and ignored. */
 const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'])
@@ -92,7 +76,7 @@ function withoutNull(node: Json): Json {
 }
 
 /** The type part of one property; undefined (with problems added) when it is outside the subset. */
-function typeOf(node: Json, path: string, problems: Problems, inTable: boolean): Pick<ConvertedField, 'type' | 'values' | 'columns'> | undefined {
+function typeOf(node: Json, path: string, problems: Problems, inTable: boolean): Pick<FieldInput, 'type' | 'values' | 'columns'> | undefined {
   const types = typesOf(node, path, problems)
   if (!types) return undefined
   if (node.enum !== undefined) {
@@ -166,7 +150,7 @@ function typeOf(node: Json, path: string, problems: Problems, inTable: boolean):
 }
 
 /** The fields of an object node's properties, in their order. */
-function properties(node: Json, path: string, problems: Problems, inTable: boolean, max: number): ConvertedField[] | undefined {
+function properties(node: Json, path: string, problems: Problems, inTable: boolean, max: number): FieldInput[] | undefined {
   const types = typesOf(node, path, problems)
   if (types && !(types.length === 1 && types[0] === 'object')) problems.add(`${path}/type`, 'Expected "object"')
   unsupportedKeywords(node, ['type', 'properties', 'required', 'additionalProperties'], path, problems)
@@ -182,7 +166,7 @@ function properties(node: Json, path: string, problems: Problems, inTable: boole
   const required = node.required === undefined ? [] : node.required
   if (!Array.isArray(required) || !required.every((key) => typeof key === 'string' && Object.hasOwn(props, key)))
     problems.add(`${path}/required`, 'Expected an array of property names')
-  const fields: ConvertedField[] = []
+  const fields: FieldInput[] = []
   for (const key of keys) {
     const at = `${path}/properties/${pointerToken(key)}`
     if (!KEY.test(key) || key.length > 64) {
@@ -203,7 +187,7 @@ function properties(node: Json, path: string, problems: Problems, inTable: boole
 }
 
 /** The fields of a JSON Schema, or the problems that keep it from being read (D97). */
-export function fieldsFromJsonSchema(schema: unknown): { fields: ConvertedField[] } | { details: Problem[] } {
+export function fieldsFromJsonSchema(schema: unknown): { fields: FieldInput[] } | { details: Problem[] } {
   const problems = new Problems()
   if (!isObject(schema)) return { details: [{ path: '/json_schema', message: 'Expected a JSON Schema object' }] }
   const fields = properties(schema, '/json_schema', problems, false, MAX_FIELDS)

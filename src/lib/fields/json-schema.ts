@@ -3,13 +3,13 @@
  * normalisation layer answers it (D57, D90), null allowed for every value (not found), every
  * requested key present. Framework-free.
  */
-import type { Field } from './types'
+import type { JobField } from './model'
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema'
 
 type JsonSchema = Record<string, unknown>
 
-type Described = Omit<Field, 'aliases'>
+type Described = Omit<JobField, 'aliases'>
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] })
 

@@ -1,7 +1,7 @@
 /** One catalog file: its checks, shared by the build-time macro and the operator's directory (D18, D39). */
 import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { fieldListDetails } from '../../http/models'
+import { fieldListDetails } from '../../lib/fields/model'
 import { CatalogFile, type DocumentTypeEntry } from './model'
 
 export class CatalogError extends Error {

@@ -16,7 +16,7 @@ export function catalogModule({ catalog, auth }: { catalog: Catalog; auth: AuthP
   // D96: every field of the type a property, its suggested keys required (the result of a job without fields).
   const jsonSchemas = new Map(
     catalog.list().map((entry) => {
-      const fields = entry.fields.map(({ key, label, description, type, values, columns }) => resolveField({ key, label, description, type, values, columns }))
+      const fields = entry.fields.map((field) => resolveField(field))
       return [entry.slug, JSON.stringify(resultJsonSchema(entry.label, fields, entry.suggestedKeys))]
     }),
   )

@@ -1,8 +1,8 @@
 /** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
 import { t } from 'elysia'
-import { ColumnInput, EnumValues, Field, FieldDescription, FieldKey, FieldLabel, FieldTypeSchema } from '../../http/models'
+import { CatalogField, Field } from '../../lib/fields/model'
 import { MAX_FIELDS } from '../../lib/fields/types'
-import { NOT_BLANK, Text } from '../../http/text'
+import { NOT_BLANK, Text } from '../../lib/text-type'
 
 export const SLUG_PATTERN = '^[a-z0-9_]{1,64}$'
 const Slug = t.String({ pattern: SLUG_PATTERN, examples: ['invoice'] })
@@ -13,41 +13,15 @@ export const CatalogFile = t.Object(
     slug: Slug,
     label: Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }),
     description: Text({ maxLength: 300 }),
-    fields: t.Array(
-      t.Object(
-        {
-          key: FieldKey,
-          label: FieldLabel,
-          description: FieldDescription,
-          required: t.Boolean(),
-          /** What the field is (D87); sent on the wire, `auto` when left out. */
-          type: t.Optional(FieldTypeSchema),
-          /** Before D87 files said `kind`; still read, as `type` (both at once is an error). */
-          kind: t.Optional(FieldTypeSchema),
-          values: t.Optional(EnumValues),
-          columns: t.Optional(t.Array(ColumnInput, { minItems: 1 })),
-          /** Other labels printed on real documents; for the engine, never sent on the wire. */
-          aliases: t.Optional(t.Array(Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }))),
-        },
-        { additionalProperties: false },
-      ),
-      { minItems: 1, maxItems: MAX_FIELDS },
-    ),
+    fields: t.Array(CatalogField, { minItems: 1, maxItems: MAX_FIELDS }),
   },
   { additionalProperties: false },
 )
 
 export type CatalogFile = typeof CatalogFile.static
-export type CatalogField = CatalogFile['fields'][number]
 
-/** A document type as the server holds it: one file of the catalog, checked. */
-export interface DocumentTypeEntry {
-  slug: string
-  label: string
-  description: string
-  fields: CatalogField[]
-  suggestedKeys: string[]
-}
+/** A document type as the server holds it: one file of the catalog, checked, with the keys of its fields marked `required`. */
+export type DocumentTypeEntry = CatalogFile & { suggestedKeys: string[] }
 
 export const DocumentType = t.Object(
   {

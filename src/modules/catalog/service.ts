@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
-import { typePart } from '../../lib/fields/types'
+import { completeField } from '../../lib/fields/model'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
 import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
-import type { CatalogField, CatalogFile, DocumentType, DocumentTypeEntry, SuggestedFields } from './model'
+import type { CatalogFile, DocumentType, DocumentTypeEntry, SuggestedFields } from './model'
 
 export { CatalogError }
 export type { DocumentTypeEntry }
@@ -72,14 +72,9 @@ export function toSuggestedFields(entry: DocumentTypeEntry): SuggestedFields {
     type: entry.slug,
     label: entry.label,
     description: entry.description,
-    fields: entry.fields.map((field) => ({ ...toField(field), ...typePart(field) })),
+    fields: entry.fields.map(completeField),
     suggested_keys: entry.suggestedKeys,
   }
-}
-
-/** A catalog field's wire form; columns answer every property (D7). */
-function toField({ key, label, description, required }: CatalogField) {
-  return { key, label, description, required }
 }
 
 /** 404 for a slug the catalog does not hold, listing the ones it does (D1). */

@@ -1,11 +1,11 @@
 /**
- * Builds the console from src/console into src/modules/console/assets with Bun's bundler:
+ * Builds the console from ./ui (its browser code, D205) into ./assets with Bun's bundler:
  * `bun run console:build`. The output is committed, so the server, its tests and
  * `bun build --compile` need no step of their own; a test fails when it is out of date.
  */
 import { join } from 'node:path'
 
-const SOURCES = join(import.meta.dir, '../../console')
+const SOURCES = join(import.meta.dir, 'ui')
 export const ASSETS_DIR = join(import.meta.dir, 'assets')
 
 /** The built files by name: `console.js` and `console.css`. */

@@ -1,5 +1,5 @@
 /**
- * The web console (D140): a page at /console and its scripts, built from src/console by
+ * The web console (D140): a page at /console and its scripts, built from ./ui by
  * `bun run console:build` into ./assets and embedded in the binary as files. Nothing is read
  * until the console is asked for, so the server starts and idles as without it. Asset URLs carry
  * a hash of their contents: a new build is a new URL, so they can be cached for good.

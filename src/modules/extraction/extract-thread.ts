@@ -4,7 +4,8 @@
  */
 import { builtinEngine } from './engines/builtin'
 import { createOpenAiEngine } from './engines/openai'
-import { type Engine, ExtractionError, UNEXPECTED } from './engines/types'
+import type { Engine } from './engines/types'
+import { ExtractionError, UNEXPECTED } from './errors'
 import { inProcessExtractor } from './extractor'
 import { shareRunningJobs } from './readers/ocr/onnx'
 import type { ThreadMessage, ThreadReply } from './threads'
@@ -16,7 +17,7 @@ let extract: ReturnType<typeof inProcessExtractor> | undefined
 self.onmessage = async ({ data }: MessageEvent<ThreadMessage>) => {
   if (data.type === 'init') {
     const engine: Engine = data.llm ? createOpenAiEngine(data.llm) : builtinEngine
-    extract = inProcessExtractor(engine)
+    extract = inProcessExtractor(engine, { recogniser: data.recogniser })
     shareRunningJobs(data.runningJobs, data.ocrThreads)
     return
   }

@@ -3,20 +3,20 @@
  * on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so the
  * server's event loop never waits on a large PDF.
  */
-import type { Field } from '../../lib/fields/types'
+import type { JobField } from '../../lib/fields/model'
 import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
 import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
 import { readDocument } from './readers'
-import type { DocumentText, MediaType, ReadLimits } from './readers/types'
+import type { DocumentText, MediaType, ReadLimits, RecogniserName } from './readers/types'
 
 export interface ExtractionTask {
   content: Uint8Array
   mediaType: MediaType
   documentType: string
-  fields: Field[]
+  fields: JobField[]
   limits: ReadLimits
 }
 
@@ -31,14 +31,20 @@ export interface Progress {
  */
 export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<Answers>
 
-/** `read` is the document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
-export function inProcessExtractor(engine: Engine, read: typeof readDocument = readDocument): Extractor {
+export interface ExtractorOptions {
+  /** The document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
+  read?: typeof readDocument
+  /** The word reader of scanned pages, as the operator chose it (`--ocr`, D160). */
+  recogniser?: RecogniserName
+}
+
+export function inProcessExtractor(engine: Engine, { read = readDocument, recogniser }: ExtractorOptions = {}): Extractor {
   return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
     }
-    const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true })
+    const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true, recogniser })
     signal?.throwIfAborted()
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>

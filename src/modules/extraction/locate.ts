@@ -5,7 +5,8 @@
  * were read: a value read from poorly recognised words is dropped rather than guessed.
  */
 import { collapse, words } from '../../lib/text'
-import { type Answers, answerOf, answersOf, type BoundingBox, type Evidence, NO_ANSWER } from './answers'
+import type { BoundingBox } from '../../lib/fields/model'
+import { type Answers, answerOf, answersOf, NO_ANSWER } from './answers'
 import { MIN_OCR_CONFIDENCE } from './confidence'
 import { findShape } from './normalise/shapes'
 import { legalFormsSource } from '../../lib/lexicon'
@@ -17,10 +18,10 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
   return answersOf(
     Object.keys(answers).map((key) => {
       const answer = answerOf(answers, key)
-      const { value, page, evidence } = answer
+      const { value, page, snippet, line } = answer
       const layout = page === null ? undefined : document.layout?.[page - 1]
       const pageLines = page === null ? [] : (lines[page - 1] ?? [])
-      const traced = layout && evidence ? wordsOf(value, evidence, pageLines, layout.words) : undefined
+      const traced = layout && snippet !== null ? wordsOf(value, line ?? lineShowing(snippet, pageLines), pageLines, layout.words) : undefined
       if (!traced?.words.length) return [key, { ...answer, bbox: null }] as const
       const { words, spelled } = traced
       // A value that carries its own check (an IBAN's checksum) holds however clearly its words were read.
@@ -64,11 +65,10 @@ function telling(words: PlacedWord[], lines: string[]): PlacedWord[] {
 }
 
 /**
- * The words of the evidence's line that spell the value; the whole line when none does. The line
- * is the one the engine names, else the page's line that shows the evidence's text.
+ * The words of the snippet's line that spell the value; the whole line when none does. The line
+ * is the one the engine names, else the page's line that shows the snippet.
  */
-function wordsOf(value: unknown, evidence: Evidence, lines: string[], words: PlacedWord[]): { words: PlacedWord[]; spelled: boolean } | undefined {
-  const line = evidence.line ?? lineShowing(evidence.text, lines)
+function wordsOf(value: unknown, line: number | undefined, lines: string[], words: PlacedWord[]): { words: PlacedWord[]; spelled: boolean } | undefined {
   if (line === undefined || lines[line] === undefined) return undefined
   const raw = lines[line]!
   const inLine = words.filter((word) => word.line === line)

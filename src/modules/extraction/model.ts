@@ -1,27 +1,18 @@
 /** Extraction requests and jobs on the wire (interface.md 4.8, D19–D22). */
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { Column, ColumnInput, EnumValues, FieldDescription, FieldLabel, FieldTypeSchema } from '../../http/models'
-import { MAX_COLUMNS, MAX_FIELDS } from '../../lib/fields/types'
-import { Text } from '../../http/text'
+import { Field, FieldInput, FieldMeta } from '../../lib/fields/model'
+import { MAX_FIELDS } from '../../lib/fields/types'
+import { Text } from '../../lib/text-type'
 import { JOB_STATUSES } from '../../db/tables/jobs'
-import { JOB_ERROR_CODES } from './engines/types'
+import { JOB_ERROR_CODES } from './errors'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 
 export const DEFAULT_JOB_PAGE = 20
 export const MAX_JOB_PAGE = 100
 
-/** An inline field given as an object rather than its description (D92): a Field without key and `required`. */
-export const InlineField = t.Object(
-  {
-    label: t.Optional(FieldLabel),
-    description: t.Optional(FieldDescription),
-    type: t.Optional(FieldTypeSchema),
-    values: t.Optional(EnumValues),
-    columns: t.Optional(t.Array(ColumnInput, { minItems: 1, maxItems: MAX_COLUMNS })),
-  },
-  { additionalProperties: false },
-)
+/** An inline field given as an object rather than its description (D92): keyed by its key, so without it, and without `required`; its label defaults to the key. */
+export const InlineField = t.Partial(t.Omit(FieldInput, ['key', 'required']))
 
 export type InlineField = typeof InlineField.static
 
@@ -82,14 +73,8 @@ export const JobsQuery = t.Object(
   { additionalProperties: true },
 )
 
-const JobField = t.Object({
-  key: t.String(),
-  label: t.String(),
-  description: t.String(),
-  type: FieldTypeSchema,
-  values: t.Optional(EnumValues),
-  columns: t.Optional(t.Array(Column)),
-})
+/** A job's own copy of a field (D20): its texts answered as stored, not held again to the limits they met when they were sent. */
+const JobField = t.Composite([t.Object({ key: t.String(), label: t.String(), description: t.String() }), t.Pick(Field, ['type', 'values', 'columns'])])
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
 export const Job = t.Object(
@@ -113,46 +98,7 @@ export const Job = t.Object(
       ),
     ),
     result: Nullable(t.Record(t.String(), t.Unknown(), { description: 'Field key → value, null when not found.' })),
-    fields_meta: Nullable(
-      t.Record(
-        t.String(),
-        t.Object({
-          confidence: t.Number({ minimum: 0, maximum: 1 }),
-          page: Nullable(t.Integer()),
-          snippet: Nullable(t.String()),
-          bbox: Nullable(
-            t.Object(
-              {
-                left: t.Number({ minimum: 0, maximum: 1 }),
-                top: t.Number({ minimum: 0, maximum: 1 }),
-                width: t.Number({ minimum: 0, maximum: 1 }),
-                height: t.Number({ minimum: 0, maximum: 1 }),
-              },
-              {
-                description:
-                  "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX).",
-              },
-            ),
-          ),
-          table_check: t.Optional(
-            t.Object(
-              {
-                lines_sum: Nullable(t.String({ description: 'The sum of the line amounts, as a decimal string; null when the table has no amount column.' })),
-                total: t.UnionEnum(['matches', 'differs', 'not_found', 'not_checked'], {
-                  description: 'Whether an amount printed right under the table (the net total, a subtotal) equals that sum.',
-                  default: undefined,
-                }),
-                rows: t.UnionEnum(['match', 'differ', 'not_checked'], {
-                  description: 'Whether quantity × unit price gives each line amount, where a row prints all three.',
-                  default: undefined,
-                }),
-              },
-              { description: 'Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same.' },
-            ),
-          ),
-        }),
-      ),
-    ),
+    fields_meta: Nullable(t.Record(t.String(), FieldMeta)),
     error: Nullable(
       t.Object({
         // No default: UnionEnum would otherwise name the first code as one.

@@ -9,10 +9,11 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
-import { type JobField, type JobFieldMeta, type JobProgress, type JobStatus, jobTables } from '../../db/tables/jobs'
+import { type JobProgress, type JobStatus, jobTables, type StoredJobField } from '../../db/tables/jobs'
 import type { Tables } from '../../db/tables/kit'
 import { isoIn, nowIso } from '../../lib/time'
-import type { JobErrorCode } from './engines/types'
+import type { StoredAnswers } from './answers'
+import type { JobErrorCode } from './errors'
 import type { QueueCaps } from './queue-limits'
 
 export type JobRow = Tables<typeof jobTables>['jobs']['$inferSelect']
@@ -22,7 +23,7 @@ export interface NewJobRow {
   documentType: string
   schemaId: string | null
   schemaVersion: number | null
-  fields: JobField[]
+  fields: StoredJobField[]
   fileName: string
   fileSize: number
   fileMediaType: string
@@ -50,7 +51,7 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-export type JobOutcome = { result: Record<string, unknown>; fieldsMeta: Record<string, JobFieldMeta> } | { error: { code: JobErrorCode; message: string } }
+export type JobOutcome = StoredAnswers | { error: { code: JobErrorCode; message: string } }
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 

@@ -6,16 +6,15 @@
 import type { Database } from '../../db/database'
 import type { Part, Queries } from '../../db/dialect'
 import { isDatabaseUnavailable } from '../../db/errors'
-import type { JobField, JobStatus } from '../../db/tables/jobs'
+import type { JobStatus } from '../../db/tables/jobs'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import { typeRuleDetails } from '../../http/models'
+import { type FieldInput, type JobField, typeRuleDetails } from '../../lib/fields/model'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
-import type { FieldInput } from '../../lib/fields/types'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
@@ -41,7 +40,7 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
   const type = catalog.get(request.document_type)
   if (!type) throw unknownDocumentType(catalog, request.document_type)
   const known = new Map(type.fields.map((field) => [field.key, field]))
-  const withCatalog = (field: FieldInput): JobField => resolveField(field, known.get(field.key))
+  const withCatalog = (field: Omit<FieldInput, 'required'>): JobField => resolveField(field, known.get(field.key))
 
   if (request.fields !== undefined) {
     const fields = Object.entries(request.fields).map(([key, field]) =>

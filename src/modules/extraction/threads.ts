@@ -6,15 +6,17 @@
 import type { OpenAiEngineOptions } from './engines/openai'
 import type { Logger } from '../../lib/log'
 import type { Answers } from './answers'
-import { ExtractionError, type JobErrorCode, UNEXPECTED } from './engines/types'
+import { ExtractionError, type JobErrorCode, UNEXPECTED } from './errors'
 import type { ExtractionTask, Extractor, Progress } from './extractor'
+import type { RecogniserName } from './readers/types'
 
 /**
  * `init` shares the pool's count of tasks running with every thread (its OCR takes its share of
- * the cores by it), and `ocrThreads`, the most it takes (undefined: up to four; D175).
+ * the cores by it), `ocrThreads`, the most it takes (undefined: up to four; D175), and the
+ * operator's choice of word reader (D160).
  */
 export type ThreadMessage =
-  | { type: 'init'; llm: OpenAiEngineOptions | undefined; runningJobs: Int32Array; ocrThreads: number | undefined }
+  | { type: 'init'; llm: OpenAiEngineOptions | undefined; runningJobs: Int32Array; ocrThreads: number | undefined; recogniser: RecogniserName }
   | { type: 'task'; id: number; task: ExtractionTask }
 
 export type ThreadReply =
@@ -30,6 +32,8 @@ export interface ThreadPoolOptions {
   idleMs?: number
   /** The most threads one page's OCR model runs on (D175). */
   ocrThreads?: number
+  /** The word reader of scanned pages (D160); `auto` when not given. */
+  recogniser?: RecogniserName
   log: Logger
 }
 
@@ -56,7 +60,7 @@ const THREAD_ENTRY = import.meta.url.includes('/$bunfs/') ? './modules/extractio
 /** The rejection of a canceled task; its job is already marked canceled, so nothing stores it. */
 const CANCELED = () => new ExtractionError(UNEXPECTED.code, 'The extraction was canceled')
 
-export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThreads, log }: ThreadPoolOptions) {
+export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThreads, recogniser = 'auto', log }: ThreadPoolOptions) {
   const threads = new Set<Thread>()
   const waiting: Pending[] = []
   const runningJobs = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
@@ -95,7 +99,7 @@ export function createThreadPool({ size, llm, timeoutMs, idleMs = 60_000, ocrThr
       log.error('extraction thread died', { error: event.message })
       stop(thread, new ExtractionError(UNEXPECTED.code, UNEXPECTED.message))
     }
-    thread.worker.postMessage({ type: 'init', llm, runningJobs, ocrThreads } satisfies ThreadMessage)
+    thread.worker.postMessage({ type: 'init', llm, runningJobs, ocrThreads, recogniser } satisfies ThreadMessage)
     threads.add(thread)
     return thread
   }

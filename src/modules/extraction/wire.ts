@@ -1,8 +1,9 @@
 /** A job as the API answers it, from its stored row. */
-import type { JobField, JobFieldMeta } from '../../db/tables/jobs'
-import { isFieldType, type Field } from '../../lib/fields/types'
+import type { StoredFieldMeta, StoredJobField } from '../../db/tables/jobs'
 import { inferType } from '../../lib/fields/concepts'
-import type { JobErrorCode } from './engines/types'
+import type { FieldMeta, JobField } from '../../lib/fields/model'
+import { isFieldType } from '../../lib/fields/types'
+import type { JobErrorCode } from './errors'
 
 import type { Job } from './model'
 import type { JobRow } from './repository'
@@ -15,7 +16,7 @@ export function toWire(row: JobRow): Job {
     schema_id: row.schemaId,
     schema_version: row.schemaVersion,
     fields: row.fields.map((field) => {
-      const { key, label, description, type, values, columns } = fieldSpecOf(field)
+      const { key, label, description, type, values, columns } = jobFieldOf(field)
       return { key, label, description, type, ...(values ? { values } : {}), ...(columns ? { columns } : {}) }
     }),
     file: { name: row.fileName, size: row.fileSize, media_type: row.fileMediaType, sha256: row.fileSha256 },
@@ -31,12 +32,12 @@ export function toWire(row: JobRow): Job {
 }
 
 /** Jobs stored before values had boxes answer `bbox: null`, like a text document's. */
-function withBoxes(meta: Record<string, JobFieldMeta>): Record<string, JobFieldMeta & { bbox: NonNullable<JobFieldMeta['bbox']> | null }> {
+function withBoxes(meta: Record<string, StoredFieldMeta>): Record<string, FieldMeta> {
   return Object.fromEntries(Object.entries(meta).map(([key, entry]) => [key, { ...entry, bbox: entry.bbox ?? null }]))
 }
 
-/** A job's stored field as the engine takes it; jobs stored before D91 are typed now, as they were read then. */
-export function fieldSpecOf(field: JobField): Field {
+/** A job's stored field as the engines read it; jobs stored before D91 are typed now, as they were read then. */
+export function jobFieldOf(field: StoredJobField): JobField {
   const { kind, type, ...rest } = field
   const legacy = isFieldType(kind) && kind !== 'auto' ? kind : undefined
   return { ...rest, type: type ?? legacy ?? inferType(field.key, field.label, field.description) }

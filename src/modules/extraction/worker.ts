@@ -11,12 +11,12 @@ import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
 import { storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
-import { ExtractionError, UNEXPECTED } from './engines/types'
+import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
 import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps } from './repository'
 import { claimNextJob, completeJob } from './service'
-import { fieldSpecOf } from './wire'
+import { jobFieldOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
@@ -87,7 +87,7 @@ export function createJobRunner({
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
-          fields: row.fields.map(fieldSpecOf),
+          fields: row.fields.map(jobFieldOf),
           limits: readLimits,
         },
         // One write after the other: on a pool, writes sent at once may land out of order, and page 2 overwrite page 3.

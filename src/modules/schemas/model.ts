@@ -1,8 +1,8 @@
 /** The Schema resource on the wire (interface.md 2.1, D3–D9). */
 import { t } from 'elysia'
-import { Field, FieldInput } from '../../http/models'
+import { Field, FieldInput } from '../../lib/fields/model'
 import { MAX_FIELDS } from '../../lib/fields/types'
-import { NOT_BLANK, Text } from '../../http/text'
+import { NOT_BLANK, Text } from '../../lib/text-type'
 
 export const MAX_SCHEMAS_PER_ACCOUNT = 50
 

@@ -6,8 +6,7 @@
 import type { Database } from '../../db/database'
 import type { StoredField } from '../../db/tables/schemas'
 import { errors } from '../../http/errors'
-import { type Field, FieldInput, fieldListDetails } from '../../http/models'
-import { typePart } from '../../lib/fields/types'
+import { completeField, type Field, FieldInput, fieldListDetails } from '../../lib/fields/model'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
@@ -38,14 +37,9 @@ function toWireJson(row: WireRow): string {
   return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${typedFieldsJson(row.fields)},"version":${row.version},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
 }
 
-function toStoredFields(fields: FieldInput[]): StoredField[] {
-  return fields.map((field) => ({
-    key: field.key,
-    label: field.label,
-    description: field.description ?? '',
-    required: field.required,
-    ...typePart(field),
-  }))
+/** The fields as stored and answered: complete (D7), so a stored field is a Field. */
+function toStoredFields(fields: FieldInput[]): Field[] {
+  return fields.map(completeField)
 }
 
 /** D89: fields stored before typed fields carry no `type`; they answer `auto`, the type they had. */

@@ -2,12 +2,13 @@
  * POST /api/v1/extract, GET /api/v1/jobs and GET /api/v1/jobs/:id through the HTTP layer
  * (interface.md 4.8, D19–D23). Documents are built here; fake engines give control over results.
  */
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { describe, expect, test } from 'bun:test'
 import { zipSync, strToU8 } from 'fflate'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { newId } from '../../../src/lib/ids'
-import { type Engine, ExtractionError, type ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import type { Engine, ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { joined, type Meta, type Split } from '../../helpers/answers'
 import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
@@ -171,7 +172,7 @@ const metaOf = (key: string): Meta => ({ confidence: 0.9, page: 1, snippet: `${k
 
 /** Answers `value of <key>` for every requested key unless told otherwise; records each input. */
 /** A value of the field's type, as an engine answers it: text fields say whose value they are. */
-function typedValue(field: Field): unknown {
+function typedValue(field: JobField): unknown {
   switch (field.type) {
     case 'amount':
       return '12.50'

@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import type { ResolvedType, Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
+import type { ResolvedType } from '../../../src/lib/fields/types'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { inferType } from '../../../src/lib/fields/concepts'
@@ -16,7 +17,7 @@ import { split } from '../../helpers/answers'
 import { readDocument } from '../../../src/modules/extraction/readers'
 
 /** An inline field as a caller sends it: label = key, a description, its type declared or inferred as at job creation. */
-const inline = (key: string, description = key, type?: ResolvedType): Field => ({
+const inline = (key: string, description = key, type?: ResolvedType): JobField => ({
   key,
   label: key,
   description,
@@ -24,19 +25,19 @@ const inline = (key: string, description = key, type?: ResolvedType): Field => (
 })
 
 const catalog = loadCatalog()
-const catalogFields = (type: string, keys?: string[]): Field[] =>
+const catalogFields = (type: string, keys?: string[]): JobField[] =>
   catalog
     .get(type)!
     .fields.filter((field) => !keys || keys.includes(field.key))
     // As a job holds them (D91): types resolved, a table with its default columns.
     .map((field) => ({ ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }))
 
-async function extract(pages: string | string[], fields: Field[], documentType = 'invoice') {
+async function extract(pages: string | string[], fields: JobField[], documentType = 'invoice') {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
   return split(await builtinEngine.extract({ document, documentType, fields }))
 }
 
-async function values(pages: string | string[], fields: Field[], documentType = 'invoice') {
+async function values(pages: string | string[], fields: JobField[], documentType = 'invoice') {
   return (await extract(pages, fields, documentType)).values
 }
 

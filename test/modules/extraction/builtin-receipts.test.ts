@@ -5,14 +5,14 @@
  * tests, with the misreadings OCR makes.
  */
 import { describe, expect, test } from 'bun:test'
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { resolveField } from '../../../src/lib/fields/resolve'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { findDates, parseDate } from '../../../src/modules/extraction/normalise/dates'
 import { split } from '../../helpers/answers'
 
-const fields: Field[] = loadCatalog()
+const fields: JobField[] = loadCatalog()
   .get('invoice')!
   .fields.filter((field) => ['company_name', 'date', 'total'].includes(field.key))
   .map((field) => ({ ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }))

@@ -6,7 +6,7 @@
  */
 import { describe, expect, spyOn, test } from 'bun:test'
 import sharp from 'sharp'
-import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import * as inflater from '../../../src/modules/extraction/readers/inflate'
 import { jpegCoefficientBytes, jpegFrame } from '../../../src/modules/extraction/readers/ocr/jpeg-header'

@@ -6,7 +6,7 @@
 import { describe, expect, spyOn, test } from 'bun:test'
 import jpeg from 'jpeg-js'
 import UTIF from 'utif2'
-import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { imagePages } from '../../../src/modules/extraction/readers/ocr/images'
 import * as libvips from '../../../src/modules/extraction/readers/ocr/libvips'

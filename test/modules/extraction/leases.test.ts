@@ -75,7 +75,7 @@ async function setup(log: Logger = silentLogger) {
         documentType: 'invoice',
         schemaId: null,
         schemaVersion: null,
-        fields: [{ key: 'total', label: 'Total', description: '' }],
+        fields: [{ key: 'total', label: 'Total', description: '', type: 'amount' }],
         engine: 'test',
         file: { name: 'a.txt', mediaType: 'text/plain', content: new TextEncoder().encode('Total: 1.00'), sha256: '0'.repeat(64) },
       })

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import type { ResolvedType } from '../../../src/lib/fields/types'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { split } from '../../helpers/answers'
 import { LEXICONS } from '../../../src/lib/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon-file'
@@ -16,14 +16,14 @@ import { readDocument } from '../../../src/modules/extraction/readers'
 import { makeTestApp } from '../../helpers/app'
 
 /** A field as a user names it: key, label, description and type. */
-const named = (key: string, label: string, type: ResolvedType = 'text', description = ''): Field => ({ key, label, description, type })
+const named = (key: string, label: string, type: ResolvedType = 'text', description = ''): JobField => ({ key, label, description, type })
 
-async function read(pages: string | string[], fields: Field[]) {
+async function read(pages: string | string[], fields: JobField[]) {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
   return split(await builtinEngine.extract({ document, documentType: 'invoice', fields }))
 }
 
-async function values(pages: string | string[], fields: Field[]) {
+async function values(pages: string | string[], fields: JobField[]) {
   return (await read(pages, fields)).values
 }
 

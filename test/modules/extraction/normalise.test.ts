@@ -7,11 +7,13 @@ import { join } from 'node:path'
 import { normaliseAnswers, normaliseValue, parseEnum, parseNumber } from '../../../src/modules/extraction/normalise'
 import { LEXICONS, legalFormsSource, wholeWords } from '../../../src/lib/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon-file'
-import type { ResolvedTyped } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { joined, split } from '../../helpers/answers'
 
+type Typed = Pick<JobField, 'type' | 'values' | 'columns'>
+
 const as =
-  (type: ResolvedTyped['type'], extra: Partial<ResolvedTyped> = {}) =>
+  (type: Typed['type'], extra: Partial<Typed> = {}) =>
   (value: unknown) =>
     normaliseValue({ type, ...extra }, value)
 
@@ -233,7 +235,7 @@ describe('text and list', () => {
 })
 
 describe('table → array of row objects', () => {
-  const columns: ResolvedTyped['columns'] = [
+  const columns: Typed['columns'] = [
     { key: 'description', label: 'Description', description: '', type: 'text' },
     { key: 'unit_price', label: 'Unit price', description: '', type: 'amount' },
     { key: 'qty', label: 'Quantity', description: '', type: 'number' },

@@ -3,16 +3,16 @@
  * read by OCR inside the process, upright even when turned, with their words' positions; the
  * limits refuse what is too large before it is decoded. Every image is rendered by the tests.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
+import { beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
 import { PDFDocument } from 'pdf-lib'
-import { ExtractionError } from '../../../src/modules/extraction/engines/types'
-import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
+import { detectMediaType, readDocument as readWithAnyRecogniser } from '../../../src/modules/extraction/readers'
 import { orient } from '../../../src/modules/extraction/readers/ocr/images'
 import { mendCurrencyMarks, mendLabelWord } from '../../../src/modules/extraction/readers/ocr/lexicon'
 import { modelShown } from '../../../src/modules/extraction/readers/ocr/language'
 import { blankRowNear, flattenBackground, type Raster, rows } from '../../../src/modules/extraction/readers/ocr/raster'
 import * as tesseract from '../../../src/modules/extraction/readers/ocr/tesseract'
-import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
+import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type MediaType, type ReadOptions } from '../../../src/modules/extraction/readers/types'
 import { imagePdf, renderPage, renderPages, rotate, toJpeg, toPng, toTiff, toWebp } from '../../helpers/images'
 
 setDefaultTimeout(60_000)
@@ -21,14 +21,15 @@ const RECEIPT = ['BLUE HARBOUR CAFE', 'Receipt No: R-2291', 'Date: 14/03/2024', 
 let receipt: Raster
 
 beforeAll(async () => {
-  // The pipeline around Tesseract: languages, doubt and turns are counted on its recognise
-  // (PaddleOCR's reading, the default for English pages: recognisers.test.ts, D160).
-  process.env.EXTRACTD_OCR = 'tesseract'
   receipt = await renderPage({ lines: RECEIPT })
 })
-afterAll(() => {
-  delete process.env.EXTRACTD_OCR
-})
+
+/**
+ * The pipeline around Tesseract: languages, doubt and turns are counted on its recognise
+ * (PaddleOCR's reading, the default for English pages: recognisers.test.ts, D160).
+ */
+const readDocument = (bytes: Uint8Array, mediaType: MediaType, options: ReadOptions = { limits: DEFAULT_READ_LIMITS }) =>
+  readWithAnyRecogniser(bytes, mediaType, { ...options, recogniser: 'tesseract' })
 
 /** Collapsed lines of a page: OCR lays columns out with runs of spaces. */
 const linesOf = (page: string) => page.split('\n').map((line) => line.replace(/\s+/g, ' ').trim())

@@ -1,8 +1,9 @@
 /** The language-model engine (D23) against a small local server that speaks the chat-completions protocol. */
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { createOpenAiEngine, MAX_TEXT_CHARS } from '../../../src/modules/extraction/engines/openai'
-import { type Engine, ExtractionError, type ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import type { Engine, ExtractionInput } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { normaliseAnswers } from '../../../src/modules/extraction/normalise'
 import { split } from '../../helpers/answers'
 
@@ -13,7 +14,7 @@ async function answered(engine: Engine, given: ExtractionInput) {
 
 const API_KEY = 'sk-test-abcdefghijklmnopqrstuvwxyz012345'
 
-const FIELDS: Field[] = [
+const FIELDS: JobField[] = [
   { key: 'invoice_number', label: 'Invoice number', description: 'Identifier of the invoice as printed.', type: 'text' },
   { key: 'issue_date', label: 'Issue date', description: 'Date the invoice was issued.', type: 'date' },
   { key: 'total', label: 'Total', description: 'Amount due including tax.', type: 'amount', aliases: ['Amount due'] },
@@ -181,7 +182,7 @@ describe('the request', () => {
   })
 
   test('describes a table as columns and rows and gives the rows back as objects', async () => {
-    const fields: Field[] = [{ key: 'line_items', label: 'Line items', description: 'One row per item.', type: 'table' }]
+    const fields: JobField[] = [{ key: 'line_items', label: 'Line items', description: 'One row per item.', type: 'table' }]
     const table = {
       columns: ['description', 'quantity'],
       rows: [
@@ -271,7 +272,7 @@ describe('the answer', () => {
   })
 
   test('the stand-in answer of issue 10 comes back typed: amounts and dates normalised whatever their language (D90)', async () => {
-    const fields: Field[] = [
+    const fields: JobField[] = [
       { key: 'total', label: 'Total', description: '', type: 'amount' },
       { key: 'date', label: 'Date', description: '', type: 'date' },
       { key: 'amount_due', label: 'amount_due', description: '', type: 'amount' },
@@ -286,7 +287,7 @@ describe('the answer', () => {
   })
 
   test('asks for booleans, enums and tables of declared columns by their JSON types, and types the answer', async () => {
-    const fields: Field[] = [
+    const fields: JobField[] = [
       { key: 'paid', label: 'Paid', description: '', type: 'boolean' },
       { key: 'status', label: 'Status', description: '', type: 'enum', values: ['open', 'paid'] },
       {
@@ -358,7 +359,7 @@ describe('the answer', () => {
   })
 
   test("finds a value's line on the model's page first, exactly before ignoring case, never inside a longer number", async () => {
-    const fields: Field[] = [
+    const fields: JobField[] = [
       { key: 'ref', label: 'Reference', description: '', type: 'text' },
       { key: 'company', label: 'Company', description: '', type: 'text' },
       { key: 'qty', label: 'Quantity', description: '', type: 'number' },

@@ -73,7 +73,7 @@ async function setup() {
           documentType: 'invoice',
           schemaId: null,
           schemaVersion: null,
-          fields: [{ key: 'total', label: 'Total', description: '' }],
+          fields: [{ key: 'total', label: 'Total', description: '', type: 'amount' }],
           engine: 'test',
           file: { name: 'a.txt', mediaType: 'text/plain', content: new TextEncoder().encode(name), sha256: '0'.repeat(64) },
         },
@@ -165,7 +165,7 @@ describe.skipIf(TEST_DIALECT !== 'sqlite')('SQLite: the space of deleted documen
         documentType: 'invoice',
         schemaId: null,
         schemaVersion: null,
-        fields: [{ key: 'total', label: 'Total', description: '' }],
+        fields: [{ key: 'total', label: 'Total', description: '', type: 'amount' }],
         engine: 'test',
         file: { name: 'big.txt', mediaType: 'text/plain', content: new Uint8Array(1024 * 1024).fill(65), sha256: '0'.repeat(64) },
       })

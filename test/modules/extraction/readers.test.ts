@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import { strToU8, zipSync } from 'fflate'
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
-import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
 

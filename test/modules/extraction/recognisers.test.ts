@@ -4,13 +4,13 @@
  * the image's pixels, confidence — and the pipeline picks one, falling back to Tesseract where
  * ONNX Runtime cannot be loaded. Every image is rendered by the test.
  */
-import { afterEach, beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
+import { beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from 'bun:test'
 import { readDocument } from '../../../src/modules/extraction/readers'
 import * as onnx from '../../../src/modules/extraction/readers/ocr/onnx'
 import * as paddle from '../../../src/modules/extraction/readers/ocr/paddle'
 import { decode, detectLines } from '../../../src/modules/extraction/readers/ocr/paddle'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
-import { defaultRecogniser, wordReader } from '../../../src/modules/extraction/readers/ocr/recognisers'
+import { wordReader } from '../../../src/modules/extraction/readers/ocr/recognisers'
 import * as tesseract from '../../../src/modules/extraction/readers/ocr/tesseract'
 import type { OcrWord } from '../../../src/modules/extraction/readers/ocr/tesseract'
 import { MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
@@ -138,22 +138,9 @@ describe('PaddleOCR lines read by Tesseract (the mix)', () => {
 })
 
 describe('choosing the recogniser', () => {
-  const chosen = process.env.EXTRACTD_OCR
-  afterEach(() => {
-    if (chosen === undefined) delete process.env.EXTRACTD_OCR
-    else process.env.EXTRACTD_OCR = chosen
-  })
-
-  test('EXTRACTD_OCR names it; an unknown or missing name is auto: PaddleOCR for English, Tesseract for the languages it has no letters for and for office pages', () => {
-    process.env.EXTRACTD_OCR = 'mix'
-    expect(defaultRecogniser()).toBe('mix')
-    expect(wordReader().name).toBe('mix')
-    process.env.EXTRACTD_OCR = 'tesseract'
-    expect(wordReader().name).toBe('tesseract')
-    process.env.EXTRACTD_OCR = 'nonsense'
-    expect(defaultRecogniser()).toBe('auto')
-    delete process.env.EXTRACTD_OCR
-    expect(defaultRecogniser()).toBe('auto')
+  test('the operator names it (--ocr, read in config.ts); auto, the default, is PaddleOCR for English, Tesseract for the languages it has no letters for and for office pages', () => {
+    expect(wordReader('mix').name).toBe('mix')
+    expect(wordReader('tesseract').name).toBe('tesseract')
     expect(wordReader().name).toBe('paddle')
     expect(wordReader('auto', 'eng').name).toBe('paddle')
     expect(wordReader('auto', 'deu').name).toBe('tesseract')
@@ -169,7 +156,6 @@ describe('choosing the recogniser', () => {
   })
 
   test('an English document is read by PaddleOCR alone', async () => {
-    delete process.env.EXTRACTD_OCR
     const reads = spyOn(tesseract, 'recognise')
     try {
       const document = await readDocument(toPng(receipt), MEDIA_TYPES.png)
@@ -183,7 +169,6 @@ describe('choosing the recogniser', () => {
   })
 
   test('an English page costs PaddleOCR one reading: its top, read first to see the language, is not read again', async () => {
-    delete process.env.EXTRACTD_OCR
     const detections = spyOn(paddle, 'detectLines')
     const readings = spyOn(paddle, 'readLines')
     try {
@@ -202,7 +187,6 @@ describe('choosing the recogniser', () => {
   })
 
   test('a German first page, as its top read by PaddleOCR shows, is read by Tesseract with the German model, and so are the pages after it', async () => {
-    delete process.env.EXTRACTD_OCR
     const page = [
       'Rechnung Nr. 2024-117',
       'Rechnungsdatum: 12.03.2024',
@@ -242,7 +226,6 @@ describe('choosing the recogniser', () => {
 
 describe('PaddleOCR in the page pipeline', () => {
   test('a page turned upside down or a quarter is read upright', async () => {
-    delete process.env.EXTRACTD_OCR
     for (const degrees of [180, 90] as const) {
       const document = await readDocument(toPng(rotate(receipt, degrees)), MEDIA_TYPES.png)
       expect(document.pages[0]!.replace(/ +/g, ' ')).toContain('GREEN VALLEY GROCER')

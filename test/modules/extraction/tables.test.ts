@@ -5,12 +5,12 @@
  * or a carry-over); the rows are checked against the printed total, and the job's field meta says
  * how. Documents are written by the tests, sent through the API as a user sends them.
  */
-import { afterAll, describe, expect, onTestFinished, test } from 'bun:test'
+import { afterAll, describe, expect, test } from 'bun:test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { resolveField } from '../../../src/lib/fields/resolve'
-import type { Field } from '../../../src/lib/fields/types'
+import type { JobField } from '../../../src/lib/fields/model'
 import { storedAnswers } from '../../../src/modules/extraction/answers'
 import { normaliseAnswers } from '../../../src/modules/extraction/normalise'
 import { makeTestApp, type TestApp } from '../../helpers/app'
@@ -60,7 +60,7 @@ async function catalogTable(documentType: string, key: string, pages: string[]) 
   const field = loadCatalog()
     .get(documentType)!
     .fields.find((entry) => entry.key === key)!
-  const spec: Field = { ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }
+  const spec: JobField = { ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }
   const output = storedAnswers([key], normaliseAnswers([spec], await builtinEngine.extract({ document: { pages }, documentType, fields: [spec] })))
   return { rows: output.result[key], meta: output.fieldsMeta[key]! }
 }
@@ -177,11 +177,7 @@ describe('any table field finds its table by its columns (D115)', () => {
 
   test("a scanned invoice (PNG, read by OCR): rows by the recognised words' positions, with their boxes", async () => {
     // Read by Tesseract: PaddleOCR reads this Courier line "Rope, 10)mmx50m" (D160).
-    process.env.EXTRACTD_OCR = 'tesseract'
-    onTestFinished(() => {
-      delete process.env.EXTRACTD_OCR
-    })
-    const t = await makeTestApp()
+    const t = await makeTestApp({ recogniser: 'tesseract' })
     const lines = [
       'BLUE HARBOUR SUPPLIES',
       'Invoice 8841',
@@ -287,7 +283,7 @@ describe('any table field finds its table by its columns (D115)', () => {
       'Letterheads, 500 sheets      1    60.00      60.00',
       'Net total                                  560.00',
     ]
-    const spec: Field = {
+    const spec: JobField = {
       key: 'items',
       label: 'items',
       description: '',

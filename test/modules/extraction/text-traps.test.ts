@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
-import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { findShape } from '../../../src/modules/extraction/normalise/shapes'
 import { detectMediaType } from '../../../src/modules/extraction/readers'

@@ -1,7 +1,7 @@
 /** The extraction thread pool, run from the sources with the built-in engine. */
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { afterEach, expect, setDefaultTimeout, test } from 'bun:test'
-import { ExtractionError } from '../../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
 import type { ExtractionTask } from '../../../src/modules/extraction/extractor'
 import { createThreadPool } from '../../../src/modules/extraction/threads'
 import type { LlmConfig } from '../../../src/config'

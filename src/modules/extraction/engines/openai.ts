@@ -20,13 +20,14 @@
  * A server that refuses the json_schema response format (400 or 422 naming it) is asked again
  * with `{"type": "json_object"}`, then with no response format; the engine remembers what worked.
  */
-import type { Field } from '../../../lib/fields/types'
+import type { JobField } from '../../../lib/fields/model'
 import { normaliseValue } from '../normalise'
 import type { DocumentText } from '../readers/types'
 import { engineName } from './names'
 import { type Answers, answersOf, type FieldAnswer, NO_ANSWER } from '../answers'
 import { MODEL_CONFIDENCE } from '../confidence'
-import { type Engine, ExtractionError, type ExtractionInput } from './types'
+import { ExtractionError } from '../errors'
+import type { Engine, ExtractionInput } from './types'
 
 export interface OpenAiEngineOptions {
   /** Up to the API version, e.g. https://api.openai.com/v1 or http://localhost:11434/v1; a trailing slash is fine. */
@@ -160,7 +161,7 @@ type ResponseFormat = 'json_schema' | 'json_object' | 'none'
 /** The formats tried in turn when a server refuses one (D93). */
 const RESPONSE_FORMATS: ResponseFormat[] = ['json_schema', 'json_object', 'none']
 
-function responseFormat(format: ResponseFormat, fields: Field[]): { response_format?: JsonObject } {
+function responseFormat(format: ResponseFormat, fields: JobField[]): { response_format?: JsonObject } {
   if (format === 'none') return {}
   if (format === 'json_object') return { response_format: { type: 'json_object' } }
   return { response_format: { type: 'json_schema', json_schema: { name: 'extraction', strict: true, schema: responseSchema(fields) } } }
@@ -171,7 +172,7 @@ function refusesFormat(status: number, text: string): boolean {
   return (status === 400 || status === 422) && /response_format|json_schema|json_object|structured output|grammar/i.test(text)
 }
 
-type Described = Pick<Field, 'label' | 'description' | 'type' | 'values' | 'aliases'>
+type Described = Pick<JobField, 'label' | 'description' | 'type' | 'values' | 'aliases'>
 
 /** What the model is told of a field: its label and description, and how to write its type. */
 function fieldDescription(field: Described): string {
@@ -198,7 +199,7 @@ function fieldDescription(field: Described): string {
 }
 
 /** The JSON schema of one value (or one table cell) by its type; null always allowed. */
-function valueSchema(field: Described & { columns?: Field['columns'] }): JsonObject {
+function valueSchema(field: Described & { columns?: JobField['columns'] }): JsonObject {
   const description = fieldDescription(field)
   switch (field.type) {
     case 'amount':
@@ -248,7 +249,7 @@ function valueSchema(field: Described & { columns?: Field['columns'] }): JsonObj
 }
 
 /** The JSON schema of the answer; see the module comment. Object.fromEntries keeps a key such as "__proto__" an own property. */
-function responseSchema(fields: Field[]): JsonObject {
+function responseSchema(fields: JobField[]): JsonObject {
   const keys = fields.map((field) => field.key)
   return {
     type: 'object',
@@ -385,7 +386,7 @@ function parseJson(content: string): unknown {
  * chat-completions protocol gives no probability for a value, so every value the model gives that
  * fits its field's type gets the same confidence (MODEL_CONFIDENCE).
  */
-function checkAnswer(answer: JsonObject, fields: Field[], document: DocumentText): Answers {
+function checkAnswer(answer: JsonObject, fields: JobField[], document: DocumentText): Answers {
   // A server that ignores the response format may answer with the values at the top level.
   const values = isObject(answer.values) ? answer.values : answer
   const pages = isObject(answer.values) && isObject(answer.pages) ? answer.pages : {}
@@ -401,8 +402,10 @@ function checkAnswer(answer: JsonObject, fields: Field[], document: DocumentText
       typeof claimedPage === 'number' && Number.isInteger(claimedPage) && claimedPage >= 1 && claimedPage <= document.pages.length ? claimedPage : null
     // Where the value is found verbatim, that page wins over the model's claim, so page and snippet agree.
     const found = locate(needles(given, value), modelPage)
-    const evidence = found ? { text: found.snippet, line: found.line } : null
-    return [field.key, { value: given, confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, evidence }]
+    return [
+      field.key,
+      { value: given, confidence: MODEL_CONFIDENCE, page: found?.page ?? modelPage, snippet: found?.snippet ?? null, ...(found && { line: found.line }) },
+    ]
   })
   return answersOf(entries)
 }

@@ -4,7 +4,7 @@
  * engine give the same typed result (D57). Framework-free; knows nothing of either engine. A value
  * that does not fit its type is null (the job then answers confidence 0 for it).
  */
-import type { ResolvedColumn, ResolvedTyped } from '../../../lib/fields/types'
+import type { JobField, ResolvedColumn } from '../../../lib/fields/model'
 import { type Answers, answerOf, answersOf, NO_ANSWER } from '../answers'
 import { parseAmount, parseNumber } from './amounts'
 import { parseBoolean } from './booleans'
@@ -20,7 +20,7 @@ export { parseDate } from './dates'
  * An engine's answers in the fields' types: every value normalised; one that does not fit its
  * type becomes no answer (D90). Keys are read as own properties only.
  */
-export function normaliseAnswers(fields: readonly (ResolvedTyped & { key: string })[], answers: Answers): Answers {
+export function normaliseAnswers(fields: readonly Pick<JobField, 'key' | 'type' | 'values' | 'columns'>[], answers: Answers): Answers {
   return answersOf(
     fields.map((field) => {
       const answer = answerOf(answers, field.key)
@@ -34,7 +34,7 @@ type Cell = string | number | boolean | string[] | null
 type Row = Record<string, Cell>
 
 /** The value in the field's type (D57), or null when it is absent, empty or does not fit the type. */
-export function normaliseValue(field: ResolvedTyped, value: unknown): unknown {
+export function normaliseValue(field: Pick<JobField, 'type' | 'values' | 'columns'>, value: unknown): unknown {
   if (value === null || value === undefined) return null
   switch (field.type) {
     case 'text':

@@ -5,7 +5,7 @@
  * document out — start a new page.
  */
 import { strFromU8 } from 'fflate'
-import { ExtractionError } from '../engines/types'
+import { ExtractionError } from '../errors'
 import { checkInflatedBytes, checkParts } from './limits'
 import type { ReadLimits } from './types'
 import { decodeEntities } from './xml'

@@ -7,7 +7,7 @@ import type { ReadOptions } from './types'
 export async function readImage(bytes: Uint8Array, mediaType: string, options: ReadOptions): Promise<LaidOutPage[]> {
   const images = imagePages(bytes, mediaType, options.limits)
   const pages: LaidOutPage[] = []
-  const recogniser = pageRecogniser(options.readTwice)
+  const recogniser = pageRecogniser(options.readTwice, options.recogniser)
   // One page decoded at a time: its pixels go once it is read.
   for (let index = 0; index < images.count; index++) {
     pages.push(layOutReadings(await recogniser.read(await images.decode(index))))

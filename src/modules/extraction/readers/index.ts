@@ -1,5 +1,5 @@
 /** Reads a document of an accepted media type into page texts for the engines (D22). */
-import { ExtractionError } from '../engines/types'
+import { ExtractionError } from '../errors'
 import { readDocx } from './docx'
 import { readHtml } from './html'
 import { readImage } from './image'

@@ -3,7 +3,7 @@
  * memory a document takes as it is decoded. Each check runs on what the file declares, before the
  * decoder allocates anything for it.
  */
-import { ExtractionError } from '../engines/types'
+import { ExtractionError } from '../errors'
 import type { ReadLimits } from './types'
 
 /** Refuses a document with more pages than the limit. */

@@ -13,7 +13,7 @@
  * the document: the time to decode them all is bounded too. PDF.js is also told the largest image
  * it may decode (`maxImageSize`), for what this reading cannot see.
  */
-import { ExtractionError } from '../engines/types'
+import { ExtractionError } from '../errors'
 import { checkImageBytes, checkPixels, inflatesPastBudget, mebibytes } from './limits'
 import { jpegFrame, jpegCoefficientBytes } from './ocr/jpeg-header'
 import { decodeFilter, type Filter, filterOf, PastLimit } from './pdf-filters'

@@ -4,7 +4,7 @@
  * image is taken as pdf.js decodes it, with no rendering, and read by OCR.
  */
 import type { getDocumentProxy } from 'unpdf'
-import { ExtractionError } from '../engines/types'
+import { ExtractionError } from '../errors'
 import { type LaidOutPage, layOut, layOutReadings, type PageWords, type PositionedWord } from './layout'
 import { type PageRecogniser, pageRecogniser } from './ocr'
 import { checkDocumentPixels, checkPages, checkPixels } from './limits'
@@ -35,7 +35,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
   try {
     checkPages(pdf.numPages, options.limits)
     const pages: LaidOutPage[] = []
-    const recogniser = pageRecogniser(options.readTwice)
+    const recogniser = pageRecogniser(options.readTwice, options.recogniser)
     const scanned = { pixels: 0 }
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number)

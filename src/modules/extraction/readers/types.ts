@@ -49,8 +49,14 @@ export const DEFAULT_READ_LIMITS: ReadLimits = {
   maxReadSeconds: 300,
 }
 
+/** The word readers a scanned page may be recognised with (D160): `auto` picks one per page. */
+export const RECOGNISERS = ['auto', 'tesseract', 'paddle', 'mix'] as const
+export type RecogniserName = (typeof RECOGNISERS)[number]
+
 export interface ReadOptions {
   limits: ReadLimits
+  /** Which word reader recognises scanned pages (the operator's `--ocr`); `auto` when not given. */
+  recogniser?: RecogniserName
   /** Called after each page is read, for the job's progress. */
   onPage?: (pagesDone: number, pagesTotal: number) => void
   /** Read a doubtful scanned page a second time, for an engine that answers from both readings (D67). */

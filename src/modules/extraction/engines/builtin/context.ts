@@ -1,14 +1,15 @@
 /** What every field reader of the built-in engine works from, and what it gives back. */
 import type { Role } from '../../../../lib/fields/concepts'
-import type { Field, ResolvedType as FieldKind } from '../../../../lib/fields/types'
-import type { TableCheck } from '../../answers'
+import type { JobField } from '../../../../lib/fields/model'
+import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
+import type { FieldAnswer } from '../../answers'
 import type { Doc, Line } from './document'
 import type { LabelHit } from './labels'
 import type { FieldWords } from './vocabulary'
 
 /** A requested field as the engine will read it. */
 export interface Plan {
-  spec: Field
+  spec: JobField
   kind: FieldKind
   /** The role of the concept the field stands for, which picks its special reader. */
   role?: Role
@@ -28,16 +29,14 @@ export interface Context {
   memo: Map<string, unknown>
 }
 
-/** A value the engine found, with where it found it and how sure it is. */
-export interface Answer {
-  value: unknown
-  confidence: number
-  line?: Line
-  /** A table's check against its printed total and its own arithmetic (tables.ts, D117). */
-  check?: TableCheck
-}
+/**
+ * A value the engine found, how sure it is and, for a table, its check (tables.ts, D117): the
+ * parts of its answer, with the line it was read from as the engine holds it (index.ts makes the
+ * page, snippet and line number of it).
+ */
+export type Answer = Pick<FieldAnswer, 'value' | 'confidence' | 'table_check'> & { line?: Line }
 
-export type { TableCheck } from '../../answers'
+export type { TableCheck } from '../../../../lib/fields/model'
 
 /** Computes a shared result once per document. */
 export function memo<T>(ctx: Context, key: string, compute: () => T): T {

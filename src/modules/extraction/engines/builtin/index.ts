@@ -4,7 +4,7 @@
  * read by the reader for its role or by the general label reader, and answered only when the
  * engine is sure enough: a wrong value costs a user more than an empty one.
  */
-import type { Field } from '../../../../lib/fields/types'
+import type { JobField } from '../../../../lib/fields/model'
 import { BUILTIN_ENGINE_NAME } from '../names'
 import { type Answers, answersOf, NO_ANSWER } from '../../answers'
 import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
@@ -48,8 +48,9 @@ export function extract(input: ExtractionInput): Answers {
           value: answer.value,
           confidence: round(answer.confidence),
           page: line?.page ?? null,
-          evidence: line ? { text: line.text, line: line.row } : null,
-          ...(answer.check ? { tableCheck: answer.check } : {}),
+          snippet: line?.text ?? null,
+          ...(line && { line: line.row }),
+          ...(answer.table_check && { table_check: answer.table_check }),
         },
       ] as const
     }),
@@ -64,7 +65,7 @@ export function extract(input: ExtractionInput): Answers {
 const SELLER_DOCUMENTS = new Set(['invoice', 'receipt', 'credit_note', 'bill', 'quote', 'quotation'])
 
 /** Ties a requested field to its kind, its concept and the labels that stand for it. */
-function planField(spec: Field, documentType: string): Plan {
+function planField(spec: JobField, documentType: string): Plan {
   const concept = conceptOf(spec.key, spec.label)
   const kind = spec.type
   const owners = new Set<string>([`field:${spec.key}`])

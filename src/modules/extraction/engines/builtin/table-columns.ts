@@ -3,7 +3,7 @@
  * or below it, as two-line headers are), what each of its columns holds by the lexicons' column
  * words, and which printed column answers each column a field declares.
  */
-import type { ResolvedColumn } from '../../../../lib/fields/types'
+import type { ResolvedColumn } from '../../../../lib/fields/model'
 import { moneyAmounts } from '../../normalise/amounts'
 import { COLUMN_KINDS, type ColumnKind } from '../../../../lib/lexicon/lexicon-file'
 import { columnWords } from '../../../../lib/lexicon'

@@ -6,7 +6,7 @@
  * answers most of the declared columns with rows — near a printed label of the field, if any —
  * is the table. Without declared columns a table's printed headers name its cells.
  */
-import type { ResolvedColumn } from '../../../../lib/fields/types'
+import type { ResolvedColumn } from '../../../../lib/fields/model'
 import { findAmounts, parseNumber } from '../../normalise/amounts'
 import type { ColumnKind } from '../../../../lib/lexicon/lexicon-file'
 import type { Answer, Context, Plan, TableCheck } from './context'
@@ -53,7 +53,7 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const value = wanted.length ? declaredRows(best, wanted, ctx.doc) : printedRows(best)
   if (!value.length) return undefined
   const check = crossCheck(ctx, best, wanted)
-  return { value, confidence: confidenceOf(value.length, check), line: best.header.main, check }
+  return { value, confidence: confidenceOf(value.length, check), line: best.header.main, table_check: check }
 }
 
 function readCandidate(ctx: Context, line: Line, wanted: Wanted[], labelLines: Set<number>, cellsOf: CellsOf): Candidate | undefined {

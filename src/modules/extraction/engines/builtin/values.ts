@@ -3,7 +3,8 @@
  * that says how well the text fits the kind. Text that does not fit gives nothing: a date field
  * never gets an amount, an amount field never gets a percentage or a date.
  */
-import type { ResolvedType as FieldKind, Field } from '../../../../lib/fields/types'
+import type { JobField } from '../../../../lib/fields/model'
+import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
 import { amountIn, leadingNumber } from '../../normalise/amounts'
 import { findCurrency } from '../../normalise/currency'
 import { parseBoolean, parseEnum } from '../../normalise'
@@ -20,7 +21,7 @@ interface ReadValue {
 }
 
 /** The reader of each kind; tables are read whole (tables.ts), never from one candidate text. */
-const READERS: Record<FieldKind, (text: string, doc: Doc, spec?: Field) => ReadValue | undefined> = {
+const READERS: Record<FieldKind, (text: string, doc: Doc, spec?: JobField) => ReadValue | undefined> = {
   boolean: readBoolean,
   enum: readEnum,
   text: readText,
@@ -33,7 +34,7 @@ const READERS: Record<FieldKind, (text: string, doc: Doc, spec?: Field) => ReadV
 }
 
 /** Reads a value of `kind` from a candidate text; undefined when the text holds none. */
-export function readValue(kind: FieldKind, text: string, doc: Doc, spec?: Field): ReadValue | undefined {
+export function readValue(kind: FieldKind, text: string, doc: Doc, spec?: JobField): ReadValue | undefined {
   return READERS[kind](text, doc, spec)
 }
 
@@ -45,7 +46,7 @@ function readBoolean(text: string): ReadValue | undefined {
 }
 
 /** One of the field's allowed values, found in the value's text (normalise/index.ts). */
-function readEnum(text: string, _doc: Doc, spec?: Field): ReadValue | undefined {
+function readEnum(text: string, _doc: Doc, spec?: JobField): ReadValue | undefined {
   const value = parseEnum(collapse(text), spec?.values ?? [])
   return value === null ? undefined : { value, quality: 1 }
 }

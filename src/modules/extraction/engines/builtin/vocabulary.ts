@@ -9,7 +9,7 @@
  */
 import { vocabularies } from '../../../../lib/lexicon'
 import type { Shape } from '../../normalise/shapes'
-import type { Field } from '../../../../lib/fields/types'
+import type { JobField } from '../../../../lib/fields/model'
 import { type LabelEntry, type LabelHit, squashKeepingMarks } from './labels'
 import { words } from '../../../../lib/text'
 
@@ -135,7 +135,7 @@ function groupsOf(text: string, kind: string, reading: Reading = 'strict'): stri
 const FIELD_WORDS = new Map<string, FieldWords | undefined>()
 
 /** The groups, party, shape and address part of a field, from its key, else its label. */
-export function fieldWords(spec: Field): FieldWords | undefined {
+export function fieldWords(spec: JobField): FieldWords | undefined {
   const id = JSON.stringify([spec.key, spec.label, spec.description, spec.type])
   if (FIELD_WORDS.has(id)) return FIELD_WORDS.get(id)
   const words = readFieldWords(spec)
@@ -165,7 +165,7 @@ export function isPartyGroup(group: string): boolean {
   return Object.hasOwn(PARTY_GROUPS, group)
 }
 
-function readFieldWords(spec: Field): FieldWords | undefined {
+function readFieldWords(spec: JobField): FieldWords | undefined {
   const named = nameGroups(spec)
   const described = spec.description ? groupsOf(spec.description, spec.type, 'prose') : undefined
   if (!named) {
@@ -183,7 +183,7 @@ function readFieldWords(spec: Field): FieldWords | undefined {
 }
 
 /** The groups the key says, else the label (see below), else the words of the key that are known. */
-function nameGroups(spec: Field): string[] | undefined {
+function nameGroups(spec: JobField): string[] | undefined {
   const fromKey = groupsOf(spec.key, spec.type)
   const fromLabel = groupsOf(spec.label, spec.type) ?? knownWordsOf(spec.label, spec.type)
   // The key says what the field is; where it names no shape of value and the label does
@@ -235,7 +235,7 @@ const NARROWER: Record<string, string[]> = {
  * kind of value it names where the name says only a broader one. Prose says more than a field is
  * ("the amount still to be paid after prepayments"), so nothing else of it is taken.
  */
-function withDescription(named: string[], described: string[], spec: Field): FieldWords {
+function withDescription(named: string[], described: string[], spec: JobField): FieldWords {
   let groups = named
   const core = groups.filter((group) => !isPartyGroup(group) && !QUALIFIERS.has(group))
   const party = described.find(isPartyGroup)
@@ -256,7 +256,7 @@ function withDescription(named: string[], described: string[], spec: Field): Fie
 /** Groups of documents a text field named by one of them alone refers to by number ("PO", "purchase order"). */
 const REFERENCES = new Set(['order', 'delivery_note'])
 
-function wordsOfGroups(named: string[], spec: Field): FieldWords {
+function wordsOfGroups(named: string[], spec: JobField): FieldWords {
   const party = named.map((group) => PARTY_GROUPS[group]).find(Boolean)
   const reference = spec.type === 'text' && named.filter((group) => !isPartyGroup(group)).length === 1 && named.some((group) => REFERENCES.has(group))
   const groups = reference ? [...named, 'number'] : named
@@ -274,7 +274,7 @@ function wordsOfGroups(named: string[], spec: Field): FieldWords {
 }
 
 /** The shape a field's groups ask for, for the kinds that carry one. */
-function shapeOf(core: string[], spec: Field): Shape | undefined {
+function shapeOf(core: string[], spec: JobField): Shape | undefined {
   const has = (group: string) => core.includes(group)
   if (spec.type === 'number') return has('rate') ? 'percent' : undefined
   if (spec.type !== 'text') return undefined

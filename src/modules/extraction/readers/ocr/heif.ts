@@ -4,7 +4,7 @@
  * or the tiles of a grid, the images of an overlay, what a derived image (a rotation, a crop)
  * is made from, and the alpha planes that go with each — with their sizes.
  */
-import { ExtractionError } from '../../engines/types'
+import { ExtractionError } from '../../errors'
 
 /** The primary image and what decoding it costs in coded images. */
 export interface HeifPlan {

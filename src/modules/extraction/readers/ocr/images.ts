@@ -5,7 +5,7 @@
  * a huge image costs nothing; pages are decoded one at a time, as they are read.
  */
 import jpeg from 'jpeg-js'
-import { ExtractionError } from '../../engines/types'
+import { ExtractionError } from '../../errors'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes, jpegFrame, jpegScanCount } from './jpeg-header'

@@ -9,7 +9,8 @@ import type { PageWords, PositionedWord } from '../layout'
 import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
 import { modelShown } from './language'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
-import { defaultRecogniser, type RecogniserName, type WordReader, wordReader } from './recognisers'
+import type { RecogniserName } from '../types'
+import { type WordReader, wordReader } from './recognisers'
 import { detectOrientation, type OcrLanguage, type OcrWord } from './tesseract'
 
 /** A page's words, boxes in pixels of the upright image read, y downwards. */
@@ -42,8 +43,9 @@ export interface PageRecogniser {
  * each later page is read with the model of the language the page before it turned out to be in
  * (or a text page before it shows): a document keeps its language, so its later pages are read
  * once. With `readTwice`, a doubtful page is also read a second time (for the built-in engine).
+ * `recogniser` is the operator's choice of word reader (D160).
  */
-export function pageRecogniser(readTwice = false, recogniser: RecogniserName = defaultRecogniser()): PageRecogniser {
+export function pageRecogniser(readTwice = false, recogniser: RecogniserName = 'auto'): PageRecogniser {
   let language: OcrLanguage | undefined
   return {
     async read(page) {

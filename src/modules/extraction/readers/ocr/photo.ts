@@ -5,7 +5,7 @@
  * iPhones save) is decoded by libheif with its HEVC decoder, in WebAssembly. A photo's page is
  * then the paper found in it (see paper.ts).
  */
-import { ExtractionError } from '../../engines/types'
+import { ExtractionError } from '../../errors'
 import { checkImageBytes, checkPixels, megapixels } from '../limits'
 import type { ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes } from './jpeg-header'

@@ -6,7 +6,7 @@
  * the rows the header declares as its ceiling, and each row is unfiltered and turned grey as it
  * comes: the decoding holds the inflated rows and the grey page, and nothing else of size.
  */
-import { ExtractionError } from '../../engines/types'
+import { ExtractionError } from '../../errors'
 import { inflate } from '../inflate'
 import { checkImageBytes, checkPixels } from '../limits'
 import type { ReadLimits } from '../types'

@@ -5,11 +5,9 @@
  */
 import { onnxFailure, onnxRuntime } from './onnx'
 import { boxAlong, cutLine, detectLines, readLines, type TextLine } from './paddle'
+import type { RecogniserName } from '../types'
 import type { Band, Raster } from './raster'
 import { type OcrLanguage, type OcrWord, recognise, recogniseLines } from './tesseract'
-
-export const RECOGNISERS = ['auto', 'tesseract', 'paddle', 'mix'] as const
-export type RecogniserName = (typeof RECOGNISERS)[number]
 
 export interface WordReader {
   name: RecogniserName
@@ -71,7 +69,7 @@ let warned = false
  * Tesseract with the page's own model for the others (PaddleOCR's dictionary has no ß, ö, €, ç …)
  * and for office pages of A4 or letter size, which it read better (D160).
  */
-export function wordReader(name: RecogniserName = defaultRecogniser(), language?: OcrLanguage, page?: Raster): WordReader {
+export function wordReader(name: RecogniserName = 'auto', language?: OcrLanguage, page?: Raster): WordReader {
   if (name === 'tesseract' || (name === 'auto' && ((language !== undefined && language !== 'eng') || (page && isOfficePage(page))))) return tesseract
   if (!onnxRuntime()) {
     if (!warned) console.warn(`Pages are read with Tesseract alone: ONNX Runtime cannot be loaded (${onnxFailure()})`)
@@ -91,9 +89,3 @@ function isOfficePage(page: Raster): boolean {
 }
 
 const OFFICE_PAGE_INCHES = 7
-
-/** The recogniser chosen with EXTRACTD_OCR (the only place it is read), else `auto`. */
-export function defaultRecogniser(): RecogniserName {
-  const chosen = process.env.EXTRACTD_OCR
-  return RECOGNISERS.includes(chosen as RecogniserName) ? (chosen as RecogniserName) : 'auto'
-}

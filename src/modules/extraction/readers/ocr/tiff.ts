@@ -6,7 +6,7 @@
  * up, and a page is handed to the decoder alone, its sub-directories (EXIF, thumbnails) cut off.
  */
 import UTIF from 'utif2'
-import { ExtractionError } from '../../engines/types'
+import { ExtractionError } from '../../errors'
 import { inflatesPast } from '../inflate'
 import { checkDocumentPixels, checkImageBytes, checkPages, checkPixels } from '../limits'
 import type { ReadLimits } from '../types'

@@ -1973,6 +1973,7 @@ export interface operations {
                                  *     ]
                                  */
                                 values?: string[];
+                                /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
                                 columns?: {
                                     /**
                                      * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.

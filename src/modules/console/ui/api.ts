@@ -1,10 +1,12 @@
 /**
  * The console speaks the public API only, through openapi-fetch typed by the types generated from
- * /openapi.json (`bun run openapi:types`). The key lives in this tab's sessionStorage: never in a
- * URL, never in localStorage.
+ * /openapi.json into generated/api.ts (`bun run openapi:types`). The key lives in this tab's
+ * sessionStorage: never in a URL, never in localStorage.
  */
 import createClient, { type Middleware } from 'openapi-fetch'
-import type { components, paths } from '../../test/generated/api.ts'
+import type { components, paths } from './generated/api.ts'
+
+export { FIELD_TYPES } from '../../../lib/fields/types.ts'
 
 export type Schema = components['schemas']['Schema']
 export type Field = Schema['fields'][number]
@@ -16,10 +18,8 @@ export type DocumentType = components['schemas']['DocumentType']
 export type Webhook = components['schemas']['Webhook']
 export type CreatedWebhook = components['schemas']['CreatedWebhook']
 export type Delivery = components['schemas']['WebhookDelivery']
-export type FieldType = Field['type'] & string
+export type FieldType = Field['type']
 export type Column = NonNullable<Field['columns']>[number]
-
-export const FIELD_TYPES: FieldType[] = ['auto', 'text', 'number', 'amount', 'date', 'currency', 'boolean', 'enum', 'list', 'table']
 
 const KEY_ITEM = 'extractd.apiKey'
 

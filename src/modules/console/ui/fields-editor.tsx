@@ -1,23 +1,12 @@
 /** Rows of fields (key, label, description, type, enum values, table columns): the designer's and the try screen's. */
-import { FIELD_TYPES, type FieldType } from './api.ts'
+import { type Column, FIELD_TYPES, type Field, type FieldType } from './api.ts'
 import { Labeled } from './labeled.tsx'
 
-export interface DraftColumn {
-  key: string
-  type: Exclude<FieldType, 'table'>
-  values: string
-}
+/** Declared: a field as the editor holds it, its enum values the text the user types (one per line or comma-separated). */
+export type DraftField = Omit<Field, 'values' | 'columns'> & { values: string; columns: DraftColumn[] }
 
-export interface DraftField {
-  key: string
-  label: string
-  description: string
-  required: boolean
-  type: FieldType
-  /** Enum values, one per line or comma-separated. */
-  values: string
-  columns: DraftColumn[]
-}
+/** A column as the editor holds it. */
+export type DraftColumn = Pick<Column, 'key' | 'type'> & Pick<DraftField, 'values'>
 
 export function emptyField(): DraftField {
   return { key: '', label: '', description: '', required: false, type: 'auto', values: '', columns: [] }
@@ -30,29 +19,16 @@ export function splitValues(text: string): string[] {
     .filter(Boolean)
 }
 
-interface ApiField {
-  key: string
-  label?: string
-  description?: string
-  required?: boolean
-  type?: FieldType
-  values?: string[]
-  columns?: { key: string; type?: FieldType; values?: string[] }[]
-}
-
-export function draftOf(field: ApiField): DraftField {
+/** A field the API answers (a schema's, a document type's), in the editor. */
+export function draftOf(field: Field): DraftField {
   return {
     key: field.key,
-    label: field.label ?? '',
-    description: field.description ?? '',
-    required: field.required ?? false,
-    type: field.type ?? 'auto',
+    label: field.label,
+    description: field.description,
+    required: field.required,
+    type: field.type,
     values: (field.values ?? []).join(', '),
-    columns: (field.columns ?? []).map((column) => ({
-      key: column.key,
-      type: (column.type ?? 'auto') as DraftColumn['type'],
-      values: (column.values ?? []).join(', '),
-    })),
+    columns: (field.columns ?? []).map((column) => ({ key: column.key, type: column.type, values: (column.values ?? []).join(', ') })),
   }
 }
 
