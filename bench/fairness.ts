@@ -19,6 +19,7 @@
  *   PG=postgres://user:pass@127.0.0.1:5432/postgres   a role that may create databases (default: EXTRACTD_TEST_POSTGRES; without it SQLite only)
  *   SCANS=8 WORKERS=2 LEASE=5 HANGING=8 SLOW_PAGES=12
  *   DIALECTS=postgres   one of them only (default: both with PG, else sqlite)
+ *   ONLY=wait,slow,takeover,webhook   some of the measurements (default: all)
  *   SCANS_DIR=…/eval/dev-scans/sroie   where the receipt scans are (default: beside the repository)
  *
  * Servers run from source (`bun src/main.ts serve`), on 127.0.0.1.
@@ -320,34 +321,40 @@ async function webhookDelay(dialect: 'sqlite' | 'postgres') {
 }
 
 // ---- run -------------------------------------------------------------------------------------------
+/** Which measurements run: wait, slow, takeover, webhook (default: all). */
+const ONLY = new Set((env.ONLY ?? 'wait,slow,takeover,webhook').split(','))
 const dialects = (env.DIALECTS?.split(',') ?? (PG ? ['sqlite', 'postgres'] : ['sqlite'])) as ('sqlite' | 'postgres')[]
 try {
   for (const dialect of dialects) {
     console.log(`\n## ${dialect} (${WORKERS} workers per instance, lease ${LEASE_S} s)`)
-    const wait = await otherAccountsWait(dialect)
-    console.log(
-      `other account's synchronous scan: idle ${seconds(wait.idle)}, behind ${SCANS} of A's scans ${seconds(wait.behind)} ` +
-        `(${(wait.behind / wait.idle).toFixed(2)}× idle; target ≤ 2× idle + one running job); ` +
-        `A's jobs that ended before B's: ${wait.aheadOfB} of ${SCANS} (${WORKERS} were running when B's came)`,
-    )
-    const slow = await behindSlowJobs(dialect)
-    const slowOk = slow.behind <= 2 * slow.idle + 5000
-    console.log(
-      `other account's small text job: idle ${seconds(slow.idle)}, while A's ${SLOW_PAGES}-page scans hold every worker` +
-        `${dialect === 'postgres' ? ' of both instances' : ''} ${seconds(slow.behind)} (target ≤ 2× idle + 5 s: ${seconds(2 * slow.idle + 5000)}) — ${slowOk ? 'ok' : 'MISSED'}`,
-    )
-    const taken = await takeover(dialect)
-    console.log(
-      taken.taken < taken.orphans
-        ? `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: ${taken.taken} taken over within ${LEASE_S + 90} s of the kill` +
-            `${taken.taken > 0 ? ` (first ${seconds(taken.first)} after it)` : ''} — MISSED`
-        : `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: first ${seconds(taken.first)}, last ${seconds(taken.worst)} after the kill, ` +
-            `${seconds(taken.worst - taken.expiry)} after their leases ran out (lease ${LEASE_S} s; target ≤ lease + 3 s after the kill)`,
-    )
-    const hook = await webhookDelay(dialect)
-    console.log(
-      `other account's webhook after its job ended: idle ${seconds(hook.idle)}, while ${HANGING} of A's endpoints hang ${seconds(hook.behind)} (target ≤ 2 s)`,
-    )
+    const wait = ONLY.has('wait') ? await otherAccountsWait(dialect) : undefined
+    if (wait)
+      console.log(
+        `other account's synchronous scan: idle ${seconds(wait.idle)}, behind ${SCANS} of A's scans ${seconds(wait.behind)} ` +
+          `(${(wait.behind / wait.idle).toFixed(2)}× idle; target ≤ 2× idle + one running job); ` +
+          `A's jobs that ended before B's: ${wait.aheadOfB} of ${SCANS} (${WORKERS} were running when B's came)`,
+      )
+    const slow = ONLY.has('slow') ? await behindSlowJobs(dialect) : undefined
+    const slowOk = !slow || slow.behind <= 2 * slow.idle + 5000
+    if (slow)
+      console.log(
+        `other account's small text job: idle ${seconds(slow.idle)}, while A's ${SLOW_PAGES}-page scans hold every worker` +
+          `${dialect === 'postgres' ? ' of both instances' : ''} ${seconds(slow.behind)} (target ≤ 2× idle + 5 s: ${seconds(2 * slow.idle + 5000)}) — ${slowOk ? 'ok' : 'MISSED'}`,
+      )
+    const taken = ONLY.has('takeover') ? await takeover(dialect) : undefined
+    if (taken)
+      console.log(
+        taken.taken < taken.orphans
+          ? `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: ${taken.taken} taken over within ${LEASE_S + 90} s of the kill` +
+              `${taken.taken > 0 ? ` (first ${seconds(taken.first)} after it)` : ''} — MISSED`
+          : `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: first ${seconds(taken.first)}, last ${seconds(taken.worst)} after the kill, ` +
+              `${seconds(taken.worst - taken.expiry)} after their leases ran out (lease ${LEASE_S} s; target ≤ lease + 3 s after the kill)`,
+      )
+    const hook = ONLY.has('webhook') ? await webhookDelay(dialect) : undefined
+    if (hook)
+      console.log(
+        `other account's webhook after its job ended: idle ${seconds(hook.idle)}, while ${HANGING} of A's endpoints hang ${seconds(hook.behind)} (target ≤ 2 s)`,
+      )
   }
 } finally {
   await stopAll()

@@ -15,6 +15,7 @@ import { extractionModule } from './modules/extraction'
 import type { JobRunner } from './modules/extraction/worker'
 import { schemasModule } from './modules/schemas'
 import { webhooksModule } from './modules/webhooks'
+import { DeliveryHeaders, RECEIVER_ANSWERS, WEBHOOK_EVENT_BODIES } from './modules/webhooks/model'
 
 export interface AppOptions {
   database: Database
@@ -61,6 +62,7 @@ export function createApp(options: AppOptions) {
     .use(
       openApiPlugin({
         tags: TAGS,
+        webhooks: { tag: 'Webhooks', events: WEBHOOK_EVENT_BODIES, headers: DeliveryHeaders, answers: RECEIVER_ANSWERS },
         documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )

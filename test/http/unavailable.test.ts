@@ -146,16 +146,24 @@ test.skipIf(TEST_DIALECT !== 'postgres')(
     const t = await makeTestApp({ paused: true })
     // What PostgreSQL answers when it cannot extend a file, raised where a new schema is written.
     await t.rows(
-      "create function extractd_disk_full() returns trigger language plpgsql as $$ begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$",
+      "create or replace function extractd_disk_full() returns trigger language plpgsql as $$ begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$",
     )
     await t.rows('create trigger disk_full before insert on schemas for each row execute function extractd_disk_full()')
-    const refused = await t.call('POST', '/api/v1/schemas', { body: { name: 'no room' } })
-    expectEnvelope(refused, 503, 'storage_full', FULL_MESSAGE)
-    expect(await readiness(t)).toEqual({ status: 503, body: { status: 'unavailable', reason: 'storage_full' } })
-    expect((await t.call('GET', '/api/v1/schemas')).body.schemas).toEqual([])
+    try {
+      const refused = await t.call('POST', '/api/v1/schemas', { body: { name: 'no room' } })
+      expectEnvelope(refused, 503, 'storage_full', FULL_MESSAGE)
+      expect(await readiness(t)).toEqual({ status: 503, body: { status: 'unavailable', reason: 'storage_full' } })
+      expect((await t.call('GET', '/api/v1/schemas')).body.schemas).toEqual([])
 
-    await t.rows('drop trigger disk_full on schemas')
-    expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'room again' } })).status).toBe(201)
-    expect(await readiness(t)).toEqual({ status: 200, body: { status: 'ok' } })
+      await t.rows('drop trigger disk_full on schemas')
+      expect((await t.call('POST', '/api/v1/schemas', { body: { name: 'room again' } })).status).toBe(201)
+      expect(await readiness(t)).toEqual({ status: 200, body: { status: 'ok' } })
+    } finally {
+      // The test databases are emptied and reused: a trigger left behind would refuse every later test's schemas.
+      await t.rows('drop trigger if exists disk_full on schemas')
+      await t.rows('drop function if exists extractd_disk_full()')
+    }
   },
+  // Long enough that a busy machine does not end the test before its finally has run.
+  30_000,
 )

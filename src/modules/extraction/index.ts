@@ -110,7 +110,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
       },
       {
         auth: true,
-        parse: multipartBody(maxUploadBytes),
+        parse: multipartBody(maxUploadBytes, ExtractForm),
         body: ExtractForm,
         query: ExtractQuery,
         response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },

@@ -11,19 +11,6 @@ import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 export const DEFAULT_JOB_PAGE = 20
 export const MAX_JOB_PAGE = 100
 
-/** The multipart form of POST /api/v1/extract. */
-export const ExtractForm = t.Object(
-  {
-    file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
-    extract: t.String({
-      description:
-        'JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…", "schema_version"?: 2}`.',
-      examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
-    }),
-  },
-  { additionalProperties: false },
-)
-
 /** An inline field given as an object rather than its description (D92): keyed by its key, so without it, and without `required`; its label defaults to the key. */
 export const InlineField = t.Partial(t.Omit(FieldInput, ['key', 'required']))
 
@@ -60,6 +47,21 @@ export const ExtractRequest = t.Object(
 )
 
 export type ExtractRequest = typeof ExtractRequest.static
+
+/** The multipart form of POST /api/v1/extract. */
+export const ExtractForm = t.Object(
+  {
+    file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
+    // Parsed and checked by the route (errors at /extract/…); the document describes the JSON (D320).
+    extract: t.String({
+      description: 'What to extract, as JSON: a text part, or a part of type application/json (the route reads both alike).',
+      contentMediaType: 'application/json',
+      contentSchema: ExtractRequest,
+      examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
+    }),
+  },
+  { additionalProperties: false },
+)
 
 export const ExtractQuery = t.Object(
   { async: t.Optional(t.Union([t.Literal('true'), t.Literal('false')], { description: '`true`: answer 202 at once.' })) },

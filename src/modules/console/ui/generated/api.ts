@@ -391,7 +391,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job succeeded
+         * @description Sent to each endpoint that listens for `job.succeeded`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job failed
+         * @description Sent to each endpoint that listens for `job.failed`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Schema */
@@ -768,6 +809,34 @@ export interface components {
              * @example 2026-11-21T19:08:00.000Z
              */
             created_at: string;
+        };
+        /** JobSucceededEvent */
+        JobSucceededEvent: {
+            /** @constant */
+            type: "job.succeeded";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
+        /** JobFailedEvent */
+        JobFailedEvent: {
+            /** @constant */
+            type: "job.failed";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
         };
     };
     responses: never;
@@ -1903,12 +1972,76 @@ export interface operations {
                      * Format: binary
                      * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
                      */
-                    file: string;
+                    file: Blob;
                     /**
-                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…", "schema_version"?: 2}`.
-                     * @example {"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}
+                     * @description What to extract, as JSON: a text part, or a part of type application/json (the route reads both alike).
+                     * @example {
+                     *       "document_type": "invoice",
+                     *       "fields": {
+                     *         "invoice_number": "Invoice number as printed",
+                     *         "total": "Total due"
+                     *       }
+                     *     }
                      */
-                    extract: string;
+                    extract: {
+                        /** @description A slug from GET /api/v1/document-types. */
+                        document_type: string;
+                        /** @description Field key → what to look for: its description, or `{label?, description?, type?, values?, columns?}` to declare its type. Keys follow the Field rules; at most 50. */
+                        fields?: {
+                            [key: string]: string | {
+                                /** @example Invoice Number */
+                                label?: string;
+                                /** @example Identifier of the invoice as printed. */
+                                description?: string;
+                                /**
+                                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                                 * @enum {string}
+                                 */
+                                type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                                /**
+                                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                 * @example [
+                                 *       "paid",
+                                 *       "open",
+                                 *       "overdue"
+                                 *     ]
+                                 */
+                                values?: string[];
+                                /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
+                                columns?: {
+                                    /**
+                                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                                     * @example invoice_number
+                                     */
+                                    key: string;
+                                    /** @example Invoice Number */
+                                    label?: string;
+                                    /** @example Identifier of the invoice as printed. */
+                                    description?: string;
+                                    /**
+                                     * @description Type of the column: any field type but `table`.
+                                     * @enum {string}
+                                     */
+                                    type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                                    /**
+                                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                     * @example [
+                                     *       "paid",
+                                     *       "open",
+                                     *       "overdue"
+                                     *     ]
+                                     */
+                                    values?: string[];
+                                }[];
+                            };
+                        };
+                        /** @description An active schema of the caller, instead of `fields`. */
+                        schema_id?: string;
+                        /** @description With `schema_id`: the version of the schema to use; its current version when left out. */
+                        schema_version?: number;
+                        /** @description Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out. */
+                        review_threshold?: number;
+                    };
                 };
             };
         };
@@ -2214,7 +2347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Invalid API key */
@@ -2613,6 +2746,114 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    jobSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
