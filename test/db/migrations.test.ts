@@ -109,6 +109,8 @@ test('a database made by the first version keeps every row when the latest binar
       fields: [{ ...fields[0], type: 'auto' }],
       version: 1,
       is_active: true,
+      // A schema from before review thresholds checks as the default does (D284).
+      review_threshold: 0.95,
       created_at: now,
       updated_at: now,
     },

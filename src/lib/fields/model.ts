@@ -166,6 +166,22 @@ export const FieldMeta = t.Object({
       { description: 'Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same.' },
     ),
   ),
+  checks: t.Optional(
+    t.Array(
+      t.Object({
+        check: t.UnionEnum(['subtotal_plus_tax', 'lines_sum', 'rate_times_base', 'tax_breakdown', 'cash_minus_change'], { default: undefined }),
+        expected: t.String({ description: 'What the other answers imply this value is, as a decimal string.' }),
+        found: t.String({ description: 'The value given, as a decimal string.' }),
+      }),
+      { description: 'The sums between answers that this value breaks (D282); absent when it breaks none.' },
+    ),
+  ),
+  needs_review: t.Optional(
+    t.Boolean({
+      description:
+        'Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it.',
+    }),
+  ),
 })
 
 export type FieldMeta = typeof FieldMeta.static

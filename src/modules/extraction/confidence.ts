@@ -52,3 +52,12 @@ export const DOCUMENT_CURRENCY = {
   /** … times `uncontested` + (1 − `uncontested`) × the winner's share of the two leading currencies' votes (a winner alone keeps all). */
   uncontested: 0.5,
 } as const
+
+/**
+ * What an uncalibrated engine's value is worth, as a share of its own score, when it breaks a sum
+ * the other answers make (D282): one of the amounts is wrong and the check cannot tell which.
+ */
+export const BROKEN_SUMS_FACTOR = 0.6
+
+/** The confidence under which a value needs a person, when neither the schema nor the request sets one (D284). */
+export const DEFAULT_REVIEW_THRESHOLD = 0.95

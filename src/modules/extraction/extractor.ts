@@ -4,8 +4,10 @@
  * the server's event loop never waits on a large PDF.
  */
 import type { JobField } from '../../lib/fields/model'
-import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
+import { BROKEN_SUMS_FACTOR, SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
+import { calibrate } from './calibration'
+import { checkSums } from './checks'
 import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
@@ -51,10 +53,13 @@ export function inProcessExtractor(engine: Engine, { read = readDocument, recogn
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>
       locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, issuedBySeller, fields, signal })), text)
-    const output = await answer(document)
-    if (!document.secondReading || !engine.readsTwice) return output
+    const first = await answer(document)
     signal?.throwIfAborted()
-    return surer(output, await answer(document.secondReading))
+    const output = document.secondReading && engine.readsTwice ? surer(first, await answer(document.secondReading)) : first
+    // The answers checked against each other (D282), once each field has its reading; then each
+    // confidence made the chance of being right, where the engine's scores were measured (D283).
+    const checked = checkSums(fields, output)
+    return engine.calibration ? calibrate(fields, checked, document, engine.calibration) : doubted(checked)
   }
 }
 
@@ -68,6 +73,16 @@ function surer(first: Answers, second: Answers): Answers {
       const [one, again] = [answerOf(first, key), answerOf(second, key)]
       const sure = again.value !== null && again.value !== undefined && again.confidence >= SECOND_READING_MIN_CONFIDENCE
       return [key, sure && (one.value === null || one.value === undefined || one.confidence < again.confidence) ? again : one] as const
+    }),
+  )
+}
+
+/** An engine not calibrated: a value whose sums break is worth less than its score (D282). */
+function doubted(answers: Answers): Answers {
+  return answersOf(
+    Object.keys(answers).map((key) => {
+      const answer = answerOf(answers, key)
+      return [key, answer.sums === 'broken' ? { ...answer, confidence: answer.confidence * BROKEN_SUMS_FACTOR } : answer] as const
     }),
   )
 }

@@ -136,11 +136,14 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         const limit = pageLimit(query.limit, DEFAULT_JOB_PAGE, MAX_JOB_PAGE)
         if (query.status !== undefined && !(JOB_STATUSES as readonly string[]).includes(query.status))
           throw errors.validation([{ path: 'query:/status', message: `Expected one of ${JOB_STATUSES.join(', ')}` }])
+        if (query.needs_review !== undefined && query.needs_review !== 'true' && query.needs_review !== 'false')
+          throw errors.validation([{ path: 'query:/needs_review', message: 'Expected true or false' }])
         return listJobs(database, principal.accountId, {
           limit,
           startingAfter: query.starting_after,
           status: query.status as JobStatus | undefined,
           schemaId: query.schema_id,
+          needsReview: query.needs_review === undefined ? undefined : query.needs_review === 'true',
         })
       },
       {
@@ -150,7 +153,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         detail: {
           operationId: 'listJobs',
           summary: 'List jobs',
-          description: 'Newest first; page with `limit` and `starting_after`; filter by `status` and `schema_id`.',
+          description: 'Newest first; page with `limit` and `starting_after`; filter by `status`, `schema_id` and `needs_review`.',
         },
       },
     )

@@ -35,6 +35,13 @@ export const ExtractRequest = t.Object(
     schema_version: t.Optional(
       Type.Integer({ minimum: 1, description: 'With `schema_id`: the version of the schema to use; its current version when left out.' }),
     ),
+    review_threshold: t.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out.',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -69,6 +76,12 @@ export const JobsQuery = t.Object(
     starting_after: t.Optional(t.String({ description: 'A job ID from the previous page: list the jobs after it.' })),
     status: t.Optional(t.String({ description: `Only jobs in this status: ${JOB_STATUSES.join(', ')}.`, examples: ['failed'] })),
     schema_id: t.Optional(t.String({ description: 'Only jobs created from this schema.', examples: ['sch_01m7zvb9bb611cmatkr3ef5dhzw8cw'] })),
+    needs_review: t.Optional(
+      t.String({
+        description: '`true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).',
+        examples: ['true'],
+      }),
+    ),
   },
   { additionalProperties: true },
 )
@@ -107,6 +120,12 @@ export const Job = t.Object(
       }),
     ),
     engine: t.String({ examples: ['builtin'] }),
+    review_threshold: t.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284).",
+    }),
+    needs_review: Nullable(t.Boolean({ description: 'Whether any value of the succeeded job needs a person (D284); null until the job succeeds.' })),
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),
     completed_at: Nullable(t.String({ format: 'date-time' })),

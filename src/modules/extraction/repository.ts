@@ -29,6 +29,7 @@ export interface NewJobRow {
   fileMediaType: string
   fileSha256: string
   engine: string
+  reviewThreshold: number
   /** One instant: a new job's updated_at equals its created_at. */
   now: string
 }
@@ -37,6 +38,8 @@ export interface JobPage {
   limit: number
   status?: JobStatus
   schemaId?: string
+  /** Only succeeded jobs that need a person, or that do not (D284). */
+  needsReview?: boolean
   /** Only jobs older than this one (D21's cursor). */
   after?: { createdAt: string; id: string }
 }
@@ -58,7 +61,15 @@ export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'
 /** What a job holds when it ends, by outcome. */
 export function endOf(outcome: JobOutcome, now: string) {
   return 'result' in outcome
-    ? { status: 'succeeded' as const, result: outcome.result, fieldsMeta: outcome.fieldsMeta, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    ? {
+        status: 'succeeded' as const,
+        result: outcome.result,
+        fieldsMeta: outcome.fieldsMeta,
+        needsReview: outcome.needsReview,
+        leaseExpiresAt: null,
+        updatedAt: now,
+        completedAt: now,
+      }
     : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
 }
 
@@ -239,8 +250,9 @@ export const jobsRepository = perDatabase((database) => {
     find: async (accountId: string, id: string): Promise<JobRow | undefined> => (await db.select().from(jobs).where(owned(accountId, id)))[0],
 
     /** The account's jobs, newest first, `limit` of them. */
-    list(accountId: string, { limit, status, schemaId, after }: JobPage): Promise<JobRow[]> {
+    list(accountId: string, { limit, status, schemaId, needsReview, after }: JobPage): Promise<JobRow[]> {
       let where = owned(accountId)
+      if (needsReview !== undefined) where = and(where, eq(jobs.needsReview, needsReview))!
       if (status !== undefined) where = and(where, eq(jobs.status, status))!
       if (schemaId !== undefined) where = and(where, eq(jobs.schemaId, schemaId))!
       if (after !== undefined) where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!

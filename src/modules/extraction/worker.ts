@@ -108,6 +108,7 @@ export function createJobRunner({
       outcome = storedAnswers(
         row.fields.map(({ key }) => key),
         answers,
+        row.reviewThreshold,
       )
     } catch (error) {
       if (signal.aborted) {

@@ -1,6 +1,7 @@
 /** What every extraction engine takes and gives (D23). */
 import type { JobField } from '../../../lib/fields/model'
 import type { Answers } from '../answers'
+import type { CalibrationTable } from '../calibration'
 import type { DocumentText } from '../readers/types'
 
 export interface ExtractionInput {
@@ -21,5 +22,10 @@ export interface Engine {
    * whose answers cost nothing but a few milliseconds, not a model call.
    */
   readonly readsTwice?: boolean
+  /**
+   * What its scores measured right, by evidence kind (D283): with it, a value's confidence is its
+   * chance of being right. An engine without one answers its own scores.
+   */
+  readonly calibration?: CalibrationTable
   extract(input: ExtractionInput): Promise<Answers>
 }

@@ -250,7 +250,7 @@ export interface paths {
         };
         /**
          * List jobs
-         * @description Newest first; page with `limit` and `starting_after`; filter by `status` and `schema_id`.
+         * @description Newest first; page with `limit` and `starting_after`; filter by `status`, `schema_id` and `needs_review`.
          */
         get: operations["listJobs"];
         put?: never;
@@ -500,6 +500,11 @@ export interface components {
             /** @description false after soft delete. */
             is_active: boolean;
             /**
+             * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+             * @example 0.95
+             */
+            review_threshold: number;
+            /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
              */
@@ -710,6 +715,17 @@ export interface components {
                          */
                         rows: "match" | "differ" | "not_checked";
                     };
+                    /** @description The sums between answers that this value breaks (D282); absent when it breaks none. */
+                    checks?: {
+                        /** @enum {string} */
+                        check: "subtotal_plus_tax" | "lines_sum" | "rate_times_base" | "tax_breakdown" | "cash_minus_change";
+                        /** @description What the other answers imply this value is, as a decimal string. */
+                        expected: string;
+                        /** @description The value given, as a decimal string. */
+                        found: string;
+                    }[];
+                    /** @description Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it. */
+                    needs_review?: boolean;
                 };
             } | null;
             error: {
@@ -722,6 +738,9 @@ export interface components {
             } | null;
             /** @example builtin */
             engine: string;
+            /** @description The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284). */
+            review_threshold: number;
+            needs_review: boolean | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1027,6 +1046,11 @@ export interface operations {
                     json_schema?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+                     * @example 0.95
+                     */
+                    review_threshold?: number;
                 };
             };
         };
@@ -1283,6 +1307,11 @@ export interface operations {
                             values?: string[];
                         }[];
                     }[];
+                    /**
+                     * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+                     * @example 0.95
+                     */
+                    review_threshold?: number;
                 };
             };
         };
@@ -2010,6 +2039,8 @@ export interface operations {
                         schema_id?: string;
                         /** @description With `schema_id`: the version of the schema to use; its current version when left out. */
                         schema_version?: number;
+                        /** @description Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out. */
+                        review_threshold?: number;
                     };
                 };
             };
@@ -2131,6 +2162,11 @@ export interface operations {
                  * @example sch_01m7zvb9bb611cmatkr3ef5dhzw8cw
                  */
                 schema_id?: string;
+                /**
+                 * @description `true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).
+                 * @example true
+                 */
+                needs_review?: string;
             };
             header?: never;
             path?: never;

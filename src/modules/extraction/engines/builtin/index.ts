@@ -8,6 +8,7 @@ import type { JobField } from '../../../../lib/fields/model'
 import { BUILTIN_ENGINE_NAME } from '../names'
 import { type Answers, answersOf, NO_ANSWER } from '../../answers'
 import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
+import { CALIBRATION } from '../../calibration'
 import type { Engine, ExtractionInput } from '../types'
 import { CONCEPTS, conceptOf, type Role } from '../../../../lib/fields/concepts'
 import { conceptLabels } from '../../../../lib/lexicon'
@@ -25,6 +26,7 @@ import { fieldWords, LABEL_KINDS, namedLabelEntries, namedOwner, withLongerLabel
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE_NAME,
   readsTwice: true,
+  calibration: CALIBRATION,
   extract: async (input) => extract(input),
 }
 

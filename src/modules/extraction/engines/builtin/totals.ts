@@ -120,7 +120,7 @@ function isQualifier(hit: LabelHit, ctx: Context): boolean {
   const raw = hit.line.raw
   // "… incl. GST", "… excl. VAT", "inclusive of tax": the tax only says what the amount includes.
   const before = fold(raw.slice(hit.line.cells[hit.cell]!.start, hit.start))
-  if (TAX_QUALIFIERS.ends(before, notWordChar)) return true
+  if (TAX_QUALIFIERS.ends(before, notWordChar) || isNegated(hit)) return true
   for (const other of ctx.hitsByLine.get(hit.line.index) ?? []) {
     if (other === hit || other.cell !== hit.cell) continue
     const role = roleOf(other, ctx)
@@ -130,6 +130,25 @@ function isQualifier(hit: LabelHit, ctx: Context): boolean {
     if (other.start >= hit.end && /^[\s()[\]:.,-]*$/.test(between)) return true
   }
   return false
+}
+
+/**
+ * A tax label after a word that excludes tax anywhere before it in its cell ("Rechnungssumme ohne
+ * ges. USt.", "Importe sin IVA", "Total without VAT"): the line's amount is the amount before tax,
+ * never the tax (D280).
+ */
+function isNegated(hit: LabelHit): boolean {
+  const cell = hit.line.cells[hit.cell]!
+  return EXCLUDING.test(fold(hit.line.raw.slice(cell.start, hit.start)))
+}
+
+/** Does another total or subtotal label share the cell of this (tax) label? */
+function sharesCellWithTotal(hit: LabelHit, ctx: Context): boolean {
+  return (ctx.hitsByLine.get(hit.line.index) ?? []).some((other) => {
+    if (other === hit || other.cell !== hit.cell) return false
+    const role = roleOf(other, ctx)
+    return role === 'total' || role === 'subtotal'
+  })
 }
 
 /** A label after words such as "included in" ("GST included in total") is not the line's label. */
@@ -281,7 +300,10 @@ function collect(ctx: Context): AmountCandidate[] {
   for (const hit of ctx.hits) {
     let role = roleOf(hit, ctx)
     if (!role) continue
-    if (isQualifier(hit, ctx)) continue
+    // "Summe ohne MwSt. 37,62": no total label names the line, and its tax label is negated: the
+    // amount before tax (D280).
+    if (role === 'tax' && isNegated(hit) && !sharesCellWithTotal(hit, ctx)) role = 'subtotal'
+    else if (isQualifier(hit, ctx)) continue
     const leading = isLeading(hit)
     // "GST included in total": a tax line, not a total.
     if (!leading && role === 'total') continue
