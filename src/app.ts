@@ -64,7 +64,7 @@ export function createApp(options: AppOptions) {
         documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )
-    .use(consoleModule())
+    .use(consoleModule({ keepFileMs: extraction.runner.keepFileMs }))
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
       detail: { operationId: 'health', summary: 'Liveness: the process is up', tags: ['Operations'] },

@@ -88,8 +88,26 @@ export function extract(file: File, extractPart: Record<string, unknown>) {
   )
 }
 
-/** A job's stored document, as a File (404 when the server no longer keeps it). */
+const served = document.getElementById('console')?.dataset
+const KEEP_FILES_MS = Number(served?.keepFilesMs ?? 0)
+/** The server's clock less this browser's, from the page's own time: a wrong clock here does not ask for a purged document. */
+const CLOCK_OFFSET_MS = served?.serverTime ? Number(served.serverTime) - Date.now() : 0
+/** A document due for deletion within this margin is not asked for: the answer could be a 404. */
+const EXPIRY_MARGIN_MS = 60_000
+
+/**
+ * Whether the server still keeps the job's document: while the job runs, and for `--keep-files`
+ * after it ends (D331). Past that the console does not ask, so the browser logs no 404.
+ */
+export function documentKept(job: Job): boolean {
+  if (!ENDED.has(job.status)) return true
+  if (KEEP_FILES_MS <= 0 || !job.completed_at) return false
+  return Date.parse(job.completed_at) + KEEP_FILES_MS > Date.now() + CLOCK_OFFSET_MS + EXPIRY_MARGIN_MS
+}
+
+/** A job's stored document, as a File; null when the server no longer keeps it (D331: not asked for then). */
 export async function jobFile(job: Job): Promise<File | null> {
+  if (!documentKept(job)) return null
   const { data, response } = await api.GET('/api/v1/jobs/{id}/file', { params: { path: { id: job.id } }, parseAs: 'blob' })
   if (!response.ok || !data) return null
   return new File([data as Blob], job.file.name, { type: job.file.media_type })

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Bbox, FieldMeta, Job, JobField } from './api.ts'
 import { saveJson } from './api.ts'
+import { DocumentView } from './document.tsx'
 
 export function ResultView({ job, file }: { job: Job; file: File | null | undefined }) {
   const [hovered, setHovered] = useState<string | null>(null)
@@ -73,7 +74,7 @@ export function ResultView({ job, file }: { job: Job; file: File | null | undefi
           <pre>{JSON.stringify({ result: job.result, fields_meta: job.fields_meta }, null, 2)}</pre>
         </details>
       </div>
-      <PageView job={job} file={file} page={page} pages={pages} setPage={setPage} active={active} selected={selected} onHover={setHovered} onSelect={select} />
+      <PageView job={job} file={file} page={page} setPage={setPage} active={active} selected={selected} onHover={setHovered} onSelect={select} />
     </section>
   )
 }
@@ -187,7 +188,6 @@ interface PageViewProps {
   job: Job
   file: File | null | undefined
   page: number
-  pages: number[]
   setPage: (page: number) => void
   active: string | null
   selected: string | null
@@ -195,64 +195,40 @@ interface PageViewProps {
   onSelect: (key: string) => void
 }
 
-const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp'])
-
-function PageView({ job, file, page, pages, setPage, active, selected, onHover, onSelect }: PageViewProps) {
-  const total = Number(job.progress?.pages_total ?? pages.at(-1) ?? 1)
-  const media = job.file.media_type
-  const boxes = job.fields
-    .map((field) => ({ field, meta: job.fields_meta?.[field.key] }))
-    .filter((entry): entry is { field: JobField; meta: FieldMeta & { bbox: Bbox } } => entry.meta?.bbox != null && Number(entry.meta.page) === page)
-
-  let picture: preact.ComponentChild
-  if (file === undefined) picture = <p class="note">Loading the document…</p>
-  else if (!file) picture = <p class="note">The server no longer keeps this document (see --keep-files), so its page cannot be shown.</p>
-  else if (media === 'application/pdf') picture = <PdfPage file={file} page={page} />
-  else if (IMAGE_TYPES.has(media)) picture = <ImagePage file={file} />
-  else if (media.startsWith('image/')) picture = <p class="note">This browser cannot show {media} images; the boxes are listed by page only.</p>
-  else picture = <p class="note">A {media} document has no pages to show; each value's snippet is in the JSON.</p>
-  const drawable = file && (media === 'application/pdf' || IMAGE_TYPES.has(media))
-
-  return (
-    <figure class="page-view" aria-label="Document page">
-      <div class="row spread">
-        <figcaption>
-          Page {page} of {total}
-        </figcaption>
-        <div class="row">
-          <button type="button" class="quiet" disabled={page <= 1} onClick={() => setPage(page - 1)} aria-label="Previous page">
-            ←
-          </button>
-          <button type="button" class="quiet" disabled={page >= total} onClick={() => setPage(page + 1)} aria-label="Next page">
-            →
-          </button>
-        </div>
-      </div>
-      <div class="page">
-        {picture}
-        {drawable &&
-          boxes.map(({ field, meta }) => (
-            <button
-              type="button"
-              key={field.key}
-              class={`box${active === field.key ? ' active' : ''}`}
-              data-key={field.key}
-              aria-label={`${field.label} on page ${page}`}
-              aria-pressed={selected === field.key}
-              title={field.label}
-              ref={(element) => {
-                if (element) placeBox(element, meta.bbox)
-              }}
-              onMouseEnter={() => onHover(field.key)}
-              onMouseLeave={() => onHover(null)}
-              onFocus={() => onHover(field.key)}
-              onBlur={() => onHover(null)}
-              onClick={() => onSelect(field.key)}
-            />
-          ))}
-      </div>
-    </figure>
-  )
+/** The job's page with its boxes, or what tells why it cannot be shown (D144, D331). */
+function PageView({ job, file, page, setPage, active, selected, onHover, onSelect }: PageViewProps) {
+  if (file === undefined) return <p class="note page-view">Loading the document…</p>
+  if (!file)
+    return (
+      <p class="note page-view">
+        The server kept this document only while its job ran, so its page cannot be shown. To see past jobs' pages, start the server with{' '}
+        <code>--keep-files 30d</code> (or any duration): documents are then kept that long after their job.
+      </p>
+    )
+  const boxes = (onPage: number) =>
+    job.fields
+      .map((field) => ({ field, meta: job.fields_meta?.[field.key] }))
+      .filter((entry): entry is { field: JobField; meta: FieldMeta & { bbox: Bbox } } => entry.meta?.bbox != null && Number(entry.meta.page) === onPage)
+      .map(({ field, meta }) => (
+        <button
+          type="button"
+          key={field.key}
+          class={`box${active === field.key ? ' active' : ''}`}
+          data-key={field.key}
+          aria-label={`${field.label} on page ${onPage}`}
+          aria-pressed={selected === field.key}
+          title={field.label}
+          ref={(element) => {
+            if (element) placeBox(element, meta.bbox)
+          }}
+          onMouseEnter={() => onHover(field.key)}
+          onMouseLeave={() => onHover(null)}
+          onFocus={() => onHover(field.key)}
+          onBlur={() => onHover(null)}
+          onClick={() => onSelect(field.key)}
+        />
+      ))
+  return <DocumentView file={file} mediaType={job.file.media_type} page={page} setPage={setPage} overlay={boxes} />
 }
 
 /** Fractions of the page, as the API gives them, become percentages of the drawn page (set through the DOM: the CSP has no inline styles). */
@@ -261,59 +237,4 @@ function placeBox(element: HTMLElement, bbox: Bbox) {
   element.style.top = `${bbox.top * 100}%`
   element.style.width = `${bbox.width * 100}%`
   element.style.height = `${bbox.height * 100}%`
-}
-
-function ImagePage({ file }: { file: File }) {
-  const url = useMemo(() => URL.createObjectURL(file), [file])
-  useEffect(() => () => URL.revokeObjectURL(url), [url])
-  return <img src={url} alt={`Page of ${file.name}`} />
-}
-
-type PdfJs = typeof import('pdfjs-dist')
-let pdfjs: Promise<PdfJs> | undefined
-
-/** pdf.js (1.7 MB with its worker) loads the first time a PDF page is shown, from beside this script. */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= (import(new URL('pdf.mjs', import.meta.url).href) as Promise<PdfJs>).then((module) => {
-    module.GlobalWorkerOptions.workerSrc = new URL('pdf.worker.mjs', import.meta.url).href
-    return module
-  })
-  return pdfjs
-}
-
-function PdfPage({ file, page }: { file: File; page: number }) {
-  const canvas = useRef<HTMLCanvasElement>(null)
-  const [error, setError] = useState<string | null>(null)
-  const document = useMemo(async () => {
-    const { getDocument } = await loadPdfJs()
-    return getDocument({ data: new Uint8Array(await file.arrayBuffer()), isEvalSupported: false, useSystemFonts: true }).promise
-  }, [file])
-
-  useEffect(() => {
-    let stale = false
-    ;(async () => {
-      const pdf = await document
-      const pdfPage = await pdf.getPage(page)
-      const target = canvas.current
-      if (stale || !target) return
-      const width = Math.max(target.parentElement?.clientWidth ?? 800, 320)
-      const base = pdfPage.getViewport({ scale: 1 })
-      const scale = (width / base.width) * (globalThis.devicePixelRatio || 1)
-      const viewport = pdfPage.getViewport({ scale })
-      target.width = Math.round(viewport.width)
-      target.height = Math.round(viewport.height)
-      await pdfPage.render({ canvas: target, canvasContext: target.getContext('2d')!, viewport }).promise
-      target.dataset.rendered = String(page)
-    })().catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
-    return () => {
-      stale = true
-    }
-  }, [document, page])
-
-  return (
-    <>
-      <canvas ref={canvas} role="img" aria-label={`Page ${page} of ${file.name}`} />
-      {error && <p class="error">The page could not be drawn: {error}</p>}
-    </>
-  )
 }

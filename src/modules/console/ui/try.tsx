@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, call, type DocumentType, ENDED, extract, type Job, type Schema } from './api.ts'
 import { type DraftField, emptyField, FieldsEditor, typedPart } from './fields-editor.tsx'
+import { DocumentView } from './document.tsx'
 import { ResultView } from './result.tsx'
 import { Labeled } from './labeled.tsx'
 
@@ -165,7 +166,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
         </div>
       </form>
       {job && <Progress job={job} />}
-      {job && ENDED.has(job.status) && <ResultView job={job} file={file} />}
+      {job && ENDED.has(job.status) ? <ResultView job={job} file={file} /> : file && <Preview file={file} />}
     </>
   )
 }
@@ -211,6 +212,17 @@ export function Progress({ job }: { job: Job }) {
       )}{' '}
       <a href={`#/jobs/${job.id}`}>{job.id}</a>
     </div>
+  )
+}
+
+/** The chosen file, shown before it is read (D330): its pages, zoom and thumbnails. */
+function Preview({ file }: { file: File }) {
+  const [page, setPage] = useState(1)
+  useEffect(() => setPage(1), [file])
+  return (
+    <section aria-label="Preview" class="preview">
+      <DocumentView file={file} mediaType={file.type} page={page} setPage={setPage} label={`Preview of ${file.name}`} />
+    </section>
   )
 }
 

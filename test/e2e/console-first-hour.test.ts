@@ -1,0 +1,142 @@
+/**
+ * The console as a newcomer meets it (issue 35), in headless Chromium on the compiled binary: a
+ * document shown before it is read, past jobs' pages, finding and exporting jobs, keys, schema
+ * versions, and errors that say what to do. Skipped where Chromium is not installed (not in CI).
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
+import type { Browser } from 'playwright-core'
+import { browserRuns, launchBrowser } from '../helpers/browser'
+import { apiGet, openConsolePage, signIn } from '../helpers/console-page'
+import { renderPage, textPdf, toPng } from '../helpers/images'
+import { makeInvoice } from '../helpers/invoice'
+import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+
+setDefaultTimeout(90_000)
+
+const runs = browserRuns
+const dir = tempDir('extractd-console-first-')
+const keptDir = tempDir('extractd-console-kept-')
+/** The default settings: documents deleted when their job ends. */
+let server: RunningServer
+/** Documents kept for a day after their job. */
+let keeping: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  if (!runs) return
+  const binary = await buildBinary()
+  ;[server, keeping] = await Promise.all([startServer([binary], [], dir.path), startServer([binary], ['--keep-files', '1d'], keptDir.path)])
+  browser = await launchBrowser()
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await keeping?.stop()
+  dir.remove()
+  keptDir.remove()
+})
+
+/** Sends a document through the API and waits for its job to end. */
+async function extracted(target: RunningServer, name: string, content: Uint8Array, type: string, part: Record<string, unknown> = { document_type: 'invoice' }) {
+  const form = new FormData()
+  form.append('file', new File([content], name, { type }))
+  form.append('extract', JSON.stringify(part))
+  const response = await fetch(`${target.url}/api/v1/extract`, { method: 'POST', headers: { authorization: `Bearer ${target.firstKey}` }, body: form })
+  expect(response.status).toBe(200)
+  return ((await response.json()) as { job: any }).job
+}
+
+test.skipIf(!runs)('shows a chosen PDF, image and text before reading it, with page thumbnails and zoom', async () => {
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  await signIn(page, server)
+  const requests: string[] = []
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname))
+
+  const twoPages = await textPdf([{ lines: ['FIRST PAGE', 'Invoice No: A-1'] }, { lines: ['SECOND PAGE', 'Total 12.00'] }])
+  await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'two-pages.pdf', mimeType: 'application/pdf', buffer: Buffer.from(twoPages) })
+  const preview = page.getByRole('region', { name: 'Preview' })
+  const main = preview.locator('.page canvas[data-rendered="1"]')
+  await main.waitFor({ timeout: 20_000 })
+  await expect(preview.locator('figcaption').innerText()).resolves.toBe('Page 1 of 2')
+  // Both pages have a thumbnail, drawn; the first is the current one.
+  const thumbnails = preview.getByRole('list', { name: 'Pages' }).getByRole('button')
+  await expect(thumbnails.count()).resolves.toBe(2)
+  await preview.locator('.thumbnail canvas[data-rendered="2"]').waitFor()
+  await expect(thumbnails.first().getAttribute('aria-current')).resolves.toBe('page')
+  // A thumbnail turns to its page.
+  await preview.getByRole('button', { name: 'Page 2' }).click()
+  await preview.locator('.page canvas[data-rendered="2"]').waitFor()
+  await expect(preview.locator('figcaption').innerText()).resolves.toBe('Page 2 of 2')
+  // Zoom: the page is drawn wider, and back to the column's width.
+  const fitted = (await preview.locator('.page canvas').boundingBox())!.width
+  await preview.getByRole('button', { name: 'Zoom in' }).click()
+  await preview.getByRole('button', { name: 'Zoom in' }).click()
+  await expect(preview.getByRole('status', { name: 'Zoom' }).innerText()).resolves.toBe('150 %')
+  await page.waitForFunction(
+    (width) => ((globalThis as any).document.querySelector('.preview .page canvas')?.getBoundingClientRect().width ?? 0) > width * 1.45,
+    fitted,
+  )
+  await preview.getByRole('button', { name: 'Fit' }).click()
+  await page.waitForFunction(
+    (width) => Math.abs((globalThis as any).document.querySelector('.preview .page canvas').getBoundingClientRect().width - width) < 1,
+    fitted,
+  )
+  // Nothing was sent to the server to show it.
+  expect(requests.filter((path) => path === '/api/v1/extract')).toEqual([])
+
+  // An image is shown as it is, one page.
+  const scan = toPng(await renderPage({ lines: ['CORNER CAFE', 'TOTAL 7.50'] }))
+  await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: Buffer.from(scan) })
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('.preview .page img')?.naturalWidth ?? 0) > 0)
+  await expect(preview.locator('figcaption').innerText()).resolves.toBe('Page 1 of 1')
+  await expect(preview.getByRole('list', { name: 'Pages' }).getByRole('button').count()).resolves.toBe(1)
+  const small = (await preview.locator('.page img').boundingBox())!.width
+  await preview.getByRole('button', { name: 'Zoom in' }).click()
+  await page.waitForFunction((width) => (globalThis as any).document.querySelector('.preview .page img').getBoundingClientRect().width > width * 1.2, small)
+
+  // A text file is shown as its text.
+  await page
+    .getByLabel('Document', { exact: true })
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Invoice number: T-77\nTotal due: 40.00 EUR\n') })
+  await expect(preview.getByLabel('Text of notes.txt').innerText()).resolves.toContain('Invoice number: T-77')
+
+  expect(requests.filter((path) => path === '/api/v1/extract')).toEqual([])
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})
+
+test.skipIf(!runs)("a past job's page is shown while the server keeps its document, and never asked for after (no 404)", async () => {
+  // Kept (--keep-files 1d): the page is drawn from the stored document, with its boxes.
+  const kept = await extracted(keeping, 'kept.pdf', await makeInvoice(), 'application/pdf')
+  expect(kept.status).toBe('succeeded')
+  {
+    const { page, blocked, problems, refused } = await openConsolePage(browser, keeping)
+    await signIn(page, keeping)
+    await page.goto(`${keeping.url}/console#/jobs/${kept.id}`)
+    await page.locator('.page canvas[data-rendered="1"]').waitFor({ timeout: 20_000 })
+    await page.locator('.box[data-key="invoice_number"]').waitFor()
+    expect(problems).toEqual([])
+    expect(refused).toEqual([])
+    expect(blocked).toEqual([])
+    await page.close()
+  }
+  // Default settings: the document went with the job's end; the console says how to keep pages and asks for nothing.
+  const gone = await extracted(server, 'gone.pdf', await makeInvoice(), 'application/pdf')
+  expect((await fetch(`${server.url}/api/v1/jobs/${gone.id}/file`, { headers: { authorization: `Bearer ${server.firstKey}` } })).status).toBe(404)
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  const asked: string[] = []
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname))
+  await signIn(page, server)
+  await page.goto(`${server.url}/console#/jobs/${gone.id}`)
+  await page.locator('table.fields tr[data-key="invoice_number"]').waitFor()
+  await page.getByText('start the server with --keep-files').waitFor()
+  expect(asked.filter((path) => path.endsWith('/file'))).toEqual([])
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  expect((await apiGet(server, `/api/v1/jobs/${gone.id}`)).job.status).toBe('succeeded')
+  await page.close()
+})
