@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { browserRuns, launchBrowser } from '../helpers/browser'
-import { apiGet, openConsolePage, signIn } from '../helpers/console-page'
+import { apiGet, openConsolePage, overflowing, signIn } from '../helpers/console-page'
 import { renderPage, textPdf, toPng } from '../helpers/images'
 import { makeInvoice } from '../helpers/invoice'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
@@ -138,5 +138,87 @@ test.skipIf(!runs)("a past job's page is shown while the server keeps its docume
   expect(refused).toEqual([])
   expect(blocked).toEqual([])
   expect((await apiGet(server, `/api/v1/jobs/${gone.id}`)).job.status).toBe('succeeded')
+  await page.close()
+})
+
+/** A schema made through the API. */
+async function createdSchema(target: RunningServer, name: string, fields: unknown[]) {
+  const response = await fetch(`${target.url}/api/v1/schemas`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.firstKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, fields }),
+  })
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { schema: any }).schema
+}
+
+const LONG_NAME = `${'quarterly-supplier-statement-'.repeat(8)}final.pdf`
+
+test.skipIf(!runs)('finds jobs by file name, type, schema and date, names schemas, and fits 360 px and 1280 px', async () => {
+  const schema = await createdSchema(server, 'Supplier invoices', [{ key: 'invoice_number', label: 'Invoice number', required: true, type: 'text' }])
+  const long = await extracted(server, LONG_NAME, await makeInvoice(), 'application/pdf', { document_type: 'invoice', schema_id: schema.id })
+  const payslip = await extracted(server, 'march-payslip.txt', Buffer.from('Employee: Ana Silva\nNet pay: 2,100.00 EUR\n'), 'text/plain', {
+    document_type: 'payslip',
+  })
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  await signIn(page, server)
+  await page.getByRole('link', { name: 'Jobs' }).click()
+  const list = page.getByRole('region', { name: 'Job list' })
+  const entry = (job: { id: string }) => list.locator(`a[href="#/jobs/${job.id}"]`)
+  await entry(long).waitFor()
+  await entry(payslip).waitFor()
+  // A job made from a schema names it, and its version; never its id.
+  await expect(entry(long).innerText()).resolves.toContain('Supplier invoices v1')
+  await expect(list.innerText()).resolves.not.toContain(schema.id)
+  await expect(entry(payslip).innerText()).resolves.toContain('Payslip')
+
+  // By file name, any part of it, in any case.
+  await list.getByLabel('File name').fill('MARCH')
+  await entry(long).waitFor({ state: 'detached' })
+  await expect(list.locator('.items a').count()).resolves.toBe(1)
+  await list.getByLabel('File name').fill('')
+  await entry(long).waitFor()
+  // By type.
+  await list.getByLabel('Document type').selectOption('payslip')
+  await entry(long).waitFor({ state: 'detached' })
+  await entry(payslip).waitFor()
+  await list.getByLabel('Document type').selectOption('')
+  // By schema (the API's filter).
+  await list.getByLabel('Schema').selectOption(schema.id)
+  await entry(payslip).waitFor({ state: 'detached' })
+  await entry(long).waitFor()
+  await list.getByLabel('Schema').selectOption('')
+  // By date: from tomorrow finds nothing, to yesterday neither, today finds both.
+  const day = (offset: number) => {
+    const date = new Date()
+    date.setDate(date.getDate() + offset)
+    return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`
+  }
+  await list.getByLabel('From').fill(day(1))
+  await list.getByRole('status').getByText('0 jobs found').waitFor()
+  await list.getByLabel('From').fill(day(0))
+  await list.getByLabel('To').fill(day(-1))
+  await list.getByRole('status').getByText('0 jobs found').waitFor()
+  await list.getByLabel('To').fill(day(0))
+  await entry(long).waitFor()
+  await entry(payslip).waitFor()
+  await list.getByRole('button', { name: 'Clear filters' }).click()
+
+  // The job's own view names its schema and links to it.
+  await entry(long).click()
+  const view = page.getByRole('region', { name: `Job ${long.id}` })
+  await expect(view.getByRole('link', { name: 'Supplier invoices v1' }).getAttribute('href')).resolves.toBe(`#/schemas/${schema.id}`)
+  await view.locator('table.fields tr[data-key="invoice_number"]').waitFor()
+  // The long name wraps: nothing sticks out at desktop or phone width.
+  expect(await overflowing(page)).toEqual([])
+  await page.setViewportSize({ width: 360, height: 740 })
+  await page.waitForFunction(() => (globalThis as any).document.documentElement.clientWidth === 360)
+  expect(await overflowing(page)).toEqual([])
+  await page.getByRole('link', { name: 'Try a document' }).click()
+  expect(await overflowing(page)).toEqual([])
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
   await page.close()
 })
