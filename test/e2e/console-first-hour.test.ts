@@ -222,3 +222,104 @@ test.skipIf(!runs)('finds jobs by file name, type, schema and date, names schema
   expect(blocked).toEqual([])
   await page.close()
 })
+
+/** RFC 4180, as a spreadsheet reads it. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let cell = ''
+  let quoted = false
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!
+    if (quoted && char === '"' && text[at + 1] === '"') {
+      cell += '"'
+      at++
+    } else if (char === '"') quoted = !quoted
+    else if (quoted) cell += char
+    else if (char === ',') {
+      row.push(cell)
+      cell = ''
+    } else if (char === '\r' && text[at + 1] === '\n') {
+      rows.push([...row, cell])
+      row = []
+      cell = ''
+      at++
+    } else cell += char
+  }
+  return rows
+}
+
+test.skipIf(!runs)('copies the request just made as curl that runs as written, exports the shown jobs as CSV and JSON, and links to /docs', async () => {
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+  await signIn(page, server)
+  const name = 'north wind, 1.pdf'
+  const invoice = Buffer.from(await makeInvoice())
+  await page.getByLabel('Document', { exact: true }).setInputFiles({ name, mimeType: 'application/pdf', buffer: invoice })
+  await page.getByRole('button', { name: 'Extract' }).click()
+  await page.locator('table.fields tr[data-key="invoice_number"]').waitFor({ timeout: 30_000 })
+  await page.getByRole('button', { name: 'Copy as curl' }).click()
+  await page.getByText('Copied. Set EXTRACTD_KEY').waitFor()
+  const command = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())
+  expect(command).not.toContain(server.firstKey!)
+  await expect(page.locator('pre.curl-command').textContent()).resolves.toBe(command)
+  // Run as written, beside the file, with the key in the environment: the job comes back read.
+  const shell = tempDir('extractd-curl-')
+  await Bun.write(`${shell.path}/${name}`, invoice)
+  const run = Bun.spawn(['bash', '-c', command], { cwd: shell.path, env: { ...process.env, EXTRACTD_KEY: server.firstKey! }, stdout: 'pipe', stderr: 'pipe' })
+  const [output, code] = await Promise.all([new Response(run.stdout).text(), run.exited])
+  shell.remove()
+  expect(code).toBe(0)
+  const { job: copied } = JSON.parse(output)
+  expect(copied.status).toBe('succeeded')
+  expect(copied.file.name).toBe(name)
+  expect(copied.document_type).toBe('invoice')
+  expect(copied.result.invoice_number).toBe('NW-2026-0417')
+
+  // The API's own documentation is one click away.
+  const docs = page.getByRole('link', { name: 'API docs' })
+  await expect(docs.getAttribute('href')).resolves.toBe('/docs')
+  expect((await fetch(`${server.url}/docs`)).status).toBe(200)
+
+  // Export what the list shows: the two jobs of that name.
+  await page.getByRole('link', { name: 'Jobs' }).click()
+  const list = page.getByRole('region', { name: 'Job list' })
+  await list.getByLabel('File name').fill('north wind')
+  await list.getByRole('status').getByText('2 jobs found').waitFor()
+  const shown = (await apiGet(server, '/api/v1/jobs?limit=100')).jobs.filter((job: any) => job.file.name === name)
+  expect(shown.length).toBe(2)
+  const saved = async (button: string) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), list.getByRole('button', { name: button, exact: true }).click()])
+    return { name: download.suggestedFilename(), text: await Bun.file((await download.path())!).text() }
+  }
+  const perJob = await saved('CSV')
+  expect(perJob.name).toBe('jobs.csv')
+  const [header, ...rows] = parseCsv(perJob.text)
+  expect(header!.slice(0, 7)).toEqual(['job_id', 'file_name', 'status', 'document_type', 'schema_id', 'schema_version', 'created_at'])
+  expect(header).toContain('invoice_number')
+  expect(header).not.toContain('line_items')
+  expect(rows.map((row) => row[0]).sort()).toEqual(shown.map((job: any) => job.id).sort())
+  for (const row of rows) {
+    expect(row[1]).toBe(name)
+    expect(row[header!.indexOf('invoice_number')]).toBe('NW-2026-0417')
+    expect(row[header!.indexOf('total')]).toBe('195.60')
+  }
+  const tableRows = await saved('Table rows CSV')
+  expect(tableRows.name).toBe('jobs-table-rows.csv')
+  const [rowsHeader, ...lines] = parseCsv(tableRows.text)
+  expect(rowsHeader!.slice(0, 4)).toEqual(['job_id', 'file_name', 'field', 'row'])
+  expect(lines.length).toBe(4)
+  expect(lines.filter((line) => line[0] === copied.id).map((line) => [line[2], line[3]])).toEqual([
+    ['line_items', '1'],
+    ['line_items', '2'],
+  ])
+  expect(lines[0]).toContain('Printer paper A4')
+  const json = await saved('JSON')
+  expect(json.name).toBe('jobs.json')
+  expect(JSON.parse(json.text).jobs.map((job: any) => job.id)).toEqual(shown.map((job: any) => job.id))
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})

@@ -122,8 +122,12 @@ export function saveBlob(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
+export function saveText(text: string, name: string, type: string) {
+  saveBlob(new Blob([text], { type }), name)
+}
+
 export function saveJson(value: unknown, name: string) {
-  saveBlob(new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' }), name)
+  saveText(JSON.stringify(value, null, 2), name, 'application/json')
 }
 
 export const ENDED = new Set<Job['status']>(['succeeded', 'failed', 'canceled'])

@@ -57,6 +57,9 @@ export function App() {
             ))}
           </ul>
         </nav>
+        <a href="/docs" target="_blank" rel="noopener">
+          API docs
+        </a>
         <button
           type="button"
           class="quiet"

@@ -3,7 +3,8 @@
  * schema and date (D332); one job's result, its document, cancel and delete.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { api, call, type DocumentType, ENDED, type Job, jobFile, type Schema, saveBlob } from './api.ts'
+import { api, call, type DocumentType, ENDED, type Job, jobFile, type Schema, saveBlob, saveJson, saveText } from './api.ts'
+import { jobsCsv, tableRowsCsv } from './export.ts'
 import { ResultView } from './result.tsx'
 import { navigate } from './router.ts'
 import { formatSize, Progress, useJobPolling } from './try.tsx'
@@ -199,6 +200,18 @@ export function JobsScreen({ selected }: { selected: string | null }) {
               Clear filters
             </button>
           </div>
+          <fieldset class="row export">
+            <legend>Export the jobs shown</legend>
+            <button type="button" class="quiet" disabled={jobs.length === 0} onClick={() => saveText(jobsCsv(jobs), 'jobs.csv', 'text/csv')}>
+              CSV
+            </button>
+            <button type="button" class="quiet" disabled={jobs.length === 0} onClick={() => saveText(tableRowsCsv(jobs), 'jobs-table-rows.csv', 'text/csv')}>
+              Table rows CSV
+            </button>
+            <button type="button" class="quiet" disabled={jobs.length === 0} onClick={() => saveJson({ jobs }, 'jobs.json')}>
+              JSON
+            </button>
+          </fieldset>
           <p class="note" role="status">
             {loading
               ? 'Loading…'

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, call, type DocumentType, ENDED, extract, type Job, type Schema } from './api.ts'
 import { type DraftField, emptyField, FieldsEditor, typedPart } from './fields-editor.tsx'
 import { DocumentView } from './document.tsx'
+import { curlOfExtract } from './export.ts'
 import { ResultView } from './result.tsx'
 import { Labeled } from './labeled.tsx'
 
@@ -23,6 +24,8 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
   const [version, setVersion] = useState('')
   const [fields, setFields] = useState<DraftField[]>([{ ...emptyField(), key: 'total', description: 'The amount to pay' }])
   const [job, setJob] = useState<Job | null>(null)
+  /** The request just made, for "Copy as curl". */
+  const [sent, setSent] = useState<{ fileName: string; part: Record<string, unknown> } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -57,6 +60,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
         part.fields = Object.fromEntries(fields.map((field) => [field.key.trim(), { description: field.description, ...typedPart(field) }]))
       const { job: created } = await extract(file, part)
       setJob(created)
+      setSent({ fileName: file.name, part })
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
       setBusy(false)
@@ -166,6 +170,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
         </div>
       </form>
       {job && <Progress job={job} />}
+      {sent && <CurlCommand command={curlOfExtract(location.origin, sent.fileName, sent.part)} />}
       {job && ENDED.has(job.status) ? <ResultView job={job} file={file} /> : file && <Preview file={file} />}
     </>
   )
@@ -211,6 +216,35 @@ export function Progress({ job }: { job: Job }) {
         !ended && <progress aria-label="Reading the document" />
       )}{' '}
       <a href={`#/jobs/${job.id}`}>{job.id}</a>
+    </div>
+  )
+}
+
+/** The request just made as a curl command, copied with one click; the key stays out of it (D333). */
+function CurlCommand({ command }: { command: string }) {
+  const [copied, setCopied] = useState<string | null>(null)
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(command)
+      setCopied('Copied. Set EXTRACTD_KEY to your key and run it beside the file.')
+    } catch {
+      setCopied('This browser refused the clipboard: select the command below and copy it.')
+    }
+  }
+  return (
+    <div class="curl">
+      <div class="row">
+        <button type="button" class="quiet" onClick={copy}>
+          Copy as curl
+        </button>
+        <span class="note" role="status">
+          {copied ?? 'The same request from a shell, its result printed.'}
+        </span>
+      </div>
+      <details>
+        <summary>The command</summary>
+        <pre class="curl-command">{command}</pre>
+      </details>
     </div>
   )
 }
