@@ -275,7 +275,7 @@ test.skipIf(!runs)('the designer starts from catalog suggestions, keeps versions
   await added.getByLabel('Allowed values (comma-separated)').fill('open, paid')
   await page.getByRole('button', { name: 'Save', exact: true }).click()
   await page.getByRole('heading', { name: 'From the catalog · version 2' }).waitFor()
-  const versions = page.getByRole('region', { name: 'Versions' })
+  const versions = page.getByRole('region', { name: 'Versions', exact: true })
   await versions.getByText('added status').waitFor()
   await versions.getByText('created with 6 fields').waitFor()
 

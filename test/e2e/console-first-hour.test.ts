@@ -323,3 +323,66 @@ test.skipIf(!runs)('copies the request just made as curl that runs as written, e
   expect(blocked).toEqual([])
   await page.close()
 })
+
+test.skipIf(!runs)("views a schema's versions, compares two field by field, and restores an old one as a new version", async () => {
+  const headers = { authorization: `Bearer ${server.firstKey}`, 'content-type': 'application/json' }
+  const first = [
+    { key: 'invoice_number', label: 'Invoice number', description: 'As printed', required: true, type: 'text' },
+    { key: 'total', label: 'Total', description: '', required: false, type: 'amount' },
+  ]
+  const schema = await createdSchema(server, 'Versioned', first)
+  const patch = (fields: unknown[]) => fetch(`${server.url}/api/v1/schemas/${schema.id}`, { method: 'PATCH', headers, body: JSON.stringify({ fields }) })
+  expect(
+    (
+      await patch([
+        first[0],
+        { ...first[1], label: 'Amount due', required: true },
+        { key: 'due_date', label: 'Due date', description: '', required: false, type: 'date' },
+      ])
+    ).status,
+  ).toBe(200)
+  expect((await patch([{ ...first[1], label: 'Amount due', required: true }])).status).toBe(200)
+
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  page.on('dialog', (dialog) => dialog.accept())
+  await signIn(page, server)
+  await page.goto(`${server.url}/console#/schemas/${schema.id}`)
+  await page.getByRole('heading', { name: 'Versioned · version 3' }).waitFor()
+  const versions = page.getByRole('region', { name: 'Versions', exact: true })
+  await expect(versions.getByRole('listitem', { name: /^Version \d$/ }).count()).resolves.toBe(3)
+
+  // Version 1 as it was saved.
+  await versions.getByRole('listitem', { name: 'Version 1' }).getByRole('button', { name: 'View' }).click()
+  const saved = versions.getByRole('region', { name: 'Version 1 as saved' })
+  await expect(saved.locator('tbody tr').allInnerTexts()).resolves.toEqual([
+    expect.stringMatching(/^invoice_number\s+Invoice number\s+text\s+yes\s+As printed$/),
+    expect.stringMatching(/^total\s+Total\s+amount\s+no/),
+  ])
+
+  // Version 1 against version 3, field by field.
+  const compare = versions.getByRole('region', { name: 'Compare versions' })
+  await compare.getByLabel('Compare version').selectOption('1')
+  await compare.getByLabel('with version').selectOption('3')
+  await expect(compare.locator('tr[data-key="invoice_number"]').innerText()).resolves.toMatch(/^invoice_number\s+removed/)
+  await expect(compare.locator('tr[data-key="total"]').innerText()).resolves.toMatch(/changed\s+label: Total → Amount due\s+required: no → yes$/)
+  // 1 → 2 adds the due date, with what it is.
+  await compare.getByLabel('with version').selectOption('2')
+  await expect(compare.locator('tr[data-key="due_date"]').innerText()).resolves.toMatch(/^due_date\s+added\s+label: Due date\s+type: date/)
+  await expect(compare.locator('tr[data-key="invoice_number"]').innerText()).resolves.toMatch(/^invoice_number\s+same/)
+
+  // Restored as version 4: the API holds version 1's fields as the current ones, and no version is lost.
+  await versions.getByRole('listitem', { name: 'Version 1' }).getByRole('button', { name: 'Restore as v4' }).click()
+  await page.getByRole('status').getByText('Restored version 1 of “Versioned” as version 4.').waitFor()
+  await page.getByRole('heading', { name: 'Versioned · version 4' }).waitFor()
+  const current = (await apiGet(server, `/api/v1/schemas/${schema.id}`)).schema
+  expect(current.version).toBe(4)
+  expect(current.fields).toEqual((await apiGet(server, `/api/v1/schemas/${schema.id}/versions/1`)).version.fields)
+  expect((await apiGet(server, `/api/v1/schemas/${schema.id}/versions`)).versions.map((version: any) => version.version)).toEqual([4, 3, 2, 1])
+  // The editor shows what is now current.
+  await expect(page.getByRole('listitem', { name: 'Field 1: invoice_number' }).getByLabel('Key', { exact: true }).inputValue()).resolves.toBe('invoice_number')
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})

@@ -49,6 +49,17 @@ export function typedPart(field: DraftField) {
   }
 }
 
+/** Fields as a schema's body takes them (create, update, restore a version). */
+export function fieldsBody(fields: DraftField[]) {
+  return fields.map((field) => ({
+    key: field.key.trim(),
+    label: field.label.trim() || field.key.trim(),
+    description: field.description,
+    required: field.required,
+    ...typedPart(field),
+  }))
+}
+
 interface EditorProps {
   fields: DraftField[]
   onChange: (fields: DraftField[]) => void
