@@ -386,3 +386,85 @@ test.skipIf(!runs)("views a schema's versions, compares two field by field, and 
   expect(blocked).toEqual([])
   await page.close()
 })
+
+test.skipIf(!runs)('the required flag says what it does, and a required field not found is marked in the result', async () => {
+  const schema = await createdSchema(server, 'Purchase invoices', [
+    { key: 'invoice_number', label: 'Invoice number', required: true, type: 'text' },
+    { key: 'po_number', label: 'PO number', description: 'The buyer’s purchase order number', required: true, type: 'text' },
+    { key: 'notes', label: 'Notes', required: false, type: 'text' },
+  ])
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  await signIn(page, server)
+  await page.goto(`${server.url}/console#/schemas/${schema.id}`)
+  const field = page.getByRole('listitem', { name: 'Field 2: po_number' })
+  const flag = field.getByRole('checkbox', { name: 'Required' })
+  await expect(flag.isChecked()).resolves.toBe(true)
+  // The words say what the flag does: the job does not fail, the value is null, and it is marked.
+  const help = await flag.evaluate((element: any) => element.ownerDocument.getElementById(element.getAttribute('aria-describedby')).textContent)
+  expect(help).toBe('When a document lacks it, the job still succeeds with null, and the result marks it “required, not found”.')
+  await expect(page.locator('main').innerText()).resolves.not.toContain('Usually present')
+
+  // The invoice prints no PO number: the job succeeds, and the required field is marked; the optional one is only "not found".
+  await page.getByRole('button', { name: 'Run on a document' }).click()
+  await page.getByLabel('Schema', { exact: true }).locator('option', { hasText: 'Purchase invoices' }).waitFor({ state: 'attached' })
+  await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'po.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeInvoice()) })
+  await page.getByRole('button', { name: 'Extract' }).click()
+  const po = page.locator('table.fields tr[data-key="po_number"]')
+  await po.locator('.required-missing').waitFor({ timeout: 30_000 })
+  await expect(po.locator('td.value').innerText()).resolves.toBe('required, not found')
+  await expect(po.locator('.type').innerText()).resolves.toBe('text, required')
+  await expect(page.locator('tr[data-key="notes"] td.value').innerText()).resolves.toBe('not found')
+  await expect(page.locator('tr[data-key="invoice_number"] td.value').innerText()).resolves.toBe('NW-2026-0417')
+  const jobId = (await page.locator('.progress a').innerText()).trim()
+  const job = (await apiGet(server, `/api/v1/jobs/${jobId}`)).job
+  expect([job.status, job.result.po_number]).toEqual(['succeeded', null])
+  // The job's own view marks it too, from the schema version it used.
+  await page.goto(`${server.url}/console#/jobs/${jobId}`)
+  await page.locator('table.fields tr[data-key="po_number"] .required-missing').waitFor()
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})
+
+test.skipIf(!runs)('every error says what to do, once', async () => {
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  // A wrong key: how to make one.
+  await page.goto(`${server.url}/console`)
+  await page.getByLabel('API key').fill('exd_wrong')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('alert').innerText()).resolves.toBe(
+    'Invalid API key. Check the key, or create one with `npm run extractd -- keys create` (with the binary: `extractd keys create`).',
+  )
+  await signIn(page, server)
+
+  // A private address: the reason once, and the flag that allows it once.
+  await page.getByRole('link', { name: 'Webhooks' }).click()
+  await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hooks')
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+  const said = await page.getByRole('alert').innerText()
+  expect(said).toBe(
+    'Invalid request: /url: 127.0.0.1 is a private, loopback or reserved address, which webhooks may not reach unless the server is started with --webhooks-allow-private',
+  )
+  expect(said.split('--webhooks-allow-private').length).toBe(2)
+  expect(said.split('127.0.0.1').length).toBe(2)
+
+  // A document that cannot be read: what to do with it.
+  await page.getByRole('link', { name: 'Try a document' }).click()
+  await page
+    .getByLabel('Document', { exact: true })
+    .setInputFiles({ name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\nthis is no PDF at all\n') })
+  await page.getByRole('button', { name: 'Extract' }).click()
+  const result = page.getByRole('region', { name: 'Result' })
+  await result.getByText('Failed:').waitFor({ timeout: 30_000 })
+  await expect(result.innerText()).resolves.toMatch(
+    /^Failed: .+ Check that the file opens on your computer, or save or export it again, and send the new file\. \(corrupt_document\)$/,
+  )
+
+  expect(problems).toEqual([])
+  // The wrong key's 401 may reach the test runner after the page has moved on; every other refusal is the endpoint's 400.
+  expect(refused.filter((entry) => entry !== '401 /api/v1/document-types')).toEqual(['400 /api/v1/webhooks'])
+  expect(blocked).toEqual([])
+  await page.close()
+})

@@ -56,20 +56,42 @@ export interface ApiError {
   details?: { path: string; message: string }[]
 }
 
-/** The API's error envelope (D1) as one line for the user. */
+/** What to do, for the errors whose message says only what went wrong (D336). */
+const NEXT_STEP: Partial<Record<string, string>> = {
+  invalid_api_key: 'Check the key, or create one with `npm run extractd -- keys create` (with the binary: `extractd keys create`).',
+  not_found: 'It may have been deleted: refresh the list.',
+  schema_limit_reached: 'Delete a schema you no longer use, then try again.',
+  webhook_limit_reached: 'Delete an endpoint you no longer use, then try again.',
+  payload_too_large: 'Send a smaller file, or ask the operator to raise --max-upload-mb.',
+  internal_error: "Try again; if it fails again, the server's log says why.",
+  method_not_allowed: 'Reload the console: it may be older than the server.',
+  invalid_json: 'Reload the console: it may be older than the server.',
+}
+
+/** The API's error envelope (D1) as one line for the user: what went wrong, said once, and what to do. */
 export function describeError(error: unknown): string {
   if (error && typeof error === 'object' && 'error' in error) {
-    const { error: message, details } = error as ApiError
-    const paths = details?.map((detail) => `${detail.path}: ${detail.message}`).join('; ')
-    return paths ? `${message} (${paths})` : message
+    const { error: message, code, details } = error as ApiError
+    // A validation message repeats its first detail: the details alone say it, each once.
+    const said = details?.length ? `Invalid request: ${details.map((detail) => `${detail.path || 'body'}: ${detail.message}`).join('; ')}` : message
+    const next = NEXT_STEP[code]
+    return next ? `${said}. ${next}` : said
   }
+  // fetch rejects only when no answer came.
+  if (error instanceof TypeError) return `The server did not answer (${error.message}): check that it is running and reachable, then try again.`
   if (error instanceof Error) return error.message
-  return 'The request failed'
+  return 'The request failed: try again.'
 }
 
 /** Throws the API's error, so screens can show it; answers the body otherwise. */
 export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await request
+  let answered: Awaited<typeof request>
+  try {
+    answered = await request
+  } catch (failure) {
+    throw new Error(describeError(failure))
+  }
+  const { data, error, response } = answered
   if (error !== undefined || !response.ok) throw new Error(describeError(error))
   return data as T
 }

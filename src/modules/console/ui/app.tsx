@@ -17,7 +17,7 @@ export function App() {
     addEventListener('hashchange', onHash)
     whenUnauthorized(() => {
       session.signOut()
-      setNotice('The API key was refused: sign in again.')
+      setNotice('The API key was refused (revoked, or mistyped): sign in with an active key.')
       setSignedIn(false)
     })
     return () => removeEventListener('hashchange', onHash)
@@ -97,7 +97,7 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () 
       onSignedIn()
     } catch (failure) {
       session.signOut()
-      setError(failure instanceof Error ? failure.message : 'Sign-in failed')
+      setError(failure instanceof Error ? failure.message : 'Sign-in failed: try again.')
     } finally {
       setBusy(false)
     }
@@ -108,7 +108,8 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () 
       <form onSubmit={submit} aria-describedby="sign-in-help">
         <h1 tabIndex={-1}>extractd console</h1>
         <p id="sign-in-help">
-          Sign in with an API key (<code>extractd keys create</code>). It is kept in this tab only and sent to this server alone.
+          Sign in with an API key: <code>npm run extractd -- keys create</code> in the project's folder, or <code>extractd keys create</code> with the binary,
+          prints one. It is kept in this tab only and sent to this server alone.
         </p>
         <label for="api-key">API key</label>
         <input id="api-key" type="password" autoComplete="off" spellcheck={false} required value={key} onInput={(event) => setKey(event.currentTarget.value)} />

@@ -5,10 +5,12 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Bbox, FieldMeta, Job, JobField } from './api.ts'
-import { saveJson } from './api.ts'
+import { api, call, saveJson } from './api.ts'
 import { DocumentView } from './document.tsx'
 
-export function ResultView({ job, file }: { job: Job; file: File | null | undefined }) {
+/** `required`: the keys the fields' source marks required (D335), flagged when not found. */
+export function ResultView({ job, file, required: given }: { job: Job; file: File | null | undefined; required?: ReadonlySet<string> }) {
+  const required = useRequired(job, given)
   const [hovered, setHovered] = useState<string | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
   const meta = job.fields_meta ?? {}
@@ -27,9 +29,7 @@ export function ResultView({ job, file }: { job: Job; file: File | null | undefi
   if (job.status !== 'succeeded')
     return (
       <section aria-label="Result" class="result">
-        <p class={job.status === 'failed' ? 'error' : ''}>
-          {job.status === 'failed' ? `Failed: ${job.error?.message ?? 'unknown error'} (${job.error?.code})` : `The job is ${job.status}.`}
-        </p>
+        <p class={job.status === 'failed' ? 'error' : ''}>{job.status === 'failed' ? failure(job) : `The job is ${job.status}.`}</p>
       </section>
     )
 
@@ -60,6 +60,7 @@ export function ResultView({ job, file }: { job: Job; file: File | null | undefi
                   field={field}
                   value={job.result?.[field.key]}
                   meta={meta[field.key]}
+                  required={required?.has(field.key) ?? false}
                   active={active === field.key}
                   selected={selected === field.key}
                   onHover={setHovered}
@@ -79,6 +80,48 @@ export function ResultView({ job, file }: { job: Job; file: File | null | undefi
   )
 }
 
+type JobErrorCode = NonNullable<Job['error']>['code']
+
+/** What to do after a failed job, for the codes whose message says only what went wrong (D336). */
+const JOB_NEXT_STEP: Partial<Record<JobErrorCode, string>> = {
+  corrupt_document: 'Check that the file opens on your computer, or save or export it again, and send the new file.',
+  no_text_layer: 'Send it as a scan or photo, which is read by OCR, or a PDF with its text.',
+  empty_document: 'Check that this is the right file; a scan or photo of the paper is read by OCR.',
+  too_many_pages: 'Split the document, or ask the operator to raise the limit named.',
+  image_too_large: 'Send a smaller image, or ask the operator to raise the limit named.',
+  document_too_large: 'Split the document, or ask the operator to raise the limit named.',
+  engine_timeout: 'Try again; the operator can give the model server more time (--llm-timeout-ms).',
+  extraction_timeout: 'Try again; for long documents the operator can raise --job-timeout.',
+  engine_unavailable: 'Try again shortly; if it goes on, the operator should check the model server (--llm-url).',
+  engine_rejected: 'The operator should check the model server and its settings (--llm-url, --llm-model).',
+  engine_refused: 'Try the built-in engine, or another document.',
+  engine_invalid_answer: 'Try again; if it goes on, try the built-in engine.',
+  extraction_failed: "Try again; if it fails again, the server's log says why.",
+  file_missing: 'Send the document again.',
+}
+
+function failure(job: Job): string {
+  const code = job.error?.code
+  const next = code ? JOB_NEXT_STEP[code] : undefined
+  return `Failed: ${job.error?.message ?? 'the server gave no reason'}${next ? ` ${next}` : ''} (${code ?? 'no code'})`
+}
+
+/** The keys required by the schema version a job used, read from the API; else what the caller knows (the try screen, of a catalog type). */
+function useRequired(job: Job, given: ReadonlySet<string> | undefined): ReadonlySet<string> | undefined {
+  const [fromSchema, setFromSchema] = useState<ReadonlySet<string> | undefined>(undefined)
+  const { schema_id: id, schema_version: version } = job
+  useEffect(() => {
+    setFromSchema(undefined)
+    if (!id || !version) return
+    call(api.GET('/api/v1/schemas/{id}/versions/{version}', { params: { path: { id, version: String(version) } } })).then(
+      (data) => setFromSchema(new Set(data.version.fields.filter((field) => field.required).map((field) => field.key))),
+      // A schema no longer readable leaves the fields unmarked: the job stands alone (D20).
+      () => {},
+    )
+  }, [id, version])
+  return fromSchema ?? given
+}
+
 function pagesOf(meta: Record<string, FieldMeta>): number[] {
   const pages = new Set<number>()
   for (const entry of Object.values(meta)) if (entry.page != null) pages.add(Number(entry.page))
@@ -89,13 +132,14 @@ interface FieldRowProps {
   field: JobField
   value: unknown
   meta: FieldMeta | undefined
+  required: boolean
   active: boolean
   selected: boolean
   onHover: (key: string | null) => void
   onSelect: (key: string) => void
 }
 
-function FieldRow({ field, value, meta, active, selected, onHover, onSelect }: FieldRowProps) {
+function FieldRow({ field, value, meta, required, active, selected, onHover, onSelect }: FieldRowProps) {
   const row = useRef<HTMLTableRowElement>(null)
   useEffect(() => {
     if (selected) row.current?.scrollIntoView({ block: 'nearest' })
@@ -118,9 +162,20 @@ function FieldRow({ field, value, meta, active, selected, onHover, onSelect }: F
           >
             {field.label}
           </button>
-          <span class="type">{field.type}</span>
+          <span class="type">
+            {field.type}
+            {required && ', required'}
+          </span>
         </th>
-        <td class="value">{rows ? `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}` : <Value field={field} value={value} />}</td>
+        <td class="value">
+          {rows ? (
+            `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`
+          ) : required && (value === null || value === undefined) ? (
+            <span class="missing required-missing">required, not found</span>
+          ) : (
+            <Value field={field} value={value} />
+          )}
+        </td>
         <td class="nowrap">
           <meter min={0} max={1} low={0.6} high={0.85} optimum={1} value={confidence} aria-label={`Confidence of ${field.label}`} />
           <span class="confidence">{Math.round(confidence * 100)} %</span>

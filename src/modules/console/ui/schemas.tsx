@@ -37,7 +37,10 @@ export function SchemasScreen({ selected }: { selected: string | null }) {
       await reload()
       navigate('schemas', schema.id)
     } catch (failure) {
-      setMessage({ text: `Import failed: ${(failure as Error).message}`, error: true })
+      setMessage({
+        text: `Import failed: ${(failure as Error).message}${failure instanceof SyntaxError ? '. Choose a JSON Schema file (.json).' : ''}`,
+        error: true,
+      })
     }
   }
 

@@ -25,7 +25,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
   const [fields, setFields] = useState<DraftField[]>([{ ...emptyField(), key: 'total', description: 'The amount to pay' }])
   const [job, setJob] = useState<Job | null>(null)
   /** The request just made, for "Copy as curl". */
-  const [sent, setSent] = useState<{ fileName: string; part: Record<string, unknown> } | null>(null)
+  const [sent, setSent] = useState<{ fileName: string; part: Record<string, unknown>; required?: ReadonlySet<string> } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -60,7 +60,8 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
         part.fields = Object.fromEntries(fields.map((field) => [field.key.trim(), { description: field.description, ...typedPart(field) }]))
       const { job: created } = await extract(file, part)
       setJob(created)
-      setSent({ fileName: file.name, part })
+      // A catalog type's suggested fields are its required ones (D17), so all of such a job's are; a schema's say so themselves (read by the result).
+      setSent({ fileName: file.name, part, required: source === 'catalog' ? new Set(created.fields.map((field) => field.key)) : undefined })
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
       setBusy(false)
@@ -171,7 +172,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
       </form>
       {job && <Progress job={job} />}
       {sent && <CurlCommand command={curlOfExtract(location.origin, sent.fileName, sent.part)} />}
-      {job && ENDED.has(job.status) ? <ResultView job={job} file={file} /> : file && <Preview file={file} />}
+      {job && ENDED.has(job.status) ? <ResultView job={job} file={file} required={sent?.required} /> : file && <Preview file={file} />}
     </>
   )
 }
