@@ -468,3 +468,61 @@ test.skipIf(!runs)('every error says what to do, once', async () => {
   expect(blocked).toEqual([])
   await page.close()
 })
+
+test.skipIf(!runs)('the signed-in account creates a key shown once, revokes it, and is warned before revoking its own', async () => {
+  const made = await fetch(`${server.url}/api/v1/keys`, { method: 'POST', headers: { authorization: `Bearer ${server.firstKey}` } })
+  const own = ((await made.json()) as { key: { id: string; key: string; prefix: string } }).key
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  const dialogs: string[] = []
+  let answer = false
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    return answer ? dialog.accept() : dialog.dismiss()
+  })
+  await signIn(page, server, own.key)
+  await page.getByRole('link', { name: 'API keys' }).click()
+  const table = page.getByRole('region', { name: 'Keys' })
+  await expect(table.locator(`tr[data-key-id="${own.id}"]`).innerText()).resolves.toContain('(this console)')
+  await expect(table.innerText()).resolves.not.toContain(own.key)
+
+  // Created: shown once, works at once, listed by its prefix.
+  await page.getByRole('button', { name: 'Create a key' }).click()
+  const secret = await page.locator('code.secret').innerText()
+  expect(secret).toMatch(/^exd_[A-Za-z0-9_-]{43}$/)
+  expect((await fetch(`${server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200)
+  await page.getByRole('button', { name: 'I have stored it' }).click()
+  await page.locator('code.secret').waitFor({ state: 'detached' })
+  await expect(page.locator('main').innerText()).resolves.not.toContain(secret)
+  const created = table.locator('tr', { hasText: secret.slice(0, 10) })
+  await expect(created.innerText()).resolves.toContain('active')
+
+  // Revoked: refused at once.
+  answer = true
+  await created.getByRole('button', { name: /^Revoke/ }).click()
+  await created.getByText('revoked').waitFor()
+  expect((await fetch(`${server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401)
+
+  // Its own key: a warning first; declined, nothing happens.
+  answer = false
+  await table
+    .locator(`tr[data-key-id="${own.id}"]`)
+    .getByRole('button', { name: /^Revoke/ })
+    .click()
+  expect(dialogs.at(-1)).toContain('is the key this console is signed in with. Revoking it signs you out now')
+  expect((await fetch(`${server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${own.key}` } })).status).toBe(200)
+  // Accepted: revoked, and the console is signed out, saying why.
+  answer = true
+  await table
+    .locator(`tr[data-key-id="${own.id}"]`)
+    .getByRole('button', { name: /^Revoke/ })
+    .click()
+  await page.getByRole('alert').getByText('You revoked the key this console was signed in with: sign in with another key.').waitFor()
+  await page.getByLabel('API key').waitFor()
+  expect((await fetch(`${server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${own.key}` } })).status).toBe(401)
+  expect(await page.evaluate(() => (globalThis as any).sessionStorage.length)).toBe(0)
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})

@@ -15,6 +15,9 @@ export type JobField = Job['fields'][number]
 export type FieldMeta = NonNullable<Job['fields_meta']>[string]
 export type Bbox = NonNullable<FieldMeta['bbox']>
 export type DocumentType = components['schemas']['DocumentType']
+// Keys are not named components of the document (src/http/openapi.ts names those); their routes' answers say what they are.
+export type ApiKey = paths['/api/v1/keys']['get']['responses'][200]['content']['application/json']['keys'][number]
+export type CreatedApiKey = paths['/api/v1/keys']['post']['responses'][201]['content']['application/json']['key']
 export type Webhook = components['schemas']['Webhook']
 export type CreatedWebhook = components['schemas']['CreatedWebhook']
 export type Delivery = components['schemas']['WebhookDelivery']

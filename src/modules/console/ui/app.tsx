@@ -1,8 +1,9 @@
-/** Sign-in, then four screens chosen by the URL's hash (#/try, #/schemas, #/jobs, #/webhooks). */
+/** Sign-in, then five screens chosen by the URL's hash (#/try, #/schemas, #/jobs, #/webhooks, #/keys). */
 import { useEffect, useState } from 'preact/hooks'
 import { api, call, session, whenUnauthorized } from './api.ts'
 import { route, SCREENS } from './router.ts'
 import { JobsScreen } from './jobs.tsx'
+import { KeysScreen } from './keys.tsx'
 import { SchemasScreen } from './schemas.tsx'
 import { TryScreen } from './try.tsx'
 import { WebhooksScreen } from './webhooks.tsx'
@@ -76,6 +77,15 @@ export function App() {
         {current.screen === 'schemas' && <SchemasScreen selected={current.argument} />}
         {current.screen === 'jobs' && <JobsScreen selected={current.argument} />}
         {current.screen === 'webhooks' && <WebhooksScreen selected={current.argument} />}
+        {current.screen === 'keys' && (
+          <KeysScreen
+            onRevokedOwn={() => {
+              session.signOut()
+              setNotice('You revoked the key this console was signed in with: sign in with another key.')
+              setSignedIn(false)
+            }}
+          />
+        )}
       </main>
     </div>
   )
