@@ -526,3 +526,46 @@ test.skipIf(!runs)('the signed-in account creates a key shown once, revokes it, 
   expect(blocked).toEqual([])
   await page.close()
 })
+
+test.skipIf(!runs)('draws a box on every table row and its cells where the API places them, each linked to its row in the table', async () => {
+  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
+  await signIn(page, server)
+  await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'rows.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeInvoice()) })
+  await page.getByRole('button', { name: 'Extract' }).click()
+  const canvas = page.locator('.result .page canvas[data-rendered="1"]')
+  await canvas.waitFor({ timeout: 30_000 })
+  const jobId = (await page.locator('.progress a').innerText()).trim()
+  const meta = (await apiGet(server, `/api/v1/jobs/${jobId}`)).job.fields_meta.line_items
+  expect(meta.rows.length).toBe(2)
+  const pageBox = (await canvas.boundingBox())!
+  const near = (drawn: { x: number; y: number; width: number; height: number }, box: { left: number; top: number; width: number; height: number }) => {
+    expect(Math.abs(drawn.x - (pageBox.x + box.left * pageBox.width))).toBeLessThan(1.5)
+    expect(Math.abs(drawn.y - (pageBox.y + box.top * pageBox.height))).toBeLessThan(1.5)
+    expect(Math.abs(drawn.width - box.width * pageBox.width)).toBeLessThan(1.5)
+  }
+  const rowBoxes = page.locator('.row-box[data-table="line_items"]')
+  await expect(rowBoxes.count()).resolves.toBe(2)
+  for (const [index, place] of meta.rows.entries()) {
+    near((await rowBoxes.nth(index).boundingBox())!, place.bbox)
+    for (const [column, cell] of Object.entries(place.cells as Record<string, any>)) {
+      if (cell) near((await page.locator(`.cell-box[data-table="line_items"][data-row="${index}"][data-column="${column}"]`).boundingBox())!, cell)
+    }
+  }
+  // The second row's amount cell sits on the printed 118.00: its box lies in the row's, right of the description's.
+  const second = meta.rows[1]
+  expect(second.cells.amount.left).toBeGreaterThan(second.cells.description.left + second.cells.description.width)
+  expect(second.cells.amount.top).toBeGreaterThanOrEqual(second.bbox.top - 0.001)
+
+  // A row of the table lights its box on the page, and the box its row.
+  const tableRows = page.locator('tr[data-rows-of="line_items"] table.rows tbody tr')
+  await tableRows.nth(1).hover()
+  await page.locator('.row-box.active[data-table="line_items"][data-row="1"]').waitFor({ timeout: 5000 })
+  expect(await page.locator('.row-box.active').count()).toBe(1)
+  await rowBoxes.nth(0).hover()
+  await page.locator('tr[data-rows-of="line_items"] table.rows tbody tr.active[data-row="0"]').waitFor({ timeout: 5000 })
+
+  expect(problems).toEqual([])
+  expect(refused).toEqual([])
+  expect(blocked).toEqual([])
+  await page.close()
+})

@@ -53,6 +53,7 @@ export function storedAnswers(keys: readonly string[], answers: Answers): Stored
           page: answer.page,
           snippet: answer.snippet,
           bbox: answer.bbox ?? null,
+          ...(answer.rows ? { rows: answer.rows } : {}),
           ...(answer.table_check ? { table_check: answer.table_check } : {}),
         }
       : { confidence: 0, page: null, snippet: null, bbox: null }

@@ -12,6 +12,8 @@ import { DocumentView } from './document.tsx'
 export function ResultView({ job, file, required: given }: { job: Job; file: File | null | undefined; required?: ReadonlySet<string> }) {
   const required = useRequired(job, given)
   const [hovered, setHovered] = useState<string | null>(null)
+  /** A table's row under the pointer or focus, in the table or on the page: `key:index` (D338). */
+  const [row, setRow] = useState<string | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
   const meta = job.fields_meta ?? {}
   const pages = useMemo(() => pagesOf(meta), [job])
@@ -65,6 +67,8 @@ export function ResultView({ job, file, required: given }: { job: Job; file: Fil
                   selected={selected === field.key}
                   onHover={setHovered}
                   onSelect={select}
+                  activeRow={row}
+                  onRow={setRow}
                 />
               ))}
             </tbody>
@@ -75,7 +79,18 @@ export function ResultView({ job, file, required: given }: { job: Job; file: Fil
           <pre>{JSON.stringify({ result: job.result, fields_meta: job.fields_meta }, null, 2)}</pre>
         </details>
       </div>
-      <PageView job={job} file={file} page={page} setPage={setPage} active={active} selected={selected} onHover={setHovered} onSelect={select} />
+      <PageView
+        job={job}
+        file={file}
+        page={page}
+        setPage={setPage}
+        active={active}
+        selected={selected}
+        onHover={setHovered}
+        onSelect={select}
+        activeRow={row}
+        onRow={setRow}
+      />
     </section>
   )
 }
@@ -137,9 +152,11 @@ interface FieldRowProps {
   selected: boolean
   onHover: (key: string | null) => void
   onSelect: (key: string) => void
+  activeRow: string | null
+  onRow: (row: string | null) => void
 }
 
-function FieldRow({ field, value, meta, required, active, selected, onHover, onSelect }: FieldRowProps) {
+function FieldRow({ field, value, meta, required, active, selected, onHover, onSelect, activeRow, onRow }: FieldRowProps) {
   const row = useRef<HTMLTableRowElement>(null)
   useEffect(() => {
     if (selected) row.current?.scrollIntoView({ block: 'nearest' })
@@ -185,7 +202,7 @@ function FieldRow({ field, value, meta, required, active, selected, onHover, onS
       {rows && (
         <tr data-rows-of={field.key} class={active ? 'active' : ''} {...hover}>
           <td colSpan={4}>
-            <RowsTable columns={field.columns} rows={rows} />
+            <RowsTable columns={field.columns} rows={rows} rowKey={field.key} activeRow={activeRow} onRow={onRow} />
           </td>
         </tr>
       )}
@@ -209,7 +226,16 @@ export function Value({ field, value }: { field: Pick<JobField, 'type' | 'column
   return <span>{String(value)}</span>
 }
 
-function RowsTable({ columns, rows }: { columns: JobField['columns']; rows: Record<string, unknown>[] }) {
+interface RowsTableProps {
+  columns: JobField['columns']
+  rows: Record<string, unknown>[]
+  /** The table field's key, when its rows are linked to their boxes on the page. */
+  rowKey?: string
+  activeRow?: string | null
+  onRow?: (row: string | null) => void
+}
+
+function RowsTable({ columns, rows, rowKey, activeRow, onRow }: RowsTableProps) {
   const keys = columns?.map((column) => column.key) ?? [...new Set(rows.flatMap((row) => Object.keys(row ?? {})))]
   const labels = new Map(columns?.map((column) => [column.key, column.label]) ?? [])
   if (rows.length === 0) return <span class="missing">no rows</span>
@@ -227,7 +253,13 @@ function RowsTable({ columns, rows }: { columns: JobField['columns']; rows: Reco
         </thead>
         <tbody>
           {rows.map((row, index) => (
-            <tr key={index}>
+            <tr
+              key={index}
+              data-row={rowKey === undefined ? undefined : index}
+              class={rowKey !== undefined && activeRow === `${rowKey}:${index}` ? 'active' : undefined}
+              onMouseEnter={rowKey === undefined ? undefined : () => onRow?.(`${rowKey}:${index}`)}
+              onMouseLeave={rowKey === undefined ? undefined : () => onRow?.(null)}
+            >
               {keys.map((key) => (
                 <td key={key}>{row?.[key] == null ? '' : String(row[key])}</td>
               ))}
@@ -248,10 +280,12 @@ interface PageViewProps {
   selected: string | null
   onHover: (key: string | null) => void
   onSelect: (key: string) => void
+  activeRow: string | null
+  onRow: (row: string | null) => void
 }
 
 /** The job's page with its boxes, or what tells why it cannot be shown (D144, D331). */
-function PageView({ job, file, page, setPage, active, selected, onHover, onSelect }: PageViewProps) {
+function PageView({ job, file, page, setPage, active, selected, onHover, onSelect, activeRow, onRow }: PageViewProps) {
   if (file === undefined) return <p class="note page-view">Loading the document…</p>
   if (!file)
     return (
@@ -260,7 +294,50 @@ function PageView({ job, file, page, setPage, active, selected, onHover, onSelec
         <code>--keep-files 30d</code> (or any duration): documents are then kept that long after their job.
       </p>
     )
-  const boxes = (onPage: number) =>
+  const boxes = (onPage: number) => [...fieldBoxes(onPage), ...rowBoxes(onPage)]
+  // Each printed row of a table, and its cells where they were found (D338).
+  const rowBoxes = (onPage: number) =>
+    job.fields.flatMap((field) =>
+      (job.fields_meta?.[field.key]?.rows ?? []).flatMap((place, index) => {
+        if (!place || place.page !== onPage) return []
+        const id = `${field.key}:${index}`
+        return [
+          <button
+            type="button"
+            key={id}
+            class={`box row-box${(activeRow ? activeRow === id : active === field.key) ? ' active' : ''}`}
+            data-table={field.key}
+            data-row={index}
+            aria-label={`${field.label}, row ${index + 1}, on page ${onPage}`}
+            ref={(element) => {
+              if (element) placeBox(element, place.bbox)
+            }}
+            onMouseEnter={() => onRow(id)}
+            onMouseLeave={() => onRow(null)}
+            onFocus={() => onRow(id)}
+            onBlur={() => onRow(null)}
+            onClick={() => onSelect(field.key)}
+          />,
+          ...Object.entries(place.cells).flatMap(([column, cell]) =>
+            cell
+              ? [
+                  <span
+                    key={`${id}:${column}`}
+                    class="cell-box"
+                    data-table={field.key}
+                    data-row={index}
+                    data-column={column}
+                    ref={(element) => {
+                      if (element) placeBox(element, cell)
+                    }}
+                  />,
+                ]
+              : [],
+          ),
+        ]
+      }),
+    )
+  const fieldBoxes = (onPage: number) =>
     job.fields
       .map((field) => ({ field, meta: job.fields_meta?.[field.key] }))
       .filter((entry): entry is { field: JobField; meta: FieldMeta & { bbox: Bbox } } => entry.meta?.bbox != null && Number(entry.meta.page) === onPage)

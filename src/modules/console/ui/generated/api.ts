@@ -699,6 +699,26 @@ export interface components {
                         width: number;
                         height: number;
                     } | null;
+                    /** @description A table's rows in order, each where it is printed (its line on the page) with its cells (D338); null for a row not found in print. Only tables of documents with positions have it. */
+                    rows?: ({
+                        page: string | number;
+                        /** @description Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX). */
+                        bbox: {
+                            left: number;
+                            top: number;
+                            width: number;
+                            height: number;
+                        };
+                        /** @description Column key → where that cell is printed; null where its words were not found. */
+                        cells: {
+                            [key: string]: {
+                                left: number;
+                                top: number;
+                                width: number;
+                                height: number;
+                            } | null;
+                        };
+                    } | null)[];
                     /** @description Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same. */
                     table_check?: {
                         lines_sum: string | null;
