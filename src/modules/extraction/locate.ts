@@ -58,7 +58,13 @@ const MAX_ROW_GAP = 8
  * next, for a table that goes on), each cell's own words boxed where they spell it. A row that is
  * not found is null and the next is looked for from the same place.
  */
-function rowsOf(rows: Record<string, unknown>[], pageIndex: number, header: number, lines: string[][], layout: NonNullable<DocumentText['layout']>): RowPlace[] {
+function rowsOf(
+  rows: Record<string, unknown>[],
+  pageIndex: number,
+  header: number,
+  lines: string[][],
+  layout: NonNullable<DocumentText['layout']>,
+): RowPlace[] {
   let at = { page: pageIndex, line: header + 1 }
   return rows.map((row) => {
     const cells = Object.entries(row).filter(([, value]) => value !== null && value !== undefined && value !== '')
@@ -79,7 +85,11 @@ function rowsOf(rows: Record<string, unknown>[], pageIndex: number, header: numb
         })
         if (spelled.filter(([, found]) => found.length).length < needed) continue
         at = { page, line: index + 1 }
-        return { page: page + 1, bbox: boxOf(inLine), cells: Object.fromEntries(spelled.map(([column, found]) => [column, found.length ? boxOf(found) : null])) }
+        return {
+          page: page + 1,
+          bbox: boxOf(inLine),
+          cells: Object.fromEntries(spelled.map(([column, found]) => [column, found.length ? boxOf(found) : null])),
+        }
       }
     }
     return null

@@ -120,7 +120,8 @@ const UNLESS_ALLOWED = 'unless the server is started with --webhooks-allow-priva
 export function refusedHost(hostname: string): string | undefined {
   const host = bareHost(hostname)
   if (isLocalhostName(host)) return `localhost is a loopback address, which webhooks may not reach ${UNLESS_ALLOWED}`
-  if ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host)) return `${host} is a private, loopback or reserved address, which webhooks may not reach ${UNLESS_ALLOWED}`
+  if ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host))
+    return `${host} is a private, loopback or reserved address, which webhooks may not reach ${UNLESS_ALLOWED}`
   return undefined
 }
 
