@@ -4,24 +4,64 @@
  * thread that runs it, readers know no engine, nothing below the entry points imports the config,
  * the app or the CLI, and nothing in src imports the tests. lib knows no web framework but in the
  * field model, of which the extraction threads take only types; the console's browser code speaks
- * the API only. Checked by `npm run lint` (dependency-cruiser).
+ * the API only. The data layer (D210–D214): each table file belongs to one module, a repository
+ * imports no other module, and no module knows which database it runs on.
+ * Checked by `npm run lint` (dependency-cruiser).
  */
+
+/** Who owns each table file of src/db/tables/ (D214): only the owner (and src/db/) imports it. */
+const TABLE_OWNERS = {
+  accounts: 'src/modules/keys/',
+  schemas: 'src/modules/schemas/',
+  jobs: 'src/modules/extraction/',
+  webhooks: 'src/modules/webhooks/',
+  idempotency: 'src/http/idempotency-store\\.ts$',
+}
+
 module.exports = {
   forbidden: [
+    ...Object.entries(TABLE_OWNERS).map(([table, owner]) => ({
+      name: `${table}-tables-are-${owner.split('/')[2].replace(/\W.*/, '')}-only`,
+      severity: 'error',
+      comment: `The tables of ${table}.ts are read and written by their own module only: another module asks that module's service (D214).`,
+      from: { path: '^src/', pathNot: `^(${owner}|src/db/)` },
+      to: { path: `^src/db/tables/${table}\\.ts$` },
+    })),
+    {
+      name: 'all-tables-are-the-db-layers',
+      severity: 'error',
+      comment: 'The lists of every table (for db copy, drizzle-kit) are not a way into other modules\' tables.',
+      from: { path: '^src/', pathNot: '^src/db/' },
+      to: { path: '^src/db/tables/(index|sqlite|postgres)\\.ts$' },
+    },
+    {
+      name: 'repositories-stay-in-their-module',
+      severity: 'error',
+      comment: 'A repository queries its own tables and takes no other module\'s code or callbacks: the service composes modules (D213).',
+      from: { path: '^src/modules/([^/]+)/repository\\.ts$' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'one-query-for-both-dialects',
+      severity: 'error',
+      comment: 'Modules write each query once against src/db/dialect.ts; what differs per database lives in src/db/sqlite.ts and postgres.ts (D210).',
+      from: { path: '^src/(modules|http|lib)/' },
+      to: { path: '^src/db/(sqlite|postgres)\\.ts$|node_modules/drizzle-orm/(sqlite-core|pg-core|bun-sqlite|node-postgres)/|node_modules/pg/|^bun:sqlite$' },
+    },
     { name: 'no-circular', severity: 'error', comment: 'Files that import each other in a circle.', from: {}, to: { circular: true } },
     {
       name: 'lib-is-the-floor',
       severity: 'error',
       comment: 'src/lib is shared by everything above it and imports none of it.',
       from: { path: '^src/lib/' },
-      to: { path: '^src/(db|http|modules|cli|console)/|^src/(config|app|main)\\.ts$' },
+      to: { path: '^src/(db|http|modules|cli)/|^src/(config|app|main)\\.ts$' },
     },
     {
       name: 'db-below-modules',
       severity: 'error',
       comment: 'Tables and migrations know nothing of the modules that use them.',
       from: { path: '^src/db/' },
-      to: { path: '^src/(http|modules|cli|console)/|^src/(config|app|main)\\.ts$' },
+      to: { path: '^src/(http|modules|cli)/|^src/(config|app|main)\\.ts$' },
     },
     {
       name: 'modules-below-entry',

@@ -10,6 +10,9 @@ RUN bun install --ignore-scripts && bun scripts/pack-onnxruntime.mjs
 COPY src ./src
 COPY data ./data
 COPY test ./test
+# Some tests hold the README and docs/ to the code (the webhook snippet, the configuration table).
+COPY README.md ./
+COPY docs ./docs
 # The browser test skips itself here (no Chromium in this stage); CI runs it.
 RUN bun test && bun run build && mkdir -p /out/data
 

@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit'
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/db/tables/index.ts',
+  schema: './src/db/tables/sqlite.ts',
   out: './src/db/migrations',
 })

@@ -345,6 +345,7 @@ function parseServe(args: string[], env: Env): Command {
           (maxDocumentMegapixels === undefined ? DEFAULTS.maxDocumentMegapixels : integerIn('--max-document-megapixels', maxDocumentMegapixels, 1, 100_000)) *
           1_000_000,
         maxDecodeBytes: (maxDecodeMb === undefined ? DEFAULTS.maxDecodeMb : integerIn('--max-decode-mb', maxDecodeMb, 16, 4096)) * 1024 * 1024,
+        maxReadSeconds: jobTimeoutMs / 1000,
       },
       jobQueue: {
         caps: {

@@ -26,7 +26,7 @@ const DEFAULT_CONFIG: ServeConfig = {
   keepFilesMs: 0,
   jobTimeoutMs: 5 * 60_000,
   jobLeaseMs: 30_000,
-  readLimits: { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024 },
+  readLimits: { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024, maxReadSeconds: 300 },
   jobQueue: { caps: { maxQueuedJobs: 500, maxQueuedBytes: 512 * 1024 * 1024 }, syncWaitMs: 55_000 },
   webhooks: { allowPrivate: false, retryDelayMs: 5000 },
 }
@@ -140,6 +140,11 @@ describe('serve: extraction options', () => {
     })
     for (const word of ['--max-decode-mb', 'EXTRACTD_MAX_DECODE_MB', '--max-document-megapixels', 'EXTRACTD_MAX_DOCUMENT_MEGAPIXELS'])
       expect(HELP.serve).toContain(word)
+  })
+
+  test('gives the readers the time a job may run, to refuse page images that would take longer (D187)', () => {
+    expect(serveConfig(['--job-timeout', '90s'], {}).readLimits.maxReadSeconds).toBe(90)
+    expect(serveConfig([], { EXTRACTD_JOB_TIMEOUT: '10m' }).readLimits.maxReadSeconds).toBe(600)
   })
 
   test("reads the most threads one page's OCR runs on from a flag or the environment (D175)", () => {

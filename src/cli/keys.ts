@@ -1,5 +1,5 @@
 /** `extractd keys …`: issue, list and revoke API keys on the database the server uses (D24). */
-import { closeDatabase, type Database, openDatabase } from '../db/database'
+import { closeDatabase, type Database, DatabaseError, openDatabase } from '../db/database'
 import { createKey, listKeys, revokeKey } from '../modules/keys/service'
 
 export interface Output {
@@ -7,10 +7,13 @@ export interface Output {
   err: (line: string) => void
 }
 
+/** Runs `run` on the server's database, which must exist already; what fails names the database (D230). */
 async function withDatabase<T>(location: string, run: (database: Database) => Promise<T>): Promise<T> {
-  const database = await openDatabase(location, { poolSize: 1 })
+  const database = await openDatabase(location, { poolSize: 1, create: false })
   try {
     return await run(database)
+  } catch (error) {
+    throw new DatabaseError(database.shown, error)
   } finally {
     await closeDatabase(database)
   }

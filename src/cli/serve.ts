@@ -20,9 +20,26 @@ const JOB_GRACE_MS = 10_000
 /** How long a stopping server lets webhook attempts under way finish; the rest are sent after the next start. */
 const DELIVERY_GRACE_MS = 5_000
 
+/**
+ * Fails when the address cannot be listened on, before anything is written: with the port taken,
+ * `serve` must not first create a database and print a key (D231). Listened on and let go at
+ * once, with the options of the real listener, so it fails as that one would.
+ */
+function checkAddress(host: string, port: number): void {
+  try {
+    Bun.serve({ hostname: host, port, reusePort: false, development: false, fetch: () => new Response(null, { status: 503 }) }).stop(true)
+  } catch (error) {
+    const { code, message } = error as Error & { code?: string }
+    if (code === 'EADDRINUSE') throw new Error(`port ${port} is in use on ${host} (choose another with --port or PORT)`)
+    if (code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${host}: no such address on this machine (--host or HOST)`)
+    throw new Error(`cannot listen on ${host}, port ${port}: ${message}`)
+  }
+}
+
 export async function serve(config: ServeConfig, io: Output): Promise<void> {
   const log = createLogger(config.logLevel, batchedLines(io.out))
   const catalog = loadCatalog({ extraDir: config.catalogDir })
+  checkAddress(config.host, config.port)
   const database = await openDatabase(config.db, { poolSize: config.dbPoolSize })
 
   const first = await createFirstKey(database, FIRST_ACCOUNT)

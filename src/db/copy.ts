@@ -5,11 +5,10 @@
  * PostgreSQL transaction: a copy that fails leaves the target as empty as it found it.
  */
 import type { Database } from 'bun:sqlite'
-import { getTableConfig as pgConfig, PgTable } from 'drizzle-orm/pg-core'
-import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { getTableConfig as pgConfig, type PgTable } from 'drizzle-orm/pg-core'
+import { getTableConfig as sqliteConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type pg from 'pg'
-import * as pgTables from './pg-tables'
-import * as sqliteTables from './tables'
+import { tableSets } from './tables'
 
 export class CopyError extends Error {}
 
@@ -31,24 +30,18 @@ interface TablePlan {
 
 /** The tables in an order where every table comes after the tables its foreign keys name. */
 function plan(): TablePlan[] {
-  const pgByName = new Map(
-    (Object.values(pgTables) as unknown[])
-      .filter((value): value is PgTable => value instanceof PgTable)
-      .map((table) => [pgConfig(table).name, pgConfig(table)] as const),
-  )
-  const tables = (Object.values(sqliteTables) as unknown[])
-    .filter((value): value is SQLiteTable => value instanceof SQLiteTable)
-    .map((table) => {
-      const config = sqliteConfig(table)
-      const target = pgByName.get(config.name)
-      if (!target) throw new CopyError(`table ${config.name} has no PostgreSQL counterpart`)
+  const tables = tableSets.flatMap((set) =>
+    Object.entries(set.sqlite).map(([key, table]) => {
+      const config = sqliteConfig(table as unknown as SQLiteTable)
+      const target = pgConfig((set.postgres as Record<string, PgTable>)[key]!)
       return {
         name: config.name,
         columns: config.columns.map((column) => column.name),
         booleans: new Set(target.columns.filter((column) => column.getSQLType() === 'boolean').map((column) => column.name)),
         dependsOn: config.foreignKeys.map((key) => sqliteConfig(key.reference().foreignTable as SQLiteTable).name),
       }
-    })
+    }),
+  )
   const ordered: TablePlan[] = []
   const placed = new Set<string>()
   while (ordered.length < tables.length) {

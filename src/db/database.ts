@@ -1,29 +1,28 @@
 /**
  * The one database a process works on: a SQLite file (the default) or PostgreSQL, chosen by the
- * location alone (D98). Modules never look at which: each asks `perDatabase` for its repository.
+ * location alone (D98). Modules never look at which: they write each query once against the
+ * interface of dialect.ts (D210), and take their tables for this database from their table set.
  */
-import type { Database as SqliteClient } from 'bun:sqlite'
+import { Database as SqliteClient } from 'bun:sqlite'
+import { existsSync } from 'node:fs'
 import type pg from 'pg'
-import { type Db, openDb } from './client'
-import { migrate } from './migrate'
-import type { PgDb, PgTransaction } from './postgres'
+import type { Dialect } from './dialect'
+import { MIGRATIONS_TABLE, openSqlite } from './sqlite'
 
-export interface SqliteDatabase {
+export interface SqliteDatabase extends Dialect {
   kind: 'sqlite'
-  db: Db
+  /** The connection itself, for what only SQLite has (the copy to PostgreSQL, tests). */
   sqlite: SqliteClient
   /** The location as it may be shown in logs. */
   shown: string
 }
 
-export interface PostgresDatabase {
+export interface PostgresDatabase extends Dialect {
   kind: 'postgres'
-  db: PgDb
+  /** The pool itself, for what only PostgreSQL has (the copy from SQLite, tests). */
   pool: pg.Pool
   /** For connections of their own (LISTEN). */
   url: string
-  /** A transaction that gives its connection back whatever fails (use it, not `db.transaction`). */
-  transaction: PgTransaction
   shown: string
 }
 
@@ -35,23 +34,57 @@ export function isPostgresUrl(location: string): boolean {
   return POSTGRES_URL.test(location)
 }
 
-/** A URL without its password, for logs and messages. */
+/** A URL without its password (in the authority or as a `password=` parameter), for logs and messages. */
 export function withoutPassword(location: string): string {
-  return location.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
+  return location.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@').replace(/([?&]password=)[^&#]*/gi, '$1…')
+}
+
+/**
+ * A database that cannot be opened, or is not there for a command that does not create one: the
+ * message names where (a path, or a URL without its password) and why (D230).
+ */
+export class DatabaseError extends Error {
+  override name = 'DatabaseError'
+  constructor(shown: string, reason: unknown) {
+    // What a driver says may quote the URL it was given.
+    super(`database ${shown}: ${withoutPassword(reason instanceof Error ? reason.message : String(reason))}`, { cause: reason })
+  }
 }
 
 export interface OpenOptions {
   /** Connections in the PostgreSQL pool. */
   poolSize?: number
+  /**
+   * Whether a database that is not there yet is made: a new SQLite file, the tables of an empty
+   * PostgreSQL database. Only `serve` does (the default); the other commands pass false, so a
+   * mistyped `--db` is an error instead of a new, empty database (D230).
+   */
+  create?: boolean
 }
 
-/** Opens the database and applies the migrations it lacks. */
-export async function openDatabase(location: string, { poolSize }: OpenOptions = {}): Promise<Database> {
+/**
+ * Opens the database and applies the migrations it lacks. Whatever fails is a DatabaseError that
+ * names the location, without its password (D230).
+ */
+export async function openDatabase(location: string, { poolSize, create = true }: OpenOptions = {}): Promise<Database> {
+  const shown = withoutPassword(location)
+  try {
+    return await open(location, shown, poolSize, create)
+  } catch (error) {
+    throw error instanceof DatabaseError ? error : new DatabaseError(shown, error)
+  }
+}
+
+/** The command that makes a database, named where another command finds none. */
+const ONLY_SERVE_CREATES = "only 'extractd serve' creates one"
+
+async function open(location: string, shown: string, poolSize: number | undefined, create: boolean): Promise<Database> {
   if (isPostgresUrl(location)) {
     // node-postgres is loaded only for a PostgreSQL database (D150).
-    const { isMigrated, migratePostgres, openPostgres } = await import('./postgres')
+    const { isMigrated, isNew, migratePostgres, openPostgres } = await import('./postgres')
     const opened = openPostgres(location, { max: poolSize })
     try {
+      if (!create && (await isNew(opened))) throw new DatabaseError(shown, `holds no extractd tables (${ONLY_SERVE_CREATES})`)
       if (!(await isMigrated(opened))) {
         // Migrating holds one connection for its lock and needs another: its own two, whatever the pool's size.
         const migrating = openPostgres(location, { max: 2 })
@@ -65,39 +98,50 @@ export async function openDatabase(location: string, { poolSize }: OpenOptions =
       await opened.pool.end()
       throw error
     }
-    return { kind: 'postgres', ...opened, shown: withoutPassword(location) }
+    return { kind: 'postgres', ...opened, shown }
   }
-  const { db, sqlite } = openDb(location)
-  migrate(db)
-  return { kind: 'sqlite', db, sqlite, shown: location }
+  if (!create && location !== ':memory:') mustBeExtractdFile(location)
+  const opened = openSqlite(location)
+  try {
+    opened.migrate()
+  } catch (error) {
+    opened.sqlite.close()
+    throw error
+  }
+  return { kind: 'sqlite', ...opened, shown }
 }
 
-export async function closeDatabase(database: Database): Promise<void> {
-  if (database.kind === 'postgres') await database.pool.end()
-  else database.sqlite.close()
+/** Refuses a missing file, and any SQLite file extractd did not make, before opening it changes anything (WAL). */
+function mustBeExtractdFile(path: string): void {
+  if (!existsSync(path)) throw new DatabaseError(path, `no such file (${ONLY_SERVE_CREATES})`)
+  const probe = new SqliteClient(path, { readonly: true })
+  try {
+    if (probe.query('select 1 from sqlite_master where type = ? and name = ?').get('table', MIGRATIONS_TABLE) === null)
+      throw new DatabaseError(path, `is not an extractd database (${ONLY_SERVE_CREATES})`)
+  } finally {
+    probe.close()
+  }
+}
+
+export function closeDatabase(database: Database): Promise<void> {
+  return database.close()
 }
 
 /** Whether the database answers a query now (/readyz). */
-export async function databaseAnswers(database: Database): Promise<boolean> {
-  try {
-    if (database.kind === 'postgres') await database.pool.query('select 1')
-    else database.sqlite.query('select 1').get()
-    return true
-  } catch {
-    return false
-  }
+export function databaseAnswers(database: Database): Promise<boolean> {
+  return database.answers()
 }
 
 /**
- * A module's repository for a database: its SQLite or its PostgreSQL implementation, made once
- * per database (their prepared statements and caches live as long as it does).
+ * A module's repository for a database, made once per database (its prepared statements live as
+ * long as it does).
  */
-export function perDatabase<R>(make: { sqlite: (database: SqliteDatabase) => R; postgres: (database: PostgresDatabase) => R }) {
+export function perDatabase<R>(make: (database: Database) => R): (database: Database) => R {
   const made = new WeakMap<Database, R>()
-  return (database: Database): R => {
+  return (database) => {
     let repository = made.get(database)
     if (repository === undefined) {
-      repository = database.kind === 'sqlite' ? make.sqlite(database) : make.postgres(database)
+      repository = make(database)
       made.set(database, repository)
     }
     return repository

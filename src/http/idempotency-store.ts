@@ -1,14 +1,15 @@
 /**
- * Where idempotency keys and their answers are kept (D75), on each dialect. A key is claimed by
- * inserting it: the primary key lets one request of several at once have it, on one process or
- * many.
+ * Where idempotency keys and their answers are kept (D75), written once for both dialects (D210).
+ * A key is claimed by inserting it: the primary key lets one request of several at once have it,
+ * on one process or many.
  */
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
-import { type PostgresDatabase, perDatabase, type SqliteDatabase } from '../db/database'
-import * as pg from '../db/pg-tables'
-import * as sqlite from '../db/tables'
+import { perDatabase } from '../db/database'
+import { run } from '../db/dialect'
+import type { Tables } from '../db/tables/kit'
+import { idempotencyTables } from '../db/tables/idempotency'
 
-export type IdempotencyRow = typeof sqlite.idempotencyKeys.$inferSelect
+export type IdempotencyRow = Tables<typeof idempotencyTables>['idempotencyKeys']['$inferSelect']
 
 export type Claim = {
   accountId: string
@@ -29,87 +30,57 @@ export interface IdempotencyStore {
   purge(expiredBefore: string): Promise<void>
 }
 
-function sqliteStore({ db }: SqliteDatabase): IdempotencyStore {
-  const { idempotencyKeys } = sqlite
+/**
+ * The store of a database. Its statements are prepared with the first request that names a key,
+ * not at start (D150): the expired or lost claim is freed and the key inserted in one
+ * transaction, so two claims at once see each other.
+ */
+export const idempotencyStore = perDatabase((database): IdempotencyStore => {
+  const { idempotencyKeys } = idempotencyTables[database.kind]
   const accountId = sql.placeholder('accountId')
   const key = sql.placeholder('key')
   const mine = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!
-  const insert = db
-    .insert(idempotencyKeys)
-    .values({ accountId, key, requestHash: sql.placeholder('requestHash'), createdAt: sql.placeholder('now') })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key })
-    .prepare()
-  const find = db.select().from(idempotencyKeys).where(mine).prepare()
-  const release = db
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        mine,
-        or(
-          lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore')),
-          and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, sql.placeholder('lostBefore'))),
+  const release = database.prepare('idempotency_release', (q) =>
+    q
+      .delete(idempotencyKeys)
+      .where(
+        and(
+          mine,
+          or(
+            lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore')),
+            and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, sql.placeholder('lostBefore'))),
+          ),
         ),
       ),
-    )
-    .prepare()
-  const store = db
-    .update(idempotencyKeys)
-    .set({ responseStatus: sql`${sql.placeholder('status')}`, responseBody: sql`${sql.placeholder('body')}` })
-    .where(mine)
-    .prepare()
-  const forget = db.delete(idempotencyKeys).where(mine).prepare()
-  const purge = db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore')))
-    .prepare()
-  const claim = db.$client.transaction((values: Claim) => {
-    release.run(values)
-    return insert.get(values) !== undefined ? { claimed: true as const } : { claimed: false as const, row: find.get(values) }
-  }).immediate
+  )
+  // A concurrent claim of the same key waits here for the other to commit (PostgreSQL), then inserts nothing.
+  const insert = database.prepare('idempotency_insert', (q) =>
+    q
+      .insert(idempotencyKeys)
+      .values({ accountId, key, requestHash: sql.placeholder('requestHash'), createdAt: sql.placeholder('now') })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key }),
+  )
+  const find = database.prepare('idempotency_find', (q) => q.select().from(idempotencyKeys).where(mine))
+  const store = database.prepare('idempotency_store', (q) =>
+    q
+      .update(idempotencyKeys)
+      .set({ responseStatus: sql`${sql.placeholder('status')}`, responseBody: sql`${sql.placeholder('body')}` })
+      .where(mine),
+  )
+  const forget = database.prepare('idempotency_forget', (q) => q.delete(idempotencyKeys).where(mine))
+  const purge = database.prepare('idempotency_purge', (q) => q.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, sql.placeholder('expiredBefore'))))
 
   return {
-    claim: async (values) => claim(values),
-    store: async (account, name, status, body) => void store.run({ accountId: account, key: name, status, body }),
-    forget: async (account, name) => void forget.run({ accountId: account, key: name }),
-    purge: async (expiredBefore) => void purge.run({ expiredBefore }),
-  }
-}
-
-function postgresStore({ db, transaction }: PostgresDatabase): IdempotencyStore {
-  const { idempotencyKeys } = pg
-  const mine = (accountId: string, key: string) => and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!
-  return {
-    claim: ({ accountId, key, requestHash, now, expiredBefore, lostBefore }) =>
-      transaction(async (tx) => {
-        await tx
-          .delete(idempotencyKeys)
-          .where(
-            and(
-              mine(accountId, key),
-              or(lt(idempotencyKeys.createdAt, expiredBefore), and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, lostBefore))),
-            ),
-          )
-        // A concurrent claim of the same key waits here for the other to commit, then inserts nothing.
-        const inserted = await tx
-          .insert(idempotencyKeys)
-          .values({ accountId, key, requestHash, createdAt: now })
-          .onConflictDoNothing()
-          .returning({ key: idempotencyKeys.key })
-        if (inserted.length > 0) return { claimed: true as const }
-        const [row] = await tx.select().from(idempotencyKeys).where(mine(accountId, key))
+    claim: (values) =>
+      database.transaction(function* () {
+        yield* run(release, values)
+        if ((yield* run(insert, values)).length > 0) return { claimed: true as const }
+        const [row] = yield* run(find, values)
         return { claimed: false as const, row }
       }),
-    async store(accountId, key, status, body) {
-      await db.update(idempotencyKeys).set({ responseStatus: status, responseBody: body }).where(mine(accountId, key))
-    },
-    async forget(accountId, key) {
-      await db.delete(idempotencyKeys).where(mine(accountId, key))
-    },
-    async purge(expiredBefore) {
-      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, expiredBefore))
-    },
+    store: async (account, name, status, body) => void (await store.execute({ accountId: account, key: name, status, body })),
+    forget: async (account, name) => void (await forget.execute({ accountId: account, key: name })),
+    purge: async (expiredBefore) => void (await purge.execute({ expiredBefore })),
   }
-}
-
-export const idempotencyStore = perDatabase<IdempotencyStore>({ sqlite: sqliteStore, postgres: postgresStore })
+})

@@ -2,6 +2,7 @@
 import { afterEach, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { closeDatabase, databaseAnswers, openDatabase } from '../../src/db/database'
+import { rows } from '../../src/db/dialect'
 import { isMigrated, MIGRATION_LOCK, migratePostgres, openPostgres, pgMigrations } from '../../src/db/postgres'
 import { POSTGRES_URL, freshPostgres } from '../helpers/postgres'
 
@@ -61,10 +62,9 @@ test.skipIf(!POSTGRES_URL)('a connection the server drops as it is handed out fa
     }
     return connection
   }) as typeof handle.pool.connect
-  await expect(handle.transaction((tx) => tx.execute(sql`select 1`))).rejects.toThrow()
+  await expect(handle.transaction(() => rows(sql`select 1`))).rejects.toThrow()
   // The pool's one connection is not lost: the next transaction gets a new one, and the pool ends.
-  const { rows } = await handle.transaction((tx) => tx.execute(sql`select 2 as n`))
-  expect(rows).toEqual([{ n: 2 }])
+  expect(await handle.transaction(() => rows(sql`select 2 as n`))).toEqual([{ n: 2 }])
   await handle.pool.end()
   expect(handle.pool.totalCount).toBe(0)
 })

@@ -140,6 +140,29 @@ export function jpegManyScans(width: number, height: number, scans: number): Uin
   return concat([photo.subarray(0, sos), ...Array.from({ length: scans }, () => scan), new Uint8Array([0xff, 0xd9])])
 }
 
+/**
+ * A progressive JPEG of `width` × `height` whose one scan (the DC coefficients, every one zero)
+ * takes a bit per block: 2 MB say 32000 × 32000 pixels, and a decoder that keeps every
+ * coefficient of a progressive image holds 2 bytes per pixel and component. `components` 1 is
+ * grey, 3 is YCbCr with its chroma sampled 2 × 2 (as cameras do).
+ */
+export function jpegProgressive(width: number, height: number, components: 1 | 3 = 1): Uint8Array {
+  const segment = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body]
+  const sampling = components === 1 ? [0x11] : [0x22, 0x11, 0x11]
+  const frame = [8, height >> 8, height & 0xff, width >> 8, width & 0xff, components, ...sampling.flatMap((factors, i) => [i + 1, factors, 0])]
+  // One Huffman code, one bit long, for "no difference": every block's DC is that bit.
+  const dcTable = [0x00, 1, ...new Array(15).fill(0), 0]
+  const scan = [components, ...sampling.flatMap((_, i) => [i + 1, 0x00]), 0, 0, 0]
+  const mcu = components === 1 ? 8 : 16
+  const blocksPerMcu = components === 1 ? 1 : 6
+  const bits = Math.ceil(width / mcu) * Math.ceil(height / mcu) * blocksPerMcu
+  return concat([
+    new Uint8Array([0xff, 0xd8, ...segment(0xdb, [0, ...new Array(64).fill(1)]), ...segment(0xc2, frame), ...segment(0xc4, dcTable), ...segment(0xda, scan)]),
+    new Uint8Array(Math.ceil(bits / 8)),
+    new Uint8Array([0xff, 0xd9]),
+  ])
+}
+
 // ---- PNG ----
 
 function pngChunk(type: string, data: Uint8Array): Uint8Array {
@@ -163,7 +186,7 @@ function ihdr(width: number, height: number): Uint8Array {
 
 const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
-/** A white greyscale PNG, its headers as given: `headers` [w, h] pairs, the image data made for the last. */
+/** A black greyscale PNG (its samples all zero), its headers as given: `headers` [w, h] pairs, the image data made for the last. */
 export function png(headers: [number, number][], imageBytes?: number): Uint8Array {
   const [width, height] = headers[headers.length - 1]!
   const rows = imageBytes ?? height * (width + 1)
@@ -172,22 +195,92 @@ export function png(headers: [number, number][], imageBytes?: number): Uint8Arra
 
 // ---- PDF ----
 
-/** A PDF of the given objects (1-based, 1 the catalog), each a dictionary text and maybe a stream. */
-export function pdf(objects: { dictionary: string; stream?: Uint8Array }[]): Uint8Array {
+/**
+ * An object of a crafted PDF: its dictionary, maybe a stream, how the `stream` keyword's line ends
+ * (`eol`, "\n" by default: PDF.js takes anything up to the next line break) and what its /Length
+ * says (`length`, the true length by default: "9 0 R", or a wrong number).
+ */
+export interface PdfObject {
+  dictionary: string
+  stream?: Uint8Array
+  eol?: string
+  length?: string
+}
+
+/** A PDF of the given objects (1-based, 1 the catalog), with a cross-reference table. */
+export function pdf(objects: PdfObject[]): Uint8Array {
   const parts: Uint8Array[] = [encoder.encode('%PDF-1.7\n%\xe2\xe3\n')]
   let at = parts[0]!.length
   const offsets: number[] = []
   objects.forEach((object, i) => {
     offsets.push(at)
-    const head = encoder.encode(
-      `${i + 1} 0 obj\n${object.stream ? object.dictionary.replace(/>>\s*$/, ` /Length ${object.stream.length} >>`) : object.dictionary}\n${object.stream ? 'stream\n' : ''}`,
-    )
-    const tail = encoder.encode(object.stream ? '\nendstream\nendobj\n' : 'endobj\n')
-    parts.push(head, ...(object.stream ? [object.stream] : []), tail)
-    at += head.length + (object.stream?.length ?? 0) + tail.length
+    const body = pdfObjectBody(object)
+    const head = encoder.encode(`${i + 1} 0 obj\n`)
+    const tail = encoder.encode('endobj\n')
+    parts.push(head, body, tail)
+    at += head.length + body.length + tail.length
   })
   const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`
   parts.push(encoder.encode(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`))
+  return concat(parts)
+}
+
+/** An object's dictionary and stream as written between `N 0 obj` and `endobj`. */
+function pdfObjectBody({ dictionary, stream, eol = '\n', length }: PdfObject): Uint8Array {
+  if (!stream) return encoder.encode(`${dictionary}\n`)
+  const head = encoder.encode(`${dictionary.replace(/>>\s*$/, ` /Length ${length ?? stream.length} >>`)}\nstream${eol}`)
+  return concat([head, stream, encoder.encode('\nendstream\n')])
+}
+
+/**
+ * A PDF 1.5 whose objects `compressed` (1-based numbers) sit inside one object stream (Deflate),
+ * found through a cross-reference stream; the others are written in the file as usual.
+ */
+export function pdfWithObjectStream(objects: PdfObject[], compressed: number[]): Uint8Array {
+  const inside = new Set(compressed)
+  const objectStream = objects.length + 1
+  const xrefStream = objects.length + 2
+  // The object stream: "number offset" pairs, then the objects one after another.
+  const bodies = compressed.map((number) => pdfObjectBody(objects[number - 1]!))
+  let offset = 0
+  const pairs = compressed.map((number, i) => {
+    const pair = `${number} ${offset}`
+    offset += bodies[i]!.length + 1
+    return pair
+  })
+  const header = encoder.encode(`${pairs.join(' ')}\n`)
+  const content = concat([header, ...bodies.flatMap((body) => [body, encoder.encode('\n')])])
+  const written: PdfObject[] = [
+    ...objects,
+    { dictionary: `<< /Type /ObjStm /N ${compressed.length} /First ${header.length} /Filter /FlateDecode >>`, stream: deflateSync(content) },
+  ]
+  const parts: Uint8Array[] = [encoder.encode('%PDF-1.7\n%\xe2\xe3\n')]
+  let at = parts[0]!.length
+  const offsets = new Map<number, number>()
+  written.forEach((object, i) => {
+    if (inside.has(i + 1)) return
+    offsets.set(i + 1, at)
+    const part = concat([encoder.encode(`${i + 1} 0 obj\n`), pdfObjectBody(object), encoder.encode('endobj\n')])
+    parts.push(part)
+    at += part.length
+  })
+  // Cross-reference stream entries: type (1 byte), offset or object stream (4), generation or index (2).
+  const entries = new Uint8Array((xrefStream + 1) * 7)
+  const view = new DataView(entries.buffer)
+  for (let number = 0; number <= xrefStream; number++) {
+    const entry = number * 7
+    if (number === 0) view.setUint8(entry, 0)
+    else if (inside.has(number)) {
+      view.setUint8(entry, 2)
+      view.setUint32(entry + 1, objectStream)
+      view.setUint16(entry + 5, compressed.indexOf(number))
+    } else {
+      view.setUint8(entry, 1)
+      view.setUint32(entry + 1, number === xrefStream ? at : offsets.get(number)!)
+    }
+  }
+  const xref = pdfObjectBody({ dictionary: `<< /Type /XRef /Size ${xrefStream + 1} /W [1 4 2] /Root 1 0 R >>`, stream: entries })
+  parts.push(encoder.encode(`${xrefStream} 0 obj\n`), xref, encoder.encode(`endobj\nstartxref\n${at}\n%%EOF\n`))
   return concat(parts)
 }
 
@@ -208,14 +301,102 @@ export function pdfWithImages(width: number, height: number, images = 1): Uint8A
   ])
 }
 
-/** One page whose content stream is Deflate of `size` bytes of spaces (a 1000:1 stream). */
-export function pdfContentBomb(size: number): Uint8Array {
-  return pdf([
+/**
+ * How a crafted stream is written: every spelling PDF.js accepts of the `stream` keyword's line,
+ * of the filter and of the length, a stream inside an object stream, and filter chains.
+ */
+export const STREAM_SPELLINGS = [
+  'plain',
+  'space-before-eol',
+  'crlf',
+  'cr',
+  'words-before-eol',
+  'abbreviated-filter',
+  'escaped-filter',
+  'indirect-filter',
+  'hex-then-flate',
+  'flate-twice',
+  'wrong-length',
+  'indirect-length',
+  'decoy-endstream',
+  'object-stream',
+] as const
+export type StreamSpelling = (typeof STREAM_SPELLINGS)[number]
+
+/** One page whose content stream is Deflate of `size` bytes of spaces (a 1000:1 stream), written as `spelling` says. */
+export function pdfContentBomb(size: number, spelling: StreamSpelling = 'plain'): Uint8Array {
+  // A line of text first, so that a page whose stream is read whole shows it.
+  const text = encoder.encode('BT /F1 12 Tf 72 720 Td (Invoice 42) Tj ET\n')
+  const plain = () => {
+    const bytes = new Uint8Array(Math.max(size, text.length)).fill(0x20)
+    bytes.set(text)
+    return bytes
+  }
+  const spaces = () => deflateSync(plain(), { level: 9 })
+  const content: PdfObject = { dictionary: '<< /Filter /FlateDecode >>' }
+  const extra: PdfObject[] = []
+  switch (spelling) {
+    case 'plain':
+    case 'object-stream':
+      content.stream = spaces()
+      break
+    case 'space-before-eol':
+      Object.assign(content, { stream: spaces(), eol: ' \n' })
+      break
+    case 'crlf':
+      Object.assign(content, { stream: spaces(), eol: '\r\n' })
+      break
+    case 'cr':
+      Object.assign(content, { stream: spaces(), eol: '\r' })
+      break
+    case 'words-before-eol':
+      Object.assign(content, { stream: spaces(), eol: '   % anything at all\r\n' })
+      break
+    case 'abbreviated-filter':
+      Object.assign(content, { stream: spaces(), dictionary: '<</Filter/Fl>>' })
+      break
+    case 'escaped-filter':
+      Object.assign(content, { stream: spaces(), dictionary: '<< /Filter /Fl#61teDecode >>' })
+      break
+    case 'indirect-filter':
+      Object.assign(content, { stream: spaces(), dictionary: '<< /Filter 5 0 R >>' })
+      extra.push({ dictionary: '/FlateDecode' })
+      break
+    case 'hex-then-flate':
+      Object.assign(content, { stream: encoder.encode(`${Buffer.from(spaces()).toString('hex')}>`), dictionary: '<< /Filter [/AHx /Fl] >>' })
+      break
+    case 'flate-twice':
+      Object.assign(content, { stream: deflateSync(spaces()), dictionary: '<< /Filter [/FlateDecode /FlateDecode] >>' })
+      break
+    case 'wrong-length':
+      Object.assign(content, { stream: spaces(), length: '10' })
+      break
+    case 'indirect-length': {
+      const stream = spaces()
+      Object.assign(content, { stream, length: '5 0 R' })
+      extra.push({ dictionary: String(stream.length) })
+      break
+    }
+    case 'decoy-endstream': {
+      // A stored block whose bytes read "endstream": the true /Length reaches past it, to the data after.
+      const decoy = encoder.encode('\nendstream\nendobj\n')
+      const stored = concat([new Uint8Array([0, decoy.length, 0, ~decoy.length & 0xff, 0xff]), decoy])
+      const data = concat([new Uint8Array([0x78, 0x9c]), stored, deflateRawSync(plain(), { level: 9 })])
+      content.stream = data
+      break
+    }
+  }
+  const objects: PdfObject[] = [
     { dictionary: '<< /Type /Catalog /Pages 2 0 R >>' },
     { dictionary: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
-    { dictionary: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>' },
-    { dictionary: '<< /Filter /FlateDecode >>', stream: zlibZeros(size, 0x20) },
-  ])
+    {
+      dictionary:
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Contents 4 0 R >>',
+    },
+    content,
+    ...extra,
+  ]
+  return spelling === 'object-stream' ? pdfWithObjectStream(objects, [4]) : pdf(objects)
 }
 
 /** A page tree that claims `count` pages. */
@@ -353,4 +534,168 @@ export function docxLyingSize(size: number, declared: number): Uint8Array {
 export function docxDeepNesting(depth: number): Uint8Array {
   const xml = `<w:document xmlns:w="x"><w:body>${'<w:sdt><w:sdtContent>'.repeat(depth)}<w:p><w:r><w:t>deep</w:t></w:r></w:p>${'</w:sdtContent></w:sdt>'.repeat(depth)}</w:body></w:document>`
   return zip([zipPart('word/document.xml', strToU8(xml))])
+}
+
+// ---- PNG ancillary chunks ----
+
+/**
+ * A white `width` × `height` PNG carrying an ancillary chunk whose compressed content inflates to
+ * `inflated` bytes: an ICC profile (iCCP), compressed text (zTXt) or international text (iTXt).
+ */
+export function pngWithCompressedChunk(type: 'iCCP' | 'zTXt' | 'iTXt', inflated: number, width = 100, height = 100): Uint8Array {
+  const content = zlibZeros(inflated, 0x20)
+  const head = type === 'iTXt' ? encoder.encode('Comment\0\x01\x00en\0Comment\0') : encoder.encode(type === 'iCCP' ? 'ICC profile\0\x00' : 'Comment\0\x00')
+  const image = png([[width, height]])
+  // The chunk goes after IHDR (8 bytes of signature, 25 of IHDR), where both belong.
+  return concat([image.subarray(0, 33), pngChunk(type, concat([head, content])), image.subarray(33)])
+}
+
+// ---- WebP ----
+
+/** A white lossless WebP of `width` × `height` (a 6000 × 6000 one is about 1.4 KB). */
+export async function webpLossless(width: number, height: number): Promise<Uint8Array> {
+  const { default: sharp } = await import('sharp')
+  const image = sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+  return new Uint8Array(await image.webp({ lossless: true, effort: 0 }).toBuffer())
+}
+
+// ---- HEIC ----
+
+/** An ISO media box: size, type, then its content. */
+function box(type: string, ...content: Uint8Array[]): Uint8Array {
+  const body = concat(content)
+  const out = new Uint8Array(8 + body.length)
+  new DataView(out.buffer).setUint32(0, out.length)
+  out.set(encoder.encode(type), 4)
+  out.set(body, 8)
+  return out
+}
+
+/** A full box: a box whose content opens with a version and flags. */
+function fullBox(type: string, version: number, flags: number, ...content: Uint8Array[]): Uint8Array {
+  return box(type, new Uint8Array([version, flags >> 16, (flags >> 8) & 0xff, flags & 0xff]), ...content)
+}
+
+/** Big-endian unsigned integers, each `bytes` long. */
+function be(bytes: 1 | 2 | 4, ...values: number[]): Uint8Array {
+  const out = new Uint8Array(values.length * bytes)
+  const view = new DataView(out.buffer)
+  values.forEach((value, i) => (bytes === 1 ? view.setUint8(i, value) : bytes === 2 ? view.setUint16(i * 2, value) : view.setUint32(i * 4, value)))
+  return out
+}
+
+/** The largest (or smallest) HEVC-coded image of a HEIF file: its configuration box, its size and its data. */
+export function heifCodedImage(
+  file: Uint8Array,
+  which: 'largest' | 'smallest' = 'largest',
+): { hvcC: Uint8Array; width: number; height: number; data: Uint8Array } {
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength)
+  const children = (start: number, end: number) => {
+    const found: { type: string; start: number; end: number }[] = []
+    for (let at = start; at + 8 <= end; ) {
+      const size = view.getUint32(at)
+      found.push({ type: String.fromCharCode(...file.subarray(at + 4, at + 8)), start: at + 8, end: at + size })
+      at += size
+    }
+    return found
+  }
+  const meta = children(0, file.length).find((b) => b.type === 'meta')!
+  const inMeta = children(meta.start + 4, meta.end)
+  const find = (type: string) => inMeta.find((b) => b.type === type)!
+  const iprp = children(find('iprp').start, find('iprp').end)
+  const properties = children(iprp.find((b) => b.type === 'ipco')!.start, iprp.find((b) => b.type === 'ipco')!.end)
+  // ipma (version 0, small indices): item → its properties, 1-based.
+  const ipma = iprp.find((b) => b.type === 'ipma')!
+  const associations = new Map<number, number[]>()
+  for (let at = ipma.start + 8, n = view.getUint32(ipma.start + 4), i = 0; i < n; i++) {
+    const item = view.getUint16(at)
+    const count = file[at + 2]!
+    associations.set(
+      item,
+      [...file.subarray(at + 3, at + 3 + count)].map((a) => a & 0x7f),
+    )
+    at += 3 + count
+  }
+  // iloc (version 0 or 1, 4-byte offsets and lengths, one extent each): item → its data.
+  const iloc = find('iloc')
+  const version = file[iloc.start]!
+  const baseBytes = file[iloc.start + 5]! >> 4
+  const items: { id: number; offset: number; length: number }[] = []
+  for (let at = iloc.start + 8, n = view.getUint16(iloc.start + 6), i = 0; i < n; i++) {
+    const id = view.getUint16(at)
+    at += version === 1 ? 6 : 4
+    const base = baseBytes === 4 ? view.getUint32(at) : 0
+    at += baseBytes + 2
+    items.push({ id, offset: base + view.getUint32(at), length: view.getUint32(at + 4) })
+    at += 8
+  }
+  let best: ReturnType<typeof heifCodedImage> | undefined
+  for (const item of items) {
+    const props = (associations.get(item.id) ?? []).map((index) => properties[index - 1]!)
+    const hvcC = props.find((p) => p.type === 'hvcC')
+    const ispe = props.find((p) => p.type === 'ispe')
+    if (!hvcC || !ispe) continue
+    const [width, height] = [view.getUint32(ispe.start + 4), view.getUint32(ispe.start + 8)]
+    if (best && (which === 'largest' ? best.width * best.height >= width * height : best.width * best.height <= width * height)) continue
+    best = { hvcC: file.slice(hvcC.start - 8, hvcC.end), width, height, data: file.slice(item.offset, item.offset + item.length) }
+  }
+  return best!
+}
+
+/**
+ * A HEIC whose primary image is a grid of `rows` × `columns` tiles, every tile the same coded
+ * image (`tile`, from heifCodedImage) stored once; the grid's output is `width` × `height`
+ * (by default what its tiles cover).
+ */
+export function heicGrid(
+  tile: ReturnType<typeof heifCodedImage>,
+  rows: number,
+  columns: number,
+  width = columns * tile.width,
+  height = rows * tile.height,
+): Uint8Array {
+  const tiles = rows * columns
+  const gridId = 1
+  const tileId = (i: number) => i + 2
+  const gridData = concat([new Uint8Array([0, 1, rows - 1, columns - 1]), be(4, width, height)])
+  const ftyp = box('ftyp', encoder.encode('heic'), be(4, 0), encoder.encode('mif1heic'))
+  const infe = (id: number, type: string) => fullBox('infe', 2, 0, be(2, id, 0), encoder.encode(`${type}\0`))
+  const meta = (mdatData: number) => {
+    const locations = [
+      [gridId, mdatData, gridData.length],
+      ...Array.from({ length: tiles }, (_, i) => [tileId(i), mdatData + gridData.length, tile.data.length]),
+    ]
+    return fullBox(
+      'meta',
+      0,
+      0,
+      fullBox('hdlr', 0, 0, be(4, 0), encoder.encode('pict'), be(4, 0, 0, 0), new Uint8Array(1)),
+      fullBox('pitm', 0, 0, be(2, gridId)),
+      fullBox('iinf', 0, 0, be(2, tiles + 1), infe(gridId, 'grid'), ...Array.from({ length: tiles }, (_, i) => infe(tileId(i), 'hvc1'))),
+      fullBox(
+        'iloc',
+        0,
+        0,
+        new Uint8Array([0x44, 0x00]),
+        be(2, locations.length),
+        ...locations.map(([id, offset, length]) => concat([be(2, id!, 0, 1), be(4, offset!, length!)])),
+      ),
+      fullBox('iref', 0, 0, box('dimg', be(2, gridId, tiles), be(2, ...Array.from({ length: tiles }, (_, i) => tileId(i))))),
+      box(
+        'iprp',
+        box('ipco', tile.hvcC, fullBox('ispe', 0, 0, be(4, tile.width, tile.height)), fullBox('ispe', 0, 0, be(4, width, height))),
+        fullBox(
+          'ipma',
+          0,
+          0,
+          be(4, tiles + 1),
+          concat([be(2, gridId), new Uint8Array([1, 3])]),
+          ...Array.from({ length: tiles }, (_, i) => concat([be(2, tileId(i)), new Uint8Array([2, 0x81, 2])])),
+        ),
+      ),
+    )
+  }
+  // The meta box's size does not depend on where the data is: lay it out once to know that offset.
+  const mdatData = ftyp.length + meta(0).length + 8
+  return concat([ftyp, meta(mdatData), box('mdat', gridData, tile.data)])
 }

@@ -10,9 +10,7 @@ import { silentLogger } from '../../src/lib/log'
 import { createKey } from '../../src/modules/keys/service'
 import { createDeliveryWorker } from '../../src/modules/webhooks/delivery'
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../src/modules/webhooks/model'
-import { enqueueJobEventSqlite } from '../../src/modules/webhooks/sqlite'
-import { enqueueJobEventPostgres } from '../../src/modules/webhooks/postgres'
-import { createWebhook, listWebhooks } from '../../src/modules/webhooks/service'
+import { createWebhook, listWebhooks, queueJobEvent } from '../../src/modules/webhooks/service'
 import type { Database } from '../../src/db/database'
 import { anotherHandle, openTestDatabase, query } from '../helpers/database'
 import { tempDir } from '../helpers/process'
@@ -39,9 +37,8 @@ async function twoInstances() {
 
 /** Ends a job as far as webhooks are concerned: its event queued as the extraction module queues it. */
 async function jobEnded(database: Database, accountId: string, id: string): Promise<void> {
-  const job = { id, status: 'succeeded', completedAt: new Date().toISOString(), wire: () => ({ id }) }
-  if (database.kind === 'sqlite') database.db.transaction((tx) => enqueueJobEventSqlite(tx, accountId, job))
-  else await database.transaction((tx) => enqueueJobEventPostgres(tx, accountId, job))
+  const job = { id, accountId, status: 'succeeded', completedAt: new Date().toISOString(), wire: { id } }
+  await database.transaction((tx) => queueJobEvent(database, tx, job))
 }
 
 test('30 creates split over two instances at once: exactly the limit is accepted', async () => {

@@ -1,9 +1,8 @@
 /** Extraction jobs and their uploaded files: only the extraction module reads or writes these. */
-import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { FieldMeta, JobField } from '../../lib/fields/model'
-import { newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import { accounts } from './accounts'
+import { accountTables } from './accounts'
+import { defineTables } from './kit'
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const
 
@@ -24,70 +23,77 @@ export interface JobProgress {
   pages_total: number
 }
 
-export const jobs = sqliteTable(
-  'jobs',
-  {
-    id: text('id')
+export const jobTables = defineTables((k) => {
+  const { accounts } = k.of(accountTables)
+
+  const jobs = k.table(
+    'jobs',
+    {
+      id: k.id('job'),
+      accountId: k
+        .text('account_id')
+        .notNull()
+        .references(() => accounts.id),
+      status: k.text('status').$type<JobStatus>().notNull().default('queued'),
+      documentType: k.text('document_type').notNull(),
+      /** The schema the fields were copied from; no foreign key, the copy stands alone. */
+      schemaId: k.text('schema_id'),
+      /** The version of that schema the fields were copied from. */
+      schemaVersion: k.integer('schema_version'),
+      fields: k.json<StoredJobField[]>('fields').notNull(),
+      fileName: k.text('file_name').notNull(),
+      fileSize: k.integer('file_size').notNull(),
+      fileMediaType: k.text('file_media_type').notNull(),
+      fileSha256: k.text('file_sha256').notNull(),
+      result: k.json<Record<string, unknown>>('result'),
+      fieldsMeta: k.json<Record<string, StoredFieldMeta>>('fields_meta'),
+      progress: k.json<JobProgress>('progress'),
+      errorCode: k.text('error_code'),
+      errorMessage: k.text('error_message'),
+      engine: k.text('engine').notNull(),
+      /** The process run that claimed the job; only it may complete it. */
+      runner: k.text('runner'),
+      /** Until when the runner holds a running job; it renews this while it runs, and after it any runner may take the job over. */
+      leaseExpiresAt: k.text('lease_expires_at'),
+      attempts: k.integer('attempts').notNull().default(0),
+      createdAt: k.text('created_at').notNull().$defaultFn(nowIso),
+      updatedAt: k.text('updated_at').notNull().$defaultFn(nowIso),
+      completedAt: k.text('completed_at'),
+    },
+    (table) => [
+      k.index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
+      k.index('jobs_status_idx').on(table.status, table.createdAt),
+      // An account's jobs not yet ended, counted against its caps at every new job (D133).
+      k.index('jobs_account_status_idx').on(table.accountId, table.status),
+    ],
+  )
+
+  /** Uploaded documents: kept until their job ends, then only when the operator asks (retention). */
+  const jobFiles = k.table(
+    'job_files',
+    {
+      jobId: k
+        .text('job_id')
+        .primaryKey()
+        .references(() => jobs.id, { onDelete: 'cascade' }),
+      content: k.bytes('content').notNull(),
+      /** When a finished job's file may be deleted; null while the job still needs it. */
+      expiresAt: k.text('expires_at'),
+    },
+    (table) => [k.index('job_files_expires_idx').on(table.expiresAt)],
+  )
+
+  /**
+   * Each account's turn at the job runners (D131): when a runner last claimed one of its jobs. The
+   * next job claimed is the account's with the fewest running, then the one served longest ago.
+   */
+  const jobTurns = k.table('job_turns', {
+    accountId: k
+      .text('account_id')
       .primaryKey()
-      .$defaultFn(() => newId('job')),
-    accountId: text('account_id')
-      .notNull()
       .references(() => accounts.id),
-    status: text('status').$type<JobStatus>().notNull().default('queued'),
-    documentType: text('document_type').notNull(),
-    /** The schema the fields were copied from; no foreign key, the copy stands alone. */
-    schemaId: text('schema_id'),
-    /** The version of that schema the fields were copied from. */
-    schemaVersion: integer('schema_version'),
-    fields: text('fields', { mode: 'json' }).$type<StoredJobField[]>().notNull(),
-    fileName: text('file_name').notNull(),
-    fileSize: integer('file_size').notNull(),
-    fileMediaType: text('file_media_type').notNull(),
-    fileSha256: text('file_sha256').notNull(),
-    result: text('result', { mode: 'json' }).$type<Record<string, unknown>>(),
-    fieldsMeta: text('fields_meta', { mode: 'json' }).$type<Record<string, StoredFieldMeta>>(),
-    progress: text('progress', { mode: 'json' }).$type<JobProgress>(),
-    errorCode: text('error_code'),
-    errorMessage: text('error_message'),
-    engine: text('engine').notNull(),
-    /** The process run that claimed the job; only it may complete it. */
-    runner: text('runner'),
-    /** Until when the runner holds a running job; it renews this while it runs, and after it any runner may take the job over. */
-    leaseExpiresAt: text('lease_expires_at'),
-    attempts: integer('attempts').notNull().default(0),
-    createdAt: text('created_at').notNull().$defaultFn(nowIso),
-    updatedAt: text('updated_at').notNull().$defaultFn(nowIso),
-    completedAt: text('completed_at'),
-  },
-  (table) => [
-    index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
-    index('jobs_status_idx').on(table.status, table.createdAt),
-    // An account's jobs not yet ended, counted against its caps at every new job (D133).
-    index('jobs_account_status_idx').on(table.accountId, table.status),
-  ],
-)
+    lastClaimedAt: k.text('last_claimed_at').notNull(),
+  })
 
-/** Uploaded documents: kept until their job ends, then only when the operator asks (retention). */
-export const jobFiles = sqliteTable(
-  'job_files',
-  {
-    jobId: text('job_id')
-      .primaryKey()
-      .references(() => jobs.id, { onDelete: 'cascade' }),
-    content: blob('content', { mode: 'buffer' }).notNull(),
-    /** When a finished job's file may be deleted; null while the job still needs it. */
-    expiresAt: text('expires_at'),
-  },
-  (table) => [index('job_files_expires_idx').on(table.expiresAt)],
-)
-
-/**
- * Each account's turn at the job runners (D131): when a runner last claimed one of its jobs. The
- * next job claimed is the account's with the fewest running, then the one served longest ago.
- */
-export const jobTurns = sqliteTable('job_turns', {
-  accountId: text('account_id')
-    .primaryKey()
-    .references(() => accounts.id),
-  lastClaimedAt: text('last_claimed_at').notNull(),
+  return { jobs, jobFiles, jobTurns }
 })

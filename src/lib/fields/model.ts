@@ -131,10 +131,7 @@ export type JobField = Omit<Field, 'required' | 'type' | 'columns'> & { type: Re
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
-/**
- * Declared: what a job says of each answer besides its value (D57, D68, D117), under the names
- * it is stored in `fields_meta` and answered with, from the engine on (D202).
- */
+/** A box on a page, as the wire describes it (a value's, a table row's, a cell's: D338). */
 const BBox = t.Object(
   {
     left: t.Number({ minimum: 0, maximum: 1 }),
@@ -148,6 +145,7 @@ const BBox = t.Object(
   },
 )
 
+/** Declared: what a job says of an answer besides its value (D57, D68, D117), named as stored and answered from the engine on (D202). */
 export const FieldMeta = t.Object({
   confidence: t.Number({ minimum: 0, maximum: 1 }),
   page: Nullable(t.Integer()),

@@ -21,8 +21,12 @@ export function columnWords(kind: ColumnKind): string[] {
   return [...new Set(LEXICONS.flatMap((lexicon) => lexicon.columns[kind]))]
 }
 
-/** Letters (or hyphens) a `*` joins to a word in a compound: "*steuer*" finds "Umsatzsteuer-Betrag". Needs the `u` flag. */
-const JOINED = '[\\p{L}-]*'
+/**
+ * Letters (or hyphens) a `*` joins to a word in a compound: "*steuer*" finds "Umsatzsteuer-Betrag".
+ * At most 40 (D186): a longer run is no compound, and an unbounded one is scanned again from each
+ * of its letters. Needs the `u` flag.
+ */
+const JOINED = '[\\p{L}-]{0,40}'
 
 /**
  * One word or phrase of a lexicon as a pattern source: special characters escaped, dots and

@@ -36,7 +36,7 @@ export function answersOf(entries: Iterable<readonly [string, FieldAnswer]>): An
   return Object.fromEntries(entries)
 }
 
-/** A job's answers as stored (the job row's `result` and `fieldsMeta`) and answered. */
+/** Declared: a job's answers split once, as the job row stores them and the API answers them: the values (`result`) apart from their FieldMeta. */
 export interface StoredAnswers {
   result: Record<string, unknown>
   fieldsMeta: Record<string, FieldMeta>

@@ -2,7 +2,7 @@
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/database'
-import { JOB_STATUSES, type JobStatus } from '../../db/tables'
+import { JOB_STATUSES, type JobStatus } from '../../db/tables/jobs'
 import type { AuthPlugin } from '../../http/auth'
 import { type ErrorDetail, errors } from '../../http/errors'
 import { pageLimit } from '../../http/paging'

@@ -4,7 +4,7 @@ import { t } from 'elysia'
 import { Field, FieldInput, FieldMeta } from '../../lib/fields/model'
 import { MAX_FIELDS } from '../../lib/fields/types'
 import { Text } from '../../lib/text-type'
-import { JOB_STATUSES } from '../../db/tables'
+import { JOB_STATUSES } from '../../db/tables/jobs'
 import { JOB_ERROR_CODES } from './errors'
 import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 

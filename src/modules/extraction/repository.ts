@@ -1,15 +1,22 @@
 /**
- * What the extraction service and the job runner need from a database. Each dialect (sqlite.ts,
- * postgres.ts) implements it; dialect.ts picks one for a database, so neither imports the other
- * or this file's users.
+ * Jobs and their documents in the database, written once for both dialects (D210). A job is
+ * claimed by one runner at a time, under a lease, and completed by that runner only (D77); claims
+ * in turn take turns across processes (D131), and a new job is counted against its account's caps
+ * in the transaction that stores it (D133). Queued jobs are announced on a channel: to this
+ * process's runner, and on PostgreSQL to every instance's. What a job's end means to other modules
+ * (its webhook events) is the service's to add to the transaction (D213).
  */
-import type { JobProgress, JobStatus, jobs, StoredJobField } from '../../db/tables'
-import { type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import { perDatabase } from '../../db/database'
+import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
+import { type JobProgress, type JobStatus, jobTables, type StoredJobField } from '../../db/tables/jobs'
+import type { Tables } from '../../db/tables/kit'
+import { isoIn, nowIso } from '../../lib/time'
 import type { StoredAnswers } from './answers'
 import type { JobErrorCode } from './errors'
 import type { QueueCaps } from './queue-limits'
 
-export type JobRow = typeof jobs.$inferSelect
+export type JobRow = Tables<typeof jobTables>['jobs']['$inferSelect']
 
 export interface NewJobRow {
   accountId: string
@@ -57,48 +64,10 @@ export function endOf(outcome: JobOutcome, now: string) {
 
 export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
 
-/** What a job's end tells the webhooks module (D81): the wire form of the ended job. */
-export type DescribeJob = (row: JobRow) => unknown
-
-export interface JobsRepository {
-  /**
-   * Stores a queued job with its document, and lets idle runners of any process know; unless the
-   * account's jobs not yet ended would pass a cap with it, checked in the same transaction.
-   */
-  create(job: NewJobRow, content: Uint8Array, caps: QueueCaps): Promise<Created>
-  find(accountId: string, id: string): Promise<JobRow | undefined>
-  /** The account's jobs, newest first, `limit` of them. */
-  list(accountId: string, page: JobPage): Promise<JobRow[]>
-  /** A job's document as uploaded; `content` null once it is no longer kept. */
-  file(accountId: string, id: string): Promise<{ name: string; mediaType: string; content: Uint8Array | null } | undefined>
-  /** Ends a job that has not ended as canceled (D71); the status it had, or undefined when it is not the account's. */
-  cancel(accountId: string, id: string, keepFileMs: number): Promise<JobStatus | undefined>
-  /** Deletes an ended job and its document; the status it had, or undefined when it is not the account's. */
-  remove(accountId: string, id: string): Promise<JobStatus | undefined>
-
-  // The runner's side: by job ID, fenced by the runner that claimed the job (D77).
-  /** Claims a queued job, or a running one whose lease ran out, for `runner`; undefined when another holds it or it ended. */
-  claim(id: string, runner: string, leaseMs: number, describe: DescribeJob): Promise<ClaimedJob | undefined>
-  /** Extends the leases of the jobs `runner` still holds; returns the IDs it holds. */
-  renew(runner: string, ids: string[], leaseMs: number): Promise<string[]>
-  /** Gives `runner`'s running jobs back to the queue; how many. */
-  release(runner: string, ids: string[]): Promise<number>
-  /**
-   * Claims the next job for `runner` in the accounts' turns (D131): of the accounts with jobs no
-   * runner holds, the one with the fewest jobs running (on any runner), then the one whose job was
-   * claimed longest ago; of its jobs, one whose runner stopped, else its oldest. `interrupted` when
-   * it was left running by a runner that stopped renewing it. Undefined when there is none.
-   */
-  claimNext(runner: string, leaseMs: number, describe: DescribeJob): Promise<(ClaimedJob & { interrupted: boolean }) | undefined>
-  /** Whether a job has ended (or is gone). */
-  ended(id: string): Promise<boolean>
-  recordProgress(id: string, runner: string, progress: JobProgress): Promise<void>
-  /** Records the outcome if `runner` still holds the job, releases its document, queues its webhook events. */
-  complete(id: string, runner: string, outcome: JobOutcome, keepFileMs: number, describe: DescribeJob): Promise<boolean>
-  /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back (SQLite); how many. */
-  purgeExpiredFiles(): Promise<number>
-  /** Calls `wake` when another process may have queued a job; returns what stops it. */
-  onQueued(wake: () => void): () => void
+/** What a claim found: the job it claimed, and the jobs that ended as it passed over them (their documents gone). */
+export interface Claim<J = ClaimedJob> {
+  job?: J
+  ended: JobRow[]
 }
 
 /** How many jobs one claim in turn passes over (their documents gone) before it gives up until the next poll. */
@@ -129,3 +98,245 @@ export function nextInTurnSql(now: string): SQL {
     order by case when jobs.status = 'running' then 0 else 1 end, jobs.created_at, jobs.id
     limit 1`
 }
+
+const QUEUED_CHANNEL = 'extractd_jobs'
+/** Any number unique to extractd: the transaction advisory lock claims in turn take one at a time (D131). */
+const CLAIM_LOCK = 0x6a6f6273 // "jobs"
+/** Any number unique to extractd: an account's new jobs take turns on it with the account's ID, to count against its caps (D133). */
+const QUEUE_CAPS_LOCK = 0x6a6f6271 // "jobq"
+
+export const jobsRepository = perDatabase((database) => {
+  const { db } = database
+  const { jobs, jobFiles, jobTurns } = jobTables[database.kind]
+
+  const owned = (accountId: string, id?: string): SQL =>
+    id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
+  /** Jobs no runner holds: queued, or running under a lease its runner stopped renewing. */
+  const claimable = (now: string): SQL => or(eq(jobs.status, 'queued'), and(eq(jobs.status, 'running'), lt(jobs.leaseExpiresAt, now)))!
+  const runningOf = (runner: string, ids: string[]) => and(inArray(jobs.id, ids), eq(jobs.status, 'running'), eq(jobs.runner, runner))
+
+  /** The status of one of the account's jobs, its row locked until the transaction ends. */
+  function* lockedStatus(tx: Queries, accountId: string, id: string): Part<JobStatus | undefined> {
+    const [row] = yield* forUpdate(tx.select({ status: jobs.status }).from(jobs).where(owned(accountId, id)))
+    return row?.status
+  }
+
+  /** A finished job's document is kept for the retention time, or deleted at once (D60). */
+  function* releaseFile(tx: Queries, id: string, keepFileMs: number): Part<void> {
+    if (keepFileMs > 0)
+      yield* run(
+        tx
+          .update(jobFiles)
+          .set({ expiresAt: isoIn(keepFileMs) })
+          .where(eq(jobFiles.jobId, id)),
+      )
+    else yield* run(tx.delete(jobFiles).where(eq(jobFiles.jobId, id)))
+  }
+
+  /** Records the outcome if `runner` still holds the job, and releases its document; the ended job, or undefined. */
+  function* finish(tx: Queries, id: string, runner: string, outcome: JobOutcome, keepFileMs: number): Part<JobRow | undefined> {
+    const [done] = yield* run(
+      tx
+        .update(jobs)
+        .set(endOf(outcome, nowIso()))
+        .where(runningOf(runner, [id]))
+        .returning(),
+    )
+    if (done) yield* releaseFile(tx, id, keepFileMs)
+    return done
+  }
+
+  /**
+   * Claims one job by ID for `runner`: passing over it when another transaction holds its row
+   * (`skipLocked`), else waiting for that one (a cancel) to end. Nothing when it is not claimable;
+   * a job whose document is gone ends failed instead.
+   */
+  function* claimIn(tx: Queries, id: string, runner: string, leaseMs: number, skipLocked: boolean): Part<Claim> {
+    const now = nowIso()
+    const [free] = yield* forUpdate(
+      tx
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.id, id), claimable(now))),
+      { skipLocked },
+    )
+    if (!free) return { ended: [] }
+    const [row] = yield* run(
+      tx
+        .update(jobs)
+        .set({ status: 'running', runner, leaseExpiresAt: isoIn(leaseMs), attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+        .where(eq(jobs.id, id))
+        .returning(),
+    )
+    const [file] = yield* run(tx.select({ content: jobFiles.content }).from(jobFiles).where(eq(jobFiles.jobId, id)))
+    if (!file) {
+      const ended = yield* finish(tx, id, runner, FILE_MISSING, 0)
+      return { ended: ended ? [ended] : [] }
+    }
+    yield* run(
+      tx
+        .insert(jobTurns)
+        .values({ accountId: row!.accountId, lastClaimedAt: now })
+        .onConflictDoUpdate({ target: jobTurns.accountId, set: { lastClaimedAt: now } }),
+    )
+    return { job: { row: row!, content: file.content }, ended: [] }
+  }
+
+  return {
+    /**
+     * Stores a queued job with its document, and lets idle runners know; unless the account's jobs
+     * not yet ended would pass a cap with it, counted while the account's other new jobs wait their
+     * turn, on any process (D133).
+     */
+    create: ({ now, ...job }: NewJobRow, content: Uint8Array, { maxQueuedJobs, maxQueuedBytes }: QueueCaps): Promise<Created> =>
+      database.transaction(function* (tx) {
+        yield* lock(QUEUE_CAPS_LOCK, job.accountId)
+        const [waiting] = yield* run(
+          tx
+            .select({ jobs: count(), bytes: sql<number | string>`coalesce(sum(${jobs.fileSize}), 0)` })
+            .from(jobs)
+            .where(and(owned(job.accountId), inArray(jobs.status, ['queued', 'running']))),
+        )
+        const held = { jobs: Number(waiting?.jobs ?? 0), bytes: Number(waiting?.bytes ?? 0) }
+        if (held.jobs >= maxQueuedJobs) return { over: 'jobs' as const }
+        if (held.jobs > 0 && held.bytes + job.fileSize > maxQueuedBytes) return { over: 'bytes' as const }
+        const [row] = yield* run(
+          tx
+            .insert(jobs)
+            .values({ ...job, createdAt: now, updatedAt: now })
+            .returning(),
+        )
+        const { buffer, byteOffset, byteLength } = content
+        yield* run(tx.insert(jobFiles).values({ jobId: row!.id, content: Buffer.from(buffer, byteOffset, byteLength) })) // a view, not a copy
+        yield* notify(QUEUED_CHANNEL)
+        return { row: row! }
+      }),
+
+    find: async (accountId: string, id: string): Promise<JobRow | undefined> => (await db.select().from(jobs).where(owned(accountId, id)))[0],
+
+    /** The account's jobs, newest first, `limit` of them. */
+    list(accountId: string, { limit, status, schemaId, after }: JobPage): Promise<JobRow[]> {
+      let where = owned(accountId)
+      if (status !== undefined) where = and(where, eq(jobs.status, status))!
+      if (schemaId !== undefined) where = and(where, eq(jobs.schemaId, schemaId))!
+      if (after !== undefined) where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
+      return db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit)
+    },
+
+    /** A job's document as uploaded; `content` null once it is no longer kept. */
+    file: async (accountId: string, id: string): Promise<{ name: string; mediaType: string; content: Uint8Array | null } | undefined> =>
+      (
+        await db
+          .select({ name: jobs.fileName, mediaType: jobs.fileMediaType, content: jobFiles.content })
+          .from(jobs)
+          .leftJoin(jobFiles, eq(jobFiles.jobId, jobs.id))
+          .where(owned(accountId, id))
+      )[0],
+
+    /** Ends a job that has not ended as canceled (D71); the status it had, or undefined when it is not the account's. */
+    cancel: (accountId: string, id: string, keepFileMs: number): Promise<JobStatus | undefined> =>
+      database.transaction(function* (tx) {
+        const status = yield* lockedStatus(tx, accountId, id)
+        if (status === undefined || FINISHED.includes(status)) return status
+        const now = nowIso()
+        yield* run(tx.update(jobs).set({ status: 'canceled', runner: null, leaseExpiresAt: null, updatedAt: now, completedAt: now }).where(eq(jobs.id, id)))
+        yield* releaseFile(tx, id, keepFileMs)
+        return status
+      }),
+
+    /** Deletes an ended job and its document; the status it had, or undefined when it is not the account's. */
+    remove: (accountId: string, id: string): Promise<JobStatus | undefined> =>
+      database.transaction(function* (tx) {
+        const status = yield* lockedStatus(tx, accountId, id)
+        if (status === undefined || !FINISHED.includes(status)) return status
+        yield* run(tx.delete(jobFiles).where(eq(jobFiles.jobId, id)))
+        yield* run(tx.delete(jobs).where(eq(jobs.id, id)))
+        return status
+      }),
+
+    // The runner's side: by job ID, fenced by the runner that claimed the job (D77).
+    /** Whether any job waits for a runner: a plain read, so an idle queue, the usual case, takes no lock at every poll. */
+    anyClaimable: async (): Promise<boolean> => (await db.select({ id: jobs.id }).from(jobs).where(claimable(nowIso())).limit(1)).length > 0,
+
+    /** Claims a queued job, or a running one whose lease ran out, for `runner`; nothing when another holds it (it is passed over) or it ended. */
+    claim: (tx: Queries, id: string, runner: string, leaseMs: number): Part<Claim> => claimIn(tx, id, runner, leaseMs, true),
+
+    /**
+     * Claims the next job for `runner` in the accounts' turns (D131): of the accounts with jobs no
+     * runner holds, the one with the fewest jobs running (on any runner), then the one whose job was
+     * claimed longest ago; of its jobs, one whose runner stopped, else its oldest. `interrupted` when
+     * it was left running by a runner that stopped renewing it.
+     */
+    *claimNext(tx: Queries, runner: string, leaseMs: number): Part<Claim<ClaimedJob & { interrupted: boolean }>> {
+      // One claim in turn at a time across processes: each sees the running jobs and turns the last one left.
+      yield* lock(CLAIM_LOCK)
+      const ended: JobRow[] = []
+      // A job whose document is gone fails as it is claimed; the next in turn is taken instead.
+      for (let tries = 0; tries < MAX_CLAIM_TRIES; tries++) {
+        const [next] = yield* rows<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso()))
+        if (!next) break
+        const claimed = yield* claimIn(tx, next.id, runner, leaseMs, false)
+        ended.push(...claimed.ended)
+        if (claimed.job) return { job: { ...claimed.job, interrupted: next.status === 'running' }, ended }
+      }
+      return { ended }
+    },
+
+    /** Extends the leases of the jobs `runner` still holds; returns the IDs it holds. */
+    async renew(runner: string, ids: string[], leaseMs: number): Promise<string[]> {
+      if (ids.length === 0) return []
+      const held = await db
+        .update(jobs)
+        .set({ leaseExpiresAt: isoIn(leaseMs) })
+        .where(runningOf(runner, ids))
+        .returning({ id: jobs.id })
+      return held.map((row) => row.id)
+    },
+
+    /** Gives `runner`'s running jobs back to the queue, and lets idle runners know; how many. */
+    async release(runner: string, ids: string[]): Promise<number> {
+      if (ids.length === 0) return 0
+      return database.transaction(function* (tx) {
+        const released = yield* run(
+          tx
+            .update(jobs)
+            .set({ status: 'queued', runner: null, leaseExpiresAt: null, updatedAt: nowIso() })
+            .where(runningOf(runner, ids))
+            .returning({ id: jobs.id }),
+        )
+        if (released.length > 0) yield* notify(QUEUED_CHANNEL)
+        return released.length
+      })
+    },
+
+    /** Whether a job has ended (or is gone). */
+    async ended(id: string): Promise<boolean> {
+      const [row] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id))
+      return !row || FINISHED.includes(row.status)
+    },
+
+    async recordProgress(id: string, runner: string, progress: JobProgress): Promise<void> {
+      await db
+        .update(jobs)
+        .set({ progress, updatedAt: nowIso() })
+        .where(runningOf(runner, [id]))
+    },
+
+    /** Records the outcome if `runner` still holds the job, and releases its document; the ended job. */
+    finish,
+
+    /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back; how many. */
+    async purgeExpiredFiles(): Promise<number> {
+      const purged = await db
+        .delete(jobFiles)
+        .where(and(isNotNull(jobFiles.expiresAt), lt(jobFiles.expiresAt, nowIso())))
+        .returning({ id: jobFiles.jobId })
+      // Documents deleted here or as their jobs ended leave free pages (D133).
+      await database.reclaimSpace()
+      return purged.length
+    },
+
+    /** Calls `wake` when a job may have been queued, here or (PostgreSQL) in another process; returns what stops it. */
+    onQueued: (wake: () => void) => database.listen(QUEUED_CHANNEL, wake),
+  }
+})

@@ -4,20 +4,21 @@
  * account-facing query to the account.
  */
 import type { Database } from '../../db/database'
+import type { Part, Queries } from '../../db/dialect'
 import { isDatabaseUnavailable } from '../../db/errors'
-import type { JobStatus } from '../../db/tables'
+import type { JobStatus } from '../../db/tables/jobs'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type FieldInput, type JobField, typeRuleDetails } from '../../lib/fields/model'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
+import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
-import { jobsRepository } from './dialect'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
-import { FINISHED, type QueueCaps } from './repository'
+import { type ClaimedJob, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
 import { toWire } from './wire'
 
 /**
@@ -172,4 +173,45 @@ export async function deleteJob(database: Database, accountId: string, id: strin
   const status = isIdOf('job', id) ? await jobsRepository(database).remove(accountId, id) : undefined
   if (status === undefined) throw errors.notFound('Job')
   if (!FINISHED.includes(status)) throw errors.jobNotFinished(status)
+}
+
+// The runner's side (D77): claims and ends, each in one transaction with the webhook events of the
+// jobs it ends (D81), which the webhooks module queues (D213).
+
+/** Queues the webhook events of the jobs that ended, in the transaction that ended them. */
+function* jobsEnded(database: Database, tx: Queries, ended: JobRow[]): Part<void> {
+  for (const row of ended)
+    yield* queueJobEvent(database, tx, { id: row.id, accountId: row.accountId, status: row.status, completedAt: row.completedAt, wire: toWire(row) })
+}
+
+/** Claims a queued job, or a running one whose lease ran out, for `runner`; undefined when another holds it or it ended. */
+export function claimJob(database: Database, id: string, runner: string, leaseMs: number): Promise<ClaimedJob | undefined> {
+  const jobs = jobsRepository(database)
+  return database.transaction(function* (tx) {
+    const { job, ended } = yield* jobs.claim(tx, id, runner, leaseMs)
+    yield* jobsEnded(database, tx, ended)
+    return job
+  })
+}
+
+/** Claims the next job for `runner` in the accounts' turns (D131); undefined when there is none. */
+export async function claimNextJob(database: Database, runner: string, leaseMs: number): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
+  const jobs = jobsRepository(database)
+  if (!(await jobs.anyClaimable())) return undefined
+  return database.transaction(function* (tx) {
+    const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs)
+    yield* jobsEnded(database, tx, ended)
+    return job
+  })
+}
+
+/** Records the outcome if `runner` still holds the job, releases its document, and queues its webhook events; whether it did. */
+export function completeJob(database: Database, id: string, runner: string, outcome: JobOutcome, keepFileMs: number): Promise<boolean> {
+  const jobs = jobsRepository(database)
+  return database.transaction(function* (tx) {
+    const ended = yield* jobs.finish(tx, id, runner, outcome, keepFileMs)
+    if (!ended) return false
+    yield* jobsEnded(database, tx, [ended])
+    return true
+  })
 }

@@ -1,5 +1,5 @@
 /** A job as the API answers it, from its stored row. */
-import type { StoredFieldMeta, StoredJobField } from '../../db/tables'
+import type { StoredFieldMeta, StoredJobField } from '../../db/tables/jobs'
 import { inferType } from '../../lib/fields/concepts'
 import type { FieldMeta, JobField } from '../../lib/fields/model'
 import { isFieldType } from '../../lib/fields/types'

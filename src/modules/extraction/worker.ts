@@ -11,12 +11,12 @@ import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
 import { storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
-import { jobsRepository } from './dialect'
 import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor } from './extractor'
 import type { MediaType, ReadLimits } from './readers/types'
-import type { ClaimedJob, JobOutcome, QueueCaps } from './repository'
-import { jobFieldOf, toWire } from './wire'
+import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps } from './repository'
+import { claimNextJob, completeJob } from './service'
+import { jobFieldOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
@@ -111,12 +111,12 @@ export function createJobRunner({
       }
     }
     try {
-      await jobs.complete(id, worker.owner, outcome, keepFileMs, toWire)
+      await completeJob(database, id, worker.owner, outcome, keepFileMs)
     } catch (error) {
       // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
       log.error('could not store a job outcome', { job_id: id, error: error instanceof Error ? error.message : String(error) })
       outcome = { error: UNEXPECTED }
-      await jobs.complete(id, worker.owner, outcome, keepFileMs, toWire)
+      await completeJob(database, id, worker.owner, outcome, keepFileMs)
     }
     log.debug('job finished', {
       job_id: id,
@@ -129,7 +129,7 @@ export function createJobRunner({
   async function claim(owner: string, room: number): Promise<ClaimedJob[]> {
     const claimed: (ClaimedJob & { interrupted: boolean })[] = []
     for (let i = 0; i < room; i++) {
-      const next = await jobs.claimNext(owner, leaseMs, toWire)
+      const next = await claimNextJob(database, owner, leaseMs)
       if (!next) break
       claimed.push(next)
     }

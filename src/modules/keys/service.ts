@@ -2,15 +2,10 @@
  * Accounts and API keys (D24): keys carry 256 random bits, are shown once, and only their
  * SHA-256 is stored, so authenticating is a hash lookup that leaks no timing about the key.
  */
-import { type Database, perDatabase } from '../../db/database'
+import type { Database } from '../../db/database'
 import { errors } from '../../http/errors'
 import type { ApiKey, CreatedApiKey } from './model'
-import { postgresKeys } from './postgres'
-import type { KeySummary, KeysRepository, Principal, RevokeOutcome } from './repository'
-import { sqliteKeys } from './sqlite'
-
-/** The keys store of the database in use. */
-const keysRepository = perDatabase<KeysRepository>({ sqlite: sqliteKeys, postgres: postgresKeys })
+import { type KeySummary, keysRepository, type Principal, type RevokeOutcome } from './repository'
 
 export type { KeySummary, Principal, RevokeOutcome }
 
@@ -63,35 +58,28 @@ export function authenticateKey(database: Database, key: string): Principal | un
 
 // ── The signed-in account's own keys (D337) ─────────────────────────────────────────────────
 
-/** The account's keys, the principal's key among them; keys are few, so the account's are picked from the list. */
-async function accountKeys(database: Database, principal: Principal): Promise<KeySummary[]> {
-  const all = await keysRepository(database).list()
-  const own = all.find((key) => key.id === principal.keyId)
-  return own ? all.filter((key) => key.accountName === own.accountName) : []
-}
-
 function wireKey(key: KeySummary, principal: Principal): ApiKey {
   return { id: key.id, prefix: key.prefix, created_at: key.createdAt, revoked_at: key.revokedAt, current: key.id === principal.keyId }
 }
 
 export async function listAccountKeys(database: Database, principal: Principal): Promise<ApiKey[]> {
-  return (await accountKeys(database, principal)).map((key) => wireKey(key, principal))
+  return (await keysRepository(database).listOf(principal.accountId)).map((key) => wireKey(key, principal))
 }
 
 /** A new key for the principal's account, shown once. */
 export async function createAccountKey(database: Database, principal: Principal): Promise<CreatedApiKey> {
-  const own = (await accountKeys(database, principal)).find((key) => key.id === principal.keyId)
-  // The principal's key was found when the request was authenticated; gone since, it is as if revoked.
-  if (!own) throw errors.invalidApiKey()
-  const issued = await createKey(database, own.accountName)
-  return { id: issued.id, prefix: issued.key.slice(0, SHOWN_PREFIX_LENGTH), created_at: issued.createdAt, revoked_at: null, current: false, key: issued.key }
+  const { key, stored } = generateKey()
+  const issued = await keysRepository(database).issueFor(principal.accountId, stored)
+  return { id: issued.id, prefix: stored.prefix, created_at: issued.createdAt, revoked_at: null, current: false, key }
 }
 
 /** Revokes one of the account's keys (the principal's own too); another account's or an unknown one is 404. */
 export async function revokeAccountKey(database: Database, principal: Principal, keyId: string): Promise<ApiKey> {
-  const target = (await accountKeys(database, principal)).find((key) => key.id === keyId)
-  if (!target) throw errors.notFound('API key')
-  if ((await revokeKey(database, keyId)) === 'not_found') throw errors.notFound('API key')
-  const revoked = (await accountKeys(database, principal)).find((key) => key.id === keyId) ?? target
+  const repository = keysRepository(database)
+  const own = async () => (await repository.listOf(principal.accountId)).find((key) => key.id === keyId)
+  if (!(await own())) throw errors.notFound('API key')
+  await repository.revoke(keyId)
+  const revoked = await own()
+  if (!revoked) throw errors.notFound('API key')
   return wireKey(revoked, principal)
 }

@@ -3,8 +3,8 @@
  * account and applies the limit of active schemas atomically (D10); answers are JSON text with
  * the stored fields spliced in as they are (D65).
  */
-import { type Database, perDatabase } from '../../db/database'
-import type { StoredField } from '../../db/tables'
+import type { Database } from '../../db/database'
+import type { StoredField } from '../../db/tables/schemas'
 import { errors } from '../../http/errors'
 import { completeField, type Field, FieldInput, fieldListDetails } from '../../lib/fields/model'
 import { isIdOf, newId } from '../../lib/ids'
@@ -13,12 +13,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { Type } from '@sinclair/typebox'
 import { fieldsFromJsonSchema } from '../../lib/fields/json-schema-input'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type SchemaVersion, type UpdateSchemaBody } from './model'
-import { postgresSchemas } from './postgres'
-import { type NewSchema, type SchemaChanges, type SchemaRow, type SchemasRepository, type SchemaVersionRow, versionRowOf, type WireRow } from './repository'
-import { sqliteSchemas } from './sqlite'
-
-/** The schemas store of the database in use. */
-const schemasRepository = perDatabase<SchemasRepository>({ sqlite: sqliteSchemas, postgres: postgresSchemas })
+import { type NewSchema, type SchemaChanges, type SchemaRow, type SchemaVersionRow, schemasRepository, versionRowOf, type WireRow } from './repository'
 
 function toWire(row: SchemaRow): Schema {
   return {
@@ -176,16 +171,24 @@ export async function getSchema(database: Database, accountId: string, id: strin
   return toWire(await findRow(database, accountId, id))
 }
 
+/**
+ * The changes of a patch, as the schema's next version (D74), read and written in one transaction
+ * that holds the schema's row, so concurrent updates make consecutive versions.
+ */
 export async function updateSchema(database: Database, accountId: string, id: string, patch: UpdateSchemaBody): Promise<Schema> {
   assertValidFields(patch.fields)
   const fields = patch.fields && toStoredFields(patch.fields)
+  const repository = schemasRepository(database)
   const row = isIdOf('sch', id)
-    ? await schemasRepository(database).updateActive(accountId, id, (current) => {
+    ? await database.transaction(function* (tx) {
+        const current = yield* repository.lockActive(accountId, id)
+        if (!current) return undefined
         const changes: SchemaChanges = {}
         if (patch.name !== undefined && patch.name !== current.name) changes.name = patch.name
         if (patch.description !== undefined && patch.description !== current.description) changes.description = patch.description
         if (fields && JSON.stringify(fields) !== JSON.stringify(withTypes(current.fields))) changes.fields = fields // D36 on stored forms
-        return Object.keys(changes).length === 0 ? undefined : changes // D13: nothing changed
+        // D13: nothing changed, no new version.
+        return Object.keys(changes).length === 0 ? current : yield* repository.saveVersion(tx, current, changes)
       })
     : undefined
   if (!row) throw errors.notFound('Schema')

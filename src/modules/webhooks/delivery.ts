@@ -11,8 +11,7 @@ import type { Logger } from '../../lib/log'
 import { isoIn } from '../../lib/time'
 import { VERSION } from '../../version'
 import { checkDeliveryHost, pinnedRequest } from './addresses'
-import { webhooksRepository } from './dialect'
-import type { ClaimedMessage, DeliveryShare, RecordedAttempt } from './repository'
+import { type ClaimedMessage, type DeliveryShare, type RecordedAttempt, webhooksRepository } from './repository'
 import { sign } from './service'
 
 interface AttemptOutcome extends RecordedAttempt {
@@ -163,11 +162,18 @@ export function createDeliveryWorker({
     const outcome = await attempt(message)
     const { statusCode, durationMs, error } = outcome
     countAttempt(message.endpointId, error !== null)
-    const next = await queue.recordAttempt(message.id, worker.owner, { statusCode, durationMs, error }, (number, at) => {
-      const nextAttemptAt = new Date(at.getTime() + retryDelay(retryDelayMs, number))
-      if (error === null) return { status: 'delivered' }
-      const giveUp = !outcome.retry || nextAttemptAt.getTime() > Date.parse(message.createdAt) + RETRY_WINDOW_MS
-      return giveUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nextAttemptAt.toISOString() }
+    // Recorded only while this worker still holds the message (D84), as attempt number one more than those made.
+    const next = await database.transaction(function* (tx) {
+      const held = yield* queue.held(tx, message.id, worker.owner)
+      if (!held) return undefined
+      const number = held.attempts + 1
+      const at = new Date()
+      const retryAt = new Date(at.getTime() + retryDelay(retryDelayMs, number))
+      const giveUp = !outcome.retry || retryAt.getTime() > Date.parse(message.createdAt) + RETRY_WINDOW_MS
+      const nextAttemptAt = error === null || giveUp ? undefined : retryAt.toISOString()
+      const status = error === null ? 'delivered' : nextAttemptAt ? 'pending' : 'failed'
+      yield* queue.recordAttempt(tx, message.id, held.endpointId, { number, at, statusCode, durationMs, error, status, nextAttemptAt })
+      return nextAttemptAt
     })
     const fields = {
       message_id: message.id,
@@ -177,8 +183,8 @@ export function createDeliveryWorker({
       duration_ms: outcome.durationMs,
     }
     if (outcome.error === null) log.debug('webhook delivered', fields)
-    else log.info('webhook attempt failed', { ...fields, error: outcome.error, next_attempt_at: next?.nextAttemptAt ?? null })
-    if (next) wakeIn(Date.parse(next.nextAttemptAt) - Date.now())
+    else log.info('webhook attempt failed', { ...fields, error: outcome.error, next_attempt_at: next ?? null })
+    if (next) wakeIn(Date.parse(next) - Date.now())
   }
 
   const worker = createLeaseWorker<ClaimedMessage>({

@@ -1,6 +1,6 @@
 /** Webhook endpoints and their delivery attempts on the wire (D80–D86). */
 import { t } from 'elysia'
-import { WEBHOOK_EVENTS } from '../../db/tables'
+import { WEBHOOK_EVENTS } from '../../db/tables/webhooks'
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20
 const MAX_URL_LENGTH = 2048

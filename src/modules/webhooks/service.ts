@@ -1,17 +1,18 @@
 /**
  * Webhook endpoints of one account and their delivery attempts (D80–D86). The repository scopes
  * every account-facing query to the account; the delivery worker claims and records through it.
- * The extraction module queues job events with the repository's enqueue functions, in the
- * transaction that ends a job.
+ * The extraction module queues a job's events with `queueJobEvent`, as a part of the transaction
+ * that ends the job (D81, D213).
  */
 import type { Database } from '../../db/database'
+import type { Part, Queries } from '../../db/dialect'
+import type { WebhookEvent } from '../../db/tables/webhooks'
 import { errors } from '../../http/errors'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { refusedHost } from './addresses'
 import { type CreatedWebhook, type CreateWebhookBody, type Delivery, MAX_WEBHOOKS_PER_ACCOUNT, type Webhook } from './model'
-import { webhooksRepository } from './dialect'
-import type { EndpointRow } from './repository'
+import { type EndpointRow, webhooksRepository } from './repository'
 
 const SECRET_PREFIX = 'whsec_'
 const SECRET_BYTES = 32
@@ -24,6 +25,35 @@ async function findRow(database: Database, accountId: string, id: string): Promi
   const row = isIdOf('whk', id) ? await webhooksRepository(database).find(accountId, id) : undefined
   if (!row) throw errors.notFound('Webhook')
   return row
+}
+
+/** A job that ended, as its webhook events need it: the wire form is the job as GET /api/v1/jobs/:id answers it. */
+export interface EndedJob {
+  id: string
+  accountId: string
+  status: string
+  completedAt: string | null
+  wire: unknown
+}
+
+/** The event of a job's end; none for a canceled job (D81). */
+function eventOf(job: EndedJob): WebhookEvent | undefined {
+  return job.status === 'succeeded' ? 'job.succeeded' : job.status === 'failed' ? 'job.failed' : undefined
+}
+
+/**
+ * Queues one message per endpoint of the job's account that listens for its event (D81), as a part
+ * of the transaction that ends the job, so the event is queued exactly when the job ends. The body
+ * is made only when some endpoint listens.
+ */
+export function* queueJobEvent(database: Database, tx: Queries, job: EndedJob): Part<void> {
+  const event = eventOf(job)
+  if (!event) return
+  const repository = webhooksRepository(database)
+  const endpoints = yield* repository.listening(tx, job.accountId, event)
+  if (endpoints.length === 0) return
+  const payload = JSON.stringify({ type: event, timestamp: job.completedAt ?? nowIso(), data: { job: job.wire } })
+  yield* repository.queue(tx, endpoints, { event, jobId: job.id, payload })
 }
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` and base64 of 32 random bytes. */

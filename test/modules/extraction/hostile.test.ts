@@ -4,6 +4,7 @@
  * budget fails its job with a documented code.
  */
 import { describe, expect, spyOn, test } from 'bun:test'
+import jpeg from 'jpeg-js'
 import UTIF from 'utif2'
 import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
@@ -117,7 +118,8 @@ describe('TIFF: image directories are walked with loop and count guards', () => 
     try {
       const error = await failure(tiff([{ fields: (at) => greyPage(1000, 1000, at(0), 1) }], [new Uint8Array(1)]), limits({ maxDecodeBytes: MiB }))
       expect(error.code).toBe('image_too_large')
-      expect(error.message).toBe('A page image of the document needs 6 MiB to decode; at most 1 MiB are used per document (--max-decode-mb).')
+      // Its rows (1 MB) and the grey page (1 MB): an eight-bit grey page is read without the RGBA copy.
+      expect(error.message).toBe('A page image of the document needs 2 MiB to decode; at most 1 MiB are used per document (--max-decode-mb).')
       expect(decoded).not.toHaveBeenCalled()
     } finally {
       decoded.mockRestore()
@@ -186,17 +188,20 @@ describe('JPEG: the decoder keeps to the budget', () => {
     })
   })
 
-  test('where libvips cannot be loaded, the built-in decoder keeps to the budget', async () => {
+  test('where libvips cannot be loaded, the built-in decoder keeps to the budget, measured before it is decoded', async () => {
     const unavailable = spyOn(libvips, 'sharpDecoder').mockImplementation(() => null)
+    const decoded = spyOn(jpeg, 'decode')
     try {
       const bytes = toJpeg(await renderPage({ lines: ['A RECEIPT', 'TOTAL 9.00'] }, 300))
       const error = await failure(bytes, limits({ maxDecodeBytes: MiB }))
-      expect(error).toMatchObject({
-        code: 'image_too_large',
-        message: 'A page image of the document needs more memory to decode than is used per document (--max-decode-mb).',
-      })
+      // jpeg-js keeps every coefficient, 64 to an array: far more than libvips's 3 MiB.
+      expect(error.code).toBe('image_too_large')
+      expect(error.message).toMatch(/^A page image of the document needs (\d+) MiB to decode; at most 1 MiB are used per document \(--max-decode-mb\)\.$/)
+      expect(Number(/needs (\d+) MiB/.exec(error.message)![1])).toBeGreaterThan(10)
+      expect(decoded).not.toHaveBeenCalled()
     } finally {
       unavailable.mockRestore()
+      decoded.mockRestore()
     }
   })
 })
@@ -214,10 +219,11 @@ describe('PDF: images and streams are measured before PDF.js decodes them', () =
 
   test('an image within the pixel limit whose decoding needs more than --max-decode-mb is image_too_large', async () => {
     const error = await failure(pdfWithImages(1000, 1000), limits({ maxDecodeBytes: MiB }))
-    expect(error.message).toBe('A page image of the document needs 6 MiB to decode; at most 1 MiB are used per document (--max-decode-mb).')
+    // Its samples as PDF.js holds them (3 MB), the RGBA copy and the grey page (5 MB).
+    expect(error.message).toBe('A page image of the document needs 8 MiB to decode; at most 1 MiB are used per document (--max-decode-mb).')
   })
 
-  test('an image whose size the file hides behind references is dropped by PDF.js, not decoded', async () => {
+  test('an image whose size the file gives by reference is measured as PDF.js resolves it', async () => {
     const bytes = pdf([
       { dictionary: '<< /Type /Catalog /Pages 2 0 R >>' },
       { dictionary: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
@@ -230,8 +236,10 @@ describe('PDF: images and streams are measured before PDF.js decodes them', () =
       { dictionary: '300' },
       { dictionary: '<< >>', stream: new TextEncoder().encode('q 612 0 0 792 0 0 cm /Im0 Do Q') },
     ])
-    // 90,000 pixels over a limit of 50,000: the page has no image left to read.
-    expect((await failure(bytes, limits({ maxPagePixels: 50_000 }))).code).toBe('no_text_layer')
+    expect(await failure(bytes, limits({ maxPagePixels: 50_000 }))).toMatchObject({
+      code: 'image_too_large',
+      message: 'A page of the document is 300 × 300 pixels (0.1 MP); at most 0.1 MP are read per page (--max-page-megapixels).',
+    })
   })
 
   test('a content stream that inflates 1000:1 past the budget is document_too_large before PDF.js opens the file', async () => {
@@ -239,7 +247,7 @@ describe('PDF: images and streams are measured before PDF.js decodes them', () =
     expect(error).toMatchObject({
       code: 'document_too_large',
       message:
-        'A stream of the PDF, counted twice as PDF.js holds it, inflates to more than 4 MiB when unpacked; at most 4 MiB are used per document (--max-decode-mb).',
+        'A stream of the PDF, as PDF.js holds it while reading it, takes more than 4 MiB when unpacked; at most 4 MiB are used per document (--max-decode-mb).',
     })
   })
 

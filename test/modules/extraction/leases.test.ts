@@ -10,9 +10,7 @@ import type { Database } from '../../../src/db/database'
 import { type Logger, silentLogger } from '../../../src/lib/log'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
-import { jobsRepository } from '../../../src/modules/extraction/dialect'
-import { createJob, getJob } from '../../../src/modules/extraction/service'
-import { toWire } from '../../../src/modules/extraction/wire'
+import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
 import { createKey } from '../../../src/modules/keys/service'
 import { anotherHandle, openTestDatabase, query, TEST_DIALECT } from '../../helpers/database'
@@ -83,7 +81,7 @@ async function setup(log: Logger = silentLogger) {
       })
     ).id
   const job = (id: string) => getJob(database, accountId, id)
-  const claim = (id: string, runnerId: string, leaseMs: number) => jobsRepository(database).claim(id, runnerId, leaseMs, toWire)
+  const claim = (id: string, runnerId: string, leaseMs: number) => claimJob(database, id, runnerId, leaseMs)
   return { database, runner, newJob, job, claim }
 }
 

@@ -339,9 +339,9 @@ describe('lexicons (D95)', () => {
     for (const text of ['Qtés', 'Registry', 'Str 5', 'payer']) expect(pattern.test(text)).toBe(false)
   })
 
-  test("the README's example of a new language's file is a valid lexicon", async () => {
-    const readme = await Bun.file(join(import.meta.dir, '../../../README.md')).text()
-    const section = readme.slice(readme.indexOf('### Adding a language'))
+  test("docs/development.md's example of a new language's file is a valid lexicon", async () => {
+    const guide = await Bun.file(join(import.meta.dir, '../../../docs/development.md')).text()
+    const section = guide.slice(guide.indexOf('## Adding a language'))
     const example = /```json\n([\s\S]*?)\n```/.exec(section)![1]!
     expect(parseLexiconFile({ file: 'data/lexicon/it.json', text: example }).language).toBe('it')
   })

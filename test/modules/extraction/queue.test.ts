@@ -11,9 +11,8 @@ import { silentLogger } from '../../../src/lib/log'
 import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../../src/modules/extraction/repository'
-import { jobsRepository } from '../../../src/modules/extraction/dialect'
-import { createJob, getJob } from '../../../src/modules/extraction/service'
-import { toWire } from '../../../src/modules/extraction/wire'
+import { jobsRepository } from '../../../src/modules/extraction/repository'
+import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
 import { createKey } from '../../../src/modules/keys/service'
 import { expectEnvelope, makeTestApp } from '../../helpers/app'
@@ -131,7 +130,7 @@ describe('a runner holds only what it runs (D130)', () => {
   test("a dead runner's job is taken over once its lease runs out, ahead of the survivor's own backlog", async () => {
     const { database, a, ended, runner, newJob } = await setup()
     const orphan = await newJob(a, 'orphan')
-    expect(await jobsRepository(database).claim(orphan, 'dead-runner', 300, toWire)).toBeDefined()
+    expect(await claimJob(database, orphan, 'dead-runner', 300)).toBeDefined()
     for (let i = 1; i <= 10; i++) await newJob(a, `a${i}`)
     runner({ ms: 100 }).start()
     await eventually(() => ended.length === 11, 5000)

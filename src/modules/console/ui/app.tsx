@@ -118,8 +118,8 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () 
       <form onSubmit={submit} aria-describedby="sign-in-help">
         <h1 tabIndex={-1}>extractd console</h1>
         <p id="sign-in-help">
-          Sign in with an API key: <code>npm run extractd -- keys create</code> in the project's folder, or <code>extractd keys create</code> with the binary,
-          prints one. It is kept in this tab only and sent to this server alone.
+          Sign in with an API key: the server printed one at its first start; issue another with <code>extractd keys create --account NAME</code> (from the
+          sources: <code>npm run extractd -- keys create --account NAME</code>). It is kept in this tab only and sent to this server alone.
         </p>
         <label for="api-key">API key</label>
         <input id="api-key" type="password" autoComplete="off" spellcheck={false} required value={key} onInput={(event) => setKey(event.currentTarget.value)} />

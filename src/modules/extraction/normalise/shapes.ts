@@ -71,7 +71,7 @@ export function ibanChecksumHolds(iban: string): boolean {
  * An IBAN as printed: country, check digits, then letters and digits in groups of any size. The
  * check digits may be misread as the letters OCR confuses with digits ("DEO8").
  */
-const IBAN_START = /(?<![A-Z0-9])([A-Z]{2})([\dOILSBZG]{2})((?:\s?[A-Z0-9]){11,30})/g
+const IBAN_START = /(?<![A-Z0-9])([A-Z]{2})([\dOILSBZG]{2})((?:\s?[A-Z0-9]){11,30})/gi
 
 /** Countries whose account part is digits only: there a letter is a misread digit. */
 const NUMERIC_BBAN = new Set(['AT', 'BE', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FO', 'GL', 'HR', 'HU', 'IS', 'LT', 'NO', 'PL', 'PT', 'SE', 'SI', 'SK'])
@@ -80,16 +80,20 @@ const NUMERIC_BBAN = new Set(['AT', 'BE', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'F
 const DIGIT_FOR: Record<string, string> = { O: '0', I: '1', L: '1', S: '5', B: '8', Z: '2', G: '6' }
 const asDigits = (text: string) => text.replace(/[OILSBZG]/g, (letter) => DIGIT_FOR[letter]!)
 
+/** The first IBAN of a text, in any case: the pattern ignores case, each match is upper-cased (not the whole text, which findShapes gives again from each value on). */
 function findIban(text: string): FoundShape | undefined {
-  for (const m of text.toUpperCase().matchAll(IBAN_START)) {
-    const country = m[1]!
+  for (const m of text.matchAll(IBAN_START)) {
+    const country = m[1]!.toUpperCase()
     const length = IBAN_LENGTHS[country]
     if (!length) continue
     // Groups of four may run into a following word: the country's length says where it ends.
-    const rest = m[3]!.replace(/\s/g, '').slice(0, length - 4)
+    const rest = m[3]!
+      .toUpperCase()
+      .replace(/\s/g, '')
+      .slice(0, length - 4)
     // Where a digit must stand, a look-alike letter is the digit: the checksum then decides, as
     // for any IBAN, so a misread that is not one of these still gives no answer.
-    const iban = country + asDigits(m[2]!) + (NUMERIC_BBAN.has(country) ? asDigits(rest) : rest)
+    const iban = country + asDigits(m[2]!.toUpperCase()) + (NUMERIC_BBAN.has(country) ? asDigits(rest) : rest)
     if (iban.length === length && ibanChecksumHolds(iban)) return { value: iban, start: m.index }
   }
   return undefined
@@ -189,7 +193,12 @@ function findPhone(text: string): FoundShape | undefined {
   return undefined
 }
 
-const EMAIL = /[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.\p{L}{2,}/u
+/**
+ * An e-mail address: starts where its local part starts, and each part no longer than a real one
+ * (64 characters, a domain's labels 63; D186), so a long run of letters is not scanned again
+ * from each of them.
+ */
+const EMAIL = /(?<![\p{L}\d._%+-])[\p{L}\d._%+-]{1,64}@[\p{L}\d-]{1,63}(?:\.[\p{L}\d-]{1,63}){0,8}\.\p{L}{2,63}/u
 
 function findEmail(text: string): FoundShape | undefined {
   const m = EMAIL.exec(text)

@@ -3,6 +3,7 @@
  * never what the client claimed). Anything not recognised is undefined, which the caller turns
  * into a 415.
  */
+import { tableSeparatorCells } from './text'
 import { MEDIA_TYPES, type MediaType } from './types'
 import { zipEntries } from './zip'
 
@@ -105,30 +106,40 @@ function trimPartialUtf8(bytes: Uint8Array): Uint8Array {
   return bytes.subarray(0, end)
 }
 
-const HTML_START =
-  /^(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|div|p|table|h[1-6]|span|section|article|main|header|ul|ol|br|style|script)[\s>/]/i
+/** A common tag or a doctype opening a document, once its leading comments are passed. */
+const HTML_TAG = /^<(?:!doctype\s+html|html|head|body|meta|title|link|div|p|table|h[1-6]|span|section|article|main|header|ul|ol|br|style|script)[\s>/]/i
 
-/** HTML when the text opens (after whitespace and comments) with a doctype or a common tag. */
+/**
+ * HTML when the text opens (after whitespace and comments) with a doctype or a common tag. The
+ * comments are passed one by one (D186): an expression that skipped them all at once backtracked
+ * exponentially over a text of empty comments, on the HTTP thread.
+ */
 function looksLikeHtml(text: string): boolean {
-  const start = text.trimStart()
-  if (HTML_START.test(start)) return true
+  let start = text.trimStart()
+  while (start.startsWith('<!--')) {
+    const end = start.indexOf('-->', 4)
+    if (end === -1) return false
+    start = start.slice(end + 3).trimStart()
+  }
+  if (HTML_TAG.test(start)) return true
   // An XML prolog followed by an XHTML root.
-  return /^<\?xml[^>]*>\s*(?:<!doctype\s+html|<html)[\s>]/i.test(start)
+  return /^<\?xml[^>]{0,1000}>\s*(?:<!doctype\s+html|<html)[\s>]/i.test(start)
 }
 
 /**
  * Markdown when at least two signs of its structure appear (one heading or fenced block alone
- * counts double): plain text with a stray "#" or "- " stays text/plain.
+ * counts double): plain text with a stray "#" or "- " stays text/plain. Every sign is looked for
+ * line by line, with nothing that scans past the line or backtracks over it (D186).
  */
 function looksLikeMarkdown(text: string): boolean {
   let score = 0
   if (/^#{1,6} \S/m.test(text)) score += 2
   if (/^(?:```|~~~)/m.test(text)) score += 2
-  if (/^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/m.test(text)) score += 2
-  if (/\[[^\]\n]+\]\([^)\s]+\)/.test(text)) score += 1
-  if (/^\s{0,3}[-*+] \S/m.test(text)) score += 1
-  if (/^\s{0,3}\d{1,3}\. \S/m.test(text)) score += 1
-  if (/(?:\*\*|__)\S[^*\n]*\S(?:\*\*|__)/.test(text)) score += 1
+  if (text.split('\n').some((line) => tableSeparatorCells(line) >= 2)) score += 2
+  if (/\[[^\][\n]+\]\([^()\s]+\)/.test(text)) score += 1
+  if (/^[ \t]{0,3}[-*+] \S/m.test(text)) score += 1
+  if (/^[ \t]{0,3}\d{1,3}\. \S/m.test(text)) score += 1
+  if (/\*\*\S[^*\n]*\S\*\*|__\S[^_\n]*\S__/.test(text)) score += 1
   if (/^> \S/m.test(text)) score += 1
   return score >= 2
 }

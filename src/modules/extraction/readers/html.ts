@@ -2,9 +2,11 @@
  * HTML → page texts with a small tag walker: scripts, styles and other invisible parts are
  * dropped, block elements and <br> end lines, table cells are separated by tabs, entities are
  * decoded, and a CSS page break (`page-break-before: always`, `break-before: page`) starts a page.
- * Text is collected line by line, so the work stays linear in the size of the document.
+ * Text is collected line by line, and markup is found by a scanner that never looks past the next
+ * character that could end what it reads (D186), so the work stays linear in the size of the
+ * document however its markup is left open.
  */
-import { decodeUtf8 } from './text'
+import { decodeUtf8, trimSpacesAndTabs } from './text'
 import { decodeEntities } from './xml'
 
 /** Elements whose content is never shown as text. */
@@ -56,8 +58,6 @@ const BLOCK = new Set([
   'option',
 ])
 
-const TAG = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<[!?][^>]*>|<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+|<)/g
-
 const BREAK_BEFORE = /(?:page-break-before|break-before)\s*:\s*(?:always|page)/i
 
 /** Collects text into lines and pages. */
@@ -84,13 +84,13 @@ class TextBuilder {
 
   /** A table cell: cells of one row are separated by tabs. */
   cell(): void {
-    this.line = this.line.replace(/ +$/, '')
+    if (this.line.endsWith(' ')) this.line = withoutTrailingSpaces(this.line)
     if (this.cellOpen) this.line += '\t'
     this.cellOpen = true
   }
 
   endLine(): void {
-    const text = this.line.replace(/[ \t]+$/, '').replace(/^ +/, '')
+    const text = trimSpacesAndTabs(this.line).replace(/^ +/, '')
     // Block boundaries next to each other make one line break, not blank lines.
     if (text) this.lines.push(text)
     this.line = ''
@@ -116,14 +116,13 @@ export function readHtml(bytes: Uint8Array): string[] {
   const out = new TextBuilder()
   let hidden: string | null = null
   let preDepth = 0
-  for (const match of html.matchAll(TAG)) {
-    const [, closing, rawName, attrs = '', text] = match
-    if (text !== undefined) {
-      if (!hidden) out.text(decodeEntities(text), preDepth > 0)
+  for (const token of tokens(html)) {
+    if (token.text !== undefined) {
+      if (!hidden) out.text(decodeEntities(token.text), preDepth > 0)
       continue
     }
-    if (!rawName) continue
-    const name = rawName.toLowerCase()
+    const { closing, attrs } = token
+    const name = token.name.toLowerCase()
     if (hidden) {
       if (closing && name === hidden) hidden = null
       continue
@@ -142,4 +141,128 @@ export function readHtml(bytes: Uint8Array): string[] {
     }
   }
   return out.finish()
+}
+
+type Token = { text: string; name?: undefined } | { text?: undefined; name: string; closing: boolean; attrs: string }
+
+/**
+ * The document as text runs and tags, in order: comments, CDATA, declarations and processing
+ * instructions skipped; a `<` that opens nothing complete is text. Every search for what ends a
+ * piece of markup goes through `Next`, which remembers where it found it: a document of a
+ * million `<!--` or `<a "` is read in one pass, not one pass each.
+ */
+function* tokens(html: string): Generator<Token> {
+  const next = new Next(html)
+  let at = 0
+  while (at < html.length) {
+    const open = next.of('<', at)
+    if (open === -1) {
+      yield { text: html.slice(at) }
+      return
+    }
+    if (open > at) yield { text: html.slice(at, open) }
+    const end = markupEnd(html, open, next)
+    if (end === undefined) {
+      yield { text: '<' }
+      at = open + 1
+      continue
+    }
+    const tag = TAG_NAME.exec(html.slice(open, Math.min(end, open + MAX_TAG_NAME + 2)))
+    if (tag && html[open + 1] !== '!' && html[open + 1] !== '?') {
+      yield { name: tag[2]!, closing: tag[1] === '/', attrs: html.slice(open + tag[0].length, end - 1) }
+    }
+    at = end
+  }
+}
+
+/** A tag's name after its `<` (and `/`); names longer than any element's are no tag. */
+const TAG_NAME = /^<(\/?)([a-zA-Z][\w:-]{0,63})/
+const MAX_TAG_NAME = 64
+
+/**
+ * Where the markup that opens at `open` ends (after its last character), as the old expression
+ * read it: a comment at `-->`, CDATA at `]]>`, a declaration or instruction at `>`, a tag at the
+ * first `>` outside its quoted attribute values; undefined when nothing closes it.
+ */
+function markupEnd(html: string, open: number, next: Next): number | undefined {
+  if (html.startsWith('<!--', open)) {
+    const close = next.of('-->', open + 4)
+    if (close !== -1) return close + 3
+  }
+  if (html.startsWith('<![CDATA[', open)) {
+    const close = next.of(']]>', open + 9)
+    if (close !== -1) return close + 3
+  }
+  if (html[open + 1] === '!' || html[open + 1] === '?') {
+    const close = next.of('>', open + 2)
+    return close === -1 ? undefined : close + 1
+  }
+  const tag = TAG_NAME.exec(html.slice(open, open + MAX_TAG_NAME + 2))
+  if (!tag) return undefined
+  const close = next.tagEnd(open + tag[0].length)
+  return close === -1 ? undefined : close + 1
+}
+
+/**
+ * Where a string is next found, from a position on: every position of each string asked for is
+ * listed once (one pass over the document), then found by bisection. A tag's end (its first `>`
+ * outside quotes) is remembered for every quoted value it passes over.
+ */
+class Next {
+  private readonly positions = new Map<string, Int32Array>()
+  private readonly tagEnds = new Map<number, number>()
+
+  constructor(private readonly html: string) {}
+
+  /** The first position of `what` at or after `from`, or -1. */
+  of(what: string, from: number): number {
+    let list = this.positions.get(what)
+    if (!list) {
+      const found: number[] = []
+      for (let at = this.html.indexOf(what); at !== -1; at = this.html.indexOf(what, at + 1)) found.push(at)
+      this.positions.set(what, (list = Int32Array.from(found)))
+    }
+    let [low, high] = [0, list.length]
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if (list[middle]! < from) low = middle + 1
+      else high = middle
+    }
+    return low < list.length ? list[low]! : -1
+  }
+
+  /** The first `>` at or after `from` outside "…" or '…', or -1 (a quote never closed ends nothing). */
+  tagEnd(from: number): number {
+    const passed: number[] = []
+    let at = from
+    let end: number | undefined
+    while (end === undefined) {
+      const remembered = this.tagEnds.get(at)
+      if (remembered !== undefined) {
+        end = remembered
+        break
+      }
+      passed.push(at)
+      const close = this.of('>', at)
+      const double = this.of('"', at)
+      const single = this.of("'", at)
+      const quote = double === -1 ? single : single === -1 ? double : Math.min(double, single)
+      if (close === -1) end = -1
+      else if (quote === -1 || close < quote) end = close
+      else {
+        const closing = this.of(this.html[quote]!, quote + 1)
+        if (closing === -1) end = -1
+        else at = closing + 1
+      }
+    }
+    for (const position of passed) this.tagEnds.set(position, end)
+    return end
+  }
+}
+
+/** A line without its trailing spaces (a loop, for lines of long runs). */
+function withoutTrailingSpaces(line: string): string {
+  let end = line.length
+  while (end > 0 && line.charCodeAt(end - 1) === 0x20) end--
+  return line.slice(0, end)
 }

@@ -1,55 +1,292 @@
 /**
- * What a PDF will cost to decode, judged from its bytes before PDF.js opens it (D120). Streams
- * cannot sit inside object streams, so every stream's dictionary is in the file as written: each
- * image's declared size is checked against the limits, and each Deflate stream is inflated once
- * with half the budget as its ceiling, so one that unpacks past it is refused before PDF.js, which
- * inflates a stream whole, gets to it. PDF.js is also told the largest image it may decode
- * (`maxImageSize`), for images whose size this reading cannot see.
+ * What a PDF will cost to decode, judged from its bytes before PDF.js opens it (D120, D182).
+ * Every `stream` keyword in the file is taken for a stream, wherever it is and however its line
+ * ends: its data starts where PDF.js starts it (the next line) and ends where PDF.js ends it (its
+ * /Length when `endstream` follows there, direct or by reference, else the first `endstream`).
+ * Its dictionary is parsed as PDF.js parses it, and its data is decoded through its filters as
+ * PDF.js will decode it (a chain of them, names spelled any way, given by reference), each step
+ * with a ceiling: a stream whose decoding would hold more than the budget is refused, having cost
+ * at most that. Data that opens as Deflate is inflated so whatever its dictionary says, and what
+ * decodes to more objects (an object stream, whose objects PDF.js parses streams and all) is
+ * scanned likewise. Images are checked against the pixel limit and the budget from their
+ * dictionary and, for JPEG, from the JPEG's own header. Decoded bytes are also counted across
+ * the document: the time to decode them all is bounded too. PDF.js is also told the largest image
+ * it may decode (`maxImageSize`), for what this reading cannot see.
  */
-import { inflatesPast } from './inflate'
-import { checkImageBytes, checkPixels, inflatesPastBudget } from './limits'
+import { ExtractionError } from '../errors'
+import { checkImageBytes, checkPixels, inflatesPastBudget, mebibytes } from './limits'
+import { jpegFrame, jpegCoefficientBytes } from './ocr/jpeg-header'
+import { decodeFilter, type Filter, filterOf, PastLimit } from './pdf-filters'
+import {
+  type ObjectStarts,
+  objectValue,
+  type PdfDictionary,
+  PdfName,
+  PdfParser,
+  PdfRef,
+  PdfText,
+  type PdfValue,
+  streamDictionary,
+  streamedObjects,
+  writtenObjects,
+} from './pdf-syntax'
 import type { ReadLimits } from './types'
 
-/** A stream's keyword (not the end of `endstream`) and its end of line. */
-const STREAM_START = /(?<!end)stream(?:\r\n|\n|\r)/g
-/** How far back from `stream` its dictionary is looked for. */
-const DICTIONARY_REACH = 64 * 1024
+/**
+ * PDF.js's memory for a stream that is not an image, per byte decoded: its buffer grows by
+ * doubling (the old and the new at once), and a page's content stream is read twice (its text,
+ * then its drawing operators) before the first is collected. Measured: a 100 MiB content stream
+ * took 416 MiB (bench/decode-cost.ts).
+ */
+const STREAM_FACTOR = 4.5
+/** An image's decoded samples as PDF.js holds them (the doubling buffer), per byte. */
+const IMAGE_SAMPLES_FACTOR = 3
+/** Per pixel of an image: the RGBA copy PDF.js makes, and the grey page (D123). */
+const IMAGE_BYTES_PER_PIXEL = 5
+/** `stream` keywords read in one document: a page, a font or an image each have one; more is no document. */
+const MAX_STREAMS = 100_000
+/** Object streams inside object streams: PDF.js follows them; a real file has none. */
+const MAX_NESTING = 4
 /** Components of the colour spaces named in an image's dictionary; others count as four. */
 const COMPONENTS: Record<string, number> = { DeviceGray: 1, CalGray: 1, G: 1, DeviceRGB: 3, CalRGB: 3, RGB: 3, DeviceCMYK: 4, CMYK: 4 }
 
+/** Checks every stream of a PDF against the budget; throws ExtractionError for one past it. */
 export function checkPdfBudget(bytes: Uint8Array, limits: ReadLimits): void {
-  // One character per byte: positions in the text are positions in the file.
-  const text = new TextDecoder('latin1').decode(bytes)
-  for (const match of text.matchAll(STREAM_START)) {
-    const start = match.index + match[0].length
-    const reach = Math.max(0, match.index - DICTIONARY_REACH)
-    const objectStart = text.lastIndexOf('obj', match.index)
-    const dictionary = text.slice(Math.max(reach, objectStart), match.index)
-    if (/\/Subtype\s*\/Image\b/.test(dictionary)) checkImage(dictionary, limits)
-    if (/\/Filter\s*(?:\[\s*)?\/(?:FlateDecode|Fl)\b/.test(dictionary)) {
-      const end = text.indexOf('endstream', start)
-      const data = bytes.subarray(start, end === -1 ? bytes.length : end)
-      // PDF.js grows a stream's buffer by doubling: half the budget is what one stream may hold.
-      const limit = Math.floor(limits.maxDecodeBytes / 2)
-      if (inflatesPast(data, 'zlib', limit)) throw inflatesPastBudget(limits, 'A stream of the PDF, counted twice as PDF.js holds it, inflates to')
+  const file = new PdfText(bytes)
+  new PdfBudget(limits).scan(file, writtenObjects(file), 0)
+}
+
+interface StreamRecord {
+  source: PdfText
+  keyword: number
+  dictionary: PdfDictionary | undefined
+}
+
+class PdfBudget {
+  /** Decoded bytes of the document's streams that are not image samples, and of image samples. */
+  private otherBytes = 0
+  private imageBytes = 0
+  private streams = 0
+  /** Every object written in the file or in an object stream, by number, for references. */
+  private readonly objects = new Map<number, { source: PdfText; at: number }[]>()
+  /** Where each stream's data ends, once found. */
+  private readonly ends = new Map<PdfText, Map<number, { end: number; after: number }>>()
+
+  constructor(private readonly limits: ReadLimits) {}
+
+  /** Every stream of a part of the PDF (the file, or the content of an object stream), whose objects start at `objects`. */
+  scan(source: PdfText, objects: ObjectStarts, nesting: number): void {
+    for (const [number, positions] of objects.byNumber) {
+      const known = this.objects.get(number) ?? []
+      known.push(...positions.map((at) => ({ source, at })))
+      this.objects.set(number, known)
     }
+    const records: StreamRecord[] = []
+    for (const match of source.text.matchAll(/(?<!end)stream/g)) {
+      if (++this.streams > MAX_STREAMS)
+        throw new ExtractionError('document_too_large', `The PDF has more than ${MAX_STREAMS} streams; no document needs that many.`)
+      const dictionary = streamDictionary(source, match.index, objects.starts, (found, at) => this.extent(source, found, at).after, 4)
+      records.push({ source, keyword: match.index, dictionary })
+    }
+    // Object streams first: the objects inside them may be what other streams refer to.
+    const isObjectStream = (record: StreamRecord) => this.name(record.dictionary?.get('Type')) === 'ObjStm'
+    for (const record of records.filter(isObjectStream)) this.stream(record, nesting)
+    for (const record of records.filter((record) => !isObjectStream(record))) this.stream(record, nesting)
+  }
+
+  /** One stream: its data decoded through its filters with a ceiling, its cost checked, its objects scanned. */
+  private stream({ source, keyword, dictionary }: StreamRecord, nesting: number): void {
+    const start = dataStart(source.bytes, keyword)
+    const { end } = this.extent(source, dictionary, keyword)
+    const image = this.name(dictionary?.get('Subtype')) === 'Image'
+    const factor = image ? IMAGE_SAMPLES_FACTOR : STREAM_FACTOR
+    const limit = Math.floor(this.limits.maxDecodeBytes / factor)
+    const filters = dictionary ? this.filters(dictionary) : []
+    // An image's size is known from its dictionary before anything is decoded.
+    if (image) this.checkImage(dictionary!, undefined, 0)
+    let data = source.bytes.subarray(start, end)
+    let decoded = 0
+    let flateFirst = false
+    try {
+      for (const [index, { filter, params }] of filters.entries()) {
+        if (filter === 'image') {
+          this.checkImage(dictionary!, data, decoded)
+          return
+        }
+        if (index === 0 && filter === 'flate') {
+          flateFirst = true
+          // Deflate ends itself: the data to the end of the part bounds any end PDF.js may take.
+          data = source.bytes.subarray(start)
+        }
+        data = decodeFilter(filter, data, limit - decoded, this.number(params?.get('EarlyChange')) ?? 1)
+        decoded += data.length
+        this.checkPredictor(filter, params)
+      }
+      // Data that opens as Deflate is measured so whatever its dictionary says (or where none is found).
+      if (!flateFirst && looksLikeZlib(source.bytes, start)) {
+        const inflated = decodeFilter('flate', source.bytes.subarray(start), limit)
+        if (!filters.length) {
+          data = inflated
+          decoded += inflated.length
+        }
+      }
+    } catch (error) {
+      if (error instanceof PastLimit) throw inflatesPastBudget(this.limits, 'A stream of the PDF, as PDF.js holds it while reading it, takes')
+      throw error
+    }
+    if (image) {
+      this.imageBytes += decoded
+      if (dictionary) this.checkImage(dictionary, undefined, decoded)
+    } else this.otherBytes += decoded
+    // Streams other than images together are bounded by the time PDF.js takes to read them: twice the budget.
+    if (this.otherBytes > this.limits.maxDecodeBytes * 2)
+      throw new ExtractionError(
+        'document_too_large',
+        `The streams of the PDF other than images unpack to more than ${mebibytes(this.limits.maxDecodeBytes * 2)} MiB together; at most twice --max-decode-mb are read per document.`,
+      )
+    // Image samples together are bounded by the time it takes to decode them: as many bytes as the document's pixels in RGBA.
+    if (this.imageBytes > this.limits.maxDocumentPixels * 4)
+      throw new ExtractionError(
+        'document_too_large',
+        `The images of the PDF unpack to more than ${mebibytes(this.limits.maxDocumentPixels * 4)} MiB together; at most 4 bytes for each pixel of --max-document-megapixels are read per document.`,
+      )
+    // Objects decoded from a stream (an object stream) are parsed by PDF.js, streams and all.
+    if (decoded && nesting < MAX_NESTING && data.length && containsStream(data)) {
+      const content = new PdfText(data)
+      const count = this.number(dictionary?.get('N')) ?? 0
+      const first = this.number(dictionary?.get('First')) ?? 0
+      this.scan(content, streamedObjects(content, Math.min(count, MAX_STREAMS), first), nesting + 1)
+    }
+  }
+
+  /**
+   * Where a stream's data ends, and where what follows `endstream` starts: its /Length (or any
+   * value its reference may have) when `endstream` follows there, else the first `endstream`.
+   */
+  private extent(source: PdfText, dictionary: PdfDictionary | undefined, keyword: number): { end: number; after: number } {
+    let known = this.ends.get(source)
+    if (!known) this.ends.set(source, (known = new Map()))
+    const cached = known.get(keyword)
+    if (cached) return cached
+    const { bytes, text } = source
+    const start = dataStart(bytes, keyword)
+    let found: { end: number; after: number } | undefined
+    for (const length of this.numbers(dictionary?.get('Length'))) {
+      if (!Number.isInteger(length) || length < 0 || start + length > bytes.length) continue
+      const parser = new PdfParser(source, start + length)
+      if (parser.peekWord() === 'endstream' && (!found || start + length > found.end)) found = { end: start + length, after: parser.at + 9 }
+    }
+    if (!found) {
+      const end = text.indexOf('endstream', start)
+      found = end === -1 ? { end: bytes.length, after: bytes.length } : { end, after: end + 9 }
+    }
+    known.set(keyword, found)
+    return found
+  }
+
+  /** A stream's filters in order, with their parameters (PDF.js decodes those it knows, passes the others by). */
+  private filters(dictionary: PdfDictionary): { filter: Exclude<Filter, 'image'> | 'image'; params: PdfDictionary | undefined }[] {
+    const filter = this.resolve(dictionary.get('Filter') ?? dictionary.get('F'))
+    const params = this.resolve(dictionary.get('DecodeParms') ?? dictionary.get('DP'))
+    const names = Array.isArray(filter) ? filter.map((each) => this.resolve(each)) : [filter]
+    return names.flatMap((name, i) => {
+      const decoded = name instanceof PdfName ? filterOf(name.name) : undefined
+      if (!decoded) return []
+      const param = this.resolve(Array.isArray(params) ? params[i] : params)
+      return [{ filter: decoded, params: param instanceof Map ? param : undefined }]
+    })
+  }
+
+  /** A predictor allocates a row at once, however little data there is: its row is counted. */
+  private checkPredictor(filter: Filter, params: PdfDictionary | undefined): void {
+    if ((filter !== 'flate' && filter !== 'lzw') || !params || (this.number(params.get('Predictor')) ?? 1) <= 1) return
+    const columns = this.number(params.get('Columns')) ?? 1
+    const colours = this.number(params.get('Colors')) ?? 1
+    const bits = this.number(params.get('BitsPerComponent')) ?? 8
+    const row = Math.ceil((columns * colours * bits) / 8)
+    if (!(row * STREAM_FACTOR <= this.limits.maxDecodeBytes)) throw inflatesPastBudget(this.limits, 'A row of a stream of the PDF takes')
+  }
+
+  /**
+   * An image: its pixels (from its dictionary, and from a JPEG's own header, which PDF.js decodes
+   * by) against the page limit, and its samples as held, the RGBA copy and the grey page, with a
+   * JPEG's coefficients, against the budget. `encoded` is a JPEG's data where the chain reached it.
+   */
+  private checkImage(dictionary: PdfDictionary, encoded: Uint8Array | undefined, decoded: number): void {
+    let width = this.number(dictionary.get('Width') ?? dictionary.get('W'))
+    let height = this.number(dictionary.get('Height') ?? dictionary.get('H'))
+    let extra = 0
+    const frame = encoded && jpegFrame(encoded)
+    if (frame) {
+      width = Math.max(width ?? 0, frame.width)
+      height = Math.max(height ?? 0, frame.height)
+      extra = jpegCoefficientBytes(frame) + frame.width * frame.height * frame.components.length
+    }
+    if (!(width && height && width > 0 && height > 0)) return
+    checkPixels(width, height, this.limits)
+    const mask = this.resolve(dictionary.get('ImageMask') ?? dictionary.get('IM')) === true
+    const bits = mask ? 1 : (this.number(dictionary.get('BitsPerComponent') ?? dictionary.get('BPC')) ?? 8)
+    const space = this.name(dictionary.get('ColorSpace') ?? dictionary.get('CS'))
+    const components = mask ? 1 : (COMPONENTS[space ?? ''] ?? 4)
+    const pixels = width * height
+    const samples = Math.max(Math.ceil((pixels * components * bits) / 8), decoded)
+    checkImageBytes(samples * IMAGE_SAMPLES_FACTOR + extra + pixels * IMAGE_BYTES_PER_PIXEL, this.limits)
+  }
+
+  /** A value with a reference followed (the last object of that number written, as a rebuilt cross-reference takes it). */
+  private resolve(value: PdfValue | undefined, depth = 0): PdfValue | undefined {
+    if (!(value instanceof PdfRef) || depth > 8) return value
+    const written = this.objects.get(value.num)
+    const last = written?.[written.length - 1]
+    return last ? this.resolve(objectValue(last.source, last.at), depth + 1) : undefined
+  }
+
+  /** Every value a number may have: a reference may name an object written more than once. */
+  private numbers(value: PdfValue | undefined): number[] {
+    if (typeof value === 'number') return [value]
+    if (!(value instanceof PdfRef)) return []
+    return (this.objects.get(value.num) ?? []).map(({ source, at }) => objectValue(source, at)).filter((each) => typeof each === 'number')
+  }
+
+  private number(value: PdfValue | undefined): number | undefined {
+    const resolved = this.resolve(value)
+    return typeof resolved === 'number' ? resolved : undefined
+  }
+
+  private name(value: PdfValue | undefined): string | undefined {
+    const resolved = this.resolve(value)
+    if (resolved instanceof PdfName) return resolved.name
+    // A colour space given as an array names its family first ([/ICCBased …], [/Indexed …]).
+    if (Array.isArray(resolved)) return this.name(resolved[0])
+    return undefined
   }
 }
 
-/**
- * An image whose size is written in its dictionary: its pixels, and the memory of its samples, the
- * RGBA copy PDF.js makes of them and the grey page.
- */
-function checkImage(dictionary: string, limits: ReadLimits): void {
-  const number = (key: string) => Number(new RegExp(`/${key}\\s+(\\d+)(?!\\s+\\d+\\s+R)`).exec(dictionary)?.[1] ?? Number.NaN)
-  const width = number('Width')
-  const height = number('Height')
-  if (!(width > 0 && height > 0)) return
-  checkPixels(width, height, limits)
-  const mask = /\/ImageMask\s+true/.test(dictionary)
-  const bits = mask ? 1 : number('BitsPerComponent') || 8
-  const space = /\/ColorSpace\s*\/(\w+)/.exec(dictionary)?.[1]
-  const components = mask ? 1 : (COMPONENTS[space ?? ''] ?? 4)
-  const pixels = width * height
-  checkImageBytes(Math.ceil((pixels * components * bits) / 8) + pixels * 5, limits)
+/** Where PDF.js starts a stream's data: after the end of the line that holds `stream`, whatever else is on it. */
+function dataStart(bytes: Uint8Array, keyword: number): number {
+  let at = keyword + 'stream'.length
+  while (at < bytes.length) {
+    const byte = bytes[at++]!
+    if (byte === 0x0a) break
+    if (byte === 0x0d) {
+      if (bytes[at] === 0x0a) at++
+      break
+    }
+  }
+  return at
+}
+
+/** A zlib header: Deflate, a window PDF.js accepts, and the check bits right. */
+function looksLikeZlib(bytes: Uint8Array, at: number): boolean {
+  const cmf = bytes[at]
+  const flg = bytes[at + 1]
+  return cmf !== undefined && flg !== undefined && (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0
+}
+
+/** Whether decoded bytes hold a `stream` keyword (then they are parsed as objects). */
+function containsStream(data: Uint8Array): boolean {
+  for (let at = data.indexOf(0x73); at !== -1; at = data.indexOf(0x73, at + 1)) {
+    if (data[at + 1] === 0x74 && data[at + 2] === 0x72 && data[at + 3] === 0x65 && data[at + 4] === 0x61 && data[at + 5] === 0x6d) return true
+  }
+  return false
 }

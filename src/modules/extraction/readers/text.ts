@@ -1,4 +1,8 @@
-/** Plain text and Markdown → page texts: a form feed starts a page; Markdown markup is thinned. */
+/**
+ * Plain text and Markdown → page texts: a form feed starts a page; Markdown markup is thinned.
+ * Linear in the text (D186): no expression here scans further than the next character that could
+ * end what it matches, and an inline span (emphasis, a link) is at most a few hundred characters.
+ */
 
 const UTF8 = new TextDecoder('utf-8')
 
@@ -13,7 +17,14 @@ export function decodeUtf8(bytes: Uint8Array): string {
 /** Decodes UTF-8 (BOM stripped, CRLF normalised) and splits pages at form feeds. */
 export function readText(bytes: Uint8Array): string[] {
   const text = decodeUtf8(bytes).replace(/\r\n?/g, '\n')
-  return text.split('\f').map((page) => page.replace(/[ \t]+$/gm, ''))
+  return text.split('\f').map((page) => page.split('\n').map(trimSpacesAndTabs).join('\n'))
+}
+
+/** A line without its trailing spaces and tabs (a loop: `/[ \t]+$/` rescans a long run from each of its characters). */
+export function trimSpacesAndTabs(line: string): string {
+  let end = line.length
+  while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--
+  return end === line.length ? line : line.slice(0, end)
 }
 
 /**
@@ -41,9 +52,21 @@ export function readMarkdown(bytes: Uint8Array): string[] {
   })
 }
 
+/** A table's |---|:---:| line: cells of three dashes or more (maybe aligned with colons) between pipes. */
 function isTableSeparator(line: string): boolean {
-  return /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line) && line.includes('|')
+  return tableSeparatorCells(line) >= 1
 }
+
+/** Cells of a table separator line (0 when it is none), found cell by cell. */
+export function tableSeparatorCells(line: string): number {
+  const trimmed = line.trim()
+  if (!trimmed.includes('|')) return 0
+  const inner = trimmed.slice(trimmed.startsWith('|') ? 1 : 0, trimmed.length - (trimmed.endsWith('|') && trimmed.length > 1 ? 1 : 0))
+  const cells = inner.split('|')
+  return cells.every((cell) => SEPARATOR_CELL.test(cell)) ? cells.length : 0
+}
+
+const SEPARATOR_CELL = /^\s*:?-{3,}:?\s*$/
 
 /** "| a | b |" → "a\tb"; undefined for lines that are not table rows. */
 function tableRow(line: string): string | undefined {
@@ -57,21 +80,29 @@ function tableRow(line: string): string | undefined {
 }
 
 function stripBlock(line: string): string {
-  return line
-    .replace(/^\s{0,3}#{1,6}\s+/, '')
-    .replace(/\s+#+\s*$/, '')
+  return withoutClosingHashes(line.replace(/^\s{0,3}#{1,6}\s+/, ''))
     .replace(/^\s{0,3}(?:>\s?)+/, '')
     .replace(/^\s{0,3}(?:[-*_]\s*){3,}$/, '')
 }
 
+/** A heading's closing hashes gone ("Title ##" → "Title"), found from the line's end. */
+function withoutClosingHashes(line: string): string {
+  const end = line.trimEnd()
+  let hashes = end.length
+  while (hashes > 0 && end[hashes - 1] === '#') hashes--
+  if (hashes === end.length || hashes === 0 || !/\s/.test(end[hashes - 1]!)) return line
+  return end.slice(0, hashes).trimEnd()
+}
+
+/** Longest emphasis or strikethrough span stripped: a real one is a few words (D186). */
 function stripInline(line: string): string {
   return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+    .replace(/!\[([^\][]{0,500})\]\([^()]{0,2000}\)/g, '$1')
+    .replace(/\[([^\][]{1,500})\]\([^()]{0,2000}\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)(.{1,300}?)(?<=\S)\1/g, '$2')
     .replace(/(^|[^\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?!\w)/g, '$1$2')
     .replace(/(^|[^\w])_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)/g, '$1$2')
-    .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '$1')
+    .replace(/~~(?=\S)(.{1,300}?)(?<=\S)~~/g, '$1')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/<br\s*\/?>/gi, ' ')
 }

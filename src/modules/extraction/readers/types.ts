@@ -36,10 +36,18 @@ export interface ReadLimits {
   maxDocumentPixels: number
   /** Memory one document may take as it is decoded: a page image as its decoder holds it, a stream or a DOCX's parts inflated. */
   maxDecodeBytes: number
+  /** Time a job may take (its --job-timeout): page images that would take longer to read are refused up front (D187). */
+  maxReadSeconds?: number
 }
 
-/** The defaults of `--max-pages`, `--max-page-megapixels`, `--max-document-megapixels` and `--max-decode-mb`. */
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxPages: 100, maxPagePixels: 40_000_000, maxDocumentPixels: 1_000_000_000, maxDecodeBytes: 256 * 1024 * 1024 }
+/** The defaults of `--max-pages`, `--max-page-megapixels`, `--max-document-megapixels`, `--max-decode-mb` and `--job-timeout`. */
+export const DEFAULT_READ_LIMITS: ReadLimits = {
+  maxPages: 100,
+  maxPagePixels: 40_000_000,
+  maxDocumentPixels: 1_000_000_000,
+  maxDecodeBytes: 256 * 1024 * 1024,
+  maxReadSeconds: 300,
+}
 
 /** The word readers a scanned page may be recognised with (D160): `auto` picks one per page. */
 export const RECOGNISERS = ['auto', 'tesseract', 'paddle', 'mix'] as const

@@ -7,6 +7,7 @@ import type { Line } from './document'
 export function lineAmounts(ctx: Context, line: Line): FoundAmount[] {
   const byLine = memo(ctx, 'line-amounts', () => new Map<number, FoundAmount[]>())
   let amounts = byLine.get(line.index)
-  if (!amounts) byLine.set(line.index, (amounts = findAmounts(line.text)))
+  // A line without a digit holds no amount: a document of many such lines is not searched line by line (D186).
+  if (!amounts) byLine.set(line.index, (amounts = /\d/.test(line.text) ? findAmounts(line.text) : []))
   return amounts
 }

@@ -14,6 +14,7 @@ export function datesIn(text: string, doc: Doc): FoundDate[] {
 export function lineDates(ctx: Context, line: Line): FoundDate[] {
   const byLine = memo(ctx, 'line-dates', () => new Map<number, FoundDate[]>())
   let dates = byLine.get(line.index)
-  if (!dates) byLine.set(line.index, (dates = datesIn(line.text, ctx.doc)))
+  // A line without a digit holds no date (every pattern reads a day or a year in digits; D186).
+  if (!dates) byLine.set(line.index, (dates = /\d/.test(line.text) ? datesIn(line.text, ctx.doc) : []))
   return dates
 }

@@ -102,7 +102,7 @@ function titleDate(ctx: Context): Answer | undefined {
   for (const line of doc.lines.slice(0, 60)) {
     if (!NAMES_DOCUMENT.test(line.text)) continue
     for (const date of lineDates(ctx, line)) {
-      if (DATE_LEAD.test(line.text.slice(0, date.start))) return { value: date.iso, confidence: dateWeight(INVOICE.titleDate, date), line }
+      if (DATE_LEAD.test(leadOf(line.text, date.start))) return { value: date.iso, confidence: dateWeight(INVOICE.titleDate, date), line }
     }
     // The date may be wrapped onto the next line ("… Nr. 123 vom" / "06.12.2018").
     const next = doc.lines[line.index + 1]
@@ -113,6 +113,19 @@ function titleDate(ctx: Context): Answer | undefined {
   }
   return undefined
 }
+
+/**
+ * The text of a line before a date, as far back as the expressions that end at it can reach
+ * (a few words; D186): a line of ten thousand dates is not read again up to each of them.
+ */
+function leadOf(text: string, end: number): string {
+  let words = end
+  while (words > 0 && /\s/.test(text[words - 1]!)) words--
+  return text.slice(Math.max(0, words - LEAD_REACH), end)
+}
+
+/** Characters before a date's trailing spaces that a lead expression may need: two lexicon words and 80 between them. */
+const LEAD_REACH = 300
 
 /** The text after a period's first date ends with a word that leads to its second ("01.01.2010 bis"), or with a dash after a word. */
 const PERIOD_NEXT = new RegExp(`(?:(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('period_to'))})|\\b[-–])\\s*$`, 'iu')
@@ -138,7 +151,7 @@ function firstUnlabelledDate(ctx: Context): Answer | undefined {
     if (!date || !issuedYet(date.iso)) continue
     // Ranges ("01.01.2010 bis 31.12.2010") are periods, not the date of issue.
     if (PERIOD_NEXT.test(line.text.slice(date.end, date.end + 6))) continue
-    if (PERIOD_BEFORE.test(line.text.slice(0, date.start))) continue
+    if (PERIOD_BEFORE.test(leadOf(line.text, date.start))) continue
     // A receipt that prints no other date (or the same one again) leaves no doubt which it is.
     const others = doc.lines.flatMap((other) => lineDates(ctx, other)).filter((found) => found.iso !== date.iso)
     return { value: date.iso, confidence: dateWeight(others.length ? INVOICE.firstUnlabelledDate : INVOICE.onlyDate, date), line }
@@ -168,13 +181,14 @@ function dueFromSentence(ctx: Context): Answer | undefined {
   const { doc } = ctx
   for (const line of doc.lines) {
     const next = doc.lines[line.index + 1]
-    const sentence = `${line.text} ${next?.text ?? ''}`
-    for (const date of lineDates(ctx, line)) {
-      const lead = line.text.slice(0, date.start)
+    const dates = lineDates(ctx, line)
+    const debit = dates.length > 0 && DEBIT_WORDS.test(`${line.text} ${next?.text ?? ''}`)
+    for (const date of dates) {
+      const lead = leadOf(line.text, date.start)
       // Discount deadlines ("3% Skonto … bis 15.03.") are not the due date.
       if (DISCOUNT_WORDS.test(lead.slice(-40))) continue
       if (DUE_SENTENCE.test(lead)) return { value: date.iso, confidence: dateWeight(INVOICE.dueInSentence, date), line }
-      if (DEBIT_WORDS.test(sentence) && DATE_LEAD.test(lead)) return { value: date.iso, confidence: dateWeight(INVOICE.directDebitDate, date), line }
+      if (debit && DATE_LEAD.test(lead)) return { value: date.iso, confidence: dateWeight(INVOICE.directDebitDate, date), line }
     }
   }
   return undefined

@@ -22,6 +22,8 @@ import { collapse, fold } from '../../../../lib/text'
 
 /** Shapes so distinct that a value of the shape anywhere in the document is the field's, when it is the only one. */
 const UNMISTAKABLE: Partial<Record<Shape, number>> = { iban: 0.78, bic: 0.72, vat_id: 0.7, email: 0.66, url: 0.62 }
+/** The shortest value of those shapes: a web address such as "x.de". */
+const MIN_SHAPED_LENGTH = 4
 
 /** The answer for a field a user names; the general reader's when its words say nothing more. */
 export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
@@ -165,13 +167,16 @@ function onSide(wanted: Party | undefined, found: Party | undefined): boolean {
 function anywhere(shape: Shape, field: FieldWords, ctx: Context): Answer | undefined {
   const found = new Map<string, Line>()
   for (const line of ctx.doc.lines)
-    for (const cell of line.cells)
+    for (const cell of line.cells) {
+      // No unmistakable shape is shorter ("x.de"): a line of a million one-digit cells is not searched cell by cell (D186).
+      if (cell.text.length < MIN_SHAPED_LENGTH) continue
       for (const value of findShapes(shape, cell.text)) {
         if (!onSide(field.party, partyAt(ctx, line, cell.start))) continue
         // Unlabelled, only a web address written as one ("www.", "https://") is sure to be one; "shop.de" may be a word cut short.
         if (shape === 'url' && !/^(?:https?:|www\.)/i.test(String(value.value))) continue
         if (!found.has(String(value.value))) found.set(String(value.value), line)
       }
+    }
   const only = found.size === 1 ? [...found][0] : undefined
   return only && { value: only[0], confidence: UNMISTAKABLE[shape]!, line: only[1] }
 }

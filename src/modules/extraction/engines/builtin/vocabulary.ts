@@ -422,17 +422,25 @@ export function vocabularyLanguages(): string[] {
  */
 export function withLongerLabels(hits: LabelHit[], fields: { key: string; words: FieldWords }[]): LabelHit[] {
   const added: LabelHit[] = []
+  // The owners a label gives depend on the label alone: a document of one label repeated finds them once (D186).
+  const ownersOf = new Map<string, string[]>()
   for (const hit of hits) {
     if (isNamedOwner(hit.entry.owner)) continue
     const label = hit.entry.squashed
-    for (const { key, words } of fields) {
-      const labels = foldedLabels(words).byLabel
-      for (let start = 1; start <= label.length - 5; start++) {
-        const kind = labels.get(label.slice(start))
-        // A general word ends many labels of other things ("Steuernummer" is no "Nummer").
-        if (kind && kind !== 'side') added.push({ ...hit, entry: { squashed: label, owner: namedOwner(kind, key) } })
+    let owners = ownersOf.get(label)
+    if (!owners) {
+      owners = []
+      for (const { key, words } of fields) {
+        const labels = foldedLabels(words).byLabel
+        for (let start = 1; start <= label.length - 5; start++) {
+          const kind = labels.get(label.slice(start))
+          // A general word ends many labels of other things ("Steuernummer" is no "Nummer").
+          if (kind && kind !== 'side') owners.push(namedOwner(kind, key))
+        }
       }
+      ownersOf.set(label, owners)
     }
+    for (const owner of owners) added.push({ ...hit, entry: { squashed: label, owner } })
   }
   return added.length ? [...hits, ...added] : hits
 }

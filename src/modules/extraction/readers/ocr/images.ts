@@ -4,14 +4,14 @@
  * checked against the limits before anything is decoded (D67, D120), so a small file that claims
  * a huge image costs nothing; pages are decoded one at a time, as they are read.
  */
-import { decode as decodePng } from 'fast-png'
 import jpeg from 'jpeg-js'
 import { ExtractionError } from '../../errors'
 import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
-import { jpegFrameSize, jpegScanCount } from './jpeg-header'
-import { decodeHeic, jpegPage } from './photo'
-import { checkPng } from './png'
+import { type JpegFrame, jpegCoefficientBytes, jpegFrame, jpegScanCount } from './jpeg-header'
+import { heifPlan } from './heif'
+import { heicPage, jpegPage } from './photo'
+import { pngPage } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPages } from './tiff'
 import { decodeWebp } from './webp'
@@ -26,6 +26,11 @@ export interface ImagePages {
 const MEBIBYTE = 1024 * 1024
 /** Scans of one JPEG: a progressive one has about ten (libjpeg's own tools cap theirs likewise). */
 const MAX_JPEG_SCANS = 100
+/** libwebp's memory per pixel, lossy and lossless (measured, bench/decode-cost.ts: 10.3 and 21.8 bytes). */
+const WEBP_LOSSY_BYTES_PER_PIXEL = 11
+const WEBP_LOSSLESS_BYTES_PER_PIXEL = 23
+/** jpeg-js's arrays of 64 coefficients (4 bytes each) take this much more than their coefficients (measured, bench/decode-cost.ts). */
+const JPEG_JS_BLOCK_OVERHEAD = 1.7
 
 /** Checks an image document against the limits and gives its pages to decode one by one. */
 export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): ImagePages {
@@ -36,25 +41,23 @@ export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLim
 function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): { count: number; decode(index: number): Raster | Promise<Raster> } {
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
-      const { width, height } = jpegSize(bytes)
+      const frame = jpegFrameOf(bytes)
       // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
       const scans = jpegScanCount(bytes)
       if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
-      const page = jpegPage(bytes, width, height, limits, jfifDpi(bytes))
-      if (page) return { count: 1, decode: page }
-      checkPixels(width, height, limits)
-      return { count: 1, decode: () => decodeJpeg(bytes, limits) }
+      const page = jpegPage(bytes, frame, limits, jfifDpi(bytes))
+      return { count: 1, decode: page ?? builtinJpegPage(bytes, limits) }
     }
     case MEDIA_TYPES.heic:
-      return { count: 1, decode: () => decodeHeic(bytes, limits) }
+      return { count: 1, decode: heicPage(bytes, limits) }
     case MEDIA_TYPES.png:
-      checkPng(bytes, limits)
-      return { count: 1, decode: () => decodePngPage(bytes) }
+      return { count: 1, decode: pngPage(bytes, limits) }
     case MEDIA_TYPES.webp: {
-      const { width, height } = webpSize(bytes)
+      const { width, height, lossless } = webpHeader(bytes)
       checkPixels(width, height, limits)
-      // libwebp's RGBA, the copy it decodes from, and the grey page.
-      checkImageBytes(width * height * 5 + bytes.length, limits)
+      // What libwebp in WebAssembly takes (D185): its planes or ARGB, the RGBA it gives and the copy of
+      // it handed back, the grey page; its memory grows to that and never shrinks.
+      checkImageBytes(width * height * (lossless ? WEBP_LOSSLESS_BYTES_PER_PIXEL : WEBP_LOSSY_BYTES_PER_PIXEL) + 2 * bytes.length, limits)
       return { count: 1, decode: () => decodeWebpPage(bytes) }
     }
     case MEDIA_TYPES.tiff:
@@ -90,7 +93,22 @@ function asExtractionError(error: unknown): unknown {
   return new ExtractionError('corrupt_document', `The image could not be decoded: ${message}`)
 }
 
-/** A JPEG by jpeg-js, where libvips is not available. */
+/**
+ * The decoder of a JPEG by jpeg-js, where libvips is not available, checked against the limits
+ * first (D183): jpeg-js keeps every coefficient of the image, each block of 64 in an array of
+ * its own (measured: about 1.6 times the coefficients' 4 bytes; 1.7 counted), then its samples, the RGB it
+ * gives and the grey page.
+ */
+export function builtinJpegPage(bytes: Uint8Array, limits: ReadLimits): () => Raster {
+  const frame = jpegFrameOf(bytes)
+  checkPixels(frame.width, frame.height, limits)
+  const pixels = frame.width * frame.height
+  const components = frame.components.length
+  checkImageBytes(Math.ceil(jpegCoefficientBytes(frame) * 2 * JPEG_JS_BLOCK_OVERHEAD) + pixels * (2 * components + 1) + bytes.length, limits)
+  return () => decodeJpeg(bytes, limits)
+}
+
+/** A JPEG by jpeg-js. */
 function decodeJpeg(bytes: Uint8Array, limits: ReadLimits): Raster {
   const image = jpeg.decode(bytes, {
     useTArray: true,
@@ -112,11 +130,11 @@ function jfifDpi(bytes: Uint8Array): number | undefined {
   return undefined
 }
 
-/** Width and height from a JPEG's frame header (SOFn). */
-function jpegSize(bytes: Uint8Array): { width: number; height: number } {
-  const size = jpegFrameSize(bytes)
-  if (!size) throw new ExtractionError('corrupt_document', 'The JPEG has no frame header.')
-  return size
+/** A JPEG's frame header (SOFn). */
+function jpegFrameOf(bytes: Uint8Array): JpegFrame {
+  const frame = jpegFrame(bytes)
+  if (!frame) throw new ExtractionError('corrupt_document', 'The JPEG has no frame header.')
+  return frame
 }
 
 /** EXIF orientation (1–8) of a JPEG, 1 when absent: phones store photos sideways and say so here. */
@@ -155,63 +173,59 @@ export function orient(raster: Raster, orientation: number): Raster {
   return rotate([2, 4, 5, 7].includes(orientation) ? mirror(raster) : raster, turn)
 }
 
-function decodePngPage(bytes: Uint8Array): Raster {
-  const image = decodePng(bytes)
-  const dpi = pngDpi(image.resolution)
-  return { ...pngRaster(image), dpi }
-}
-
-/** Pixels per metre (the pHYs chunk) as dots per inch. */
-function pngDpi(resolution: { x: number; unit: number } | undefined): number | undefined {
-  return resolution?.unit === 1 && resolution.x > 0 ? Math.round(resolution.x * 0.0254) : undefined
-}
-
-function pngRaster(image: ReturnType<typeof decodePng>): Raster {
-  if (image.palette) {
-    const rgb = new Uint8Array(image.width * image.height * 3)
-    const indices = image.data
-    for (let i = 0; i < image.width * image.height; i++) {
-      const colour = image.palette[indices[i]!] ?? [255, 255, 255]
-      rgb.set(colour.slice(0, 3), i * 3)
-    }
-    return toGrey(rgb, image.width, image.height, 3)
-  }
-  if (image.depth === 1 || image.depth === 2 || image.depth === 4) {
-    // Packed samples: unpack to one byte per sample, rows padded to whole bytes.
-    const depth = image.depth
-    const samples = new Uint8Array(image.width * image.height * image.channels)
-    const rowBytes = Math.ceil((image.width * image.channels * depth) / 8)
-    for (let y = 0; y < image.height; y++) {
-      for (let i = 0; i < image.width * image.channels; i++) {
-        const bit = i * depth
-        const byte = image.data[y * rowBytes + (bit >> 3)]!
-        samples[y * image.width * image.channels + i] = (byte >> (8 - depth - (bit & 7))) & ((1 << depth) - 1)
-      }
-    }
-    return toGrey(samples, image.width, image.height, image.channels, (1 << depth) - 1)
-  }
-  return toGrey(image.data, image.width, image.height, image.channels, image.depth === 16 ? 65535 : 255)
-}
-
 async function decodeWebpPage(bytes: Uint8Array): Promise<Raster> {
   const image = await decodeWebp(bytes)
   return toGrey(image.data, image.width, image.height, 4)
 }
 
-/** Width and height from a WebP's VP8, VP8L or VP8X header. */
-function webpSize(bytes: Uint8Array): { width: number; height: number } {
+/**
+ * Width and height from a WebP's VP8, VP8L or VP8X header, and whether it is decoded as lossless
+ * (VP8L, or an alpha plane, which is coded so).
+ */
+function webpHeader(bytes: Uint8Array): { width: number; height: number; lossless: boolean } {
   const chunk = String.fromCharCode(...bytes.subarray(12, 16))
   const at = 20
   if (chunk === 'VP8X' && bytes.length >= at + 10) {
     const u24 = (p: number) => bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16)
-    return { width: u24(at + 4) + 1, height: u24(at + 7) + 1 }
+    return { width: u24(at + 4) + 1, height: u24(at + 7) + 1, lossless: webpChunks(bytes).some((type) => type === 'VP8L' || type === 'ALPH') }
   }
   if (chunk === 'VP8L' && bytes.length >= at + 5) {
     const bits = bytes[at + 1]! | (bytes[at + 2]! << 8) | (bytes[at + 3]! << 16) | (bytes[at + 4]! << 24)
-    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 }
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, lossless: true }
   }
   if (chunk === 'VP8 ' && bytes.length >= at + 10) {
-    return { width: (bytes[at + 6]! | (bytes[at + 7]! << 8)) & 0x3fff, height: (bytes[at + 8]! | (bytes[at + 9]! << 8)) & 0x3fff }
+    return { width: (bytes[at + 6]! | (bytes[at + 7]! << 8)) & 0x3fff, height: (bytes[at + 8]! | (bytes[at + 9]! << 8)) & 0x3fff, lossless: false }
   }
   throw new ExtractionError('corrupt_document', 'The WebP has no image header.')
+}
+
+/** The types of a WebP's chunks, in order. */
+function webpChunks(bytes: Uint8Array): string[] {
+  const types: string[] = []
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let at = 12; at + 8 <= bytes.length; at += 8 + view.getUint32(at + 4, true) + (view.getUint32(at + 4, true) & 1)) {
+    types.push(String.fromCharCode(...bytes.subarray(at, at + 4)))
+  }
+  return types
+}
+
+/** The pixels of an image document's pages together, as their headers give them (for the decode-cost benchmark). */
+export function imagePixels(bytes: Uint8Array, mediaType: string): number {
+  switch (mediaType) {
+    case MEDIA_TYPES.jpeg: {
+      const { width, height } = jpegFrameOf(bytes)
+      return width * height
+    }
+    case MEDIA_TYPES.png:
+      return new DataView(bytes.buffer, bytes.byteOffset).getUint32(16) * new DataView(bytes.buffer, bytes.byteOffset).getUint32(20)
+    case MEDIA_TYPES.webp: {
+      const { width, height } = webpHeader(bytes)
+      return width * height
+    }
+    case MEDIA_TYPES.heic: {
+      const { width, height } = heifPlan(bytes)
+      return width * height
+    }
+  }
+  return 0
 }

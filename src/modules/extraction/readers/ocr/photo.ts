@@ -6,8 +6,10 @@
  * then the paper found in it (see paper.ts).
  */
 import { ExtractionError } from '../../errors'
-import { checkImageBytes, checkPixels } from '../limits'
+import { checkImageBytes, checkPixels, megapixels } from '../limits'
 import type { ReadLimits } from '../types'
+import { type JpegFrame, jpegCoefficientBytes } from './jpeg-header'
+import { heifPlan } from './heif'
 import { sharpDecoder } from './libvips'
 import { findPaper } from './paper'
 import { type Raster, scale, toGrey } from './raster'
@@ -19,6 +21,20 @@ import { type Raster, scale, toGrey } from './raster'
 export const PHOTO_LONGEST_SIDE = 3000
 /** libvips shrinks a JPEG on load by up to this factor. */
 const MAX_LOAD_SHRINK = 8
+/** Coded images (grid tiles) decoded for one page: a 48 MP phone photo has 192 tiles of 512 × 512. */
+const MAX_HEIF_CODED_IMAGES = 256
+/** A grid's tiles may cover a little more than its canvas (the edge tiles overhang it). */
+const HEIF_TILE_COVER = 1.25
+/**
+ * Memory per pixel of a coded image (its planes), of a canvas (a grid's), and of the primary image
+ * (libheif's planes and RGBA in its WebAssembly memory, the RGBA handed back and copied, the grey
+ * page): 13.3 MiB a megapixel measured for a grid, 11.5 for one image (bench/decode-cost.ts).
+ */
+const HEIF_CODED_BYTES_PER_PIXEL = 1.5
+const HEIF_DERIVED_BYTES_PER_PIXEL = 1.5
+const HEIF_OUTPUT_BYTES_PER_PIXEL = 12.5
+/** libjpeg's buffers besides a progressive JPEG's coefficients (its rows, its tables): measured under a tenth of them. */
+const LIBJPEG_COEFFICIENT_MARGIN = 1.1
 
 /**
  * The decoder of a JPEG by libvips, or undefined where libvips is not available here. A JPEG
@@ -27,14 +43,17 @@ const MAX_LOAD_SHRINK = 8
  * upright by their EXIF orientation; a scan keeps the resolution its file gives (`dpi`).
  * Refuses, before decoding, a JPEG that would not fit the limits even shrunk on load.
  */
-export function jpegPage(bytes: Uint8Array, width: number, height: number, limits: ReadLimits, dpi?: number): (() => Promise<Raster>) | undefined {
+export function jpegPage(bytes: Uint8Array, frame: JpegFrame, limits: ReadLimits, dpi?: number): (() => Promise<Raster>) | undefined {
   const sharp = sharpDecoder()
   if (!sharp) return undefined
+  const { width, height } = frame
   const shrink = loadShrink(width, height)
   const loaded = { width: Math.ceil(width / shrink), height: Math.ceil(height / shrink) }
   checkPixels(loaded.width, loaded.height, limits)
-  // The image as shrunk on load (three channels), and the grey page made from it.
-  checkImageBytes(loaded.width * loaded.height * 4 + bytes.length, limits)
+  // The image as shrunk on load (three channels), and the grey page made from it; a progressive
+  // JPEG's coefficients too, every one of the full image, however much it is shrunk (D183).
+  const coefficients = frame.progressive ? Math.ceil(jpegCoefficientBytes(frame) * LIBJPEG_COEFFICIENT_MARGIN) : 0
+  checkImageBytes(loaded.width * loaded.height * 4 + coefficients + bytes.length, limits)
   const photo = Math.max(width, height) > PHOTO_LONGEST_SIDE
   return async () => {
     const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'truncated', sequentialRead: true })
@@ -70,11 +89,37 @@ interface Libheif {
 let libheif: Libheif | undefined
 
 /**
- * A HEIC/HEIF page: its primary image, with the turn and mirror its container records applied
- * (libheif does), at most PHOTO_LONGEST_SIDE on its longest side. libheif decodes at full size:
- * its planes and the RGBA it gives are checked against the decode budget first.
+ * The decoder of a HEIC/HEIF page, checked against the limits first (D184): what the primary
+ * image is made of is read from the file's boxes (heif.ts), and refused when its coded images
+ * (a grid's tiles) are more, or hold more pixels, than one page's decoding may take in time, or
+ * when libheif's memory for them (measured: their planes, the canvas they are laid on, the RGBA
+ * it gives, in its WebAssembly memory; the copy handed back, the grey page) passes the budget.
+ * The page is the primary image, with the turn and mirror its container records applied
+ * (libheif does), at most PHOTO_LONGEST_SIDE on its longest side.
  */
-export async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<Raster> {
+export function heicPage(bytes: Uint8Array, limits: ReadLimits): () => Promise<Raster> {
+  const plan = heifPlan(bytes)
+  checkPixels(plan.width, plan.height, limits)
+  if (plan.codedImages > MAX_HEIF_CODED_IMAGES)
+    throw new ExtractionError(
+      'image_too_large',
+      `The HEIF image is made of ${plan.codedImages} coded images (tiles); at most ${MAX_HEIF_CODED_IMAGES} are decoded per page.`,
+    )
+  if (plan.codedPixels > limits.maxPagePixels * HEIF_TILE_COVER)
+    throw new ExtractionError(
+      'image_too_large',
+      `The tiles of the HEIF image hold ${megapixels(plan.codedPixels)} MP; at most ${megapixels(limits.maxPagePixels * HEIF_TILE_COVER)} MP are decoded per page (--max-page-megapixels).`,
+    )
+  const pixels = plan.width * plan.height
+  checkImageBytes(
+    Math.ceil(plan.codedPixels * HEIF_CODED_BYTES_PER_PIXEL + plan.derivedPixels * HEIF_DERIVED_BYTES_PER_PIXEL + pixels * HEIF_OUTPUT_BYTES_PER_PIXEL) +
+      bytes.length,
+    limits,
+  )
+  return () => decodeHeic(bytes, limits)
+}
+
+async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<Raster> {
   libheif ??= require('libheif-js/wasm-bundle') as Libheif
   const images = new libheif.HeifDecoder().decode(bytes)
   const image = images[0]
@@ -82,9 +127,8 @@ export async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise
   try {
     const width = image.get_width()
     const height = image.get_height()
+    // libheif's size is the one the boxes gave, turned: anything else was not measured.
     checkPixels(width, height, limits)
-    // YCbCr planes (1.5 bytes a pixel), the RGBA given back, the grey page, and the file.
-    checkImageBytes(width * height * 6.5 + bytes.length, limits)
     const rgba = await new Promise<Uint8ClampedArray>((resolve, reject) =>
       image.display({ data: new Uint8ClampedArray(width * height * 4), width, height }, (result) =>
         result ? resolve(result.data) : reject(new Error('libheif could not decode the image')),

@@ -10,7 +10,7 @@ import { ExtractionError } from '../../errors'
 import { inflatesPast } from '../inflate'
 import { checkDocumentPixels, checkImageBytes, checkPages, checkPixels } from '../limits'
 import type { ReadLimits } from '../types'
-import { jpegFrameSize } from './jpeg-header'
+import { jpegCoefficientBytes, jpegFrame } from './jpeg-header'
 import { type Raster, toGrey } from './raster'
 
 /** Bytes of each TIFF field type (1–13); other types are skipped by the decoder. */
@@ -25,6 +25,12 @@ const JPEG = 7
 const SUPPORTED_COMPRESSIONS = new Set([NONE, 2, 3, 4, 5, JPEG, 8, 32773, 32946])
 /** Entries in one directory; real files have a few dozen. */
 const MAX_ENTRIES = 1000
+/** Photometric interpretations read straight to grey: 0 WhiteIsZero, 1 BlackIsZero. */
+const GREY_PHOTOMETRICS = new Set([0, 1])
+/** The decoder's inflater per byte of a Deflate strip: its chunks, their join, and what the collector has not yet freed (measured, bench/decode-cost.ts). */
+const DEFLATE_STRIP_FACTOR = 3
+/** A page whose decoding costs more than this has its garbage collected before the next page is decoded. */
+const COLLECT_AFTER_BYTES = 32 * 1024 * 1024
 
 interface Directory {
   offset: number
@@ -53,21 +59,27 @@ export function tiffPages(bytes: Uint8Array, limits: ReadLimits): TiffPages {
     documentPixels += width * height
   }
   checkDocumentPixels(documentPixels, limits)
-  for (const page of pages) reader.checkPage(page, limits)
+  const costs = pages.map((page) => reader.checkPage(page, limits))
   // The decoder reads a private copy in which each directory ends the chain and leads nowhere else.
   const copy = bytes.slice()
   for (const directory of directories) reader.isolate(copy, directory)
   return {
     count: pages.length,
     decode(index) {
+      // The page before, and what reading it left, are garbage by now: collected before this page
+      // is decoded, and this page's rows and RGBA once it is grey, so that the pages of a
+      // document never hold more than one page's cost at once (D180).
+      const large = costs[index]! > COLLECT_AFTER_BYTES
+      if (large && index > 0) Bun.gc(true)
       reader.writeUint32(copy, 4, pages[index]!.offset)
       // Maker notes are not parsed: they are directories of their own.
       const [ifd] = (UTIF.decode as (buffer: ArrayBuffer, options: object) => UTIF.IFD[])(copy.buffer, { parseMN: false, debug: false })
       if (!ifd) throw new ExtractionError('corrupt_document', 'The TIFF page could not be read.')
       UTIF.decodeImage(copy.buffer, ifd)
-      const rgba = UTIF.toRGBA8(ifd)
+      const page = greyPage(ifd) ?? toGrey(UTIF.toRGBA8(ifd), ifd.width, ifd.height, 4)
       ;(ifd as { data?: unknown }).data = undefined
-      return { ...toGrey(rgba, ifd.width, ifd.height, 4), dpi: tiffDpi(ifd as Record<string, unknown>) }
+      if (large) Bun.gc(true)
+      return { ...page, dpi: tiffDpi(ifd as Record<string, unknown>) }
     },
   }
 }
@@ -139,12 +151,14 @@ class TiffReader {
   }
 
   /**
-   * Refuses a page whose decoding would exceed the budget: its rows as decoded, the RGBA copy the
-   * decoder converts them to and the grey page; a compression outside those of scans; strips or
-   * tiles outside the file, more of them than the page has room for, or whose data unpacks to
-   * more than their share of the page.
+   * Refuses a page whose decoding would exceed the budget, and gives what it costs: its rows as
+   * decoded, a strip or tile as the decoder's inflater holds it (or a
+   * JPEG strip's coefficients and samples), then the grey page, with the RGBA copy the decoder
+   * converts to unless the page is one-bit or eight-bit grey; a compression outside those of scans;
+   * strips or tiles outside the file, more of them than the page has room for, or whose data
+   * unpacks to more than their share of the page.
    */
-  checkPage(page: Directory, limits: ReadLimits): void {
+  checkPage(page: Directory, limits: ReadLimits): number {
     const width = this.first(page, 256, 0)
     const height = this.first(page, 257, 0)
     const bitsPerPixel = this.first(page, 258, 1) * this.first(page, 277, 1)
@@ -152,7 +166,6 @@ class TiffReader {
     if (!SUPPORTED_COMPRESSIONS.has(compression)) throw corrupt(`uses a compression (${compression}) that is not read`)
     if (bitsPerPixel < 1 || bitsPerPixel > 128) throw corrupt('has an unknown pixel format')
     const rowBytes = Math.ceil((width * bitsPerPixel) / 8)
-    checkImageBytes(height * rowBytes + width * height * 5, limits)
     const tiled = page.entries.has(322)
     const [partWidth, partHeight] = tiled
       ? [this.first(page, 322, 0), this.first(page, 323, 0)]
@@ -163,18 +176,25 @@ class TiffReader {
     const lengths = this.values(page, tiled ? 325 : 279)
     if (offsets.length > parts) throw corrupt('has more strips or tiles than its page holds')
     const partBytes = partHeight * Math.ceil((partWidth * bitsPerPixel) / 8)
+    const grey = GREY_PHOTOMETRICS.has(this.first(page, 262, bitsPerPixel === 1 ? 0 : 2)) && [1, 8].includes(bitsPerPixel)
+    let partCost = DEFLATE.has(compression) ? DEFLATE_STRIP_FACTOR * partBytes : 0
     offsets.forEach((offset, i) => {
       const length = lengths[i] ?? (compression === NONE ? partBytes : 0)
       if (offset + length > this.bytes.length) throw corrupt('has image data outside the file')
       const data = this.bytes.subarray(offset, offset + length)
       // The decoder inflates a strip whole, whatever it holds.
       if (DEFLATE.has(compression) && inflatesPast(data, 'zlib', partBytes)) throw corrupt('holds more image data than its pages declare')
-      // A JPEG strip is decoded at the size its own header gives.
+      // A JPEG strip is decoded at the size its own header gives, every coefficient kept.
       if (compression === JPEG) {
-        const size = jpegFrameSize(data)
-        if (size && size.width * size.height > partWidth * partHeight) throw corrupt('holds more image data than its pages declare')
+        const frame = jpegFrame(data)
+        if (!frame) return
+        if (frame.width * frame.height > partWidth * partHeight) throw corrupt('holds more image data than its pages declare')
+        partCost = Math.max(partCost, jpegCoefficientBytes(frame) + frame.width * frame.height * frame.components.length)
       }
     })
+    const cost = height * rowBytes + partCost + width * height * (grey ? 1 : 5)
+    checkImageBytes(cost, limits)
+    return cost
   }
 
   /** In `copy`, the directory ends the chain and its sub-directory fields lead nowhere. */
@@ -187,6 +207,33 @@ class TiffReader {
     }
     target.setUint32(directory.offset + 2 + count * 12, 0, this.little)
   }
+}
+
+/**
+ * A one-bit or eight-bit grey page straight from its rows, the values UTIF.toRGBA8 then toGrey
+ * give (white is zero or black is zero, one sample a pixel), without the RGBA between them;
+ * undefined for any other kind of page.
+ */
+function greyPage(ifd: UTIF.IFD): Raster | undefined {
+  const tags = ifd as unknown as Record<string, number[] | undefined>
+  const bits = tags.t258?.[0] ?? 1
+  const samples = tags.t277?.[0] ?? tags.t258?.length ?? 1
+  const photometric = tags.t262?.[0] ?? (bits === 1 ? 0 : 2)
+  const data = ifd.data as Uint8Array | undefined
+  if (!data || samples !== 1 || !GREY_PHOTOMETRICS.has(photometric) || (bits !== 1 && bits !== 8)) return undefined
+  const { width, height } = ifd
+  const grey = new Uint8Array(width * height)
+  const rowBytes = Math.ceil((bits * width) / 8)
+  const whiteIsZero = photometric === 0
+  for (let y = 0; y < height; y++) {
+    const row = y * rowBytes
+    const out = y * width
+    for (let x = 0; x < width; x++) {
+      const value = bits === 1 ? ((data[row + (x >> 3)]! >> (7 - (x & 7))) & 1) * 255 : data[row + x]!
+      grey[out + x] = whiteIsZero ? 255 - value : value
+    }
+  }
+  return { width, height, data: grey }
 }
 
 function corrupt(what: string): ExtractionError {

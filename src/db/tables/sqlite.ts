@@ -1,0 +1,12 @@
+/** The SQLite tables as drizzle-kit reads them (drizzle.config.ts): a named export each. */
+import { accountTables } from './accounts'
+import { idempotencyTables } from './idempotency'
+import { jobTables } from './jobs'
+import { schemaTables } from './schemas'
+import { webhookTables } from './webhooks'
+
+export const { accounts, apiKeys } = accountTables.sqlite
+export const { schemas, schemaVersions } = schemaTables.sqlite
+export const { jobs, jobFiles, jobTurns } = jobTables.sqlite
+export const { idempotencyKeys } = idempotencyTables.sqlite
+export const { webhookEndpoints, webhookMessages, webhookAttempts } = webhookTables.sqlite

@@ -1,0 +1,92 @@
+/**
+ * Text that traps regular expressions (issue 30, D186): the text, HTML and Markdown readers, media
+ * type detection and the built-in engine read every shape of test/helpers/text-traps.ts to an
+ * answer, and the scanners that replaced backtracking expressions read what those read.
+ * `bun run bench:text-traps` times the same shapes at a megabyte.
+ */
+import { describe, expect, test } from 'bun:test'
+import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
+import { ExtractionError } from '../../../src/modules/extraction/errors'
+import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
+import { findShape } from '../../../src/modules/extraction/normalise/shapes'
+import { detectMediaType } from '../../../src/modules/extraction/readers'
+import { readHtml } from '../../../src/modules/extraction/readers/html'
+import { readMarkdown, readText } from '../../../src/modules/extraction/readers/text'
+import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
+import { TEXT_TRAPS, type TrapKind, trapFields } from '../../helpers/text-traps'
+
+const encode = (text: string) => new TextEncoder().encode(text)
+const MEDIA: Record<TrapKind, (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]> = {
+  text: MEDIA_TYPES.text,
+  html: MEDIA_TYPES.html,
+  markdown: MEDIA_TYPES.markdown,
+}
+
+describe('every trap is read to an answer: detection, reader and engine with the invoice fields and named ones', () => {
+  const extract = inProcessExtractor(builtinEngine)
+  const fields = trapFields()
+  for (const kind of ['text', 'html', 'markdown'] as const) {
+    test(`${kind}: each shape of 32 KiB`, async () => {
+      for (const trap of TEXT_TRAPS.filter((each) => each.kind === kind)) {
+        const content = encode(trap.make(32 * 1024))
+        expect(detectMediaType(content)).toBeDefined()
+        let outcome = 'succeeded'
+        try {
+          const answers = await extract({ content, mediaType: MEDIA[kind], documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS })
+          expect(Object.keys(answers)).toContain('invoice_number')
+        } catch (error) {
+          expect(error).toBeInstanceOf(ExtractionError)
+          outcome = (error as ExtractionError).code
+        }
+        // A trap of nothing but markup or blank lines has no text; anything else is read.
+        expect([trap.name, outcome]).toEqual([trap.name, expect.stringMatching(/^(?:succeeded|empty_document)$/)])
+      }
+    }, 300_000)
+  }
+})
+
+describe('text and Markdown: trims and markup found without backtracking', () => {
+  test('trailing spaces and tabs go from every line, however long the run before the last letter', () => {
+    expect(readText(encode(`${' '.repeat(100_000)}x \t \ny\t\t\nz`))).toEqual([`${' '.repeat(100_000)}x\ny\nz`])
+  })
+
+  test("a heading's closing hashes go; a pipe then a line of spaces is a row, not a separator; links and emphasis are stripped", () => {
+    const page = readMarkdown(encode(`# Title ##\n|${' '.repeat(50_000)}x\n| a | b |\n|---|:---:|\n| 1 | 2 |\n[link](http://x.y) **bold** ~~gone~~`))[0]!
+    expect(page.split('\n')).toEqual(['Title', 'x', 'a\tb', '1\t2', 'link bold gone'])
+  })
+
+  test('emphasis never closed and links never closed are left as written', () => {
+    const line = `${'**a '.repeat(5_000)}${'[a]('.repeat(5_000)}`
+    expect(readMarkdown(encode(`# T\n${line}`))[0]).toBe(`T\n${line.trimEnd()}`)
+  })
+})
+
+describe('HTML: markup left open is text, as it was', () => {
+  test('a comment never closed, a tag whose quote never closes, and tags never closed', () => {
+    expect(readHtml(encode(`<p>Total 12,00</p><!-- ${'x'.repeat(20)}`))).toEqual([`Total 12,00\n<!-- ${'x'.repeat(20)}`])
+    expect(readHtml(encode('<p>Total</p><a href="x>Invoice</a><p>Due</p>'))).toEqual(['Total\n<a href="x>Invoice\nDue'])
+    expect(readHtml(encode(`<p>Total</p>${'<a '.repeat(5)}<p>Due</p>`))).toEqual(['Total\nDue'])
+  })
+
+  test('a row of many cells is one line of tab-separated cells', () => {
+    expect(readHtml(encode(`<table><tr>${'<td>1 </td>'.repeat(10_000)}</tr></table>`))).toEqual([Array(10_000).fill('1').join('\t')])
+  })
+
+  test('detection passes leading comments one by one: sixty empty comments then a tag are HTML, then a word are text', () => {
+    expect(detectMediaType(encode(`${'<!---->'.repeat(60)}<html><body>x</body></html>`))).toBe(MEDIA_TYPES.html)
+    expect(detectMediaType(encode(`${'<!---->'.repeat(60)}x`))).toBe(MEDIA_TYPES.text)
+    expect(detectMediaType(encode(`${'\n'.repeat(60_000)}x`))).toBe(MEDIA_TYPES.text)
+  })
+})
+
+describe('the engine: bounded shapes', () => {
+  test('an e-mail address is found where its local part starts; one longer than any real one (64) is none', () => {
+    expect(findShape('email', 'Contact: billing.team@example.co.uk, thanks')).toEqual({ value: 'billing.team@example.co.uk', start: 9 })
+    expect(findShape('email', `${'a'.repeat(65)}@example.com`)).toBeUndefined()
+    expect(findShape('email', 'a'.repeat(100_000))).toBeUndefined()
+  })
+
+  test('an IBAN is found in any case, upper-cased', () => {
+    expect(findShape('iban', 'iban: de89 3704 0044 0532 0130 00')).toMatchObject({ value: 'DE89370400440532013000' })
+  })
+})
