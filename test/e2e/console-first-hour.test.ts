@@ -349,6 +349,8 @@ test.skipIf(!runs)("views a schema's versions, compares two field by field, and 
   await page.goto(`${server.url}/console#/schemas/${schema.id}`)
   await page.getByRole('heading', { name: 'Versioned · version 3' }).waitFor()
   const versions = page.getByRole('region', { name: 'Versions', exact: true })
+  // The versions are read after the schema: wait for the oldest.
+  await versions.getByRole('listitem', { name: 'Version 1' }).waitFor()
   await expect(versions.getByRole('listitem', { name: /^Version \d$/ }).count()).resolves.toBe(3)
 
   // Version 1 as it was saved.
