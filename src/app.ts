@@ -12,6 +12,7 @@ import { catalogModule } from './modules/catalog'
 import { consoleModule } from './modules/console'
 import type { Catalog } from './modules/catalog/service'
 import { extractionModule } from './modules/extraction'
+import { keysModule } from './modules/keys'
 import type { JobRunner } from './modules/extraction/worker'
 import { schemasModule } from './modules/schemas'
 import { webhooksModule } from './modules/webhooks'
@@ -46,6 +47,7 @@ const TAGS = [
   { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
   { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
   { name: 'Webhooks', description: 'Endpoints that are told when jobs end, signed per Standard Webhooks, and their delivery attempts.' },
+  { name: 'Keys', description: "The account's own API keys: listed by prefix, created (the key shown once) and revoked." },
   { name: 'Operations', description: 'Liveness and readiness, without a key.' },
 ]
 
@@ -66,7 +68,7 @@ export function createApp(options: AppOptions) {
         documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )
-    .use(consoleModule())
+    .use(consoleModule({ keepFileMs: extraction.runner.keepFileMs }))
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
       detail: { operationId: 'health', summary: 'Liveness: the process is up', tags: ['Operations'] },
@@ -100,7 +102,8 @@ export function createApp(options: AppOptions) {
         .use(schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
         .use(extractionModule({ database, catalog, auth, idempotency, ...extraction }))
-        .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false })),
+        .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false }))
+        .use(keysModule({ database, auth })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
   return app

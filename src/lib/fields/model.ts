@@ -131,22 +131,38 @@ export type JobField = Omit<Field, 'required' | 'type' | 'columns'> & { type: Re
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
+/** A box on a page, as the wire describes it (a value's, a table row's, a cell's: D338). */
+const BBox = t.Object(
+  {
+    left: t.Number({ minimum: 0, maximum: 1 }),
+    top: t.Number({ minimum: 0, maximum: 1 }),
+    width: t.Number({ minimum: 0, maximum: 1 }),
+    height: t.Number({ minimum: 0, maximum: 1 }),
+  },
+  {
+    description:
+      "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX).",
+  },
+)
+
 /** Declared: what a job says of an answer besides its value (D57, D68, D117), named as stored and answered from the engine on (D202). */
 export const FieldMeta = t.Object({
   confidence: t.Number({ minimum: 0, maximum: 1 }),
   page: Nullable(t.Integer()),
   snippet: Nullable(t.String()),
-  bbox: Nullable(
-    t.Object(
-      {
-        left: t.Number({ minimum: 0, maximum: 1 }),
-        top: t.Number({ minimum: 0, maximum: 1 }),
-        width: t.Number({ minimum: 0, maximum: 1 }),
-        height: t.Number({ minimum: 0, maximum: 1 }),
-      },
+  bbox: Nullable(BBox),
+  rows: t.Optional(
+    t.Array(
+      Nullable(
+        t.Object({
+          page: t.Integer({ minimum: 1 }),
+          bbox: BBox,
+          cells: t.Record(t.String(), Nullable(BBox), { description: 'Column key → where that cell is printed; null where its words were not found.' }),
+        }),
+      ),
       {
         description:
-          "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX).",
+          "A table's rows in order, each where it is printed (its line on the page) with its cells (D338); null for a row not found in print. Only tables of documents with positions have it.",
       },
     ),
   ),

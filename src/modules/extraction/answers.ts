@@ -67,6 +67,7 @@ export function storedAnswers(keys: readonly string[], answers: Answers, reviewT
           page: answer.page,
           snippet: answer.snippet,
           bbox: answer.bbox ?? null,
+          ...(answer.rows ? { rows: answer.rows } : {}),
           ...(answer.table_check ? { table_check: answer.table_check } : {}),
           ...(answer.checks?.length ? { checks: answer.checks } : {}),
           needs_review: answer.confidence < reviewThreshold || Boolean(answer.checks?.length),

@@ -390,6 +390,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's API keys
+         * @description Oldest first, revoked ones included, each by its prefix: never the key itself. `current` marks the key of the request.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key for the account
+         * @description The new key is in this answer only (`key`); only its hash is stored. It works at once, with the same rights as the key that made it. No body is read. `Idempotency-Key` is not honoured here: a stored answer would keep the key.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the account’s API keys
+         * @description It is refused from the next request on, on every instance (D64). Revoking a revoked key changes nothing (200). The key of the request itself may be revoked (`current: true` in the answer): that request is its last. Another account’s key is 404.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "job.succeeded": {
@@ -701,6 +745,26 @@ export interface components {
                         width: number;
                         height: number;
                     } | null;
+                    /** @description A table's rows in order, each where it is printed (its line on the page) with its cells (D338); null for a row not found in print. Only tables of documents with positions have it. */
+                    rows?: ({
+                        page: string | number;
+                        /** @description Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX). */
+                        bbox: {
+                            left: number;
+                            top: number;
+                            width: number;
+                            height: number;
+                        };
+                        /** @description Column key → where that cell is printed; null where its words were not found. */
+                        cells: {
+                            [key: string]: {
+                                left: number;
+                                top: number;
+                                width: number;
+                                height: number;
+                            } | null;
+                        };
+                    } | null)[];
                     /** @description Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same. */
                     table_check?: {
                         lines_sum: string | null;
@@ -2718,6 +2782,196 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** CreatedApiKey */
+                        key: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                            /**
+                             * @description The key itself, shown only in this answer: store it now.
+                             * @example exd_Zq3_-x9…
+                             */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** ApiKey */
+                        key: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                        };
+                    };
                 };
             };
             /** @description Invalid API key */
