@@ -15,13 +15,17 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
-import { storedAnswers } from '../src/modules/extraction/answers'
+import { type Answers, storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
 import { DEFAULT_READ_LIMITS, type RecogniserName } from '../src/modules/extraction/readers/types'
 import { cachedReader, compare, fieldSpecs, isEmpty } from './dev-sets'
+
+/** The built-in catalog: whether each set's document type is issued by the seller (D220). */
+const CATALOG = loadCatalog()
 
 /** `--eval-root=<dir>` reads the sets from another directory laid out alike (bench/photograph.ts makes one). */
 const EVAL_ROOT = resolve(
@@ -53,6 +57,27 @@ const PHOTO_PIXELS = 13_000_000
  */
 const DUMP = process.argv.find((arg) => arg.startsWith('--dump='))?.slice('--dump='.length)
 const dumped: Record<string, unknown> = {}
+/**
+ * `--values=<file>` writes every value with truth: its set, dataset, file and half (odd or even
+ * number; documents without one by their place in name order), the engine's own score, the
+ * evidence kinds and confidence calibration gave it, and whether it is right. `bun run calibrate`
+ * refits data/calibration.json from it (D283).
+ */
+const VALUES = process.argv.find((arg) => arg.startsWith('--values='))?.slice('--values='.length)
+const valueRecords: ValueRecord[] = []
+
+export interface ValueRecord {
+  set: string
+  dataset: string
+  file: string
+  half: 'odd' | 'even'
+  key: string
+  /** The engine's own score, before calibration; null when the value is empty. */
+  score: number | null
+  kinds: string[]
+  confidence: number | null
+  verdict: 'correct' | 'wrong' | 'empty'
+}
 /** `--recogniser=tesseract|paddle|mix` reads the scans with that OCR (D160); the default is the server's. */
 const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length) as RecogniserName | undefined
 const extract = inProcessExtractor(builtinEngine, { read: OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument, recogniser: RECOGNISER })
@@ -133,14 +158,16 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
     }
     const started = performance.now()
     let values: Record<string, unknown> = {}
+    let answers: Answers = {}
     let pages = 0
     let failed = false
     try {
       const mediaType = detectMediaType(bytes)
       if (!mediaType) throw new Error('media type not recognised')
       pages = 1
-      const task = { content: bytes, mediaType, documentType: manifest.document_type, fields: specs, limits: DEFAULT_READ_LIMITS }
-      const answers = await extract(task, (progress) => (pages = progress.pages_total))
+      const issuedBySeller = CATALOG.get(manifest.document_type)?.issued_by_seller === true
+      const task = { content: bytes, mediaType, documentType: manifest.document_type, issuedBySeller, fields: specs, limits: DEFAULT_READ_LIMITS }
+      answers = await extract(task, (progress) => (pages = progress.pages_total))
       const stored = storedAnswers(Object.keys(answers), answers)
       values = stored.result
       if (DUMP) dumped[`${set}/${name}/${file}`] = stored
@@ -157,8 +184,31 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
       target.millis.push(millis)
       scoreDocument(target, name, file, scoredKeys, truth, values, target === result)
     }
+    if (VALUES) recordValues(set, name, file, index, truth, answers)
   }
   return result
+}
+
+/** The document's values with truth, for `--values`. */
+function recordValues(set: string, name: string, file: string, index: number, truth: Record<string, unknown>, answers: Answers): void {
+  const number = Number(/(\d+)\.[^.]+$/.exec(file)?.[1] ?? index + 1)
+  for (const [truthKey, expected] of Object.entries(truth)) {
+    if (expected === undefined || expected === null) continue
+    const key = FIELD_FOR_TRUTH[truthKey] ?? truthKey
+    const answer = Object.hasOwn(answers, key) ? answers[key] : undefined
+    const empty = !answer || isEmpty(answer.value)
+    valueRecords.push({
+      set,
+      dataset: name,
+      file,
+      half: number % 2 === 1 ? 'odd' : 'even',
+      key,
+      score: empty ? null : (answer.score?.confidence ?? answer.confidence),
+      kinds: answer?.score?.kinds ?? [],
+      confidence: empty ? null : answer.confidence,
+      verdict: empty ? 'empty' : compare(truthKey, answer.value, expected).match ? 'correct' : 'wrong',
+    })
+  }
 }
 
 /** Adds one document's values, against its truth, to a result's field scores. */
@@ -285,7 +335,7 @@ async function throughput(): Promise<void> {
   for (let run = 0; run < 12; run++) {
     const started = performance.now()
     const document = await readDocument(bytes, 'application/pdf')
-    await builtinEngine.extract({ document, documentType: 'invoice', fields: specs })
+    await builtinEngine.extract({ document, documentType: 'invoice', issuedBySeller: true, fields: specs })
     if (run >= 2) runs.push(performance.now() - started)
   }
   const median = percentile(runs, 50)
@@ -398,7 +448,7 @@ async function httpThroughput(): Promise<void> {
         const body = (await response.json()) as { job?: { status: string } }
         return response.status === 200 && body.job?.status === 'succeeded'
       }
-      await send(documents[0]!) // starts the extraction threads
+      await send(documents[0]!) // starts the extraction processes
       let next = 0
       let failed = 0
       const started = performance.now()
@@ -465,5 +515,6 @@ for (const set of EVAL_SETS.filter((name) => !HTTP_ONLY && (!SET || name === SET
   }
 }
 if (DUMP) writeFileSync(resolve(DUMP), `${JSON.stringify(dumped, null, 1)}\n`)
+if (VALUES) writeFileSync(resolve(VALUES), `${JSON.stringify({ values: valueRecords })}\n`)
 if (!HTTP_ONLY && !SCORES_ONLY) await throughput()
 if (existsSync(DEV_DIR) && !SCORES_ONLY) await httpThroughput()

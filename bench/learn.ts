@@ -86,7 +86,7 @@ interface Extracted {
 async function extract(doc: Doc, documentType: string, fields: JobField[], account?: LayoutStore): Promise<Extracted> {
   const bytes = new Uint8Array(readFileSync(doc.file))
   const mediaType = detectMediaType(bytes)!
-  const general = await extractor({ content: bytes, mediaType, documentType, fields, limits: DEFAULT_READ_LIMITS })
+  const general = await extractor({ content: bytes, mediaType, documentType, issuedBySeller: documentType === 'invoice', fields, limits: DEFAULT_READ_LIMITS })
   // As the job runner does (D274): the document as read, again with the account's layouts.
   const answers = account ? await withLearnedLayouts(lastRead!, fields, general, account.source) : general
   return { answers, result: storedAnswers(Object.keys(answers), answers).result, document: lastRead! }
@@ -404,6 +404,7 @@ async function cost(): Promise<void> {
         content: encoder.encode(document.pages[0]!),
         mediaType: 'text/plain',
         documentType: 'invoice',
+        issuedBySeller: true,
         fields,
         limits: DEFAULT_READ_LIMITS,
       })

@@ -106,6 +106,7 @@ async function seed(path: string): Promise<[string, string][]> {
   const runner = createJobRunner({
     database,
     extract: inProcessExtractor(builtinEngine),
+    catalog,
     concurrency: 2,
     keepFileMs: 7 * 24 * 3600 * 1000,
     readLimits: DEFAULT_READ_LIMITS,

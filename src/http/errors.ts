@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   queue_limit_reached: 429,
   internal_error: 500,
   service_unavailable: 503,
+  storage_full: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -108,7 +109,17 @@ export const errors = {
   webhookLimitReached: (max: number) => new ApiError('webhook_limit_reached', `Webhook limit reached: an account can hold at most ${max} webhooks`),
   internal: () => new ApiError('internal_error', 'Internal server error'),
   serviceUnavailable: () => new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),
+  storageFull: () =>
+    new ApiError(
+      'storage_full',
+      "The server's storage is full: nothing new can be stored until its operator frees space; retry later",
+      {},
+      { 'Retry-After': String(STORAGE_FULL_RETRY_AFTER_S) },
+    ),
 }
+
+/** How long a client is asked to wait when the storage is full (D196): freeing space takes an operator. */
+const STORAGE_FULL_RETRY_AFTER_S = 60
 
 function describeDetails(details: ErrorDetail[]): string {
   const first = details[0]

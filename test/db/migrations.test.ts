@@ -85,13 +85,15 @@ test('a database made by the first version keeps every row when the latest binar
   old.sqlite.close()
 
   const latest = await openDatabase(path)
+  const catalog = loadCatalog()
   const app = createApp({
     database: latest,
-    catalog: loadCatalog(),
+    catalog,
     extraction: {
       runner: createJobRunner({
         database: latest,
         extract: inProcessExtractor(builtinEngine),
+        catalog,
         concurrency: 1,
         keepFileMs: 0,
         readLimits: DEFAULT_READ_LIMITS,
@@ -112,6 +114,8 @@ test('a database made by the first version keeps every row when the latest binar
       fields: [{ ...fields[0], type: 'auto' }],
       version: 1,
       is_active: true,
+      // A schema from before review thresholds checks as the default does (D284).
+      review_threshold: 0.95,
       created_at: now,
       updated_at: now,
     },

@@ -70,6 +70,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const runner = createJobRunner({
     database,
     extract: inProcessExtractor(engine, { recogniser: options.recogniser }),
+    catalog,
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,
     readLimits: options.readLimits ?? DEFAULT_READ_LIMITS,

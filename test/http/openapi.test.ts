@@ -64,6 +64,9 @@ describe('/openapi.json', () => {
         'POST /api/v1/jobs/{id}/review',
         'GET /api/v1/layouts',
         'DELETE /api/v1/layouts/{id}',
+        'GET /api/v1/keys',
+        'POST /api/v1/keys',
+        'DELETE /api/v1/keys/{id}',
       ].sort(),
     )
   })
@@ -357,6 +360,15 @@ describe('real responses conform to the document', () => {
     conforms('delete', '/api/v1/layouts/{id}', await reviewing.call('DELETE', `/api/v1/layouts/${layoutId}`, { key: null }))
     conforms('delete', '/api/v1/layouts/{id}', await reviewing.call('DELETE', `/api/v1/layouts/${layoutId}`))
     conforms('delete', '/api/v1/layouts/{id}', await reviewing.call('DELETE', `/api/v1/layouts/${layoutId}`))
+    // The account's own keys (D337).
+    conforms('get', '/api/v1/keys', await t.call('GET', '/api/v1/keys'))
+    conforms('get', '/api/v1/keys', await t.call('GET', '/api/v1/keys', { key: null }))
+    const made = await t.call('POST', '/api/v1/keys')
+    conforms('post', '/api/v1/keys', made)
+    conforms('post', '/api/v1/keys', await t.call('POST', '/api/v1/keys', { key: null }))
+    conforms('delete', '/api/v1/keys/{id}', await t.call('DELETE', `/api/v1/keys/${made.body.key.id}`))
+    conforms('delete', '/api/v1/keys/{id}', await t.call('DELETE', '/api/v1/keys/key_nope'))
+    conforms('delete', '/api/v1/keys/{id}', await t.call('DELETE', `/api/v1/keys/${made.body.key.id}`, { key: null }))
 
     // Every documented status of every operation was produced and checked, except 503 of /readyz.
     const documented = operations.flatMap(({ path, method, op }) => Object.keys(op.responses).map((s) => `${method} ${path} ${s}`))

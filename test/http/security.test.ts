@@ -34,6 +34,8 @@ interface FixtureIds {
   schema: string
   job: string
   webhook: string
+  /** A second key of account A, for the routes that revoke one. */
+  key: string
 }
 
 function extractForm(): FormData {
@@ -165,6 +167,14 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     call: (ids) => ({ method: 'GET', path: `/api/v1/webhooks/${ids.webhook}/deliveries` }),
     okStatus: 200,
   },
+  { route: 'GET /api/v1/keys', name: 'GET /api/v1/keys', call: () => ({ method: 'GET', path: '/api/v1/keys' }), okStatus: 200 },
+  { route: 'POST /api/v1/keys', name: 'POST /api/v1/keys', call: () => ({ method: 'POST', path: '/api/v1/keys' }), okStatus: 201 },
+  {
+    route: 'DELETE /api/v1/keys/:id',
+    name: 'DELETE /api/v1/keys/:id',
+    call: (ids) => ({ method: 'DELETE', path: `/api/v1/keys/${ids.key}` }),
+    okStatus: 200,
+  },
 ]
 
 /** The routes anyone may call without a key. */
@@ -202,7 +212,8 @@ async function fixture(): Promise<Fixture> {
   const registered = await t.call('POST', '/api/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['job.succeeded'] } })
   if (registered.status !== 201) throw new Error(`webhook failed: ${registered.status} ${registered.text}`)
   const { secret: _secret, ...webhook } = registered.body.webhook
-  return { t, schema, job, webhook, ids: { schema: schema.id, job: job.id, webhook: webhook.id } }
+  const spare = await createKey(t.database, 'account-a')
+  return { t, schema, job, webhook, ids: { schema: schema.id, job: job.id, webhook: webhook.id, key: spare.id } }
 }
 
 /** Every key this app knows; none of them may appear in any response body. */

@@ -133,10 +133,13 @@ describe('POST /api/v1/jobs/{id}/review', () => {
     expect(after.result).toEqual({ ...job.result, company_name: 'SANYU STATIONERY SHOP', total: '12.50' })
     expect(after.reviewed_at).toMatch(ISO_MS)
     expect(after.updated_at).toBe(after.reviewed_at)
+    expect(after.needs_review).toBe(false)
     expect(after.completed_at).toBe(job.completed_at)
     for (const key of Object.keys(FIELDS)) {
-      const { corrected, read_value, ...engine } = after.fields_meta[key]
-      expect(engine).toEqual(job.fields_meta[key])
+      const { corrected, read_value, needs_review, ...engine } = after.fields_meta[key]
+      expect(engine).toEqual({ ...job.fields_meta[key], needs_review: undefined })
+      // A person has checked every value now (D284).
+      expect(needs_review).toBe(false)
       expect(read_value).toEqual(job.result[key])
       expect(corrected).toBe(key === 'company_name')
     }

@@ -53,6 +53,10 @@ export const jobTables = defineTables((k) => {
       fileSha256: k.text('file_sha256').notNull(),
       result: k.json<Record<string, unknown>>('result'),
       fieldsMeta: k.json<Record<string, StoredFieldMeta>>('fields_meta'),
+      /** The confidence under which a value needs a person (D284): the schema's, the request's, or the default. */
+      reviewThreshold: k.real('review_threshold').notNull().default(0.95),
+      /** Whether any value of a succeeded job needs a person (D284); null until it succeeds. */
+      needsReview: k.boolean('needs_review'),
       progress: k.json<JobProgress>('progress'),
       errorCode: k.text('error_code'),
       errorMessage: k.text('error_message'),

@@ -1,11 +1,13 @@
 /**
  * How a job's document becomes values: read the file, run the engine, type its answers. `inProcess` does it
- * on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so the
- * server's event loop never waits on a large PDF.
+ * on the caller's thread (tests, fake engines); `processes.ts` does it in extraction processes (D190) so
+ * the server's event loop never waits on a large PDF.
  */
 import type { JobField } from '../../lib/fields/model'
-import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
+import { BROKEN_SUMS_FACTOR, SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
+import { calibrate } from './calibration'
+import { checkSums } from './checks'
 import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
@@ -16,6 +18,8 @@ export interface ExtractionTask {
   content: Uint8Array
   mediaType: MediaType
   documentType: string
+  /** The catalog's `issued_by_seller` of the document type (D220). */
+  issuedBySeller: boolean
   fields: JobField[]
   limits: ReadLimits
 }
@@ -46,7 +50,7 @@ export interface ExtractorOptions {
 }
 
 export function inProcessExtractor(engine: Engine, { read = readDocument, recogniser }: ExtractorOptions = {}): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits }, onProgress, signal, onRead) => {
+  return async ({ content, mediaType, documentType, issuedBySeller, fields, limits }, onProgress, signal, onRead) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
@@ -56,13 +60,14 @@ export function inProcessExtractor(engine: Engine, { read = readDocument, recogn
     onRead?.({ pages: document.pages, ...(document.layout ? { layout: document.layout } : {}) })
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>
-      locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, fields, signal })), text)
-    let output = await answer(document)
-    if (document.secondReading && engine.readsTwice) {
-      signal?.throwIfAborted()
-      output = surer(output, await answer(document.secondReading))
-    }
-    return output
+      locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, issuedBySeller, fields, signal })), text)
+    const first = await answer(document)
+    signal?.throwIfAborted()
+    const output = document.secondReading && engine.readsTwice ? surer(first, await answer(document.secondReading)) : first
+    // The answers checked against each other (D282), once each field has its reading; then each
+    // confidence made the chance of being right, where the engine's scores were measured (D283).
+    const checked = checkSums(fields, output)
+    return engine.calibration ? calibrate(fields, checked, document, engine.calibration) : doubted(checked)
   }
 }
 
@@ -76,6 +81,16 @@ function surer(first: Answers, second: Answers): Answers {
       const [one, again] = [answerOf(first, key), answerOf(second, key)]
       const sure = again.value !== null && again.value !== undefined && again.confidence >= SECOND_READING_MIN_CONFIDENCE
       return [key, sure && (one.value === null || one.value === undefined || one.confidence < again.confidence) ? again : one] as const
+    }),
+  )
+}
+
+/** An engine not calibrated: a value whose sums break is worth less than its score (D282). */
+function doubted(answers: Answers): Answers {
+  return answersOf(
+    Object.keys(answers).map((key) => {
+      const answer = answerOf(answers, key)
+      return [key, answer.sums === 'broken' ? { ...answer, confidence: answer.confidence * BROKEN_SUMS_FACTOR } : answer] as const
     }),
   )
 }

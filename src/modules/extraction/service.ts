@@ -19,8 +19,9 @@ import type { StoredAnswers } from './answers'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
-import { type ClaimedJob, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
+import { type ClaimedJob, type ClaimTurn, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
 import { jobFieldOf, toWire } from './wire'
+import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
 /**
  * The field set of a request (D19): inline fields, a schema's fields, or the document type's
@@ -32,6 +33,10 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
     throw errors.validation([{ path: '/extract/schema_id', message: 'Give either fields or schema_id, not both' }])
   if (request.schema_version !== undefined && request.schema_id === undefined)
     throw errors.validation([{ path: '/extract/schema_version', message: 'schema_version needs schema_id' }])
+  // A schema's jobs are checked as the schema says (D284): the request sets the threshold only without one.
+  if (request.review_threshold !== undefined && request.schema_id !== undefined)
+    throw errors.validation([{ path: '/extract/review_threshold', message: 'Set review_threshold on the schema, not with schema_id' }])
+  const reviewThreshold = request.review_threshold ?? DEFAULT_REVIEW_THRESHOLD
   if (request.fields !== undefined) {
     const details = Object.entries(request.fields).flatMap(([key, field]) =>
       typeof field === 'string' ? [] : typeRuleDetails(field, `/extract/fields/${key}`),
@@ -51,16 +56,16 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
           : { ...field, key, label: field.label ?? key, description: field.description ?? '' },
       ),
     )
-    return { documentType: type.slug, schemaId: null, schemaVersion: null, fields }
+    return { documentType: type.slug, schemaId: null, schemaVersion: null, fields, reviewThreshold }
   }
   if (request.schema_id !== undefined) {
     const schema = await getActiveSchemaVersion(database, accountId, request.schema_id, request.schema_version)
     if (schema.fields.length === 0) throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
     const fields = schema.fields.map(withCatalog)
-    return { documentType: type.slug, schemaId: schema.schema_id, schemaVersion: schema.version, fields }
+    return { documentType: type.slug, schemaId: schema.schema_id, schemaVersion: schema.version, fields, reviewThreshold: schema.review_threshold }
   }
   const fields = type.fields.filter((field) => type.suggestedKeys.includes(field.key)).map(withCatalog)
-  return { documentType: type.slug, schemaId: null, schemaVersion: null, fields }
+  return { documentType: type.slug, schemaId: null, schemaVersion: null, fields, reviewThreshold }
 }
 
 export interface ResolvedFields {
@@ -68,9 +73,12 @@ export interface ResolvedFields {
   schemaId: string | null
   schemaVersion: number | null
   fields: JobField[]
+  /** The schema's review threshold, the request's, or the default (D284). */
+  reviewThreshold: number
 }
 
-export interface NewJob extends ResolvedFields {
+export interface NewJob extends Omit<ResolvedFields, 'reviewThreshold'> {
+  reviewThreshold?: number
   accountId: string
   engine: string
   file: { name: string; mediaType: MediaType; content: Uint8Array; sha256: string }
@@ -93,6 +101,7 @@ export async function createJob(database: Database, input: NewJob, caps: QueueCa
       fileMediaType: input.file.mediaType,
       fileSha256: input.file.sha256,
       engine: input.engine,
+      reviewThreshold: input.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD,
       now: nowIso(),
     },
     input.file.content,
@@ -132,13 +141,14 @@ export interface JobFilter {
   startingAfter?: string
   status?: JobStatus
   schemaId?: string
+  needsReview?: boolean
 }
 
 /** Newest first, with a cursor (D21), optionally only one status or one schema's jobs (D70). */
 export async function listJobs(
   database: Database,
   accountId: string,
-  { limit, startingAfter, status, schemaId }: JobFilter,
+  { limit, startingAfter, status, schemaId, needsReview }: JobFilter,
 ): Promise<{ jobs: Job[]; has_more: boolean }> {
   const repository = jobsRepository(database)
   let after: { createdAt: string; id: string } | undefined
@@ -146,7 +156,7 @@ export async function listJobs(
     after = isIdOf('job', startingAfter) ? await repository.find(accountId, startingAfter) : undefined
     if (!after) throw errors.validation([{ path: 'query:/starting_after', message: 'Expected the ID of one of your jobs' }])
   }
-  const rows = await repository.list(accountId, { limit: limit + 1, status, schemaId, after })
+  const rows = await repository.list(accountId, { limit: limit + 1, status, schemaId, needsReview, after })
   return { jobs: rows.slice(0, limit).map(toWire), has_more: rows.length > limit }
 }
 
@@ -195,12 +205,17 @@ export function claimJob(database: Database, id: string, runner: string, leaseMs
   })
 }
 
-/** Claims the next job for `runner` in the accounts' turns (D131); undefined when there is none. */
-export async function claimNextJob(database: Database, runner: string, leaseMs: number): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
+/** Claims the next job for `runner` in the accounts' turns and within their shares (D131, D194); undefined when there is none. */
+export async function claimNextJob(
+  database: Database,
+  runner: string,
+  leaseMs: number,
+  turn: ClaimTurn,
+): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
   const jobs = jobsRepository(database)
   if (!(await jobs.anyClaimable())) return undefined
   return database.transaction(function* (tx) {
-    const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs)
+    const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs, turn)
     yield* jobsEnded(database, tx, ended)
     return job
   })

@@ -25,6 +25,8 @@ export function toWire(row: JobRow): Job {
     fields_meta: row.fieldsMeta && withBoxes(row.fieldsMeta),
     error: row.errorCode ? { code: row.errorCode as JobErrorCode, message: row.errorMessage ?? '' } : null,
     engine: row.engine,
+    review_threshold: row.reviewThreshold,
+    needs_review: row.needsReview,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     completed_at: row.completedAt,

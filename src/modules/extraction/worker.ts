@@ -4,12 +4,15 @@
  * completed by that runner only (D77). A runner holds only the jobs it runs: it claims the next
  * job in the accounts' turns (D131) whenever a slot frees, every few seconds, and at once when the
  * database tells of a queued job (PostgreSQL), so any server on the database takes them up, and a
- * job whose runner died is taken over within a poll of its lease running out.
+ * job whose runner died is taken over first when a slot frees (D195). While another account
+ * waits, an account holds at most half the slots: a full runner gives its newest job back (D194).
  */
 import type { Database } from '../../db/database'
+import { noteDatabaseFailure } from '../../db/errors'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
 import type { JobField } from '../../lib/fields/model'
+import type { Catalog } from '../catalog/service'
 import { type Answers, storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './errors'
@@ -17,14 +20,16 @@ import type { Extractor } from './extractor'
 import type { LayoutSource } from './learning/layout'
 import { withLearnedLayouts } from './learning/read'
 import type { DocumentText, MediaType, ReadLimits } from './readers/types'
-import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps } from './repository'
+import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps, shareOf } from './repository'
 import { claimNextJob, completeJob } from './service'
 import { jobFieldOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
-  /** Reads a job's document and runs the engine: in worker threads in the server. */
+  /** Reads a job's document and runs the engine: in extraction processes in the server (D190). */
   extract: Extractor
+  /** What the engine is told of a job's document type (D220). */
+  catalog: Catalog
   /** Jobs extracted at the same time. */
   concurrency: number
   /** How long a finished job's document is kept; 0 deletes it at once. */
@@ -65,6 +70,7 @@ const PURGE_EVERY_MS = 60 * 1000
 export function createJobRunner({
   database,
   extract: extractFields,
+  catalog,
   concurrency,
   keepFileMs,
   readLimits,
@@ -80,12 +86,15 @@ export function createJobRunner({
   const waiting = new Map<string, (() => void)[]>()
   let polled = false
 
-  /** Runs a claimed job to its end, and settles whoever waits on it here. */
+  /**
+   * Runs a claimed job to its end, and settles whoever waits on it here. A job stopped here
+   * (canceled, given back, taken over) is settled by the watch once it has ended wherever it runs.
+   */
   async function runJob({ row, content }: ClaimedJob, signal: AbortSignal): Promise<void> {
     try {
       await extract(row, content, signal)
     } finally {
-      settle(row.id)
+      if (!signal.aborted) settle(row.id)
     }
   }
 
@@ -102,6 +111,7 @@ export function createJobRunner({
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
+          issuedBySeller: catalog.get(row.documentType)?.issued_by_seller === true,
           fields,
           limits: readLimits,
         },
@@ -117,12 +127,13 @@ export function createJobRunner({
         ...storedAnswers(
           row.fields.map(({ key }) => key),
           answers,
+          row.reviewThreshold,
         ),
         ...(kept && kept.length <= MAX_READING_BYTES ? { reading: reading! } : {}),
       }
     } catch (error) {
       if (signal.aborted) {
-        log.info('job stopped while running: canceled, or taken over by another runner', { job_id: id })
+        log.info('job stopped while running: canceled, given back, or taken over by another runner', { job_id: id })
         return
       }
       if (error instanceof ExtractionError) outcome = { error: { code: error.code, message: error.message } }
@@ -134,6 +145,7 @@ export function createJobRunner({
     try {
       await completeJob(database, id, worker.owner, outcome, keepFileMs)
     } catch (error) {
+      noteDatabaseFailure(database, error)
       // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
       log.error('could not store a job outcome', { job_id: id, error: error instanceof Error ? error.message : String(error) })
       outcome = { error: UNEXPECTED }
@@ -159,11 +171,14 @@ export function createJobRunner({
     }
   }
 
+  /** An account's share of this runner's slots while another account waits (D194). */
+  const share = shareOf(concurrency)
+
   /** Claims the next jobs in the accounts' turns, one claim each, as many as there are free slots. */
   async function claim(owner: string, room: number): Promise<ClaimedJob[]> {
     const claimed: (ClaimedJob & { interrupted: boolean })[] = []
     for (let i = 0; i < room; i++) {
-      const next = await claimNextJob(database, owner, leaseMs)
+      const next = await claimNextJob(database, owner, leaseMs, { share })
       if (!next) break
       claimed.push(next)
     }
@@ -172,6 +187,24 @@ export function createJobRunner({
     if (claimed.length > 0 && (!polled || interrupted > 0)) log.info('resuming jobs', { queued: claimed.length - interrupted, interrupted })
     polled = true
     return claimed
+  }
+
+  /**
+   * Every slot taken, and an account holds more than its share of them: another account's job
+   * below its share, if one waits, takes the place of that account's newest job, which goes back
+   * to the queue to wait for its turn (D194).
+   */
+  async function displace(owner: string, running: ClaimedJob[]) {
+    const held = new Map<string, ClaimedJob[]>()
+    for (const job of running) held.set(job.row.accountId, [...(held.get(job.row.accountId) ?? []), job])
+    const over = [...held.values()].filter((jobs) => jobs.length > share).sort((a, b) => b.length - a.length)[0]
+    if (!over) return undefined
+    const newest = over.at(-1)!.row
+    const claimed = await claimNextJob(database, owner, leaseMs, { share, insteadOf: newest.accountId })
+    if (!claimed) return undefined
+    await jobs.release(owner, [newest.id])
+    log.info('job given back to the queue: another account waits', { job_id: newest.id, account_id: newest.accountId, for_job_id: claimed.row.id })
+    return { claimed, displaced: [newest.id] }
   }
 
   const worker = createLeaseWorker<ClaimedJob>({
@@ -185,6 +218,8 @@ export function createJobRunner({
     run: runJob,
     renew: (owner, ids) => jobs.renew(owner, ids, leaseMs),
     release: (owner, ids) => jobs.release(owner, ids),
+    displace,
+    failed: (error) => noteDatabaseFailure(database, error),
     onQueued: (wake) => jobs.onQueued(wake),
     purge: { what: 'purging documents', everyMs: PURGE_EVERY_MS, run: () => jobs.purgeExpiredFiles() },
   })
@@ -229,9 +264,11 @@ export function createJobRunner({
 
     /**
      * Takes no more jobs and waits up to `graceMs` for running ones; those still running then go
-     * back to the queue, for another server or the next start.
+     * back to the queue, for another server or the next start (D193). Requests waiting on jobs
+     * that do not run here are answered at once: those jobs stay queued.
      */
     async stop(graceMs: number): Promise<void> {
+      for (const id of [...waiting.keys()]) if (!worker.runs(id)) settle(id)
       const released = await worker.stop(graceMs)
       clearInterval(watchTimer)
       for (const id of [...waiting.keys()]) settle(id)

@@ -60,7 +60,7 @@ export async function reviewJob(database: Database, accountId: string, jobId: st
     const changed = listed && JSON.stringify(value) !== JSON.stringify(readValue)
     if (changed) corrected.push(field.key)
     result[field.key] = value
-    fieldsMeta[field.key] = { ...engine, bbox: engine.bbox ?? null, corrected: changed, read_value: readValue }
+    fieldsMeta[field.key] = { ...engine, bbox: engine.bbox ?? null, needs_review: false, corrected: changed, read_value: readValue }
     read[field.key] = { value: readValue, page: engine.page ?? null, bbox: engine.bbox ?? null }
     // A value the reviewer gave, or one the engine read and the reviewer let stand, teaches where it is printed;
     // a key left out that the engine found nothing for teaches nothing (D273).
@@ -71,7 +71,7 @@ export async function reviewJob(database: Database, accountId: string, jobId: st
   const layout = target.reading && (await learned(database, accountId, jobId, target, taught, read, now))
   const repository = reviewsRepository(database)
   const job = await database.transaction(function* (tx) {
-    const job = yield* recordReview(database, tx, accountId, jobId, { result, fieldsMeta, at: now })
+    const job = yield* recordReview(database, tx, accountId, jobId, { result, fieldsMeta, needsReview: false, at: now })
     if (!job) return undefined
     yield* repository.insertReview(tx, { accountId, jobId, values: result, corrected, createdAt: now })
     if (layout) yield* repository.save(tx, layout)

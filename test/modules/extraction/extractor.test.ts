@@ -42,7 +42,7 @@ function engine(byReading: Record<string, Answers>, readsTwice = true): Engine &
 }
 
 const fields = ['total', 'date', 'company_name', 'currency'].map((key) => ({ key, label: key, description: key, type: 'text' as const }))
-const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.png, documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS }
+const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.png, documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS }
 
 let read: ReturnType<typeof spyOn<typeof readers, 'readDocument'>>
 beforeEach(() => {

@@ -146,7 +146,7 @@ const general: Engine = {
 }
 
 async function extract(document: DocumentText, layouts?: LayoutStore): Promise<Answers> {
-  const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.pdf, documentType: 'invoice', fields, limits: DEFAULT_READ_LIMITS }
+  const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.pdf, documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS }
   const answers = await inProcessExtractor(general, { read: async () => document })(task)
   // As the job runner does (D274): the document as read, again with the account's layouts.
   return layouts ? withLearnedLayouts(document, fields, answers, layouts.source) : answers
@@ -325,6 +325,7 @@ describe('a scanned receipt', () => {
           content: new Uint8Array([1]),
           mediaType: MEDIA_TYPES.png,
           documentType: 'invoice',
+          issuedBySeller: true,
           fields,
           limits: DEFAULT_READ_LIMITS,
         }),
@@ -435,6 +436,7 @@ describe('constant facts', () => {
     expect(fieldsMeta.invoice_number).toEqual({
       confidence: 0,
       page: null,
+      needs_review: false,
       snippet: null,
       bbox: null,
       learned: { layout: 'lay_job_1', job: 'job_1', how: 'absent' },

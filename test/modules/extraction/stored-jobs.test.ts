@@ -80,6 +80,7 @@ describe('jobs stored by earlier releases', () => {
     const runner = createJobRunner({
       database: t.database,
       extract: inProcessExtractor(builtinEngine),
+      catalog: t.catalog,
       concurrency: 1,
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,

@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers and can store */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -250,7 +250,7 @@ export interface paths {
         };
         /**
          * List jobs
-         * @description Newest first; page with `limit` and `starting_after`; filter by `status` and `schema_id`.
+         * @description Newest first; page with `limit` and `starting_after`; filter by `status`, `schema_id` and `needs_review`.
          */
         get: operations["listJobs"];
         put?: never;
@@ -450,8 +450,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's API keys
+         * @description Oldest first, revoked ones included, each by its prefix: never the key itself. `current` marks the key of the request.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key for the account
+         * @description The new key is in this answer only (`key`); only its hash is stored. It works at once, with the same rights as the key that made it. No body is read. `Idempotency-Key` is not honoured here: a stored answer would keep the key.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the account’s API keys
+         * @description It is refused from the next request on, on every instance (D64). Revoking a revoked key changes nothing (200). The key of the request itself may be revoked (`current: true` in the answer): that request is its last. Another account’s key is 404.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job succeeded
+         * @description Sent to each endpoint that listens for `job.succeeded`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job failed
+         * @description Sent to each endpoint that listens for `job.failed`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person reviewed a job's values (D272)
+         * @description Sent to each endpoint that listens for `job.reviewed`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobReviewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Schema */
@@ -518,6 +623,11 @@ export interface components {
             version: string | number;
             /** @description false after soft delete. */
             is_active: boolean;
+            /**
+             * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+             * @example 0.95
+             */
+            review_threshold: number;
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -715,6 +825,26 @@ export interface components {
                         width: number;
                         height: number;
                     } | null;
+                    /** @description A table's rows in order, each where it is printed (its line on the page) with its cells (D338); null for a row not found in print. Only tables of documents with positions have it. */
+                    rows?: ({
+                        page: string | number;
+                        /** @description Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX). */
+                        bbox: {
+                            left: number;
+                            top: number;
+                            width: number;
+                            height: number;
+                        };
+                        /** @description Column key → where that cell is printed; null where its words were not found. */
+                        cells: {
+                            [key: string]: {
+                                left: number;
+                                top: number;
+                                width: number;
+                                height: number;
+                            } | null;
+                        };
+                    } | null)[];
                     /** @description Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same. */
                     table_check?: {
                         lines_sum: string | null;
@@ -729,6 +859,17 @@ export interface components {
                          */
                         rows: "match" | "differ" | "not_checked";
                     };
+                    /** @description The sums between answers that this value breaks (D282); absent when it breaks none. */
+                    checks?: {
+                        /** @enum {string} */
+                        check: "subtotal_plus_tax" | "lines_sum" | "rate_times_base" | "tax_breakdown" | "cash_minus_change";
+                        /** @description What the other answers imply this value is, as a decimal string. */
+                        expected: string;
+                        /** @description The value given, as a decimal string. */
+                        found: string;
+                    }[];
+                    /** @description Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it. */
+                    needs_review?: boolean;
                     /** @description Only when the value was read with a layout the account learned from a review of the sender's documents (D266). */
                     learned?: {
                         /**
@@ -763,6 +904,9 @@ export interface components {
             } | null;
             /** @example builtin */
             engine: string;
+            /** @description The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284). */
+            review_threshold: number;
+            needs_review: boolean | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -833,6 +977,48 @@ export interface components {
              */
             created_at: string;
         };
+        /** JobSucceededEvent */
+        JobSucceededEvent: {
+            /** @constant */
+            type: "job.succeeded";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
+        /** JobFailedEvent */
+        JobFailedEvent: {
+            /** @constant */
+            type: "job.failed";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
+        /** JobReviewedEvent */
+        JobReviewedEvent: {
+            /** @constant */
+            type: "job.reviewed";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -895,6 +1081,11 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "unavailable";
+                        /**
+                         * @description The database's storage is full: nothing new can be stored.
+                         * @constant
+                         */
+                        reason?: "storage_full";
                     };
                 };
             };
@@ -929,7 +1120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1036,6 +1227,11 @@ export interface operations {
                     json_schema?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+                     * @example 0.95
+                     */
+                    review_threshold?: number;
                 };
             };
         };
@@ -1105,7 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1157,7 +1353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1210,7 +1406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1292,6 +1488,11 @@ export interface operations {
                             values?: string[];
                         }[];
                     }[];
+                    /**
+                     * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+                     * @example 0.95
+                     */
+                    review_threshold?: number;
                 };
             };
         };
@@ -1350,7 +1551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1408,7 +1609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1493,7 +1694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1630,7 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1752,7 +1953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1792,7 +1993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1854,7 +2055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1918,7 +2119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1952,12 +2153,76 @@ export interface operations {
                      * Format: binary
                      * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
                      */
-                    file: string;
+                    file: Blob;
                     /**
-                     * @description JSON: `{"document_type": "<slug>", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…", "schema_version"?: 2}`.
-                     * @example {"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}
+                     * @description What to extract, as JSON: a text part, or a part of type application/json (the route reads both alike).
+                     * @example {
+                     *       "document_type": "invoice",
+                     *       "fields": {
+                     *         "invoice_number": "Invoice number as printed",
+                     *         "total": "Total due"
+                     *       }
+                     *     }
                      */
-                    extract: string;
+                    extract: {
+                        /** @description A slug from GET /api/v1/document-types. */
+                        document_type: string;
+                        /** @description Field key → what to look for: its description, or `{label?, description?, type?, values?, columns?}` to declare its type. Keys follow the Field rules; at most 50. */
+                        fields?: {
+                            [key: string]: string | {
+                                /** @example Invoice Number */
+                                label?: string;
+                                /** @example Identifier of the invoice as printed. */
+                                description?: string;
+                                /**
+                                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                                 * @enum {string}
+                                 */
+                                type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                                /**
+                                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                 * @example [
+                                 *       "paid",
+                                 *       "open",
+                                 *       "overdue"
+                                 *     ]
+                                 */
+                                values?: string[];
+                                /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
+                                columns?: {
+                                    /**
+                                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                                     * @example invoice_number
+                                     */
+                                    key: string;
+                                    /** @example Invoice Number */
+                                    label?: string;
+                                    /** @example Identifier of the invoice as printed. */
+                                    description?: string;
+                                    /**
+                                     * @description Type of the column: any field type but `table`.
+                                     * @enum {string}
+                                     */
+                                    type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                                    /**
+                                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                     * @example [
+                                     *       "paid",
+                                     *       "open",
+                                     *       "overdue"
+                                     *     ]
+                                     */
+                                    values?: string[];
+                                }[];
+                            };
+                        };
+                        /** @description An active schema of the caller, instead of `fields`. */
+                        schema_id?: string;
+                        /** @description With `schema_id`: the version of the schema to use; its current version when left out. */
+                        schema_version?: number;
+                        /** @description Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out. */
+                        review_threshold?: number;
+                    };
                 };
             };
         };
@@ -2047,7 +2312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2078,6 +2343,11 @@ export interface operations {
                  * @example sch_01m7zvb9bb611cmatkr3ef5dhzw8cw
                  */
                 schema_id?: string;
+                /**
+                 * @description `true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).
+                 * @example true
+                 */
+                needs_review?: string;
             };
             header?: never;
             path?: never;
@@ -2115,7 +2385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2167,7 +2437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2229,7 +2499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2258,7 +2528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Invalid API key */
@@ -2279,7 +2549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2340,7 +2610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2450,7 +2720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2543,7 +2813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2591,7 +2861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2631,7 +2901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2725,7 +2995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,7 +3047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2830,7 +3100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2900,7 +3170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2908,6 +3178,358 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** CreatedApiKey */
+                        key: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                            /**
+                             * @description The key itself, shown only in this answer: store it now.
+                             * @example exd_Zq3_-x9…
+                             */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** ApiKey */
+                        key: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    jobSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobReviewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobReviewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
