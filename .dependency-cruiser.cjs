@@ -15,6 +15,7 @@ const TABLE_OWNERS = {
   schemas: 'src/modules/schemas/',
   jobs: 'src/modules/extraction/',
   webhooks: 'src/modules/webhooks/',
+  reviews: 'src/modules/reviews/',
   idempotency: 'src/http/idempotency-store\\.ts$',
 }
 

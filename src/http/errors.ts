@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   job_finished: 409,
   job_not_finished: 409,
+  job_not_succeeded: 409,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
   webhook_limit_reached: 409,
@@ -83,6 +84,7 @@ export const errors = {
       },
     ),
   jobFinished: (status: string) => new ApiError('job_finished', `The job has already ended (${status}); only queued or running jobs can be canceled`),
+  jobNotSucceeded: (status: string) => new ApiError('job_not_succeeded', `The job is ${status}; only a succeeded job's values can be reviewed`),
   jobNotFinished: (status: string) => new ApiError('job_not_finished', `The job is ${status}; cancel it first, or wait until it ends, to delete it`),
   idempotencyKeyReused: () => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request'),
   idempotencyKeyInUse: () =>

@@ -130,6 +130,19 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     okStatus: 409,
   },
   {
+    route: 'POST /api/v1/jobs/:id/review',
+    name: 'POST /api/v1/jobs/:id/review',
+    call: (ids) => ({ method: 'POST', path: `/api/v1/jobs/${ids.job}/review`, body: { fields: {} } }),
+    okStatus: 200,
+  },
+  { route: 'GET /api/v1/layouts', name: 'GET /api/v1/layouts', call: () => ({ method: 'GET', path: '/api/v1/layouts' }), okStatus: 200 },
+  {
+    route: 'DELETE /api/v1/layouts/:id',
+    name: 'DELETE /api/v1/layouts/:id (none: 404)',
+    call: () => ({ method: 'DELETE', path: '/api/v1/layouts/lay_01m8ekr4s3vg5n3t8j2rd3maq8n9xc' }),
+    okStatus: 404,
+  },
+  {
     route: 'POST /api/v1/webhooks',
     name: 'POST /api/v1/webhooks',
     call: () => ({ method: 'POST', path: '/api/v1/webhooks', body: { url: 'https://example.com/second', events: ['job.failed'] } }),

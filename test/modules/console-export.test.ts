@@ -19,6 +19,7 @@ function job(id: string, result: Record<string, unknown>, fields: Job['fields'])
     fields_meta: null,
     review_threshold: 0.95,
     needs_review: false,
+    reviewed_at: null,
     error: null,
     engine: 'builtin',
     created_at: '2026-11-27T10:00:00.000Z',

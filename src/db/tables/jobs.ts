@@ -17,6 +17,12 @@ export type StoredJobField = Omit<JobField, 'type'> & Partial<Pick<JobField, 'ty
 /** A field's meta as stored: jobs stored before values had boxes have no `bbox`. */
 export type StoredFieldMeta = Omit<FieldMeta, 'bbox'> & Partial<Pick<FieldMeta, 'bbox'>>
 
+/** A document as it was read: the text of each page and, for PDFs and images, where its words are (readers/types.ts DocumentText). */
+export interface JobReading {
+  pages: string[]
+  layout?: unknown[]
+}
+
 /** Pages read so far of a running job's document. */
 export interface JobProgress {
   pages_done: number
@@ -63,6 +69,8 @@ export const jobTables = defineTables((k) => {
       createdAt: k.text('created_at').notNull().$defaultFn(nowIso),
       updatedAt: k.text('updated_at').notNull().$defaultFn(nowIso),
       completedAt: k.text('completed_at'),
+      /** When a person last reviewed the job's values (D271); null until then. */
+      reviewedAt: k.text('reviewed_at'),
     },
     (table) => [
       k.index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
@@ -99,5 +107,17 @@ export const jobTables = defineTables((k) => {
     lastClaimedAt: k.text('last_claimed_at').notNull(),
   })
 
-  return { jobs, jobFiles, jobTurns }
+  /**
+   * What a succeeded job's document was read as (its pages' text and words' places): a review
+   * learns the sender's layout from it after the document itself is gone (D272). Deleted with its job.
+   */
+  const jobReadings = k.table('job_readings', {
+    jobId: k
+      .text('job_id')
+      .primaryKey()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    reading: k.json<JobReading>('reading').notNull(),
+  })
+
+  return { jobs, jobFiles, jobTurns, jobReadings }
 })

@@ -198,6 +198,22 @@ export const FieldMeta = t.Object({
         'Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it.',
     }),
   ),
+  learned: t.Optional(
+    t.Object(
+      {
+        layout: t.String({ description: 'The learned layout (`GET /api/v1/layouts`).', examples: ['lay_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+        job: t.String({ description: 'The reviewed job that taught it.', examples: ['job_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+        how: t.UnionEnum(['printed', 'constant', 'absent', 'table'], {
+          description:
+            "`printed`: read where the review found it printed; `constant`: the value the sender always has; `absent`: the sender's documents have none; `table`: rows read under the learned heading.",
+          default: undefined,
+        }),
+      },
+      { description: "Only when the value was read with a layout the account learned from a review of the sender's documents (D266)." },
+    ),
+  ),
+  corrected: t.Optional(t.Boolean({ description: 'Only after a review (D271): whether the reviewer changed the value the engine read.' })),
+  read_value: t.Optional(t.Unknown({ description: 'Only after a review (D271): the value the engine read, null when it read none.' })),
 })
 
 export type FieldMeta = typeof FieldMeta.static

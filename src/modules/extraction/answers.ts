@@ -71,8 +71,9 @@ export function storedAnswers(keys: readonly string[], answers: Answers, reviewT
           ...(answer.table_check ? { table_check: answer.table_check } : {}),
           ...(answer.checks?.length ? { checks: answer.checks } : {}),
           needs_review: answer.confidence < reviewThreshold || Boolean(answer.checks?.length),
+          ...(answer.learned ? { learned: answer.learned } : {}),
         }
-      : { confidence: 0, page: null, snippet: null, bbox: null, needs_review: false }
+      : { confidence: 0, page: null, snippet: null, bbox: null, needs_review: false, ...(answer.learned ? { learned: answer.learned } : {}) }
     return [key, found ? answer.value : null, meta] as const
   })
   // fromEntries makes own properties even of keys such as `__proto__`.

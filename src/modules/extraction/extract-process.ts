@@ -78,7 +78,13 @@ export function runExtractionProcess(): boolean {
     let reply: ChildReply
     try {
       const content = await readDocument(message.size)
-      const output = await extract!({ ...message.task, content }, (progress) => send({ id, progress }))
+      const output = await extract!(
+        { ...message.task, content },
+        (progress) => send({ id, progress }),
+        undefined,
+        // The document as read goes back only when the runner asks for it (D274).
+        message.read ? (read) => send({ id, read }) : undefined,
+      )
       reply = { id, ok: true, output }
     } catch (error) {
       reply =

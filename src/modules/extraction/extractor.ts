@@ -31,9 +31,16 @@ export interface Progress {
 
 /**
  * Resolves with the output, or rejects with an ExtractionError the job fails with; reports each
- * page read. An aborted signal (a canceled job) stops the work as soon as it can.
+ * page read. An aborted signal (a canceled job) stops the work as soon as it can. `onRead` is
+ * handed the document as it was read (without its second reading), before the engine runs: the
+ * job runner reads it again with the account's learned layouts and keeps it for a review (D274).
  */
-export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<Answers>
+export type Extractor = (
+  task: ExtractionTask,
+  onProgress?: (progress: Progress) => void,
+  signal?: AbortSignal,
+  onRead?: (document: DocumentText) => void,
+) => Promise<Answers>
 
 export interface ExtractorOptions {
   /** The document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
@@ -43,13 +50,14 @@ export interface ExtractorOptions {
 }
 
 export function inProcessExtractor(engine: Engine, { read = readDocument, recogniser }: ExtractorOptions = {}): Extractor {
-  return async ({ content, mediaType, documentType, issuedBySeller, fields, limits }, onProgress, signal) => {
+  return async ({ content, mediaType, documentType, issuedBySeller, fields, limits }, onProgress, signal, onRead) => {
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
       onProgress?.({ pages_done: done, pages_total: total })
     }
     const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true, recogniser })
     signal?.throwIfAborted()
+    onRead?.({ pages: document.pages, ...(document.layout ? { layout: document.layout } : {}) })
     // One pipeline (D90): whatever the engine, its answers are typed by the same layer.
     const answer = async (text: DocumentText) =>
       locateValues(normaliseAnswers(fields, await engine.extract({ document: text, documentType, issuedBySeller, fields, signal })), text)

@@ -129,6 +129,9 @@ export const Job = t.Object(
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),
     completed_at: Nullable(t.String({ format: 'date-time' })),
+    reviewed_at: Nullable(
+      t.String({ format: 'date-time', description: 'When a person last reviewed the values (`POST /api/v1/jobs/{id}/review`); null until then.' }),
+    ),
   },
   { title: 'Job' },
 )

@@ -13,7 +13,7 @@ import type { Answers } from './answers'
 import type { OpenAiEngineOptions } from './engines/openai'
 import { ExtractionError, type JobErrorCode, UNEXPECTED } from './errors'
 import type { ExtractionTask, Extractor, Progress } from './extractor'
-import type { RecogniserName } from './readers/types'
+import type { DocumentText, RecogniserName } from './readers/types'
 
 /**
  * What the pool tells a child: `init` once, with the jobs running in the whole pool, by which
@@ -25,12 +25,13 @@ import type { RecogniserName } from './readers/types'
 export type ChildMessage =
   | { type: 'init'; llm: OpenAiEngineOptions | undefined; ocrThreads: number | undefined; recogniser: RecogniserName; running: number }
   | { type: 'running'; count: number }
-  | { type: 'task'; id: number; task: Omit<ExtractionTask, 'content'>; size: number }
+  | { type: 'task'; id: number; task: Omit<ExtractionTask, 'content'>; size: number; read: boolean }
 
 export type ChildReply =
   | { id: number; ok: true; output: Answers }
   | { id: number; ok: false; error: { code: JobErrorCode; message: string }; detail?: string }
   | { id: number; progress: Progress }
+  | { id: number; read: DocumentText }
 
 /** The hidden command of the executable that runs a child (`extractd extract-worker`, as `ps` shows it). */
 const CHILD_COMMAND = 'extract-worker'
@@ -63,6 +64,7 @@ interface Pending {
   id: number
   task: ExtractionTask
   onProgress?: (progress: Progress) => void
+  onRead?: (document: DocumentText) => void
   resolve: (output: Answers) => void
   reject: (error: ExtractionError) => void
 }
@@ -121,6 +123,10 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
       child.current.onProgress?.(data.progress)
       return
     }
+    if ('read' in data) {
+      child.current.onRead?.(data.read)
+      return
+    }
     if (!data.ok && data.detail) {
       // The detail of an engine's failure (its server and what it said) is the operator's only (D127).
       if (data.error.code === UNEXPECTED.code) log.error('extraction failed unexpectedly', { error: data.detail })
@@ -162,7 +168,7 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
     child.current = { ...pending, timer }
     count(1)
     const { content, ...task } = pending.task
-    send(child, { type: 'task', id: pending.id, task, size: content.byteLength })
+    send(child, { type: 'task', id: pending.id, task, size: content.byteLength, read: Boolean(pending.onRead) })
     try {
       child.proc.stdin.write(content)
       // A child that has just exited closed its end: its exit settles its task.
@@ -215,13 +221,13 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
     dispatch()
   }
 
-  const extract: Extractor = (task, onProgress, signal) =>
+  const extract: Extractor = (task, onProgress, signal, onRead) =>
     new Promise<Answers>((resolve, reject) => {
       if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
       if (signal?.aborted) return reject(CANCELED())
       const id = nextId++
       signal?.addEventListener('abort', () => cancel(id), { once: true })
-      waiting.push({ id, task, onProgress, resolve, reject })
+      waiting.push({ id, task, onProgress, onRead, resolve, reject })
       dispatch()
     })
 

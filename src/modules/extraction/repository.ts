@@ -9,7 +9,7 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
-import { type JobProgress, type JobStatus, jobTables, type StoredJobField } from '../../db/tables/jobs'
+import { type JobProgress, type JobReading, type JobStatus, jobTables, type StoredJobField } from '../../db/tables/jobs'
 import type { Tables } from '../../db/tables/kit'
 import { isoIn, nowIso } from '../../lib/time'
 import type { StoredAnswers } from './answers'
@@ -54,7 +54,8 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-export type JobOutcome = StoredAnswers | { error: { code: JobErrorCode; message: string } }
+/** A job's end: its answers (and the document as it was read, kept for a review, D272), or its error. */
+export type JobOutcome = (StoredAnswers & { reading?: JobReading }) | { error: { code: JobErrorCode; message: string } }
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 
@@ -142,7 +143,7 @@ const QUEUE_CAPS_LOCK = 0x6a6f6271 // "jobq"
 
 export const jobsRepository = perDatabase((database) => {
   const { db } = database
-  const { jobs, jobFiles, jobTurns } = jobTables[database.kind]
+  const { jobs, jobFiles, jobTurns, jobReadings } = jobTables[database.kind]
 
   const owned = (accountId: string, id?: string): SQL =>
     id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
@@ -178,6 +179,8 @@ export const jobsRepository = perDatabase((database) => {
         .returning(),
     )
     if (done) yield* releaseFile(tx, id, keepFileMs)
+    if (done && 'reading' in outcome && outcome.reading)
+      yield* run(tx.insert(jobReadings).values({ jobId: id, reading: outcome.reading }).onConflictDoNothing())
     return done
   }
 
@@ -286,6 +289,7 @@ export const jobsRepository = perDatabase((database) => {
         const status = yield* lockedStatus(tx, accountId, id)
         if (status === undefined || !FINISHED.includes(status)) return status
         yield* run(tx.delete(jobFiles).where(eq(jobFiles.jobId, id)))
+        yield* run(tx.delete(jobReadings).where(eq(jobReadings.jobId, id)))
         yield* run(tx.delete(jobs).where(eq(jobs.id, id)))
         return status
       }),
@@ -371,6 +375,31 @@ export const jobsRepository = perDatabase((database) => {
       // Documents deleted here or as their jobs ended leave free pages (D133).
       await database.reclaimSpace()
       return purged.length
+    },
+
+    // A review (D271): the reviews service composes these with its own tables and the webhook event.
+
+    /** One of the account's jobs, its row locked until the transaction ends. */
+    *locked(tx: Queries, accountId: string, id: string): Part<JobRow | undefined> {
+      const [row] = yield* forUpdate(tx.select().from(jobs).where(owned(accountId, id)))
+      return row
+    },
+
+    /** What a job's document was read as, when it was kept (D272). */
+    async reading(id: string): Promise<JobReading | undefined> {
+      return (await db.select({ reading: jobReadings.reading }).from(jobReadings).where(eq(jobReadings.jobId, id)))[0]?.reading
+    },
+
+    /** A job's values as a review leaves them; the job as it is then. */
+    *reviewed(tx: Queries, id: string, review: StoredAnswers & { at: string }): Part<JobRow> {
+      const [row] = yield* run(
+        tx
+          .update(jobs)
+          .set({ result: review.result, fieldsMeta: review.fieldsMeta, needsReview: review.needsReview, reviewedAt: review.at, updatedAt: review.at })
+          .where(eq(jobs.id, id))
+          .returning(),
+      )
+      return row!
     },
 
     /** Calls `wake` when a job may have been queued, here or (PostgreSQL) in another process; returns what stops it. */

@@ -6,7 +6,7 @@
 import type { Database } from '../../db/database'
 import type { Part, Queries } from '../../db/dialect'
 import { isDatabaseUnavailable } from '../../db/errors'
-import type { JobStatus } from '../../db/tables/jobs'
+import type { JobReading, JobStatus, StoredFieldMeta } from '../../db/tables/jobs'
 import { errors } from '../../http/errors'
 import { isIdOf } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
@@ -15,11 +15,12 @@ import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
+import type { StoredAnswers } from './answers'
 import type { ExtractRequest, Job } from './model'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
 import { type ClaimedJob, type ClaimTurn, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
-import { toWire } from './wire'
+import { jobFieldOf, toWire } from './wire'
 import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
 /**
@@ -229,4 +230,38 @@ export function completeJob(database: Database, id: string, runner: string, outc
     yield* jobsEnded(database, tx, [ended])
     return true
   })
+}
+
+// A review (D271): the reviews service composes these parts with its own tables and the webhook event.
+
+/** A job as a review reads it: its fields as the engine read them, its values, and what its document was read as (D272). */
+export interface JobToReview {
+  job: Job
+  fields: JobField[]
+  result: Record<string, unknown>
+  fieldsMeta: Record<string, StoredFieldMeta>
+  reading: JobReading | undefined
+}
+
+/** One of the account's jobs to review: 404 when it is not the account's, 409 `job_not_succeeded` when it did not succeed. */
+export async function jobToReview(database: Database, accountId: string, id: string): Promise<JobToReview> {
+  const repository = jobsRepository(database)
+  const row = isIdOf('job', id) ? await repository.find(accountId, id) : undefined
+  if (!row) throw errors.notFound('Job')
+  if (row.status !== 'succeeded') throw errors.jobNotSucceeded(row.status)
+  return {
+    job: toWire(row),
+    fields: row.fields.map(jobFieldOf),
+    result: row.result ?? {},
+    fieldsMeta: row.fieldsMeta ?? {},
+    reading: await repository.reading(id),
+  }
+}
+
+/** Records a review's values in the job, in the caller's transaction: the job as it is then, or undefined when it is gone. */
+export function* recordReview(database: Database, tx: Queries, accountId: string, id: string, review: StoredAnswers & { at: string }): Part<Job | undefined> {
+  const repository = jobsRepository(database)
+  const row = yield* repository.locked(tx, accountId, id)
+  if (!row) return undefined
+  return toWire(yield* repository.reviewed(tx, id, review))
 }

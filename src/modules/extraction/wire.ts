@@ -30,6 +30,7 @@ export function toWire(row: JobRow): Job {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     completed_at: row.completedAt,
+    reviewed_at: row.reviewedAt,
   }
 }
 

@@ -11,12 +11,15 @@ import type { Database } from '../../db/database'
 import { noteDatabaseFailure } from '../../db/errors'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
+import type { JobField } from '../../lib/fields/model'
 import type { Catalog } from '../catalog/service'
-import { storedAnswers } from './answers'
+import { type Answers, storedAnswers } from './answers'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor } from './extractor'
-import type { MediaType, ReadLimits } from './readers/types'
+import type { LayoutSource } from './learning/layout'
+import { withLearnedLayouts } from './learning/read'
+import type { DocumentText, MediaType, ReadLimits } from './readers/types'
 import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps, shareOf } from './repository'
 import { claimNextJob, completeJob } from './service'
 import { jobFieldOf } from './wire'
@@ -42,7 +45,16 @@ export interface JobRunnerOptions {
   caps?: QueueCaps
   /** How long a request without `?async=true` waits for its job before answering 202 (D134). */
   syncWaitMs?: number
+  /**
+   * The learned layouts of an account that a document printing some words may be the sender's of
+   * (D270): a document that matches one is read with it first (D265, D274). From the database, so
+   * that a review on one instance is used by the next extraction on any other.
+   */
+  layoutsOf?: (accountId: string) => LayoutSource
 }
+
+/** A document read as more than this much JSON is not kept for a review: its job can be reviewed, but teaches no layout (D272). */
+export const MAX_READING_BYTES = 2 * 1024 * 1024
 
 /** The lease of a runner made without one (tests); the server's comes from `--job-lease`. */
 const DEFAULT_LEASE_MS = 30_000
@@ -67,6 +79,7 @@ export function createJobRunner({
   pollMs = DEFAULT_POLL_MS,
   caps = DEFAULT_QUEUE_CAPS,
   syncWaitMs = DEFAULT_SYNC_WAIT_MS,
+  layoutsOf,
 }: JobRunnerOptions) {
   const jobs = jobsRepository(database)
   /** Jobs waited on here (a synchronous request), with whoever waits for each to end. */
@@ -90,26 +103,34 @@ export function createJobRunner({
     const started = performance.now()
     let progressWrites: Promise<unknown> = Promise.resolve()
     let outcome: JobOutcome
+    let reading: DocumentText | undefined
     try {
-      const answers = await extractFields(
+      const fields = row.fields.map(jobFieldOf)
+      let answers = await extractFields(
         {
           content,
           mediaType: row.fileMediaType as MediaType,
           documentType: row.documentType,
           issuedBySeller: catalog.get(row.documentType)?.issued_by_seller === true,
-          fields: row.fields.map(jobFieldOf),
+          fields,
           limits: readLimits,
         },
         // One write after the other: on a pool, writes sent at once may land out of order, and page 2 overwrite page 3.
         (progress) =>
           void (progressWrites = progressWrites.then(() => worker.upkeep('recording progress', () => jobs.recordProgress(id, worker.owner, progress)))),
         signal,
+        (document) => (reading = document),
       )
-      outcome = storedAnswers(
-        row.fields.map(({ key }) => key),
-        answers,
-        row.reviewThreshold,
-      )
+      if (reading && layoutsOf) answers = await withLayouts(row, reading, fields, answers)
+      const kept = reading && JSON.stringify(reading)
+      outcome = {
+        ...storedAnswers(
+          row.fields.map(({ key }) => key),
+          answers,
+          row.reviewThreshold,
+        ),
+        ...(kept && kept.length <= MAX_READING_BYTES ? { reading: reading! } : {}),
+      }
     } catch (error) {
       if (signal.aborted) {
         log.info('job stopped while running: canceled, given back, or taken over by another runner', { job_id: id })
@@ -135,6 +156,19 @@ export function createJobRunner({
       status: 'error' in outcome ? 'failed' : 'succeeded',
       duration_ms: Math.round(performance.now() - started),
     })
+  }
+
+  /** The answers read again with the account's learned layouts; a lookup that fails leaves the general reading's (D274). */
+  async function withLayouts(row: ClaimedJob['row'], reading: DocumentText, fields: JobField[], answers: Answers): Promise<Answers> {
+    try {
+      return await withLearnedLayouts(reading, fields, answers, layoutsOf!(row.accountId))
+    } catch (error) {
+      log.warn('learned layouts could not be read; the job keeps the general reading', {
+        job_id: row.id,
+        error: error instanceof Error ? error.message : String(error),
+      })
+      return answers
+    }
   }
 
   /** An account's share of this runner's slots while another account waits (D194). */

@@ -88,7 +88,11 @@ const jobEvent = <E extends WebhookEvent>(event: E, title: string) =>
   t.Object(
     {
       type: t.Literal(event),
-      timestamp: t.String({ format: 'date-time', description: 'When the job ended (its `completed_at`).', examples: ['2026-11-21T19:08:00.000Z'] }),
+      timestamp: t.String({
+        format: 'date-time',
+        description: 'When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).',
+        examples: ['2026-11-21T19:08:00.000Z'],
+      }),
       data: t.Object({ job: Job }),
     },
     { title },
@@ -96,6 +100,7 @@ const jobEvent = <E extends WebhookEvent>(event: E, title: string) =>
 
 const JobSucceededEvent = jobEvent('job.succeeded', 'JobSucceededEvent')
 const JobFailedEvent = jobEvent('job.failed', 'JobFailedEvent')
+const JobReviewedEvent = jobEvent('job.reviewed', 'JobReviewedEvent')
 
 /** The headers of every attempt (D82, Standard Webhooks). */
 export const DeliveryHeaders = t.Object({
@@ -126,6 +131,7 @@ export const DeliveryHeaders = t.Object({
 export const WEBHOOK_EVENT_BODIES = {
   'job.succeeded': { summary: 'A job succeeded', body: JobSucceededEvent },
   'job.failed': { summary: 'A job failed', body: JobFailedEvent },
+  'job.reviewed': { summary: "A person reviewed a job's values (D272)", body: JobReviewedEvent },
 } satisfies Record<WebhookEvent, { summary: string; body: TSchema }>
 
 export const RECEIVER_ANSWERS = {

@@ -69,6 +69,7 @@ const JOB_PROPERTIES = [
   'created_at',
   'updated_at',
   'completed_at',
+  'reviewed_at',
 ]
 
 const INVOICE_TEXT = 'ACME GmbH\nInvoice No.: INV-2024-001\nDate: 2024-03-05\nBill To: Globex Ltd\nTotal: 1,234.50 EUR\n'
@@ -287,6 +288,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
       completed_at: expect.stringMatching(ISO_MS),
+      reviewed_at: null,
     })
     expect(job.file.sha256).toMatch(SHA256_HEX)
     expect(job.updated_at >= job.created_at).toBe(true)
@@ -987,6 +989,7 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
       completed_at: expect.stringMatching(ISO_MS),
+      reviewed_at: null,
     })
     expect(job.error.message.length).toBeGreaterThan(0)
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
@@ -1078,6 +1081,7 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
       created_at: expect.stringMatching(ISO_MS),
       updated_at: job.created_at,
       completed_at: null,
+      reviewed_at: null,
     })
     await Bun.sleep(30)
     const stored = await t.call('GET', `/api/v1/jobs/${job.id}`)

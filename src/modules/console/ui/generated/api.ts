@@ -322,6 +322,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a job's values
+         * @description Sets the right values of a succeeded job: each key listed takes its value, each other key is confirmed as read. `result` holds the reviewed values; `fields_meta.<key>` keeps what the engine read (`read_value`) and says whether it was `corrected`; the job gets `reviewed_at`. A second review replaces the first (both are kept). The review teaches the account the layout of the document's sender: its next documents that match it are read with it first (`fields_meta.<key>.learned`). Webhooks get `job.reviewed`. 400 names the path of an unknown key or a value of the wrong type; 409 `job_not_succeeded` for a job that did not succeed. Takes `Idempotency-Key` like the other POSTs.
+         */
+        post: operations["reviewJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List learned layouts
+         * @description The layouts the account's reviews taught, one per sender, newest first; page with `limit` and `starting_after`.
+         */
+        get: operations["listLayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget a learned layout
+         * @description 204: no later document is read with it. The reviews that taught it are kept; another review of the sender teaches it again.
+         */
+        delete: operations["deleteLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -470,6 +530,26 @@ export interface webhooks {
          * @description Sent to each endpoint that listens for `job.failed`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
          */
         post: operations["jobFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person reviewed a job's values (D272)
+         * @description Sent to each endpoint that listens for `job.reviewed`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobReviewed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -790,6 +870,28 @@ export interface components {
                     }[];
                     /** @description Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it. */
                     needs_review?: boolean;
+                    /** @description Only when the value was read with a layout the account learned from a review of the sender's documents (D266). */
+                    learned?: {
+                        /**
+                         * @description The learned layout (`GET /api/v1/layouts`).
+                         * @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                         */
+                        layout: string;
+                        /**
+                         * @description The reviewed job that taught it.
+                         * @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                         */
+                        job: string;
+                        /**
+                         * @description `printed`: read where the review found it printed; `constant`: the value the sender always has; `absent`: the sender's documents have none; `table`: rows read under the learned heading.
+                         * @enum {string}
+                         */
+                        how: "printed" | "constant" | "absent" | "table";
+                    };
+                    /** @description Only after a review (D271): whether the reviewer changed the value the engine read. */
+                    corrected?: boolean;
+                    /** @description Only after a review (D271): the value the engine read, null when it read none. */
+                    read_value?: unknown;
                 };
             } | null;
             error: {
@@ -810,6 +912,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
+            reviewed_at: string | null;
         };
         /** CreatedWebhook */
         CreatedWebhook: {
@@ -817,7 +920,7 @@ export interface components {
             id: string;
             /** @example https://example.com/hooks/extractd */
             url: string;
-            events: ("job.succeeded" | "job.failed")[];
+            events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -835,7 +938,7 @@ export interface components {
             id: string;
             /** @example https://example.com/hooks/extractd */
             url: string;
-            events: ("job.succeeded" | "job.failed")[];
+            events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -855,7 +958,7 @@ export interface components {
              */
             message_id: string;
             /** @enum {string} */
-            event: "job.succeeded" | "job.failed";
+            event: "job.succeeded" | "job.failed" | "job.reviewed";
             /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
             job_id: string;
             /** @description 1 for the first attempt of the message. */
@@ -880,7 +983,7 @@ export interface components {
             type: "job.succeeded";
             /**
              * Format: date-time
-             * @description When the job ended (its `completed_at`).
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
              * @example 2026-11-21T19:08:00.000Z
              */
             timestamp: string;
@@ -894,7 +997,21 @@ export interface components {
             type: "job.failed";
             /**
              * Format: date-time
-             * @description When the job ended (its `completed_at`).
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
+        /** JobReviewedEvent */
+        JobReviewedEvent: {
+            /** @constant */
+            type: "job.reviewed";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
              * @example 2026-11-21T19:08:00.000Z
              */
             timestamp: string;
@@ -2504,6 +2621,257 @@ export interface operations {
             };
         };
     };
+    reviewJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
+                 * @example order-4711-upload
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The right value of each key listed, typed as the job's field: text as a string, dates as `YYYY-MM-DD`, amounts and numbers as numbers, currencies as ISO 4217 codes, an enum as one of its values, lists as arrays of strings, tables as arrays of rows keyed by column; null when the document has none. Keys not listed are confirmed as read.
+                     * @example {
+                     *       "total": 36.6,
+                     *       "date": "2026-11-20",
+                     *       "company_name": "SANYU STATIONERY SHOP"
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLayouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1–100, default 20.
+                 * @example 20
+                 */
+                limit?: string;
+                /** @description A layout ID from the previous page: list the layouts after it. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        layouts: {
+                            /** @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The reviewed job that last taught it.
+                             * @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                             */
+                            job_id: string;
+                            /**
+                             * @description The words of the sender's name line as the layout compares them (folded to letters and digits).
+                             * @example sanyu supply sdn bhd
+                             */
+                            sender: string;
+                            /** @description What the layout knows of each field key. */
+                            fields: {
+                                [key: string]: {
+                                    /**
+                                     * @description `printed`: read where the review found it; `constant`: the value the sender always has; `absent`: none; `table`: rows under the learned heading.
+                                     * @enum {string}
+                                     */
+                                    how: "printed" | "constant" | "absent" | "table";
+                                    /** @description The reviewed job that taught this field. */
+                                    job_id: string;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T14:08:00.000Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T14:08:00.000Z
+                             */
+                            updated_at: string;
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -2560,13 +2928,13 @@ export interface operations {
                      */
                     url: string;
                     /**
-                     * @description The events to receive, each once: job.succeeded, job.failed.
+                     * @description The events to receive, each once: job.succeeded, job.failed, job.reviewed.
                      * @example [
                      *       "job.succeeded",
                      *       "job.failed"
                      *     ]
                      */
-                    events: ("job.succeeded" | "job.failed")[];
+                    events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
                 };
             };
         };
@@ -3085,6 +3453,60 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["JobFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobReviewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobReviewedEvent"];
             };
         };
         responses: {
