@@ -257,7 +257,7 @@ test.skipIf(!runs)('copies the request just made as curl that runs as written, e
   const invoice = Buffer.from(await makeInvoice())
   await page.getByLabel('Document', { exact: true }).setInputFiles({ name, mimeType: 'application/pdf', buffer: invoice })
   await page.getByRole('button', { name: 'Extract' }).click()
-  await page.locator('table.fields tr[data-key="invoice_number"]').waitFor({ timeout: 30_000 })
+  await page.locator('table.fields tr[data-key="invoice_number"]').waitFor({ timeout: 60_000 })
   await page.getByRole('button', { name: 'Copy as curl' }).click()
   await page.getByText('Copied. Set EXTRACTD_KEY').waitFor()
   const command = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())
@@ -412,7 +412,7 @@ test.skipIf(!runs)('the required flag says what it does, and a required field no
   await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'po.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeInvoice()) })
   await page.getByRole('button', { name: 'Extract' }).click()
   const po = page.locator('table.fields tr[data-key="po_number"]')
-  await po.locator('.required-missing').waitFor({ timeout: 30_000 })
+  await po.locator('.required-missing').waitFor({ timeout: 60_000 })
   await expect(po.locator('td.value').innerText()).resolves.toBe('required, not found')
   await expect(po.locator('.type').innerText()).resolves.toBe('text, required')
   await expect(page.locator('tr[data-key="notes"] td.value').innerText()).resolves.toBe('not found')
@@ -459,7 +459,7 @@ test.skipIf(!runs)('every error says what to do, once', async () => {
     .setInputFiles({ name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\nthis is no PDF at all\n') })
   await page.getByRole('button', { name: 'Extract' }).click()
   const result = page.getByRole('region', { name: 'Result' })
-  await result.getByText('Failed:').waitFor({ timeout: 30_000 })
+  await result.getByText('Failed:').waitFor({ timeout: 60_000 })
   await expect(result.innerText()).resolves.toMatch(
     /^Failed: .+ Check that the file opens on your computer, or save or export it again, and send the new file\. \(corrupt_document\)$/,
   )
@@ -535,7 +535,7 @@ test.skipIf(!runs)('draws a box on every table row and its cells where the API p
   await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'rows.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeInvoice()) })
   await page.getByRole('button', { name: 'Extract' }).click()
   const canvas = page.locator('.result .page canvas[data-rendered="1"]')
-  await canvas.waitFor({ timeout: 30_000 })
+  await canvas.waitFor({ timeout: 60_000 })
   const jobId = (await page.locator('.progress a').innerText()).trim()
   const meta = (await apiGet(server, `/api/v1/jobs/${jobId}`)).job.fields_meta.line_items
   expect(meta.rows.length).toBe(2)
