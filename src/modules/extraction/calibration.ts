@@ -41,7 +41,7 @@ export function groupOf(field: Pick<Field, 'key' | 'label' | 'type'>): string {
 /**
  * The evidence kinds of a value, most specific first: reading, group and sums; reading and group;
  * for a concept's role, the reading alone (every measured value read so). A field of no role has
- * no measured kind: its score is capped (`unmeasuredCap`).
+ * no measured kind: its score is capped (`unmeasuredCap`), and never raised above the engine's own.
  */
 export function kindsOf(reading: string, group: string, sums: FieldAnswer['sums']): string[] {
   return [...(sums ? [`${reading}/${group}/${sums}`] : []), `${reading}/${group}`, ...(group.startsWith('field:') ? [] : [reading])]
@@ -69,7 +69,8 @@ export function calibrate(fields: readonly Field[], answers: Answers, document: 
       const kind = kinds.find((candidate) => Object.hasOwn(calibration.kinds, candidate))
       const share = kind
         ? stepShare(calibration.kinds[kind]!, answer.confidence)
-        : Math.min(calibration.unmeasuredCap, stepShare(calibration.kinds[reading] ?? [[0, answer.confidence]], answer.confidence))
+        : // Never above the engine's own score either: what it marked down (a table whose rows do not add up, D117) stays down.
+          Math.min(calibration.unmeasuredCap, answer.confidence, stepShare(calibration.kinds[reading] ?? [[0, answer.confidence]], answer.confidence))
       const confidence = Math.round(share * 1000) / 1000
       return [field.key, { ...answer, confidence, score: { confidence: answer.confidence, kinds } }] as const
     }),

@@ -322,7 +322,7 @@ describe('any table field finds its table by its columns (D115)', () => {
       fields: { line_items: { type: 'table', columns: ITEM_COLUMNS } },
     })
     expect(job.result.line_items).toBeNull()
-    expect(job.fields_meta.line_items).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
+    expect(job.fields_meta.line_items).toEqual({ confidence: 0, page: null, snippet: null, bbox: null, needs_review: false })
   })
 })
 
