@@ -91,6 +91,12 @@ describe('jobs stored by earlier releases', () => {
     const { body } = await t.call('GET', `/api/v1/jobs/${id}`)
     expect(body.job.status).toBe('succeeded')
     expect(body.job.result).toEqual({ total: '1234.50', code: 42, invoice_number: 'INV-7', issued: '2026-03-03' })
-    expect(body.job.fields_meta.total).toEqual({ confidence: expect.any(Number), page: 1, snippet: 'Total: 1.234,50 EUR', bbox: null, needs_review: expect.any(Boolean) })
+    expect(body.job.fields_meta.total).toEqual({
+      confidence: expect.any(Number),
+      page: 1,
+      snippet: 'Total: 1.234,50 EUR',
+      bbox: null,
+      needs_review: expect.any(Boolean),
+    })
   })
 })
