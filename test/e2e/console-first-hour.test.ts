@@ -397,7 +397,10 @@ test.skipIf(!runs)('the required flag says what it does, and a required field no
   ])
   const { page, blocked, problems, refused } = await openConsolePage(browser, server)
   await signIn(page, server)
-  await page.goto(`${server.url}/console#/schemas/${schema.id}`)
+  // As a person gets there: the Schemas screen, then the schema in its list.
+  await page.getByRole('link', { name: 'Schemas' }).click()
+  await page.getByRole('region', { name: 'Schema list' }).getByRole('link', { name: /^Purchase invoices/ }).click()
+  await page.waitForURL(`**/console#/schemas/${schema.id}`)
   const field = page.getByRole('listitem', { name: 'Field 2: po_number' })
   const flag = field.getByRole('checkbox', { name: 'Required' })
   await expect(flag.isChecked()).resolves.toBe(true)
