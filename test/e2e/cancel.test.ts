@@ -22,6 +22,8 @@ const EXTRACT = { document_type: 'invoice', fields: { invoice_number: 'Receipt n
 const RECEIPT = ['CORNER GROCER LTD', 'Receipt No: CG-3390', 'Date: 05/11/2024', 'Apples       2   3.20', 'TOTAL          12.40']
 let photo: Uint8Array
 let scans: Uint8Array
+/** Long enough that no job ends between the check that two run and the stop, on a fast idle machine too (6 pages did). */
+let longScans: Uint8Array
 let receipt: Uint8Array
 
 beforeAll(async () => {
@@ -29,6 +31,7 @@ beforeAll(async () => {
   photo = await receiptPhoto(RECEIPT)
   const page = toJpeg(await renderPage({ lines: ['ACME SUPPLIES LTD', 'Invoice No: INV-7', 'Total due: 48.00 EUR'], width: 595, fontSize: 14 }, 300), 85)
   scans = await imagePdf(Array.from({ length: 6 }, () => ({ jpeg: page })))
+  longScans = await imagePdf(Array.from({ length: 40 }, () => ({ jpeg: page })))
   receipt = toJpeg(await renderPage({ lines: RECEIPT }))
 }, 180_000)
 
@@ -134,7 +137,7 @@ test('SIGTERM with jobs running and queued: exits 0 without waiting for the queu
   const server = await startServer([binary], ['--db', db], dir.path, HOME)
   // Six clients waiting synchronously: two jobs run (mid-OCR), four wait.
   const answers = Array.from({ length: 6 }, () =>
-    api(server, '/api/v1/extract', { method: 'POST', body: upload(scans, 'scans.pdf', EXTRACT) }).then(
+    api(server, '/api/v1/extract', { method: 'POST', body: upload(longScans, 'scans.pdf', EXTRACT) }).then(
       ({ status, body }) => ({ status, job: body.job.status as string }),
       () => ({ status: 0, job: 'no answer' }),
     ),
