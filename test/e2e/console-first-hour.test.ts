@@ -399,7 +399,10 @@ test.skipIf(!runs)('the required flag says what it does, and a required field no
   await signIn(page, server)
   // As a person gets there: the Schemas screen, then the schema in its list.
   await page.getByRole('link', { name: 'Schemas' }).click()
-  await page.getByRole('region', { name: 'Schema list' }).getByRole('link', { name: /^Purchase invoices/ }).click()
+  await page
+    .getByRole('region', { name: 'Schema list' })
+    .getByRole('link', { name: /^Purchase invoices/ })
+    .click()
   await page.waitForURL(`**/console#/schemas/${schema.id}`)
   const field = page.getByRole('listitem', { name: 'Field 2: po_number' })
   const flag = field.getByRole('checkbox', { name: 'Required' })
