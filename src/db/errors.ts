@@ -54,7 +54,7 @@ export function isStorageFull(error: unknown): boolean {
  * enough that space freed while it sends no requests is noticed (a write refused again sets it
  * again).
  */
-export const STORAGE_FULL_REPORTED_MS = 30_000
+const STORAGE_FULL_REPORTED_MS = 30_000
 
 /** When each database (by its handle) last refused a write for want of space. */
 const refusedAt = new WeakMap<object, number>()

@@ -205,6 +205,9 @@ describe('POST /api/v1/jobs/{id}/review', () => {
       '/fields/a~1b~0c',
     ])
     expectValidation(await review(t, job.id, { date: '2018-02-30' }), ['/fields/date'])
+    // A real day outside the years an answer's date may have is refused, not stored as null.
+    expectValidation(await review(t, job.id, { date: '1850-01-01' }), ['/fields/date'])
+    expectValidation(await review(t, job.id, { date: '2150-01-01' }), ['/fields/date'])
     expectValidation(await t.call('POST', `/api/v1/jobs/${job.id}/review`, { body: { fields: {}, more: 1 } }), ['/more'])
     expectValidation(await t.call('POST', `/api/v1/jobs/${job.id}/review`, { body: {} }), ['/fields'])
     expectEnvelope(

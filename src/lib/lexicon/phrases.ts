@@ -50,10 +50,10 @@ export function wordPattern(word: string): string {
  * Letters (or hyphens) a `*` joins to a word in a compound: at most `JOIN_REACH` (D186), a longer
  * run is no compound, and an unbounded one is read again from each of its letters. Needs the `u` flag.
  */
-export const JOINED = '[\\p{L}-]{0,40}'
-
-/** The most letters (or hyphens) a `*` joins, as `JOINED` writes it. */
+/** The most letters (or hyphens) a `*` joins. */
 const JOIN_REACH = 40
+
+export const JOINED = `[\\p{L}-]{0,${JOIN_REACH}}`
 
 /** Longest pattern first, then in code-unit order: the order in which phrases are tried at one place. */
 export const longestFirst = (a: string, b: string) => b.length - a.length || (a < b ? -1 : 1)

@@ -33,7 +33,7 @@ export function readingOf(document: DocumentText): 'text' | 'ocr' {
 }
 
 /** What the value stands for: its concept's role when the field is read as that concept, else its type. */
-export function groupOf(field: Pick<Field, 'key' | 'label' | 'type'>): string {
+function groupOf(field: Pick<Field, 'key' | 'label' | 'type'>): string {
   const concept = conceptOf(field.key, field.label)
   return concept?.role && concept.kind === field.type ? concept.role : `field:${field.type}`
 }

@@ -60,7 +60,7 @@ export type JobOutcome = (StoredAnswers & { reading?: JobReading }) | { error: {
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 
 /** What a job holds when it ends, by outcome. */
-export function endOf(outcome: JobOutcome, now: string) {
+function endOf(outcome: JobOutcome, now: string) {
   return 'result' in outcome
     ? {
         status: 'succeeded' as const,
@@ -74,16 +74,16 @@ export function endOf(outcome: JobOutcome, now: string) {
     : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
 }
 
-export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
+const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
 
 /** What a claim found: the job it claimed, and the jobs that ended as it passed over them (their documents gone). */
-export interface Claim<J = ClaimedJob> {
+interface Claim<J = ClaimedJob> {
   job?: J
   ended: JobRow[]
 }
 
 /** How many jobs one claim in turn passes over (their documents gone) before it gives up until the next poll. */
-export const MAX_CLAIM_TRIES = 16
+const MAX_CLAIM_TRIES = 16
 
 /**
  * How a runner's slots are shared (D194): while another account has work waiting, an account
@@ -109,7 +109,7 @@ export function shareOf(slots: number): number {
  * the one claimed from longest ago (never first), then the oldest waiting; of that account's
  * jobs, the oldest. Selects `id` and `status`.
  */
-export function nextInTurnSql(now: string, runner: string, { share, insteadOf }: ClaimTurn): SQL {
+function nextInTurnSql(now: string, runner: string, { share, insteadOf }: ClaimTurn): SQL {
   const orphan = sql`(jobs.status = 'running' and jobs.lease_expires_at < ${now})`
   const belowShare = sql`coalesce(busy.here, 0) < ${share}`
   const eligible =

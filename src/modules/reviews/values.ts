@@ -9,13 +9,13 @@ import type { ErrorDetail } from '../../http/errors'
 import type { JobField, ResolvedColumn } from '../../lib/fields/model'
 import type { ResolvedType } from '../../lib/fields/types'
 import { normaliseValue } from '../extraction/normalise'
+import { parseDate } from '../extraction/normalise/dates'
 
 export type Checked = { ok: true; value: unknown } | { ok: false; details: ErrorDetail[] }
 
 /** A JSON pointer's segment (RFC 6901). */
 export const pointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1')
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/
 const CURRENCY = /^[A-Z]{3}$/
 
@@ -46,7 +46,8 @@ function checkScalar(type: Exclude<ResolvedType, 'table'>, values: readonly stri
         return { ok: true, value: Number.isSafeInteger(Math.round(Number(value) * 100)) ? Number(value) : value }
       return problem(path, 'Expected an amount: a number such as 1234.5, or null')
     case 'date':
-      if (typeof value !== 'string' || !isDate(value)) return problem(path, 'Expected a date as YYYY-MM-DD, or null')
+      // As an answer's date is read (D94): a day of the calendar, 1900–2100, written as the answer writes it.
+      if (typeof value !== 'string' || parseDate(value) !== value) return problem(path, 'Expected a date as YYYY-MM-DD (1900–2100), or null')
       return { ok: true, value }
     case 'currency':
       if (typeof value !== 'string' || !CURRENCY.test(value)) return problem(path, 'Expected an ISO 4217 currency code such as EUR, or null')
@@ -97,12 +98,4 @@ function checkTable(columns: readonly ResolvedColumn[] | undefined, value: unkno
     )
   })
   return details.length ? { ok: false, details } : { ok: true, value: rows }
-}
-
-function isDate(text: string): boolean {
-  const match = DATE.exec(text)
-  if (!match) return false
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }

@@ -99,6 +99,20 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
   return data as T
 }
 
+let catalog: Promise<DocumentType[]> | undefined
+
+/** The catalog's document types, read once: they are the same for every account while the server runs. A failed read is tried again next time. */
+export function documentTypes(): Promise<DocumentType[]> {
+  catalog ??= call(api.GET('/api/v1/document-types')).then(
+    (data) => data.document_types,
+    (failure) => {
+      catalog = undefined
+      throw failure
+    },
+  )
+  return catalog
+}
+
 /** The upload: multipart, so the body is the form itself. */
 export function extract(file: File, extractPart: Record<string, unknown>) {
   const form = new FormData()

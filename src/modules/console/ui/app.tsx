@@ -1,6 +1,6 @@
 /** Sign-in, then five screens chosen by the URL's hash (#/try, #/schemas, #/jobs, #/webhooks, #/keys). */
 import { useEffect, useState } from 'preact/hooks'
-import { api, call, session, whenUnauthorized } from './api.ts'
+import { documentTypes, session, whenUnauthorized } from './api.ts'
 import { route, SCREENS } from './router.ts'
 import { JobsScreen } from './jobs.tsx'
 import { KeysScreen } from './keys.tsx'
@@ -102,8 +102,8 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () 
     setError(null)
     session.signIn(key.trim())
     try {
-      // Any call with the key tells whether it is good; this one is cheap and reads nothing private.
-      await call(api.GET('/api/v1/document-types'))
+      // Any call with the key tells whether it is good; this one is cheap, reads nothing private, and the screens need it.
+      await documentTypes()
       onSignedIn()
     } catch (failure) {
       session.signOut()

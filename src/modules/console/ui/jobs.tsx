@@ -3,12 +3,13 @@
  * schema and date (D332); one job's result, its document, cancel and delete.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { api, call, type DocumentType, ENDED, type Job, jobFile, type Schema, saveBlob, saveJson, saveText } from './api.ts'
+import { api, call, type DocumentType, documentTypes, ENDED, type Job, jobFile, type Schema, saveBlob, saveJson, saveText } from './api.ts'
 import { jobsCsv, tableRowsCsv } from './export.ts'
 import { ResultView } from './result.tsx'
 import { navigate } from './router.ts'
 import { formatSize, Progress, useJobPolling } from './try.tsx'
 import { Labeled } from './labeled.tsx'
+import { TypeSelect } from './type-select.tsx'
 
 const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed', 'canceled'] as const
 type StatusFilter = (typeof STATUSES)[number]
@@ -63,10 +64,7 @@ export function useNames(): Names & { schemas: Schema[]; types: DocumentType[] }
       (data) => setSchemas(data.schemas),
       () => {},
     )
-    call(api.GET('/api/v1/document-types')).then(
-      (data) => setTypes(data.document_types),
-      () => {},
-    )
+    documentTypes().then(setTypes, () => {})
   }, [])
   const byId = useMemo(() => new Map(schemas.map((schema) => [schema.id, schema.name])), [schemas])
   const asked = useMemo(() => new Set<string>(), [])
@@ -163,18 +161,7 @@ export function JobsScreen({ selected }: { selected: string | null }) {
                 </select>
               )}
             </Labeled>
-            <Labeled label="Document type">
-              {(id) => (
-                <select id={id} key={names.types.length} value={filters.type} onChange={(event) => set({ type: event.currentTarget.value })}>
-                  <option value="">any</option>
-                  {names.types.map((type) => (
-                    <option key={type.slug} value={type.slug}>
-                      {type.label}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Labeled>
+            <TypeSelect label="Document type" types={names.types} value={filters.type} onChange={(type) => set({ type })} any="any" />
             <Labeled label="Schema">
               {(id) => (
                 <select id={id} key={names.schemas.length} value={filters.schema} onChange={(event) => set({ schema: event.currentTarget.value })}>

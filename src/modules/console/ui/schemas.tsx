@@ -3,10 +3,11 @@
  * suggested fields if wished; its versions and what each changed; JSON Schema out and in.
  */
 import { useEffect, useState } from 'preact/hooks'
-import { api, call, type DocumentType, type Field, type Schema, saveJson } from './api.ts'
+import { api, call, type DocumentType, documentTypes, type Field, type Schema, saveJson } from './api.ts'
 import { navigate } from './router.ts'
 import { type DraftField, draftOf, FieldsEditor, fieldsBody } from './fields-editor.tsx'
 import { Labeled } from './labeled.tsx'
+import { TypeSelect } from './type-select.tsx'
 
 type Version = { version: number | string; name: string; description: string; fields: Field[]; created_at: string }
 
@@ -183,7 +184,7 @@ function SchemaEditor({ schema, onSaved, onRestored, onDeleted, onError }: Edito
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    call(api.GET('/api/v1/document-types')).then((data) => setTypes(data.document_types), onError)
+    documentTypes().then(setTypes, onError)
   }, [])
 
   async function addSuggested() {
@@ -246,17 +247,7 @@ function SchemaEditor({ schema, onSaved, onRestored, onDeleted, onError }: Edito
           </Labeled>
         </div>
         <div class="row">
-          <Labeled label="Start from a catalog type">
-            {(id) => (
-              <select id={id} key={types.length} value={starter} onChange={(event) => setStarter(event.currentTarget.value)}>
-                {types.map((type) => (
-                  <option key={type.slug} value={type.slug}>
-                    {type.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Labeled>
+          <TypeSelect label="Start from a catalog type" types={types} value={starter} onChange={setStarter} />
           <button type="button" class="quiet" onClick={addSuggested}>
             Add suggested fields
           </button>

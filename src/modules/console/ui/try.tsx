@@ -3,12 +3,13 @@
  * a saved schema and version, or fields typed here), watch its pages being read, see the result.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, call, type DocumentType, ENDED, extract, type Job, type Schema } from './api.ts'
+import { api, call, type DocumentType, documentTypes, ENDED, extract, type Job, type Schema } from './api.ts'
 import { type DraftField, emptyField, FieldsEditor, typedPart } from './fields-editor.tsx'
 import { DocumentView } from './document.tsx'
 import { curlOfExtract } from './export.ts'
 import { ResultView } from './result.tsx'
 import { Labeled } from './labeled.tsx'
+import { TypeSelect } from './type-select.tsx'
 
 type Source = 'catalog' | 'schema' | 'fields'
 
@@ -30,8 +31,8 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    call(api.GET('/api/v1/document-types'))
-      .then((data) => setTypes(data.document_types))
+    documentTypes()
+      .then(setTypes)
       .catch((failure: Error) => setError(failure.message))
     call(api.GET('/api/v1/schemas'))
       .then((data) => {
@@ -90,17 +91,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
       <form class="try" onSubmit={run}>
         <DropZone file={file} onFile={setFile} />
         <div class="options">
-          <Labeled label="Document type">
-            {(id) => (
-              <select id={id} key={types.length} value={documentType} onChange={(event) => setDocumentType(event.currentTarget.value)}>
-                {types.map((type) => (
-                  <option key={type.slug} value={type.slug}>
-                    {type.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Labeled>
+          <TypeSelect label="Document type" types={types} value={documentType} onChange={setDocumentType} />
           <fieldset class="choices">
             <legend>Fields from</legend>
             <label class="check">
