@@ -1,9 +1,9 @@
 /**
  * The import rules of src/ (issues 21 and 31): no cycles, and every arrow points down — lib and db
  * know nothing of the modules, no module reaches into the built-in engine but the extraction
- * thread that runs it, readers know no engine, nothing below the entry points imports the config,
+ * process that runs it, readers know no engine, nothing below the entry points imports the config,
  * the app or the CLI, and nothing in src imports the tests. lib knows no web framework but in the
- * field model, of which the extraction threads take only types; the console's browser code speaks
+ * field model, of which the extraction processes take only types; the console's browser code speaks
  * the API only. The data layer (D210–D214): each table file belongs to one module, a repository
  * imports no other module, and no module knows which database it runs on.
  * Checked by `npm run lint` (dependency-cruiser).
@@ -15,6 +15,7 @@ const TABLE_OWNERS = {
   schemas: 'src/modules/schemas/',
   jobs: 'src/modules/extraction/',
   webhooks: 'src/modules/webhooks/',
+  reviews: 'src/modules/reviews/',
   idempotency: 'src/http/idempotency-store\\.ts$',
 }
 
@@ -92,11 +93,11 @@ module.exports = {
       to: { path: '(^|/)node_modules/elysia/' },
     },
     {
-      name: 'threads-take-types-of-the-models',
+      name: 'extraction-processes-take-types-of-the-models',
       severity: 'error',
-      comment: 'What runs in an extraction thread takes only types from the models, so a thread loads neither Elysia nor TypeBox (D201).',
+      comment: 'What runs in an extraction process takes only types from the models, so its code loads neither Elysia nor TypeBox (D201).',
       from: {
-        path: '^src/modules/extraction/(engines|readers|normalise)/|^src/modules/extraction/(answers|confidence|errors|extractor|extract-thread|locate)\\.ts$|^src/lib/(fields/(concepts|types)|lexicon/|text)',
+        path: '^src/modules/extraction/(engines|readers|normalise)/|^src/modules/extraction/(answers|confidence|errors|extractor|extract-process|locate)\\.ts$|^src/lib/(fields/(concepts|types)|lexicon/|text)',
       },
       to: { path: '^src/lib/fields/model\\.ts$', dependencyTypesNot: ['type-only'] },
     },
@@ -110,8 +111,8 @@ module.exports = {
     {
       name: 'builtin-engine-is-private',
       severity: 'error',
-      comment: 'Only the extraction thread picks the built-in engine; everything else goes through engines/types.',
-      from: { path: '^src/', pathNot: '^src/modules/extraction/(engines/builtin/|extract-thread\\.ts$)' },
+      comment: 'Only the extraction process picks the built-in engine; everything else goes through engines/types.',
+      from: { path: '^src/', pathNot: '^src/modules/extraction/(engines/builtin/|extract-process\\.ts$)' },
       to: { path: '^src/modules/extraction/engines/builtin/' },
     },
   ],

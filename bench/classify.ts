@@ -30,7 +30,7 @@ import { CHANCE } from '../src/modules/extraction/engines/builtin/classify/weigh
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS, type DocumentText } from '../src/modules/extraction/readers/types'
 import { SAMPLE_DOCUMENTS } from '../test/helpers/documents'
-import { cachedReader } from './ocr-cache'
+import { cachedReader } from './dev-sets'
 
 const arg = (name: string) => process.argv.find((value) => value.startsWith(`--${name}=`))?.slice(name.length + 3)
 const EVAL_ROOT = resolve(arg('eval-root') ?? join(import.meta.dir, '../../shared/eval'))

@@ -11,21 +11,21 @@
  * an entry is keyed by the document's bytes and a hash of every reader source file, so a change to
  * the readers (OCR, layout, photo crop) reads the documents again. Report final numbers without it.
  */
-import type { JobField } from '../src/lib/fields/model'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
-import { builtinClassifier } from '../src/modules/extraction/engines/builtin/classify'
-import { storedAnswers } from '../src/modules/extraction/answers'
+import { type Answers, storedAnswers } from '../src/modules/extraction/answers'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { jpegFrameSize } from '../src/modules/extraction/readers/ocr/jpeg-header'
-import type { RecogniserName } from '../src/modules/extraction/readers/types'
-import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
-import { cachedReader } from './ocr-cache'
+import { DEFAULT_READ_LIMITS, type RecogniserName } from '../src/modules/extraction/readers/types'
+import { cachedReader, compare, fieldSpecs, isEmpty } from './dev-sets'
+
+/** The built-in catalog: whether each set's document type is issued by the seller (D220). */
+const CATALOG = loadCatalog()
 
 /** `--eval-root=<dir>` reads the sets from another directory laid out alike (bench/photograph.ts makes one). */
 const EVAL_ROOT = resolve(
@@ -57,10 +57,30 @@ const PHOTO_PIXELS = 13_000_000
  */
 const DUMP = process.argv.find((arg) => arg.startsWith('--dump='))?.slice('--dump='.length)
 const dumped: Record<string, unknown> = {}
+/**
+ * `--values=<file>` writes every value with truth: its set, dataset, file and half (odd or even
+ * number; documents without one by their place in name order), the engine's own score, the
+ * evidence kinds and confidence calibration gave it, and whether it is right. `bun run calibrate`
+ * refits data/calibration.json from it (D283).
+ */
+const VALUES = process.argv.find((arg) => arg.startsWith('--values='))?.slice('--values='.length)
+const valueRecords: ValueRecord[] = []
+
+export interface ValueRecord {
+  set: string
+  dataset: string
+  file: string
+  half: 'odd' | 'even'
+  key: string
+  /** The engine's own score, before calibration; null when the value is empty. */
+  score: number | null
+  kinds: string[]
+  confidence: number | null
+  verdict: 'correct' | 'wrong' | 'empty'
+}
 /** `--recogniser=tesseract|paddle|mix` reads the scans with that OCR (D160); the default is the server's. */
 const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length) as RecogniserName | undefined
 const extract = inProcessExtractor(builtinEngine, {
-  classifier: builtinClassifier,
   read: OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument,
   recogniser: RECOGNISER,
 })
@@ -84,189 +104,12 @@ interface FieldScore {
   noneOk: number
 }
 
-// ---------------------------------------------------------------- comparison (eval README)
-
-const LEGAL_FORMS = new Set(
-  (
-    'inc incorporated ltd limited llc llp lp plc corp corporation co company gmbh mbh ag kg kgaa ohg ug ev eg bv nv vof ' +
-    'sa sas sasu sarl eurl sl slu srl spa sapa oy oyj ab as asa aps pty pte pvt sdn bhd berhad sb kk nv se ' +
-    'spolka akcyjna spółka z oo zoo sp'
-  ).split(' '),
-)
-
-function nfkcFold(text: string): string {
-  return text.normalize('NFKC').toLowerCase()
-}
-
-function strictName(text: string): string {
-  return nfkcFold(text)
-    .replace(/[\p{P}\p{S}]/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-}
-
-function nameTokens(text: string): string[] {
-  return nfkcFold(text)
-    .replace(/[\p{P}\p{S}]/gu, ' ')
-    .split(/\s+/)
-    .filter((token) => token && !LEGAL_FORMS.has(token))
-}
-
-function tokenF1(a: string[], b: string[]): number {
-  const setA = new Set(a)
-  const setB = new Set(b)
-  if (!setA.size || !setB.size) return 0
-  let common = 0
-  for (const token of setA) if (setB.has(token)) common++
-  if (!common) return 0
-  const precision = common / setA.size
-  const recall = common / setB.size
-  return (2 * precision * recall) / (precision + recall)
-}
-
-function nameMatches(predicted: string, truth: string): { strict: boolean; lenient: boolean } {
-  const strict = strictName(predicted) === strictName(truth)
-  const a = nameTokens(predicted)
-  const b = nameTokens(truth)
-  const lenient = strict || (a.join(' ') === b.join(' ') && a.length > 0) || tokenF1(a, b) >= 0.8
-  return { strict, lenient }
-}
-
-function parseDecimal(value: unknown): number | undefined {
-  if (typeof value === 'number') return value
-  if (typeof value !== 'string') return undefined
-  let text = value.trim().replace(/\s/g, '')
-  if (text.includes(',') && !text.includes('.')) text = text.replace(',', '.')
-  const number = Number(text)
-  return Number.isFinite(number) ? number : undefined
-}
-
-function parseIsoDate(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim())
-  if (!match) return undefined
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10)
-}
-
-function invoiceNumberKey(value: string): string {
-  return value
-    .toLowerCase()
-    .replace(/\s+/g, '')
-    .replace(/^(?:#|no\.?|nr\.?|n°|nº)+/, '')
-    .replace(/^#/, '')
-}
-
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  eighteen: 18,
-  twenty: 20,
-  'twenty-four': 24,
-  thirty: 30,
-  'thirty-six': 36,
-  sixty: 60,
-}
-
-function termKey(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined
-  const text = value.toLowerCase().replace(/\([^)]*\)/g, ' ')
-  const match = /(\d+(?:\.\d+)?|[a-z]+(?:-[a-z]+)?)\s*(year|month|week|day)s?\b/.exec(text)
-  if (!match) return undefined
-  const number = /^\d/.test(match[1]!) ? Number(match[1]) : NUMBER_WORDS[match[1]!]
-  return number === undefined ? undefined : `${number} ${match[2]}`
-}
-
-/** Per-document F1 of two name sets, names matched leniently and one to one. */
-function partiesF1(predicted: unknown, truth: string[]): number {
-  const names = Array.isArray(predicted) ? predicted.filter((item): item is string => typeof item === 'string') : []
-  if (!names.length || !truth.length) return names.length === truth.length ? 1 : 0
-  const used = new Set<number>()
-  let matched = 0
-  for (const name of names) {
-    const index = truth.findIndex((candidate, i) => !used.has(i) && nameMatches(name, candidate).lenient)
-    if (index >= 0) {
-      used.add(index)
-      matched++
-    }
-  }
-  if (!matched) return 0
-  const precision = matched / names.length
-  const recall = matched / truth.length
-  return (2 * precision * recall) / (precision + recall)
-}
-
-/** Compares one predicted value with its truth; returns the match and, for names, the strict match. */
-function compare(field: string, predicted: unknown, truth: unknown): { match: boolean; strict: boolean; score: number } {
-  const result = (match: boolean, strict = match) => ({ match, strict, score: match ? 1 : 0 })
-  switch (field) {
-    case 'date':
-    case 'due_date':
-    case 'effective_date':
-      return result(parseIsoDate(predicted) !== undefined && parseIsoDate(predicted) === parseIsoDate(truth))
-    case 'subtotal':
-    case 'tax':
-    case 'total': {
-      const a = parseDecimal(predicted)
-      const b = parseDecimal(truth)
-      return result(a !== undefined && b !== undefined && Math.abs(a - b) < 0.005 + 1e-9)
-    }
-    case 'currency':
-      return result(typeof predicted === 'string' && predicted.toUpperCase() === String(truth).toUpperCase())
-    case 'invoice_number':
-      return result(typeof predicted === 'string' && invoiceNumberKey(predicted) === invoiceNumberKey(String(truth)))
-    case 'term': {
-      const a = termKey(predicted)
-      return result(a !== undefined && a === termKey(truth))
-    }
-    case 'parties': {
-      const f1 = partiesF1(predicted, Array.isArray(truth) ? truth.map(String) : [String(truth)])
-      return { match: f1 === 1, strict: f1 === 1, score: f1 }
-    }
-    default: {
-      if (typeof predicted !== 'string') return result(false)
-      const { strict, lenient } = nameMatches(predicted, String(truth))
-      return { match: lenient, strict, score: lenient ? 1 : 0 }
-    }
-  }
-}
-
 // ---------------------------------------------------------------- running
-
-function isEmpty(value: unknown): boolean {
-  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
-}
 
 function percentile(values: number[], p: number): number {
   if (!values.length) return 0
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
-
-function fieldSpecs(documentType: string): JobField[] {
-  const entry = loadCatalog().get(documentType)
-  if (!entry) throw new Error(`unknown document type ${documentType}`)
-  return entry.fields.map(({ key, label, description, type, aliases }) => ({
-    key,
-    label,
-    description,
-    type: type === 'auto' || !type ? 'text' : type,
-    aliases,
-  }))
 }
 
 interface DatasetResult {
@@ -318,16 +161,18 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
     }
     const started = performance.now()
     let values: Record<string, unknown> = {}
+    let answers: Answers = {}
     let pages = 0
     let failed = false
     try {
       const mediaType = detectMediaType(bytes)
       if (!mediaType) throw new Error('media type not recognised')
       pages = 1
-      const task = { content: bytes, mediaType, documentType: manifest.document_type, fields: specs, limits: DEFAULT_READ_LIMITS }
+      const issuedBySeller = CATALOG.get(manifest.document_type)?.issued_by_seller === true
+      const task = { content: bytes, mediaType, documentType: manifest.document_type, issuedBySeller, fields: specs, limits: DEFAULT_READ_LIMITS }
       const output = await extract(task, (progress) => (pages = progress.pages_total))
       if (output.kind !== 'answers') throw new Error('a task without typing answers its fields')
-      const { answers } = output
+      answers = output.answers
       const stored = storedAnswers(Object.keys(answers), answers)
       values = stored.result
       if (DUMP) dumped[`${set}/${name}/${file}`] = stored
@@ -344,8 +189,31 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
       target.millis.push(millis)
       scoreDocument(target, name, file, scoredKeys, truth, values, target === result)
     }
+    if (VALUES) recordValues(set, name, file, index, truth, answers)
   }
   return result
+}
+
+/** The document's values with truth, for `--values`. */
+function recordValues(set: string, name: string, file: string, index: number, truth: Record<string, unknown>, answers: Answers): void {
+  const number = Number(/(\d+)\.[^.]+$/.exec(file)?.[1] ?? index + 1)
+  for (const [truthKey, expected] of Object.entries(truth)) {
+    if (expected === undefined || expected === null) continue
+    const key = FIELD_FOR_TRUTH[truthKey] ?? truthKey
+    const answer = Object.hasOwn(answers, key) ? answers[key] : undefined
+    const empty = !answer || isEmpty(answer.value)
+    valueRecords.push({
+      set,
+      dataset: name,
+      file,
+      half: number % 2 === 1 ? 'odd' : 'even',
+      key,
+      score: empty ? null : (answer.score?.confidence ?? answer.confidence),
+      kinds: answer?.score?.kinds ?? [],
+      confidence: empty ? null : answer.confidence,
+      verdict: empty ? 'empty' : compare(truthKey, answer.value, expected).match ? 'correct' : 'wrong',
+    })
+  }
 }
 
 /** Adds one document's values, against its truth, to a result's field scores. */
@@ -472,7 +340,7 @@ async function throughput(): Promise<void> {
   for (let run = 0; run < 12; run++) {
     const started = performance.now()
     const document = await readDocument(bytes, 'application/pdf')
-    await builtinEngine.extract({ document, documentType: 'invoice', fields: specs })
+    await builtinEngine.extract({ document, documentType: 'invoice', issuedBySeller: true, fields: specs })
     if (run >= 2) runs.push(performance.now() - started)
   }
   const median = percentile(runs, 50)
@@ -585,7 +453,7 @@ async function httpThroughput(): Promise<void> {
         const body = (await response.json()) as { job?: { status: string } }
         return response.status === 200 && body.job?.status === 'succeeded'
       }
-      await send(documents[0]!) // starts the extraction threads
+      await send(documents[0]!) // starts the extraction processes
       let next = 0
       let failed = 0
       const started = performance.now()
@@ -652,5 +520,6 @@ for (const set of EVAL_SETS.filter((name) => !HTTP_ONLY && (!SET || name === SET
   }
 }
 if (DUMP) writeFileSync(resolve(DUMP), `${JSON.stringify(dumped, null, 1)}\n`)
+if (VALUES) writeFileSync(resolve(VALUES), `${JSON.stringify({ values: valueRecords })}\n`)
 if (!HTTP_ONLY && !SCORES_ONLY) await throughput()
 if (existsSync(DEV_DIR) && !SCORES_ONLY) await httpThroughput()

@@ -5,6 +5,10 @@
  * - the other account's wait: account B's synchronous extraction of a scanned receipt, on an idle
  *   server (baseline) and right after account A queued a backlog of scans; target: within 2× the
  *   idle time plus one running job;
+ * - behind slow jobs (D194): B's small text job, on an idle server (baseline) and while A's slow
+ *   jobs (scanned PDFs of SLOW_PAGES pages) hold every worker, with more of them queued; on
+ *   PostgreSQL with two instances, B's job sent to the second; target: within 2× the idle time
+ *   plus 5 s;
  * - takeover after kill -9: instance X runs two jobs and is killed; instance Y, busy with its own
  *   backlog, takes them over; the delay after the kill and after their leases ran out; target:
  *   within the lease + 3 s of the kill;
@@ -13,7 +17,10 @@
  *
  *   bun run bench:fairness
  *   PG=postgres://user:pass@127.0.0.1:5432/postgres   a role that may create databases (default: EXTRACTD_TEST_POSTGRES; without it SQLite only)
- *   SCANS=8 WORKERS=2 LEASE=5 HANGING=8
+ *   SCANS=8 WORKERS=2 LEASE=5 HANGING=8 SLOW_PAGES=12
+ *   DIALECTS=postgres   one of them only (default: both with PG, else sqlite)
+ *   ONLY=wait,slow,takeover,webhook   some of the measurements (default: all)
+ *   SCANS_DIR=…/eval/dev-scans/sroie   where the receipt scans are (default: beside the repository)
  *
  * Servers run from source (`bun src/main.ts serve`), on 127.0.0.1.
  */
@@ -23,6 +30,7 @@ import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { closeDatabase, openDatabase } from '../src/db/database'
 import { createKey } from '../src/modules/keys/service'
+import { imagePdf } from '../test/helpers/images'
 import { serverPool } from './servers'
 
 const ROOT = resolve(import.meta.dir, '..')
@@ -31,10 +39,11 @@ const SCANS = Number(env.SCANS ?? 8)
 const WORKERS = Number(env.WORKERS ?? 2)
 const LEASE_S = Number(env.LEASE ?? 5)
 const HANGING = Number(env.HANGING ?? 8)
+const SLOW_PAGES = Number(env.SLOW_PAGES ?? 12)
 const PG = env.PG ?? env.EXTRACTD_TEST_POSTGRES
 const PORTS = [18810, 18811]
 const RECEIVER_PORT = 18812
-const SCANS_DIR = join(ROOT, '../shared/eval/dev-scans/sroie')
+const SCANS_DIR = env.SCANS_DIR ?? join(ROOT, '../shared/eval/dev-scans/sroie')
 
 const work = mkdtempSync(join(tmpdir(), 'extractd-bench-fairness-'))
 const servers = serverPool('bench:fairness')
@@ -48,6 +57,8 @@ const scans = readdirSync(SCANS_DIR)
   .map((name) => ({ name, content: readFileSync(join(SCANS_DIR, name)) }))
 if (scans.length === 0) fail(`no scans in ${SCANS_DIR}`)
 const TEXT = 'Invoice No.: INV-1\nDate: 2024-01-02\nTotal: 10.00 EUR\n'
+/** A slow job: a scanned PDF of SLOW_PAGES receipts, each page read by OCR. */
+const SLOW_PDF = await imagePdf(Array.from({ length: SLOW_PAGES }, (_, i) => ({ jpeg: new Uint8Array(scans[i % scans.length]!.content) })))
 
 // ---- databases -------------------------------------------------------------------------------------
 const admin = PG ? new pg.Pool({ connectionString: PG, max: 1 }) : undefined
@@ -93,6 +104,9 @@ function startServer(location: string, port: number, extra: string[] = []) {
       `${LEASE_S}s`,
       '--log-level',
       'warn',
+      // The waits measured here may pass the default 55 s on a busy machine: they are measured, not cut short.
+      '--sync-wait',
+      '4m',
       ...extra,
     ],
     port,
@@ -155,6 +169,48 @@ async function otherAccountsWait(dialect: 'sqlite' | 'postgres') {
   return { idle, behind, aheadOfB: ahead - WORKERS - 2 }
 }
 
+// ---- behind slow jobs ------------------------------------------------------------------------------
+async function behindSlowJobs(dialect: 'sqlite' | 'postgres') {
+  const { location, keyA, keyB } = await freshDatabase(dialect)
+  const instances = dialect === 'postgres' ? PORTS : [PORTS[0]!]
+  for (const port of instances) await startServer(location, port)
+  const small = () => form('b.txt', TEXT)
+  /** Until B's job has ended: answered at once, or, past the sync wait, read until it ends. */
+  const timed = async () => {
+    const started = performance.now()
+    let { job } = await extract(instances.at(-1)!, keyB, small())
+    while (job.status === 'queued' || job.status === 'running') {
+      await Bun.sleep(100)
+      const response = await fetch(`http://127.0.0.1:${instances.at(-1)}/api/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${keyB}` } })
+      job = ((await response.json()) as { job: typeof job }).job
+    }
+    if (job.status !== 'succeeded') fail(`B's small job ended ${job.status}`)
+    return performance.now() - started
+  }
+  // Warm: every worker reads once.
+  await Promise.all(instances.flatMap((port) => Array.from({ length: WORKERS }, () => extract(port, keyB, small()))))
+  const idle = Math.min(await timed(), await timed(), await timed())
+  // A's slow jobs on every worker of every instance, and as many again queued.
+  const slots = WORKERS * instances.length
+  for (let i = 0; i < 2 * slots; i++) await extract(instances[i % instances.length]!, keyA, form('slow.pdf', SLOW_PDF), true)
+  const database = await openDatabase(location)
+  try {
+    const running = async () =>
+      Number(
+        database.kind === 'sqlite'
+          ? (database.sqlite.query("select count(*) as n from jobs where status = 'running'").get() as { n: number }).n
+          : (await database.pool.query<{ n: string }>("select count(*) as n from jobs where status = 'running'")).rows[0]!.n,
+      )
+    while ((await running()) < slots) await Bun.sleep(50)
+    await Bun.sleep(2000) // mid-OCR
+    const behind = await timed()
+    return { idle, behind }
+  } finally {
+    await closeDatabase(database)
+    await stopAll()
+  }
+}
+
 // ---- takeover after kill -9 ------------------------------------------------------------------------
 interface RunningJob {
   id: string
@@ -210,8 +266,9 @@ async function takeover(dialect: 'sqlite' | 'postgres') {
       for (const row of rows) if (Number(row.attempts) > Number(orphans.find((job) => job.id === row.id)!.attempts)) takenAt.set(row.id, Date.now() - killed)
       await Bun.sleep(50)
     }
-    if (orphans.length === 0 || takenAt.size < orphans.length) fail('the killed instance’s jobs were not taken over within 90 s past the lease')
-    return { orphans: orphans.length, expiry, first: Math.min(...takenAt.values()), worst: Math.max(...takenAt.values()) }
+    if (orphans.length === 0) fail('no job of the killed instance was found running')
+    // Reported, not fatal: on a machine where a scan takes longer than the window, the rest of the run still measures.
+    return { orphans: orphans.length, taken: takenAt.size, expiry, first: Math.min(...takenAt.values()), worst: Math.max(...takenAt.values()) }
   } finally {
     await closeDatabase(database)
     await stopAll()
@@ -264,25 +321,40 @@ async function webhookDelay(dialect: 'sqlite' | 'postgres') {
 }
 
 // ---- run -------------------------------------------------------------------------------------------
-const dialects: ('sqlite' | 'postgres')[] = PG ? ['sqlite', 'postgres'] : ['sqlite']
+/** Which measurements run: wait, slow, takeover, webhook (default: all). */
+const ONLY = new Set((env.ONLY ?? 'wait,slow,takeover,webhook').split(','))
+const dialects = (env.DIALECTS?.split(',') ?? (PG ? ['sqlite', 'postgres'] : ['sqlite'])) as ('sqlite' | 'postgres')[]
 try {
   for (const dialect of dialects) {
     console.log(`\n## ${dialect} (${WORKERS} workers per instance, lease ${LEASE_S} s)`)
-    const wait = await otherAccountsWait(dialect)
-    console.log(
-      `other account's synchronous scan: idle ${seconds(wait.idle)}, behind ${SCANS} of A's scans ${seconds(wait.behind)} ` +
-        `(${(wait.behind / wait.idle).toFixed(2)}× idle; target ≤ 2× idle + one running job); ` +
-        `A's jobs that ended before B's: ${wait.aheadOfB} of ${SCANS} (${WORKERS} were running when B's came)`,
-    )
-    const taken = await takeover(dialect)
-    console.log(
-      `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: first ${seconds(taken.first)}, last ${seconds(taken.worst)} after the kill, ` +
-        `${seconds(taken.worst - taken.expiry)} after their leases ran out (lease ${LEASE_S} s; target ≤ lease + 3 s after the kill)`,
-    )
-    const hook = await webhookDelay(dialect)
-    console.log(
-      `other account's webhook after its job ended: idle ${seconds(hook.idle)}, while ${HANGING} of A's endpoints hang ${seconds(hook.behind)} (target ≤ 2 s)`,
-    )
+    const wait = ONLY.has('wait') ? await otherAccountsWait(dialect) : undefined
+    if (wait)
+      console.log(
+        `other account's synchronous scan: idle ${seconds(wait.idle)}, behind ${SCANS} of A's scans ${seconds(wait.behind)} ` +
+          `(${(wait.behind / wait.idle).toFixed(2)}× idle; target ≤ 2× idle + one running job); ` +
+          `A's jobs that ended before B's: ${wait.aheadOfB} of ${SCANS} (${WORKERS} were running when B's came)`,
+      )
+    const slow = ONLY.has('slow') ? await behindSlowJobs(dialect) : undefined
+    const slowOk = !slow || slow.behind <= 2 * slow.idle + 5000
+    if (slow)
+      console.log(
+        `other account's small text job: idle ${seconds(slow.idle)}, while A's ${SLOW_PAGES}-page scans hold every worker` +
+          `${dialect === 'postgres' ? ' of both instances' : ''} ${seconds(slow.behind)} (target ≤ 2× idle + 5 s: ${seconds(2 * slow.idle + 5000)}) — ${slowOk ? 'ok' : 'MISSED'}`,
+      )
+    const taken = ONLY.has('takeover') ? await takeover(dialect) : undefined
+    if (taken)
+      console.log(
+        taken.taken < taken.orphans
+          ? `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: ${taken.taken} taken over within ${LEASE_S + 90} s of the kill` +
+              `${taken.taken > 0 ? ` (first ${seconds(taken.first)} after it)` : ''} — MISSED`
+          : `takeover after kill -9 of an instance running ${taken.orphans} jobs, the survivor busy with ${SCANS + WORKERS}: first ${seconds(taken.first)}, last ${seconds(taken.worst)} after the kill, ` +
+              `${seconds(taken.worst - taken.expiry)} after their leases ran out (lease ${LEASE_S} s; target ≤ lease + 3 s after the kill)`,
+      )
+    const hook = ONLY.has('webhook') ? await webhookDelay(dialect) : undefined
+    if (hook)
+      console.log(
+        `other account's webhook after its job ended: idle ${seconds(hook.idle)}, while ${HANGING} of A's endpoints hang ${seconds(hook.behind)} (target ≤ 2 s)`,
+      )
   }
 } finally {
   await stopAll()

@@ -4,7 +4,7 @@
  * directory. For each: the outcome (the job's status and error code, or the HTTP status), the wall
  * time from upload to the job's end, and the server's peak resident memory while it ran (VmRSS of
  * the server and of every process it started, summed and sampled every 10 ms; and VmHWM, the
- * kernel's own high-water mark of the server process), against its idle RSS.
+ * kernel's own high-water mark of each of them, summed: D190), against its idle RSS.
  * Targets: every file ends in a clear job failure or a 4xx within 10 s (a file its linear reader
  * reads, such as one only deeply nested or a text trap, may succeed instead), and RSS stays within
  * idle + 600 MiB; a server that dies is a miss (and is started again for the next file).
@@ -12,7 +12,7 @@
  * `--binary=<path>` runs another build, such as main's, to compare; `--only=<regexp>` sends some
  * files; `--list` prints their names). Exits 1 when a target is missed.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import {
@@ -40,6 +40,7 @@ import {
 } from '../test/helpers/hostile'
 import { type RunningServer, startServer, tempDir } from '../test/helpers/process'
 import { TEXT_TRAPS } from '../test/helpers/text-traps'
+import { treeKiB } from './servers'
 
 const ROOT = resolve(import.meta.dir, '..')
 const BINARY_ARG = process.argv.find((arg) => arg.startsWith('--binary='))?.slice('--binary='.length)
@@ -156,34 +157,6 @@ function truncated(bytes: Uint8Array): Uint8Array {
   return bytes.slice(0, Math.floor(bytes.length / 2))
 }
 
-function rssKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
-  } catch {
-    return 0
-  }
-}
-
-/** The processes a process started, and theirs (extraction may run in child processes). */
-function descendants(pid: number): number[] {
-  const children: number[] = []
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const listed = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()
-      if (listed) children.push(...listed.split(' ').map(Number))
-    }
-  } catch {
-    return children
-  }
-  return [...children, ...children.flatMap(descendants)]
-}
-
-/** Resident memory of the server and of every process it started. */
-function treeRssKiB(pid: number): number {
-  return [pid, ...descendants(pid)].reduce((sum, each) => sum + rssKiB(each, 'VmRSS'), 0)
-}
-
 const mib = (kib: number) => Math.round(kib / 1024)
 
 if (!process.env.SKIP_BUILD && !BINARY_ARG) {
@@ -205,7 +178,7 @@ async function call(path: string, init: RequestInit = {}): Promise<{ status: num
 /** The server's idle RSS, taken a second after it starts. */
 async function idle(): Promise<number> {
   await Bun.sleep(1000)
-  return treeRssKiB(server.proc.pid)
+  return treeKiB(server.proc.pid)
 }
 
 let idleKiB = await idle()
@@ -224,9 +197,9 @@ try {
     const bytes = await make()
     Bun.gc(true)
     const pid = server.proc.pid
-    let peakKiB = treeRssKiB(pid)
+    let peakKiB = treeKiB(pid)
     const sampler = setInterval(() => {
-      peakKiB = Math.max(peakKiB, treeRssKiB(pid))
+      peakKiB = Math.max(peakKiB, treeKiB(pid))
     }, 10)
     const started = performance.now()
     const form = new FormData()
@@ -258,9 +231,9 @@ try {
     }
     const wallMs = Math.round(performance.now() - started)
     clearInterval(sampler)
-    peakKiB = Math.max(peakKiB, treeRssKiB(pid))
+    peakKiB = Math.max(peakKiB, treeKiB(pid))
     const over = mib(peakKiB - idleKiB)
-    const hwm = mib(rssKiB(pid, 'VmHWM'))
+    const hwm = mib(treeKiB(pid, 'VmHWM'))
     // A server that aborted may take a moment to exit; one that does not answer is given longer.
     const died = await Promise.race([server.proc.exited.then(() => true), Bun.sleep(outcome.startsWith('no answer') ? 5000 : 200).then(() => false)])
     const ok = clear && wallMs <= TIME_TARGET_MS && over <= MEMORY_TARGET_MIB && !died

@@ -2,8 +2,25 @@
  * The extractd processes a benchmark runs: started, waited for until /healthz answers, stopped, and
  * killed with everything else when the benchmark fails.
  */
+import { readdirSync, readFileSync } from 'node:fs'
 
 export type Server = ReturnType<typeof Bun.spawn>
+
+/**
+ * A memory figure of a process and its descendants together, in KiB: a server with its extraction
+ * processes (D190). `VmRSS` is resident now; `VmHWM` sums each live process's own peak.
+ */
+export function treeKiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  let total = 0
+  try {
+    total = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) total += treeKiB(Number(child), field)
+  } catch {
+    // It ended meanwhile.
+  }
+  return total
+}
 
 export function serverPool(benchmark: string) {
   const running = new Set<Server>()

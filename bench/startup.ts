@@ -22,7 +22,6 @@ import { closeDatabase, openDatabase } from '../src/db/database'
 import { silentLogger } from '../src/lib/log'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
-import { builtinClassifier } from '../src/modules/extraction/engines/builtin/classify'
 import { inProcessExtractor } from '../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../src/modules/extraction/readers/types'
 import { createJob, resolveFields } from '../src/modules/extraction/service'
@@ -106,7 +105,7 @@ async function seed(path: string): Promise<[string, string][]> {
   const catalog = loadCatalog()
   const runner = createJobRunner({
     database,
-    extract: inProcessExtractor(builtinEngine, { classifier: builtinClassifier }),
+    extract: inProcessExtractor(builtinEngine),
     catalog,
     concurrency: 2,
     keepFileMs: 7 * 24 * 3600 * 1000,

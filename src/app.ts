@@ -1,6 +1,6 @@
 /** Builds the HTTP application from its parts; `main.ts` listens, tests call `app.handle()`. */
 import { type AnyElysia, Elysia, t } from 'elysia'
-import { type Database, databaseAnswers } from './db/database'
+import { type Database, databaseReadiness } from './db/database'
 import { createAuth } from './http/auth'
 import { errorHandler, type RouteInfo } from './http/error-handler'
 import { createIdempotency } from './http/idempotency'
@@ -12,9 +12,12 @@ import { catalogModule } from './modules/catalog'
 import { consoleModule } from './modules/console'
 import type { Catalog } from './modules/catalog/service'
 import { extractionModule } from './modules/extraction'
+import { keysModule } from './modules/keys'
 import type { JobRunner } from './modules/extraction/worker'
+import { reviewsModule } from './modules/reviews'
 import { schemasModule } from './modules/schemas'
 import { webhooksModule } from './modules/webhooks'
+import { DeliveryHeaders, RECEIVER_ANSWERS, WEBHOOK_EVENT_BODIES } from './modules/webhooks/model'
 
 export interface AppOptions {
   database: Database
@@ -44,7 +47,9 @@ const TAGS = [
   { name: 'Schemas', description: "The account's saved sets of extraction fields." },
   { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
   { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
+  { name: 'Reviews', description: "A person's corrections of a job's values, and the layouts of senders they teach." },
   { name: 'Webhooks', description: 'Endpoints that are told when jobs end, signed per Standard Webhooks, and their delivery attempts.' },
+  { name: 'Keys', description: "The account's own API keys: listed by prefix, created (the key shown once) and revoked." },
   { name: 'Operations', description: 'Liveness and readiness, without a key.' },
 ]
 
@@ -57,14 +62,15 @@ export function createApp(options: AppOptions) {
     .use(options.openApiGenerator ?? new Elysia({ name: 'no-openapi-generator' }))
     .use(requestLog({ log, accountOf }))
     .use(securityHeaders())
-    .use(errorHandler({ routes: () => routes, log }))
+    .use(errorHandler({ routes: () => routes, log, database }))
     .use(
       openApiPlugin({
         tags: TAGS,
+        webhooks: { tag: 'Webhooks', events: WEBHOOK_EVENT_BODIES, headers: DeliveryHeaders, answers: RECEIVER_ANSWERS },
         documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )
-    .use(consoleModule())
+    .use(consoleModule({ keepFileMs: extraction.runner.keepFileMs }))
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
       detail: { operationId: 'health', summary: 'Liveness: the process is up', tags: ['Operations'] },
@@ -72,13 +78,25 @@ export function createApp(options: AppOptions) {
     .get(
       '/readyz',
       async ({ set }) => {
-        const ready = await databaseAnswers(database)
-        if (!ready) set.status = 503
-        return { status: ready ? ('ok' as const) : ('unavailable' as const) }
+        const readiness = await databaseReadiness(database)
+        if (readiness === 'ready') return { status: 'ok' as const }
+        set.status = 503
+        // D196: a database that answers but cannot store anything is not ready either, and says so.
+        return readiness === 'storage_full' ? { status: 'unavailable' as const, reason: 'storage_full' as const } : { status: 'unavailable' as const }
       },
       {
-        response: { 200: t.Object({ status: t.Literal('ok') }), 503: t.Object({ status: t.Literal('unavailable') }) },
-        detail: { operationId: 'ready', summary: 'Readiness: the database answers', tags: ['Operations'] },
+        response: {
+          200: t.Object({ status: t.Literal('ok') }),
+          503: t.Object({
+            status: t.Literal('unavailable'),
+            reason: t.Optional(t.Literal('storage_full', { description: "The database's storage is full: nothing new can be stored." })),
+          }),
+        },
+        detail: {
+          operationId: 'ready',
+          summary: 'Readiness: the database answers and can store',
+          tags: ['Operations'],
+        },
       },
     )
     .group('/api/v1', (api) =>
@@ -86,7 +104,9 @@ export function createApp(options: AppOptions) {
         .use(schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
         .use(extractionModule({ database, catalog, auth, idempotency, ...extraction }))
-        .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false })),
+        .use(reviewsModule({ database, auth, idempotency, maxJsonBytes }))
+        .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false }))
+        .use(keysModule({ database, auth })),
     )
   routes = app.routes.map((route) => ({ method: route.method, path: route.path }))
   return app

@@ -68,6 +68,8 @@ export type Command =
   | { name: 'keys-revoke'; db: string; keyId: string }
   | { name: 'healthcheck'; url: string }
   | { name: 'db-copy'; from: string; to: string }
+  /** Hidden: an extraction process, started by `serve` with an IPC channel (D190). */
+  | { name: 'extract-worker' }
 
 /** A usage error: printed as one line, exit status 2. */
 export class UsageError extends Error {
@@ -429,6 +431,9 @@ export function parseCommand(argv: string[], env: Env): Command {
       return parseHealthcheck(rest, env)
     case 'db':
       return parseDb(rest, env)
+    case 'extract-worker':
+      noPositionals('extract-worker', rest)
+      return { name: 'extract-worker' }
     default:
       throw new UsageError(first.startsWith('-') ? `unknown option '${first}' (see 'extractd --help')` : `unknown command '${first}' (see 'extractd --help')`)
   }

@@ -30,6 +30,10 @@ async function run(command: Command): Promise<number | undefined> {
       return (await import('./cli/healthcheck')).healthcheck(command.url, io)
     case 'db-copy':
       return (await import('./cli/db')).dbCopy(command.from, command.to, io)
+    case 'extract-worker':
+      if ((await import('./modules/extraction/extract-process')).runExtractionProcess()) return undefined // runs until the server ends it
+      io.err('extractd: extract-worker is started by extractd serve, not by hand')
+      return 2
   }
 }
 

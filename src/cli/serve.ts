@@ -1,13 +1,14 @@
-/** `extractd serve`: migrate, load the catalog, listen, and stop cleanly on SIGTERM/SIGINT (D25, D28). */
+/** `extractd serve`: migrate, load the catalog, listen, and stop cleanly on SIGTERM/SIGINT (D25, D28, D193). */
 import { createApp } from '../app'
 import type { ServeConfig } from '../config'
 import { closeDatabase, openDatabase } from '../db/database'
 import { batchedLines, createLogger } from '../lib/log'
 import { loadCatalog } from '../modules/catalog/service'
 import { engineName } from '../modules/extraction/engines/names'
-import { createThreadPool } from '../modules/extraction/threads'
+import { createProcessPool } from '../modules/extraction/processes'
 import { createJobRunner } from '../modules/extraction/worker'
 import { createFirstKey } from '../modules/keys/service'
+import { layoutSource } from '../modules/reviews/service'
 import { createDeliveryWorker } from '../modules/webhooks/delivery'
 import { VERSION } from '../version'
 import type { Output } from './keys'
@@ -15,10 +16,15 @@ import type { Output } from './keys'
 const FIRST_ACCOUNT = 'default'
 /** Bun's own body cap sits above the app's limits, so the app can answer 413 in the envelope. */
 const SERVER_BODY_MARGIN = 4 * 1024 * 1024
-/** How long a stopping server lets running jobs finish; the rest resume at the next start. */
-const JOB_GRACE_MS = 10_000
-/** How long a stopping server lets webhook attempts under way finish; the rest are sent after the next start. */
+/**
+ * How long a stopping server lets running jobs finish; the rest go back to the queue, for another
+ * instance or the next start. With what follows, a stop takes at most about 10 s (D193).
+ */
+const JOB_GRACE_MS = 8_000
+/** How long a stopping server lets webhook attempts under way finish (at the same time); the rest are sent after the next start. */
 const DELIVERY_GRACE_MS = 5_000
+/** How long a stopping server waits for the answers still being written before it closes their connections. */
+const ANSWER_GRACE_MS = 1_000
 
 /**
  * Fails when the address cannot be listened on, before anything is written: with the port taken,
@@ -50,7 +56,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   }
 
   const engine = engineName(config.llm)
-  const threads = createThreadPool({
+  const processes = createProcessPool({
     size: config.workers,
     llm: config.llm,
     timeoutMs: config.jobTimeoutMs,
@@ -60,7 +66,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
   })
   const runner = createJobRunner({
     database,
-    extract: threads.extract,
+    extract: processes.extract,
     catalog,
     concurrency: config.workers,
     keepFileMs: config.keepFilesMs,
@@ -68,6 +74,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     leaseMs: config.jobLeaseMs,
     ...config.jobQueue,
     log,
+    layoutsOf: layoutSource(database),
   })
   const deliveries = createDeliveryWorker({ database, log, ...config.webhooks })
   const app = createApp({
@@ -84,11 +91,13 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     if (stopping) return
     stopping = true
     log.info('stopping', { signal })
-    await app.server?.stop()
-    await runner.stop(JOB_GRACE_MS)
-    // After the jobs: events of jobs that ended during the grace are in the queue for the next start.
-    await deliveries.stop(DELIVERY_GRACE_MS)
-    threads.close()
+    // No new connections. Open requests are not awaited here: a synchronous extraction waits for
+    // its job, which the runner's stop ends, gives back or leaves queued (D193).
+    const server = app.server
+    const closed = server?.stop().then(() => true)
+    await Promise.all([runner.stop(JOB_GRACE_MS), deliveries.stop(DELIVERY_GRACE_MS)])
+    processes.close()
+    if (server && !(await Promise.race([closed, Bun.sleep(ANSWER_GRACE_MS).then(() => false)]))) await server.stop(true)
     await closeDatabase(database)
     log.info('stopped')
     process.exit(0)

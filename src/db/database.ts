@@ -4,9 +4,11 @@
  * interface of dialect.ts (D210), and take their tables for this database from their table set.
  */
 import { Database as SqliteClient } from 'bun:sqlite'
-import { existsSync } from 'node:fs'
+import { existsSync, statfsSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type pg from 'pg'
 import type { Dialect } from './dialect'
+import { refusedForSpace } from './errors'
 import { MIGRATIONS_TABLE, openSqlite } from './sqlite'
 
 export interface SqliteDatabase extends Dialect {
@@ -127,9 +129,31 @@ export function closeDatabase(database: Database): Promise<void> {
   return database.close()
 }
 
-/** Whether the database answers a query now (/readyz). */
-export function databaseAnswers(database: Database): Promise<boolean> {
-  return database.answers()
+/** Free space under which a SQLite file's disk counts as full: no job's document and its log fit any more (D196). */
+const MIN_FREE_BYTES = 1024 * 1024
+
+/**
+ * Whether the database can take requests now (/readyz): it answers a query, and its storage is not
+ * full — on SQLite, the file cannot grow (its disk, or its max_page_count) and has no free page;
+ * on either, a write was refused for want of space a moment ago (D196).
+ */
+export async function databaseReadiness(database: Database): Promise<'ready' | 'unavailable' | 'storage_full'> {
+  if (!(await database.answers())) return 'unavailable'
+  try {
+    if (database.kind === 'sqlite' && sqliteFull(database.sqlite)) return 'storage_full'
+  } catch {
+    return 'unavailable'
+  }
+  return refusedForSpace(database) ? 'storage_full' : 'ready'
+}
+
+function sqliteFull(sqlite: SqliteClient): boolean {
+  if (sqlite.filename !== '' && sqlite.filename !== ':memory:') {
+    const { bavail, bsize } = statfsSync(dirname(sqlite.filename))
+    if (bavail * bsize < MIN_FREE_BYTES) return true
+  }
+  const pragma = (name: string) => Number(Object.values(sqlite.query(`PRAGMA ${name}`).get() as Record<string, number>)[0])
+  return pragma('freelist_count') === 0 && pragma('page_count') >= pragma('max_page_count')
 }
 
 /**

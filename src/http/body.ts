@@ -3,6 +3,7 @@
  * size (413) before reading anything, and report a malformed body in the D1 envelope rather
  * than as Elysia's plain-text parse error.
  */
+import type { TObject, TSchema } from '@sinclair/typebox'
 import { errors } from './errors'
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
@@ -82,8 +83,16 @@ export function jsonBody(limitBytes: number) {
 
 type Part = File | string
 
-/** multipart/form-data, its parts as a plain object (a repeated part becomes an array). */
-export function multipartBody(maxFileBytes: number) {
+/**
+ * multipart/form-data, its parts as a plain object (a repeated part becomes an array). A part the
+ * form's model declares JSON (`contentMediaType: 'application/json'`, D320) is text however it
+ * comes: clients that follow the document's `encoding` (Swagger UI) send it as a file of type
+ * application/json.
+ */
+export function multipartBody(maxFileBytes: number, form?: TObject) {
+  const jsonParts = new Set(
+    Object.entries<TSchema>(form?.properties ?? {}).flatMap(([name, schema]) => (schema.contentMediaType === 'application/json' ? [name] : [])),
+  )
   const expected = {
     mediaType: FORM_TYPE,
     name: 'multipart/form-data',
@@ -92,16 +101,16 @@ export function multipartBody(maxFileBytes: number) {
   }
   return async ({ request }: ParseContext): Promise<unknown> => {
     if (!hasAcceptedBody(request, expected)) return undefined
-    let form: Awaited<ReturnType<Request['formData']>>
+    let data: Awaited<ReturnType<Request['formData']>>
     try {
-      form = await request.formData()
+      data = await request.formData()
     } catch {
       throw errors.validation([{ path: '', message: 'Malformed multipart/form-data body' }])
     }
     const parts: Record<string, Part | Part[]> = {}
-    for (const [name, value] of form.entries()) {
+    for (const [name, value] of data.entries()) {
       const previous = parts[name]
-      const part = value as Part
+      const part = jsonParts.has(name) && value instanceof Blob ? await value.text() : (value as Part)
       parts[name] = previous === undefined ? part : [...(Array.isArray(previous) ? previous : [previous]), part]
     }
     return parts

@@ -4,7 +4,7 @@
  * answered as a bare 500 that leaks nothing.
  */
 import { Elysia, ValidationError } from 'elysia'
-import { isDatabaseUnavailable } from '../db/errors'
+import { isDatabaseUnavailable, isStorageFull, noteDatabaseFailure, noteDatabaseWrite } from '../db/errors'
 import { duplicateKeyDetails } from '../lib/fields/model'
 import type { Logger } from '../lib/log'
 import { ApiError, type ErrorDetail, errors } from './errors'
@@ -76,31 +76,43 @@ function routeMatcher(routes: () => RouteInfo[]) {
   }
 }
 
-export function errorHandler({ routes, log }: { routes: () => RouteInfo[]; log: Logger }) {
+export function errorHandler({ routes, log, database }: { routes: () => RouteInfo[]; log: Logger; database: object }) {
   const allowedMethods = routeMatcher(routes)
-  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ code, error, request, path, set }) => {
-    const answer = (apiError: ApiError) => render(apiError, set)
-    if (error instanceof ApiError) return answer(error)
-    if (code === 'PARSE') {
-      const cause = (error as Error).cause
-      return answer(cause instanceof ApiError ? cause : errors.invalidJson('unreadable body'))
-    }
-    if (code === 'VALIDATION' && error instanceof ValidationError && error.type === 'params') return answer(errors.notFound('Resource')) // D6: a path ID that cannot even be decoded names nothing
-    if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response') return answer(errors.validation(validationDetails(error)))
-    if (code === 'NOT_FOUND') {
-      const allowed = allowedMethods(path)
-      if (allowed.length > 0) return answer(errors.methodNotAllowed(request.method, allowed))
-      return answer(errors.notFound(`Route ${request.method} ${path}`))
-    }
-    if (isDatabaseUnavailable(error)) {
-      log.warn('database unavailable', { error: error instanceof Error ? error.message : String(error) })
-      return answer(errors.serviceUnavailable())
-    }
-    log.error('unhandled error', {
-      error_code: String(code),
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
+  return new Elysia({ name: 'error-handler' })
+    .onAfterHandle({ as: 'global' }, ({ request, set, responseValue }) => {
+      // A request that changed something and succeeded wrote: the storage has room again (D196).
+      const status = responseValue instanceof Response ? responseValue.status : Number(set.status ?? 200)
+      if (request.method !== 'GET' && request.method !== 'HEAD' && status < 300) noteDatabaseWrite(database)
     })
-    return answer(errors.internal())
-  })
+    .onError({ as: 'global' }, ({ code, error, request, path, set }) => {
+      const answer = (apiError: ApiError) => render(apiError, set)
+      if (error instanceof ApiError) return answer(error)
+      if (code === 'PARSE') {
+        const cause = (error as Error).cause
+        return answer(cause instanceof ApiError ? cause : errors.invalidJson('unreadable body'))
+      }
+      if (code === 'VALIDATION' && error instanceof ValidationError && error.type === 'params') return answer(errors.notFound('Resource')) // D6: a path ID that cannot even be decoded names nothing
+      if (code === 'VALIDATION' && error instanceof ValidationError && error.type !== 'response') return answer(errors.validation(validationDetails(error)))
+      if (code === 'NOT_FOUND') {
+        const allowed = allowedMethods(path)
+        if (allowed.length > 0) return answer(errors.methodNotAllowed(request.method, allowed))
+        return answer(errors.notFound(`Route ${request.method} ${path}`))
+      }
+      if (isStorageFull(error)) {
+        // D196: readiness reports it too, and the answer says what is wrong.
+        noteDatabaseFailure(database, error)
+        log.error('database storage full', { error: error instanceof Error ? error.message : String(error) })
+        return answer(errors.storageFull())
+      }
+      if (isDatabaseUnavailable(error)) {
+        log.warn('database unavailable', { error: error instanceof Error ? error.message : String(error) })
+        return answer(errors.serviceUnavailable())
+      }
+      log.error('unhandled error', {
+        error_code: String(code),
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      })
+      return answer(errors.internal())
+    })
 }

@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   job_finished: 409,
   job_not_finished: 409,
+  job_not_succeeded: 409,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
   webhook_limit_reached: 409,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   queue_limit_reached: 429,
   internal_error: 500,
   service_unavailable: 503,
+  storage_full: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -85,6 +87,7 @@ export const errors = {
       },
     ),
   jobFinished: (status: string) => new ApiError('job_finished', `The job has already ended (${status}); only queued or running jobs can be canceled`),
+  jobNotSucceeded: (status: string) => new ApiError('job_not_succeeded', `The job is ${status}; only a succeeded job's values can be reviewed`),
   jobNotFinished: (status: string) => new ApiError('job_not_finished', `The job is ${status}; cancel it first, or wait until it ends, to delete it`),
   idempotencyKeyReused: () => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request'),
   idempotencyKeyInUse: () =>
@@ -111,7 +114,17 @@ export const errors = {
   webhookLimitReached: (max: number) => new ApiError('webhook_limit_reached', `Webhook limit reached: an account can hold at most ${max} webhooks`),
   internal: () => new ApiError('internal_error', 'Internal server error'),
   serviceUnavailable: () => new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),
+  storageFull: () =>
+    new ApiError(
+      'storage_full',
+      "The server's storage is full: nothing new can be stored until its operator frees space; retry later",
+      {},
+      { 'Retry-After': String(STORAGE_FULL_RETRY_AFTER_S) },
+    ),
 }
+
+/** How long a client is asked to wait when the storage is full (D196): freeing space takes an operator. */
+const STORAGE_FULL_RETRY_AFTER_S = 60
 
 function describeDetails(details: ErrorDetail[]): string {
   const first = details[0]

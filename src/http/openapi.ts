@@ -10,7 +10,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' }
 import swaggerCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 import { IDEMPOTENCY_KEY_PARAMETER } from './idempotency'
-import type { Tag } from './openapi-generator'
+import type { Tag, WebhookDocs } from './openapi-generator'
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
   '200': 'OK',
@@ -28,7 +28,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
 
 type Json = Record<string, any>
 
-const UNAVAILABLE = 'The database is not available right now (service_unavailable, with Retry-After): retry shortly'
+const UNAVAILABLE =
+  'The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space'
 
 /** Schemas that appear in many operations become named components (by their `title`). */
 const COMPONENT_TITLES = new Set(['Error', 'Schema', 'Field', 'DocumentType', 'SuggestedFields', 'Job', 'Webhook', 'CreatedWebhook', 'WebhookDelivery'])
@@ -46,14 +47,35 @@ function fixParameter(parameter: Json): Json {
   return Array.isArray(examples) ? { ...rest, example: examples[0] } : parameter
 }
 
-function extractComponents(node: unknown, components: Json): unknown {
-  if (Array.isArray(node)) return node.map((item) => extractComponents(item, components))
+/**
+ * A multipart form whose parts carry JSON: a part's model says so with `contentMediaType:
+ * 'application/json'` and the `contentSchema` its JSON follows (JSON Schema 2020-12), which the
+ * route checks after parsing. The document describes such a part as that JSON, with an `encoding`,
+ * so a generated client types it as the object, not as a string (D320).
+ */
+function multipartContent(schema: Json): Json {
+  const properties: Json = {}
+  const encoding: Json = {}
+  for (const [name, part] of Object.entries<Json>(schema.properties ?? {})) {
+    const { contentMediaType, contentSchema, description, examples } = part
+    if (contentMediaType !== 'application/json' || !contentSchema) {
+      properties[name] = part
+      continue
+    }
+    properties[name] = { ...contentSchema, description, ...(Array.isArray(examples) ? { examples: examples.map((example) => JSON.parse(example)) } : {}) }
+    encoding[name] = { contentType: 'application/json' }
+  }
+  return { schema: { ...schema, properties }, ...(Object.keys(encoding).length > 0 ? { encoding } : {}) }
+}
+
+function extractComponents(node: unknown, components: Json, titles: Set<string>): unknown {
+  if (Array.isArray(node)) return node.map((item) => extractComponents(item, components, titles))
   if (!node || typeof node !== 'object') return node
-  const entries = Object.entries(node as Json).map(([key, value]) => [key, extractComponents(value, components)] as const)
+  const entries = Object.entries(node as Json).map(([key, value]) => [key, extractComponents(value, components, titles)] as const)
   const object = Object.fromEntries(entries)
   // Elysia's t.File() leaves the word "File" as a default value of uploads.
   if (object.format === 'binary' && object.default === 'File') delete object.default
-  if (typeof object.title === 'string' && COMPONENT_TITLES.has(object.title) && object.type === 'object') {
+  if (typeof object.title === 'string' && titles.has(object.title) && object.type === 'object') {
     components[object.title] ??= object
     return { $ref: `#/components/schemas/${object.title}` }
   }
@@ -62,6 +84,9 @@ function extractComponents(node: unknown, components: Json): unknown {
 
 export function normalize(raw: Json): Json {
   const components: Json = {}
+  // The body of each webhook event is a named component as well (D321).
+  const webhooks = Object.values<Json>(raw.webhooks ?? {})
+  const titles = new Set([...COMPONENT_TITLES, ...webhooks.map((item) => item.post?.requestBody?.content?.['application/json']?.schema?.title)])
   const paths: Json = {}
   for (const [path, operations] of Object.entries<Json>(raw.paths ?? {})) {
     paths[path] = {}
@@ -71,10 +96,10 @@ export function normalize(raw: Json): Json {
       if (op.parameters) op.parameters = op.parameters.map(fixParameter)
       if (idempotent) op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER]
       if (op.requestBody) {
-        const content = op.requestBody.content as Json
-        const schema = content['application/json']?.schema ?? Object.values<Json>(content)[0]?.schema
-        const type = hasBinary(schema) ? 'multipart/form-data' : 'application/json'
-        op.requestBody = { required: true, content: { [type]: { schema } } }
+        const given = op.requestBody.content as Json
+        const schema = given['application/json']?.schema ?? Object.values<Json>(given)[0]?.schema
+        const content = hasBinary(schema) ? { 'multipart/form-data': multipartContent(schema) } : { 'application/json': { schema } }
+        op.requestBody = { required: true, content }
       }
       const responses: Json = {}
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
@@ -94,7 +119,7 @@ export function normalize(raw: Json): Json {
       op.responses = responses
       // An operation the auth plugin did not mark (liveness, readiness) needs no key; say so rather than leave it unstated.
       op.security ??= []
-      paths[path][method] = extractComponents(op, components)
+      paths[path][method] = extractComponents(op, components, titles)
     }
   }
   return {
@@ -104,6 +129,7 @@ export function normalize(raw: Json): Json {
     // Relative: the API is served from wherever the document was fetched.
     servers: [{ url: '/', description: 'This server' }],
     paths,
+    webhooks: extractComponents(raw.webhooks ?? {}, components, titles),
     components: { ...raw.components, schemas: { ...raw.components?.schemas, ...components } },
   }
 }
@@ -152,6 +178,7 @@ function asset(path: string, type: string) {
 
 export interface OpenApiOptions {
   tags: Tag[]
+  webhooks: WebhookDocs
   /**
    * Builds a copy of the whole app with the generator plugin in it: the plugin reads the routes
    * of the app it is part of. Called once, on the first request for the document.
@@ -159,12 +186,12 @@ export interface OpenApiOptions {
   documentApp: (generator: AnyElysia) => { handle: (request: Request) => Promise<Response> }
 }
 
-export function openApiPlugin({ tags, documentApp }: OpenApiOptions) {
+export function openApiPlugin({ tags, webhooks, documentApp }: OpenApiOptions) {
   let document: Promise<Json> | undefined
   // @elysiajs/swagger (and what it pulls in) loads with the first request for the document, not at start.
   const generate = async (origin: string): Promise<Json> => {
     const { generatorPlugin, RAW_SPEC_PATH } = await import('./openapi-generator')
-    const raw = await documentApp(generatorPlugin(tags)).handle(new Request(new URL(RAW_SPEC_PATH, origin).href))
+    const raw = await documentApp(generatorPlugin(tags, webhooks)).handle(new Request(new URL(RAW_SPEC_PATH, origin).href))
     return normalize((await raw.json()) as Json)
   }
   return new Elysia({ name: 'openapi' })

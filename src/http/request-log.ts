@@ -14,9 +14,15 @@ interface RequestInfo {
   startedAt: number
 }
 
-export function requestLog({ log, accountOf }: { log: Logger; accountOf: (request: Request) => string | undefined }) {
-  const requests = new WeakMap<Request, RequestInfo>()
+/** Every request's ID and arrival, from its first byte (before its body is read). */
+const requests = new WeakMap<Request, RequestInfo>()
 
+/** When the request arrived (`performance.now()`), before its body was read: what bounds a synchronous wait (D197). */
+export function arrivedAt(request: Request): number | undefined {
+  return requests.get(request)?.startedAt
+}
+
+export function requestLog({ log, accountOf }: { log: Logger; accountOf: (request: Request) => string | undefined }) {
   return new Elysia({ name: 'request-log' })
     .onRequest(({ request }) => {
       const given = request.headers.get(REQUEST_ID)

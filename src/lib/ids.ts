@@ -7,8 +7,8 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
 const TIME_CHARS = 10
 const RANDOM_CHARS = 20
 
-/** `whk` webhook endpoints, `msg` webhook messages (one event for one endpoint), `att` delivery attempts. */
-export type IdPrefix = 'acc' | 'key' | 'sch' | 'job' | 'whk' | 'msg' | 'att'
+/** `whk` webhook endpoints, `msg` webhook messages (one event for one endpoint), `att` delivery attempts, `rev` reviews, `lay` learned layouts. */
+export type IdPrefix = 'acc' | 'key' | 'sch' | 'job' | 'whk' | 'msg' | 'att' | 'rev' | 'lay'
 
 let lastTime = -1
 let lastRandom: number[] = []

@@ -27,8 +27,15 @@ export interface LeaseWorkerOptions<T> {
   renew?(owner: string, ids: string[]): Promise<string[]>
   /** Gives back what `owner` still holds when it stops. */
   release(owner: string, ids: string[]): Promise<number>
+  /**
+   * With every slot taken: claims work that is to run in place of some of `running` (in the order
+   * it started), and names what it displaces, already given back; that is aborted (D194).
+   */
+  displace?(owner: string, running: T[]): Promise<{ claimed: T; displaced: string[] } | undefined>
   /** Calls `wake` when work may have been queued; returns what stops it. */
   onQueued(wake: () => void): () => void
+  /** Told of every failure the worker logs (readiness remembers a database whose storage is full, D196). */
+  failed?(error: unknown): void
   /** Upkeep run at start and then every `everyMs` (purging what has expired). */
   purge?: { what: string; everyMs: number; run: () => Promise<unknown> }
 }
@@ -38,8 +45,8 @@ export type LeaseWorker = ReturnType<typeof createLeaseWorker>
 export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
   const { name, log, concurrency, pollMs, leaseMs } = options
   const owner = crypto.randomUUID()
-  /** Work running here, by ID, to abort when its lease is lost. */
-  const running = new Map<string, AbortController>()
+  /** Work running here, by ID, in the order it started, to abort when its lease is lost. */
+  const running = new Map<string, { work: T; controller: AbortController }>()
   const timers: ReturnType<typeof setInterval>[] = []
   let stopListening = () => {}
   let stopping = false
@@ -50,6 +57,7 @@ export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
     try {
       return await work()
     } catch (error) {
+      options.failed?.(error)
       log.error(`${name}: ${what} failed`, { error: error instanceof Error ? error.message : String(error) })
       return undefined
     }
@@ -64,10 +72,13 @@ export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
   function launch(work: T): void {
     const id = options.idOf(work)
     const controller = new AbortController()
-    running.set(id, controller)
+    running.set(id, { work, controller })
     options
       .run(work, controller.signal)
-      .catch((error) => log.error(`${name}: unexpected error`, { id, error: error instanceof Error ? error.stack : String(error) }))
+      .catch((error) => {
+        options.failed?.(error)
+        log.error(`${name}: unexpected error`, { id, error: error instanceof Error ? error.stack : String(error) })
+      })
       .finally(() => {
         running.delete(id)
         if (stopping) {
@@ -79,7 +90,8 @@ export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
   /** Claims as much work as there are free slots; serialized, so two polls never count one slot twice. */
   const poll = serialized(async () => {
     const room = concurrency - running.size
-    if (stopping || room <= 0) return
+    if (stopping) return
+    if (room <= 0) return displace()
     const claimed = (await upkeep('looking for work', () => options.claim(owner, room))) ?? []
     if (stopping) {
       await upkeep('giving work back', () => options.release(owner, claimed.map(options.idOf)))
@@ -88,6 +100,24 @@ export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
     for (const work of claimed) launch(work)
   })
 
+  /** With every slot taken, runs what is to displace running work, if anything is (D194). */
+  async function displace(): Promise<void> {
+    if (!options.displace) return
+    const found = await upkeep('making room', () =>
+      options.displace!(
+        owner,
+        [...running.values()].map(({ work }) => work),
+      ),
+    )
+    if (!found) return
+    if (stopping) {
+      await upkeep('giving work back', () => options.release(owner, [options.idOf(found.claimed)]))
+      return
+    }
+    for (const id of found.displaced) running.get(id)?.controller.abort()
+    launch(found.claimed)
+  }
+
   // Before start too: work may be run by polls that `poll()` asks for without a start (tests).
   const renewTimer = options.renew
     ? setInterval(async () => {
@@ -95,7 +125,7 @@ export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
         if (ids.length === 0) return
         const held = await upkeep('renewing leases', () => options.renew!(owner, ids))
         if (held === undefined) return
-        for (const id of ids) if (!held.includes(id)) running.get(id)?.abort()
+        for (const id of ids) if (!held.includes(id)) running.get(id)?.controller.abort()
       }, leaseMs / 3)
     : undefined
   renewTimer?.unref?.()
@@ -111,7 +141,7 @@ export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
 
     /** Stops work running here (canceled, say). */
     abort(id: string): void {
-      running.get(id)?.abort()
+      running.get(id)?.controller.abort()
     },
 
     /** Takes up work now, every `pollMs` and whenever told of new work; starts the purge. */
@@ -128,15 +158,25 @@ export function createLeaseWorker<T>(options: LeaseWorkerOptions<T>) {
       void poll()
     },
 
-    /** Takes no more work, waits up to `graceMs` for what runs, and gives back the rest. */
+    /** Takes no more work, waits up to `graceMs` for what runs, and gives back the rest, which is then aborted. */
     async stop(graceMs: number): Promise<number> {
       stopping = true
       stopListening()
       for (const timer of timers.splice(0)) clearInterval(timer)
       if (running.size > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), Bun.sleep(graceMs)])
       clearInterval(renewTimer)
+      const left = [...running.values()]
       // The database may already be closing; the leases then simply run out.
-      return (await upkeep('giving work back', () => options.release(owner, [...running.keys()]))) ?? 0
+      const released =
+        (await upkeep('giving work back', () =>
+          options.release(
+            owner,
+            left.map(({ work }) => options.idOf(work)),
+          ),
+        )) ?? 0
+      // Given back first, so that what is aborted is not recorded as having ended.
+      for (const { controller } of left) controller.abort()
+      return released
     },
   }
 }

@@ -9,7 +9,7 @@ import { getTableConfig as sqliteConfig, type SQLiteTable } from 'drizzle-orm/sq
 import { tableSets } from '../../src/db/tables'
 
 /** SQLite stores booleans as integers and bytes as blobs; PostgreSQL has types of their own. */
-const SAME_TYPE: Record<string, string> = { boolean: 'integer', bytea: 'blob' }
+const SAME_TYPE: Record<string, string> = { boolean: 'integer', bytea: 'blob', 'double precision': 'real' }
 
 type Config = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>
 

@@ -7,7 +7,6 @@ import { migrate, migrations, openDb } from '../../src/db/sqlite'
 import { silentLogger } from '../../src/lib/log'
 import { loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
-import { builtinClassifier } from '../../src/modules/extraction/engines/builtin/classify'
 import { DEFAULT_READ_LIMITS } from '../../src/modules/extraction/readers/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { createJobRunner } from '../../src/modules/extraction/worker'
@@ -33,8 +32,13 @@ test('migrates an empty database to the latest version, with drizzle bookkeeping
     'api_keys',
     'idempotency_keys',
     'job_files',
+    'job_readings',
     'job_turns',
     'jobs',
+    'layout_marks',
+    'layout_words',
+    'layouts',
+    'reviews',
     'schema_versions',
     'schemas',
     'webhook_attempts',
@@ -81,14 +85,15 @@ test('a database made by the first version keeps every row when the latest binar
   old.sqlite.close()
 
   const latest = await openDatabase(path)
+  const catalog = loadCatalog()
   const app = createApp({
     database: latest,
-    catalog: loadCatalog(),
+    catalog,
     extraction: {
       runner: createJobRunner({
         database: latest,
-        extract: inProcessExtractor(builtinEngine, { classifier: builtinClassifier }),
-        catalog: loadCatalog(),
+        extract: inProcessExtractor(builtinEngine),
+        catalog,
         concurrency: 1,
         keepFileMs: 0,
         readLimits: DEFAULT_READ_LIMITS,
@@ -109,6 +114,8 @@ test('a database made by the first version keeps every row when the latest binar
       fields: [{ ...fields[0], type: 'auto' }],
       version: 1,
       is_active: true,
+      // A schema from before review thresholds checks as the default does (D284).
+      review_threshold: 0.95,
       created_at: now,
       updated_at: now,
     },

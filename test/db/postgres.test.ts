@@ -1,7 +1,7 @@
 /** The PostgreSQL migrations on a real server (skipped without EXTRACTD_TEST_POSTGRES). */
 import { afterEach, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { closeDatabase, databaseAnswers, openDatabase } from '../../src/db/database'
+import { closeDatabase, databaseReadiness, openDatabase } from '../../src/db/database'
 import { rows } from '../../src/db/dialect'
 import { isMigrated, MIGRATION_LOCK, migratePostgres, openPostgres, pgMigrations } from '../../src/db/postgres'
 import { POSTGRES_URL, freshPostgres } from '../helpers/postgres'
@@ -24,8 +24,13 @@ test.skipIf(!POSTGRES_URL)('migrates an empty database to the latest version, wi
     'api_keys',
     'idempotency_keys',
     'job_files',
+    'job_readings',
     'job_turns',
     'jobs',
+    'layout_marks',
+    'layout_words',
+    'layouts',
+    'reviews',
     'schema_versions',
     'schemas',
     'webhook_attempts',
@@ -88,7 +93,7 @@ test.skipIf(!POSTGRES_URL)('openDatabase migrates a new database, and opens an u
     const opened = await Promise.race([openDatabase(url, { poolSize: 1 }), Bun.sleep(5000).then(() => 'waited for the lock' as const)])
     if (opened === 'waited for the lock') throw new Error(opened)
     cleanups.push(() => closeDatabase(opened))
-    expect(await databaseAnswers(opened)).toBe(true)
+    expect(await databaseReadiness(opened)).toBe('ready')
   } finally {
     await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK])
     connection.release()

@@ -51,7 +51,7 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
     })
     expect(body.job.fields_meta.invoice_number.page).toBe(1)
     const box = { left: expect.any(Number), top: expect.any(Number), width: expect.any(Number), height: expect.any(Number) }
-    const found = { confidence: expect.any(Number), page: 1, snippet: expect.any(String), bbox: box }
+    const found = { confidence: expect.any(Number), page: 1, snippet: expect.any(String), bbox: box, needs_review: expect.any(Boolean) }
     expect(body.job).toEqual({
       id: expect.stringMatching(/^job_[0-9a-hjkmnp-tv-z]{30}$/),
       status: 'succeeded',
@@ -67,6 +67,9 @@ test('the binary reads a PDF with its built-in engine and answers the finished j
       progress: { pages_done: 1, pages_total: 1 },
       result: { invoice_number: 'NW-2024-0042', date: '2024-03-14', total: '1250.00' },
       fields_meta: { invoice_number: found, date: found, total: found },
+      review_threshold: 0.95,
+      needs_review: expect.any(Boolean),
+      reviewed_at: null,
       error: null,
       engine: 'builtin',
       created_at: expect.any(String),

@@ -10,6 +10,7 @@ export interface Meta {
   page: number | null
   snippet: string | null
   bbox?: FieldAnswer['bbox']
+  rows?: FieldAnswer['rows']
 }
 
 export interface Split {
@@ -17,7 +18,7 @@ export interface Split {
   meta: Record<string, Meta>
 }
 
-/** Values and meta by key; a box only where location gave one (or said there is none). */
+/** Values and meta by key; a box only where location gave one (or said there is none), a table's rows where it placed them. */
 export function split(answers: Answers): Split {
   const keys = Object.keys(answers)
   const meta = (answer: FieldAnswer): Meta => ({
@@ -25,6 +26,7 @@ export function split(answers: Answers): Split {
     page: answer.page,
     snippet: answer.snippet,
     ...(answer.bbox !== undefined ? { bbox: answer.bbox } : {}),
+    ...(answer.rows !== undefined ? { rows: answer.rows } : {}),
   })
   return {
     values: Object.fromEntries(keys.map((key) => [key, answers[key]!.value])),

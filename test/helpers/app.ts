@@ -3,13 +3,13 @@ import { expect } from 'bun:test'
 import { createApp } from '../../src/app'
 import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
-import { builtinClassifier } from '../../src/modules/extraction/engines/builtin/classify'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS, type ReadLimits, type RecogniserName } from '../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../src/modules/extraction/repository'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
+import { layoutSource } from '../../src/modules/reviews/service'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/delivery'
 import { type Logger, silentLogger } from '../../src/lib/log'
 import type { Database } from '../../src/db/database'
@@ -69,7 +69,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
     database,
-    extract: inProcessExtractor(engine, { classifier: builtinClassifier, recogniser: options.recogniser }),
+    extract: inProcessExtractor(engine, { recogniser: options.recogniser }),
     catalog,
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,
@@ -77,6 +77,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
     log: silentLogger,
     caps: options.queueCaps,
     syncWaitMs: options.syncWaitMs,
+    layoutsOf: layoutSource(database),
   })
   const app = createApp({
     database,

@@ -126,3 +126,24 @@ export async function imagePdf(pages: ({ jpeg: Uint8Array } | { png: Uint8Array 
   }
   return pdf.save()
 }
+
+/**
+ * A phone photo of a receipt: the receipt rendered at `dpi`, laid on a dark table of `width` ×
+ * `height` pixels whose grain (±`grain` grey levels) makes the file as large as a camera's, saved
+ * as a JPEG by libvips (sharp).
+ */
+export async function receiptPhoto(lines: string[], { width = 4000, height = 3000, dpi = 300, grain = 0 } = {}): Promise<Uint8Array> {
+  const { default: sharp } = await import('sharp')
+  const receipt = await renderPage({ lines }, dpi)
+  const photo = new Uint8Array(width * height).fill(60)
+  for (let i = 0; grain > 0 && i < photo.length; i++) photo[i] = 60 + Math.floor((Math.random() * 2 - 1) * grain)
+  const left = Math.max(0, Math.floor((width - receipt.width) / 2))
+  const top = Math.max(0, Math.floor((height - receipt.height) / 2))
+  for (let y = 0; y < Math.min(receipt.height, height - top); y++)
+    photo.set(receipt.data.subarray(y * receipt.width, y * receipt.width + Math.min(receipt.width, width - left)), (top + y) * width + left)
+  return new Uint8Array(
+    await sharp(photo, { raw: { width, height, channels: 1 } })
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  )
+}

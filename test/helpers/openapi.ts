@@ -5,7 +5,8 @@
  * matches the document, so the typed client always speaks the API as it is.
  */
 import { join } from 'node:path'
-import openapiTS, { astToString } from 'openapi-typescript'
+import ts from 'typescript'
+import openapiTS, { astToString, type OpenAPITSOptions } from 'openapi-typescript'
 import { makeTestApp } from './app'
 
 export const GENERATED_TYPES = join(import.meta.dir, '../../src/modules/console/ui/generated/api.ts')
@@ -17,9 +18,18 @@ export async function openApiDocument(): Promise<Record<string, any>> {
   return response.body
 }
 
-export async function generateTypes(): Promise<string> {
-  const document = await openApiDocument()
-  const ast = await openapiTS(document as never)
+/**
+ * An upload is a Blob (a File is one), as openapi-typescript's documentation shows for file
+ * uploads; by default it would be a string, which a File is not.
+ */
+export const GENERATOR_OPTIONS: OpenAPITSOptions = {
+  transform(schema) {
+    if (schema.format === 'binary') return ts.factory.createTypeReferenceNode('Blob')
+  },
+}
+
+export async function generateTypes(document?: Record<string, any>): Promise<string> {
+  const ast = await openapiTS((document ?? (await openApiDocument())) as never, GENERATOR_OPTIONS)
   return `// Generated from /openapi.json by \`bun run openapi:types\`. Do not edit.\n\n${astToString(ast)}`
 }
 

@@ -61,6 +61,8 @@ export interface RunningServer {
   proc: ReturnType<typeof Bun.spawn>
   /** Everything printed on stdout so far, line by line. */
   lines: string[]
+  /** Everything printed on stderr since it started (its extraction processes' too). */
+  stderr(): string
   /** The key printed on first start, if one was. */
   firstKey: string | undefined
   /** Sends a signal and waits for the exit status. */
@@ -116,12 +118,19 @@ export async function startServer(command: string[], args: string[], cwd: string
       lines.push(...parts)
     }
   })()
+  // And stderr, for what a test wants to see there.
+  let stderr = ''
+  void (async () => {
+    const errors = new TextDecoder()
+    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) stderr += errors.decode(chunk, { stream: true })
+  })()
   const firstKey = lines.find((line) => /^exd_[A-Za-z0-9_-]{43}$/.test(line))
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     proc,
     lines,
+    stderr: () => stderr,
     firstKey,
     async stop(signal = 'SIGTERM') {
       proc.kill(signal)

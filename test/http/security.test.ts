@@ -34,6 +34,8 @@ interface FixtureIds {
   schema: string
   job: string
   webhook: string
+  /** A second key of account A, for the routes that revoke one. */
+  key: string
 }
 
 function classifyForm(): FormData {
@@ -140,6 +142,19 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     okStatus: 409,
   },
   {
+    route: 'POST /api/v1/jobs/:id/review',
+    name: 'POST /api/v1/jobs/:id/review',
+    call: (ids) => ({ method: 'POST', path: `/api/v1/jobs/${ids.job}/review`, body: { fields: {} } }),
+    okStatus: 200,
+  },
+  { route: 'GET /api/v1/layouts', name: 'GET /api/v1/layouts', call: () => ({ method: 'GET', path: '/api/v1/layouts' }), okStatus: 200 },
+  {
+    route: 'DELETE /api/v1/layouts/:id',
+    name: 'DELETE /api/v1/layouts/:id (none: 404)',
+    call: () => ({ method: 'DELETE', path: '/api/v1/layouts/lay_01m8ekr4s3vg5n3t8j2rd3maq8n9xc' }),
+    okStatus: 404,
+  },
+  {
     route: 'POST /api/v1/webhooks',
     name: 'POST /api/v1/webhooks',
     call: () => ({ method: 'POST', path: '/api/v1/webhooks', body: { url: 'https://example.com/second', events: ['job.failed'] } }),
@@ -162,6 +177,14 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     route: 'GET /api/v1/webhooks/:id/deliveries',
     name: 'GET /api/v1/webhooks/:id/deliveries',
     call: (ids) => ({ method: 'GET', path: `/api/v1/webhooks/${ids.webhook}/deliveries` }),
+    okStatus: 200,
+  },
+  { route: 'GET /api/v1/keys', name: 'GET /api/v1/keys', call: () => ({ method: 'GET', path: '/api/v1/keys' }), okStatus: 200 },
+  { route: 'POST /api/v1/keys', name: 'POST /api/v1/keys', call: () => ({ method: 'POST', path: '/api/v1/keys' }), okStatus: 201 },
+  {
+    route: 'DELETE /api/v1/keys/:id',
+    name: 'DELETE /api/v1/keys/:id',
+    call: (ids) => ({ method: 'DELETE', path: `/api/v1/keys/${ids.key}` }),
     okStatus: 200,
   },
 ]
@@ -201,7 +224,8 @@ async function fixture(): Promise<Fixture> {
   const registered = await t.call('POST', '/api/v1/webhooks', { body: { url: 'https://example.com/hook', events: ['job.succeeded'] } })
   if (registered.status !== 201) throw new Error(`webhook failed: ${registered.status} ${registered.text}`)
   const { secret: _secret, ...webhook } = registered.body.webhook
-  return { t, schema, job, webhook, ids: { schema: schema.id, job: job.id, webhook: webhook.id } }
+  const spare = await createKey(t.database, 'account-a')
+  return { t, schema, job, webhook, ids: { schema: schema.id, job: job.id, webhook: webhook.id, key: spare.id } }
 }
 
 /** Every key this app knows; none of them may appear in any response body. */

@@ -423,6 +423,12 @@ describe('loadCatalog', () => {
       contains: ['/colour'],
     },
     {
+      name: 'the file and /issued_by_seller when it is not true or false (D220)',
+      files: () => ({ 'receipt.json': typeFile('receipt', { issued_by_seller: 'yes' }) }),
+      file: 'receipt.json',
+      contains: ['/issued_by_seller'],
+    },
+    {
       name: 'the file and the path of an unknown field property',
       files: () => ({ 'receipt.json': changed('receipt', (file) => (file.fields[1]!.hint = 'unknown')) }),
       file: 'receipt.json',

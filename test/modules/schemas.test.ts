@@ -14,6 +14,7 @@ function expectedSchema(body: SchemaBody) {
     fields: (body.fields ?? []).map((sent) => ({ description: '', type: 'auto', ...sent })),
     version: 1,
     is_active: true,
+    review_threshold: 0.95,
     created_at: expect.stringMatching(ISO_MS),
     updated_at: expect.stringMatching(ISO_MS),
   }
@@ -44,6 +45,7 @@ describe('POST /api/v1/schemas', () => {
       fields: [{ key: 'total', label: 'Total', description: '', required: true, type: 'auto' }],
       version: 1,
       is_active: true,
+      review_threshold: 0.95,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: schema.created_at,
     })

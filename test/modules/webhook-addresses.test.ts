@@ -54,6 +54,16 @@ describe('IPv6 forms that embed IPv4 are judged by the embedded address', () => 
       expect(response.body.details[0].message).toMatch(/private, loopback or reserved address/)
     },
   )
+
+  test('the refusal names the flag that allows private addresses, once (D336)', async () => {
+    const t = await makeTestApp()
+    for (const url of ['http://localhost:8080/hook', 'http://10.0.0.7/hook']) {
+      const response = await t.call('POST', '/api/v1/webhooks', { body: { url, events: BOTH } })
+      expectValidation(response, ['/url'])
+      expect(response.body.details[0].message).toEndWith('which webhooks may not reach unless the server is started with --webhooks-allow-private')
+      expect(response.body.error.split('--webhooks-allow-private').length).toBe(2)
+    }
+  })
 })
 
 describe('a delivery connects to the address it checked (D126)', () => {

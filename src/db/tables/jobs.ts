@@ -38,6 +38,12 @@ export interface JobSplitFrom {
   last_page: number
 }
 
+/** A document as it was read: the text of each page and, for PDFs and images, where its words are (readers/types.ts DocumentText). */
+export interface JobReading {
+  pages: string[]
+  layout?: unknown[]
+}
+
 /** Pages read so far of a running job's document. */
 export interface JobProgress {
   pages_done: number
@@ -68,6 +74,10 @@ export const jobTables = defineTables((k) => {
       fileSha256: k.text('file_sha256').notNull(),
       result: k.json<Record<string, unknown>>('result'),
       fieldsMeta: k.json<Record<string, StoredFieldMeta>>('fields_meta'),
+      /** The confidence under which a value needs a person (D284): the schema's, the request's, or the default. */
+      reviewThreshold: k.real('review_threshold').notNull().default(0.95),
+      /** Whether any value of a succeeded job needs a person (D284); null until it succeeds. */
+      needsReview: k.boolean('needs_review'),
       progress: k.json<JobProgress>('progress'),
       errorCode: k.text('error_code'),
       errorMessage: k.text('error_message'),
@@ -88,6 +98,8 @@ export const jobTables = defineTables((k) => {
       createdAt: k.text('created_at').notNull().$defaultFn(nowIso),
       updatedAt: k.text('updated_at').notNull().$defaultFn(nowIso),
       completedAt: k.text('completed_at'),
+      /** When a person last reviewed the job's values (D271); null until then. */
+      reviewedAt: k.text('reviewed_at'),
     },
     (table) => [
       k.index('jobs_account_created_idx').on(table.accountId, table.createdAt, table.id),
@@ -124,5 +136,17 @@ export const jobTables = defineTables((k) => {
     lastClaimedAt: k.text('last_claimed_at').notNull(),
   })
 
-  return { jobs, jobFiles, jobTurns }
+  /**
+   * What a succeeded job's document was read as (its pages' text and words' places): a review
+   * learns the sender's layout from it after the document itself is gone (D272). Deleted with its job.
+   */
+  const jobReadings = k.table('job_readings', {
+    jobId: k
+      .text('job_id')
+      .primaryKey()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    reading: k.json<JobReading>('reading').notNull(),
+  })
+
+  return { jobs, jobFiles, jobTurns, jobReadings }
 })

@@ -27,6 +27,8 @@ const postgres = {
   text: pgCore.text,
   integer: pgCore.integer,
   boolean: pgCore.boolean,
+  /** A fraction such as a review threshold (D284). */
+  real: pgCore.doublePrecision,
   json: jsonText,
   bytes: bytea,
   index: pgCore.index,
@@ -37,6 +39,7 @@ const postgres = {
 const sqlite = {
   ...{ table: sqliteCore.sqliteTable, text: sqliteCore.text, integer: sqliteCore.integer, index: sqliteCore.index, primaryKey: sqliteCore.primaryKey },
   boolean: (name: string) => sqliteCore.integer(name, { mode: 'boolean' }),
+  real: (name: string) => sqliteCore.real(name),
   json: (name: string) => sqliteCore.text(name, { mode: 'json' }),
   bytes: (name: string) => sqliteCore.blob(name, { mode: 'buffer' }),
 } as unknown as typeof postgres

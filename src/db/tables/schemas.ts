@@ -26,6 +26,8 @@ export const schemaTables = defineTables((k) => {
       /** When the current version was made; earlier versions are in schema_versions. */
       versionCreatedAt: k.text('version_created_at').notNull().default(''),
       isActive: k.boolean('is_active').notNull().default(true),
+      /** The confidence under which a value of the schema's jobs needs a person (D284); not versioned: it says how the account checks, not what is read. */
+      reviewThreshold: k.real('review_threshold').notNull().default(0.95),
       createdAt: k.text('created_at').notNull().$defaultFn(nowIso),
       updatedAt: k.text('updated_at').notNull().$defaultFn(nowIso),
     },

@@ -2,11 +2,13 @@
 import { accountTables } from './accounts'
 import { idempotencyTables } from './idempotency'
 import { jobTables } from './jobs'
+import { reviewTables } from './reviews'
 import { schemaTables } from './schemas'
 import { webhookTables } from './webhooks'
 
 export const { accounts, apiKeys } = accountTables.sqlite
 export const { schemas, schemaVersions } = schemaTables.sqlite
-export const { jobs, jobFiles, jobTurns } = jobTables.sqlite
+export const { jobs, jobFiles, jobTurns, jobReadings } = jobTables.sqlite
 export const { idempotencyKeys } = idempotencyTables.sqlite
 export const { webhookEndpoints, webhookMessages, webhookAttempts } = webhookTables.sqlite
+export const { reviews, layouts, layoutMarks, layoutWords } = reviewTables.sqlite

@@ -3,7 +3,7 @@ import { nowIso } from '../../lib/time'
 import { accountTables } from './accounts'
 import { defineTables } from './kit'
 
-export const WEBHOOK_EVENTS = ['job.succeeded', 'job.failed'] as const
+export const WEBHOOK_EVENTS = ['job.succeeded', 'job.failed', 'job.reviewed'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
 export const MESSAGE_STATUSES = ['pending', 'delivered', 'failed'] as const

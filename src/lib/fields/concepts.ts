@@ -1,13 +1,15 @@
 /**
  * What a field means (D91, D95): the concepts of data/concepts.json — common fields whatever a
  * caller names them — and the type inferred for a field declared `auto`. Their printed labels are
- * the lexicons' (`conceptLabels`), read only where documents are read: typing a field needs none. Knowledge as data: the engine's readers pick up a concept by its `role`;
+ * the lexicons' (`conceptLabels`), read only where documents are read; typing a field reads only
+ * their words for identifiers (D281). Knowledge as data: the engine's readers pick up a concept by its `role`;
  * catalog, schemas, jobs and the OCR reader's label mending read the same table.
  *
  * Labels of every concept also serve as competitors: "Due Date" is a longer label than "Date",
  * so a line "Due Date: …" is never read as the invoice date even when only `date` is asked for.
  */
 import conceptsFile from '../../../data/concepts.json'
+import { vocabularies } from '../lexicon'
 import { words } from '../text'
 import { RESOLVED_TYPES, type ResolvedType } from './types'
 
@@ -58,6 +60,7 @@ interface ConceptEntry {
 
 interface KindEntry {
   kind: string
+  not_head?: string[]
   head?: string[]
   any?: string[]
   description?: string[]
@@ -82,8 +85,20 @@ export const CONCEPTS: readonly Concept[] = (conceptsFile.concepts as ConceptEnt
   notWords: entry.not_words ?? [],
 }))
 
+/**
+ * Words of a kind's `not_head`, with every lexicon's forms of the vocabulary group of the same name
+ * ("number" → Nummer, numéro, kenmerk …; "iban"): a key or label naming an identifier ("vat_id",
+ * "USt-IdNr", "IBAN") is never inferred as an amount (D281).
+ */
+function notHead(list: readonly string[]): string[] {
+  const groups = [...vocabularies().values()].map((vocabulary) => vocabulary.groups)
+  const forms = list.flatMap((word) => groups.flatMap((group) => (Object.hasOwn(group, word) ? group[word]! : [])))
+  return [...new Set([...list, ...forms.flatMap((form) => words(form))])]
+}
+
 const KINDS = (conceptsFile.kinds as KindEntry[]).map((entry) => ({
   kind: checkedKind(entry.kind, `kinds/${entry.kind}`),
+  notHead: notHead(entry.not_head ?? []),
   head: entry.head ?? [],
   any: entry.any ?? [],
   description: entry.description ?? [],
@@ -106,10 +121,14 @@ export function conceptOf(key: string, label: string): Concept | undefined {
 
 /** The type of a field that stands for no concept, from the words of its key, label and description. */
 function inferKind(key: string, label: string, description: string): ResolvedType {
-  const head = words(`${key} ${label}`)
+  // "#" is written for "number" ("VAT #"), and words() drops it.
+  const head = words(`${key} ${label}`.replace(/#/g, ' number '))
   const all = words(`${key} ${label} ${description}`)
   const phrase = description.toLowerCase()
-  const found = KINDS.find((entry) => hasAny(head, entry.head) || hasAny(all, entry.any) || entry.description.some((wanted) => phrase.includes(wanted)))
+  const found = KINDS.find(
+    (entry) =>
+      !hasAny(head, entry.notHead) && (hasAny(head, entry.head) || hasAny(all, entry.any) || entry.description.some((wanted) => phrase.includes(wanted))),
+  )
   return found?.kind ?? 'text'
 }
 
@@ -119,4 +138,26 @@ function inferKind(key: string, label: string, description: string): ResolvedTyp
  */
 export function inferType(key: string, label: string, description: string): ResolvedType {
   return conceptOf(key, label)?.kind ?? inferKind(key, label, description)
+}
+
+/** The amounts checked against each other between a job's answers (D282). */
+export const SUM_ROLES = ['rate', 'subtotal', 'tax', 'cash', 'change', 'paid', 'total'] as const
+export type SumRole = (typeof SUM_ROLES)[number]
+
+const SUM_WORDS = conceptsFile.sums as unknown as Record<SumRole, string[]>
+
+/**
+ * Which amount of the sums a field stands for (D282): its concept's role for the catalog's total,
+ * subtotal and tax; else the first role one of whose words its key or label holds (a rate only
+ * beside a tax word: "vat_rate"). Amount fields only, and a rate may be a number.
+ */
+export function sumRoleOf(key: string, label: string, type: ResolvedType): SumRole | undefined {
+  if (type !== 'amount' && type !== 'number') return undefined
+  const concept = conceptOf(key, label)
+  if (concept?.kind === type && (concept.role === 'total' || concept.role === 'subtotal' || concept.role === 'tax')) return concept.role
+  const said = words(`${key} ${label}`)
+  const says = (role: SumRole) => hasAny(said, SUM_WORDS[role])
+  if (says('rate') || said.includes('%')) return says('tax') ? 'rate' : undefined
+  if (type !== 'amount') return undefined
+  return SUM_ROLES.find((role) => role !== 'rate' && says(role))
 }

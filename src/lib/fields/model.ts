@@ -4,7 +4,7 @@
  * sends, what a catalog file or a schema holds, a job's copy as the engines read it, an answer on
  * its way from an engine to the wire — is derived from them, here or in the module that uses it.
  * Written with Elysia's `t` (D201): its UnionEnum and Integer are what the OpenAPI document shows
- * and the validation messages name. The extraction threads take only types from this file.
+ * and the validation messages name. The extraction processes' code takes only types from this file.
  */
 import type { TObject, TProperties } from '@sinclair/typebox'
 import { t } from 'elysia'
@@ -131,22 +131,38 @@ export type JobField = Omit<Field, 'required' | 'type' | 'columns'> & { type: Re
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
+/** A box on a page, as the wire describes it (a value's, a table row's, a cell's: D338). */
+const BBox = t.Object(
+  {
+    left: t.Number({ minimum: 0, maximum: 1 }),
+    top: t.Number({ minimum: 0, maximum: 1 }),
+    width: t.Number({ minimum: 0, maximum: 1 }),
+    height: t.Number({ minimum: 0, maximum: 1 }),
+  },
+  {
+    description:
+      "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX).",
+  },
+)
+
 /** Declared: what a job says of an answer besides its value (D57, D68, D117), named as stored and answered from the engine on (D202). */
 export const FieldMeta = t.Object({
   confidence: t.Number({ minimum: 0, maximum: 1 }),
   page: Nullable(t.Integer()),
   snippet: Nullable(t.String()),
-  bbox: Nullable(
-    t.Object(
-      {
-        left: t.Number({ minimum: 0, maximum: 1 }),
-        top: t.Number({ minimum: 0, maximum: 1 }),
-        width: t.Number({ minimum: 0, maximum: 1 }),
-        height: t.Number({ minimum: 0, maximum: 1 }),
-      },
+  bbox: Nullable(BBox),
+  rows: t.Optional(
+    t.Array(
+      Nullable(
+        t.Object({
+          page: t.Integer({ minimum: 1 }),
+          bbox: BBox,
+          cells: t.Record(t.String(), Nullable(BBox), { description: 'Column key → where that cell is printed; null where its words were not found.' }),
+        }),
+      ),
       {
         description:
-          "Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX).",
+          "A table's rows in order, each where it is printed (its line on the page) with its cells (D338); null for a row not found in print. Only tables of documents with positions have it.",
       },
     ),
   ),
@@ -166,6 +182,38 @@ export const FieldMeta = t.Object({
       { description: 'Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same.' },
     ),
   ),
+  checks: t.Optional(
+    t.Array(
+      t.Object({
+        check: t.UnionEnum(['subtotal_plus_tax', 'lines_sum', 'rate_times_base', 'tax_breakdown', 'cash_minus_change'], { default: undefined }),
+        expected: t.String({ description: 'What the other answers imply this value is, as a decimal string.' }),
+        found: t.String({ description: 'The value given, as a decimal string.' }),
+      }),
+      { description: 'The sums between answers that this value breaks (D282); absent when it breaks none.' },
+    ),
+  ),
+  needs_review: t.Optional(
+    t.Boolean({
+      description:
+        'Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it.',
+    }),
+  ),
+  learned: t.Optional(
+    t.Object(
+      {
+        layout: t.String({ description: 'The learned layout (`GET /api/v1/layouts`).', examples: ['lay_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+        job: t.String({ description: 'The reviewed job that taught it.', examples: ['job_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+        how: t.UnionEnum(['printed', 'constant', 'absent', 'table'], {
+          description:
+            "`printed`: read where the review found it printed; `constant`: the value the sender always has; `absent`: the sender's documents have none; `table`: rows read under the learned heading.",
+          default: undefined,
+        }),
+      },
+      { description: "Only when the value was read with a layout the account learned from a review of the sender's documents (D266)." },
+    ),
+  ),
+  corrected: t.Optional(t.Boolean({ description: 'Only after a review (D271): whether the reviewer changed the value the engine read.' })),
+  read_value: t.Optional(t.Unknown({ description: 'Only after a review (D271): the value the engine read, null when it read none.' })),
 })
 
 export type FieldMeta = typeof FieldMeta.static

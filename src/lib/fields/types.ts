@@ -1,6 +1,6 @@
 /**
  * The types a field may have (D87) and its limits (D88): plain constants, shared by the models
- * (model.ts), the engines in the extraction threads and the console in the browser, none of
+ * (model.ts), the engines in the extraction processes and the console in the browser, none of
  * which needs more to know them. Framework-free.
  */
 

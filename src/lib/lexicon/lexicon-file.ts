@@ -99,6 +99,170 @@ export interface PhraseLists {
   continued_marks: string[]
 }
 
+/**
+ * The words of contracts' clauses (D222), in groups by what the contract reader reads: what each
+ * list holds, for the reader and for whoever adds a language. Every list is a phrase list (case and
+ * accents ignored, `*` joins letters: "terminat*" finds "termination"); a list left out or empty is
+ * one the language's contracts are read without.
+ */
+export const CONTRACT_LISTS = {
+  title: {
+    exclusions: 'Words that open a heading that is no title ("Exhibit", "Page", "Anlage").',
+    continuations: 'Words that open a heading line which continues the title above it ("AND", "OF", "AGREEMENT").',
+    self_names: 'Nouns by which a preamble names the agreement after a word of `self.this` ("This Non-Disclosure Agreement"), written capitalised.',
+  },
+  self: {
+    this: 'Words for "this" before the agreement\'s own name ("This Agreement", "Diese Vereinbarung", "Le présent accord").',
+    references: 'Words that tie a clause to this agreement ("this", "hereof", "herein", "vorliegend").',
+    terms: 'Defined terms, quoted, that stand for this agreement ("Agreement", "NDA", "Vereinbarung").',
+    own: 'Words before an agreement\'s name that make it this one ("this", "these", "present").',
+    other: 'Words before an agreement\'s name that make it another one ("the", "your", "said", "prior", "frühere").',
+    nouns: 'Names of agreements and other instruments a clause may refer to ("agreement", "letter", "plan", "Vertrag").',
+  },
+  effective: {
+    leads:
+      'Phrases right before the date the agreement takes effect, a word of `articles` or `self.this` between them allowed ("effective as of", "made and entered into on", "tritt am", "entre en vigueur le").',
+    follows: 'Words right after a date that make it the date the agreement takes effect ("in Kraft": "tritt am 1. März 2024 in Kraft").',
+    words: 'Words that say a lead is about taking effect ("*effective*", "Kraft", "vigueur").',
+    terms: 'Defined terms for that date, after it ("Effective Date", "Inkrafttreten", "Date d\'effet").',
+    definition_leads: 'Words before such a defined term ("the", "hereinafter", "nachfolgend", "ci-après").',
+    execution: 'Words of signing before "as of" and the date ("executed", "signed", "agreed").',
+    as_of: 'The words between those and the date ("as of").',
+    greetings: 'Greetings of a letter ("Dear", "Sehr geehrte", "Madame"): the date alone at its top is the letter\'s.',
+    closings: 'Closings of a letter ("Sincerely", "Mit freundlichen Grüßen", "Cordialement").',
+    date_labels: 'Labels of the date in a signature block ("Date", "Datum", "Fait le").',
+  },
+  expiry: {
+    subjects: 'Words of what expires ("agreement", "term", "Vertrag").',
+    verbs: 'Verbs of expiring before its date ("expires", "terminates", "endet", "expire").',
+    links: 'Words between the verb and the date ("on", "upon", "am", "le").',
+  },
+  notice: {
+    after: 'Words of notice after its period ("written notice", "prior notice": "thirty (30) days\' prior written notice").',
+    before: 'Words of notice before its period ("Kündigungsfrist von", "préavis de").',
+    termination: 'Words of terminating, near a notice period ("terminat*", "kündig*", "résili*").',
+  },
+  signature: {
+    labels: 'Labels of a signer\'s name, before a colon ("Name", "Nom").',
+    block_words: 'Words of a signature block that are never part of a name ("Title", "Date", "By", "Its").',
+  },
+  law: {
+    verbs: 'Words that say a law governs the agreement, before the law ("governed by", "construed", "unterliegt", "régi").',
+    weak_verbs: 'Words that put the agreement under a law without saying it governs ("subject to"): a federal law needs a word of `verbs`.',
+    words: 'Words for a law or the laws ("law", "laws", "Recht", "droit").',
+    links: 'Words between a law and its jurisdiction ("of", "in", "der", "de").',
+    polities: 'Words for a jurisdiction\'s kind before its name ("State of", "Commonwealth of", "Staates", "État de").',
+    governs: 'Words after a law named first that say it governs ("shall govern", "will apply").',
+    adjective_leads: 'Words before a jurisdiction\'s name used as an adjective ("under", "by": "construed under Delaware law").',
+    modifiers: 'Words between those and the name ("internal").',
+  },
+  term: {
+    leads: 'Words right before the agreement\'s duration ("for", "period of", "Laufzeit von", "durée de").',
+    periods: 'Words between a lead and the duration ("a period of", "einen Zeitraum von").',
+    subjects: 'The agreement as the subject of a clause about its duration ("this agreement", "the term hereof", "diese Vereinbarung").',
+    subject_heads: 'Words that open a subject naming the term of an agreement ("the term of", "die Laufzeit").',
+    exclusions: 'Words that make the subject an agreement\'s obligations, not the agreement ("obligations", "provisions", "confidential*").',
+    modals: 'Verbs that join the subject to its duration ("shall", "will", "is", "hat", "beträgt", "est").',
+    verbs: 'Words that say the clause is about lasting ("remain*", "continue*", "expire*", "Laufzeit", "durée").',
+    breakers: 'Words after which a clause is about surviving or renewing, not the term ("surviv*", "renew*").',
+    negations: 'Words that negate a clause ("shall not", "will not").',
+    renewals: 'Words of renewing ("renew*", "verlänger*", "reconduct*"): a clause that renews gives no term.',
+    for: 'The agreement\'s own words before its duration when a layout splits the sentence ("agreement shall be for").',
+    labels: 'Headings or labels that give the term itself ("Term", "Laufzeit", "Durée").',
+    obligations: 'The obligations whose duration counts as the term when it runs from the start ("confidentiality", "non-disclosure").',
+    obligation_verbs: 'Verbs that join those obligations to their duration ("shall", "remain", "continue").',
+    undertakings: 'Words of a party undertaking those obligations ("agrees to keep", "agrees to be bound by").',
+    undertaken: 'What the undertaking is about ("confidential*", "secrecy").',
+    starts: 'Words before where a period starts ("from", "after", "following", "ab", "à compter de").',
+    agreement_starts: 'Start points that are the agreement\'s own start ("hereof", "the effective date", "signing", "Unterzeichnung").',
+    later_starts: 'Start points that make a period outlast the agreement ("termination", "disclosure", "Beendigung").',
+    covenants: 'Words of covenants whose periods are not the term ("solicit*", "compet*", "standstill", "Wettbewerb*").',
+    or: 'The word "or" between two start points ("or", "oder", "ou").',
+    thereafter: 'Words after a duration that make it a period after another ("thereafter", "danach").',
+    endings: 'Words of ending ("terminat*", "expir*", "Beendigung").',
+    notwithstanding: 'Words that open a clause about what happens despite an ending ("notwithstanding", "ungeachtet").',
+    despite: 'What such a clause is about ("return", "destruction", "terminat*").',
+    closers: 'Words after a duration that end its clause ("unless", "commencing", "thereafter").',
+    survival: 'Words of surviving ("*surviv*", "fortbestehen", "survi*").',
+  },
+  parties: {
+    labels: 'Labels of the list of parties, before a colon ("Parties:", "Vertragsparteien:", "De ondergetekenden:").',
+    made_by: 'Verbs of a preamble after which "by" opens the parties ("entered into", "made", "executed").',
+    by: 'That "by".',
+    not_after_by: 'Words after it that open no party ("and", "the undersigned", "between").',
+    name_leads: 'Words before a party\'s name that are no part of it ("der", "die", "la société").',
+    name_starts: 'Articles that open a party\'s name as part of it ("The": "The Regents of …").',
+    connectors: 'Small words inside a name, in every language ("of": "Bank of America", "de", "von", "y").',
+    place_links: 'The word before a place that ends a name after its legal form ("of": "Acme Corporation of America").',
+    abbreviations: 'Abbreviations, written without their last dot, whose dot ends no sentence, in every language ("Inc", "Mr", "L.P", "Str").',
+    comma_forms: 'Legal forms before which a name\'s comma is dropped ("Alpha Widgets, Inc." → "Alpha Widgets Inc.").',
+    name_suffixes: 'Abbreviations at a name\'s end, written without their dot, that keep it ("Inc", "Ltd", "Jr").',
+    description_starts: 'Words that start a description after a name, not a name ("a", "having", "located", "mit Sitz", "dont").',
+    references: 'Words that refer to another agreement, whose parties are not this one\'s ("reference is made to").',
+    amending: 'Words of amending ("amend*"): an amendment\'s parties are those of the agreement it refers to.',
+    you: 'The addressee or the signer as a party ("you", "the undersigned", "vous").',
+    first_person: 'Words of a first-person undertaking ("I agree", "my employment", "you acknowledge").',
+    our_side: 'Defined terms for the side that discloses ("Company", "Discloser", "we", "Gesellschaft").',
+    their_side: 'Defined terms for the side across ("Recipient", "you", "Purchaser", "Empfänger").',
+    not_names: 'Words that start no party\'s name ("This", "Agreement", "Whereas", "Diese", "Parteien").',
+    never_in_names: 'Words never in a party\'s name ("Agreement", "Exhibit", "Section", "Vereinbarung").',
+    roles: 'Defined roles, written capitalised, that are no new party after "and" ("Company", "Recipient", "Käufer").',
+    possessives: 'Possessives that open a description of a party\'s people ("its", "their", "ihre", "ses").',
+    including: 'Words that open a list inside a description ("including", "such as", "einschließlich").',
+    group_words: 'Words of a party\'s group ("affiliates", "subsidiaries", "Tochtergesellschaften").',
+    group_includes: 'The word that lists the group\'s members ("includ*").',
+    recitals: 'Headings and words, written as printed, after which the parties are no longer listed ("WHEREAS", "Präambel", "PRÉAMBULE").',
+    not_party_terms: 'Defined terms that name a thing, not a party ("Agreement", "Information", "Purpose", "Zweck").',
+    headings: 'Words, written as printed, of a heading or a letter\'s lines before a name ("AGREEMENT", "Dear", "Re", "Attn").',
+    letter_lines: 'Words of a letter\'s lines that are no address ("agreement", "exhibit", "confidential").',
+    subject_marks: 'The mark of a letter\'s subject line ("Re", "Betreff", "Objet").',
+    organisation_words: 'Words, written capitalised, that only organisations\' names carry ("Bank", "University", "Stiftung").',
+    together: 'Words inside a definition that join others to a party ("together with").',
+    addressee_terms: 'Defined terms, as written, of a letter\'s addressee ("you", "Recipient", "Counterparty").',
+    witness: 'Words of a witness\'s signature ("witness"), unless followed by `witness_not`.',
+    witness_not: '("whereof": "IN WITNESS WHEREOF" is no witness.)',
+  },
+  articles: {
+    definite: 'Articles before a noun ("the", "der", "die", "le", "la", "l\'").',
+  },
+} as const
+
+/**
+ * The words by which the names of a document's issuer and recipient are read (D224), beyond the
+ * phrase lists above: every list a phrase list, a list left out empty.
+ */
+export const NAME_LISTS = {
+  former_marks: 'Words between a name and its former name, cut with what follows ("fka", "formerly known as", "vormals").',
+  company_endings: 'Words that end a company\'s name where receipts print no legal form ("Enterprise", "Trading").',
+  never_opening: 'Abbreviated legal forms that end names and never start them: a line that starts with one is no name ("Ltd", "GmbH", "SARL").',
+  split_forms: 'Legal forms printed alone on the line under a name ("SDN BHD", "Co. (M) Sdn Bhd", "GmbH"): that line ends the name.',
+  split_starts: 'Words that open such a line ("CO.", "(M)", "SDN").',
+  country_marks: 'Marks of a company\'s country printed with its legal form ("(M)": Malaysia).',
+  mail_domains: 'Domains of mail and web services, not of a company ("gmail", "gmx", "orange").',
+  top_level_domains: 'Endings of web and mail addresses ("com", "de", "fr"): a line with one is no name.',
+} as const
+
+export type NameList = keyof typeof NAME_LISTS
+
+export type ContractGroup = keyof typeof CONTRACT_LISTS
+export type ContractList<G extends ContractGroup> = keyof (typeof CONTRACT_LISTS)[G]
+
+/** The units of a duration. */
+export const DURATION_UNITS = ['day', 'week', 'month', 'year'] as const
+export type DurationUnit = (typeof DURATION_UNITS)[number]
+
+/** The `contract` section of a lexicon (D222): the lists of `CONTRACT_LISTS`, and what is not a list. */
+export type ContractWords = { [G in ContractGroup]: Record<ContractList<G>, string[]> } & {
+  /** Jurisdictions, by the name they are answered with (in English: "New York", "Germany") → their names in this language. */
+  jurisdictions: Record<string, string[]>
+  /** Jurisdictions → phrases that name their law by an adjective ("deutsches Recht", "droit français"): each one found is a choice of that law. */
+  governing_laws: Record<string, string[]>
+  /** Federations → the jurisdictions that are their states (by their answered names): a federation's law is named with a state's. */
+  federations: Record<string, string[]>
+  /** The words of each unit of a duration, every form ("year", "years", "Jahren", "ans"). */
+  units: Record<DurationUnit, string[]>
+}
+
 export interface Lexicon extends PhraseLists {
   /** ISO 639-1 code; the file is named after it. */
   language: string
@@ -127,6 +291,12 @@ export interface Lexicon extends PhraseLists {
   labels: Record<string, string[]>
   /** General business words, by meaning, that match a field a user names to the labels printed for it (D110). */
   vocabulary: Vocabulary
+  /** Number words beyond twelve, with their values ("thirty", "twenty-four", "dreißig"): durations written out. */
+  larger_numbers: Record<string, number>
+  /** The words of contracts' clauses (D222). */
+  contract: ContractWords
+  /** The words by which names are read (D224). */
+  names: Record<NameList, string[]>
 }
 
 /**
@@ -199,7 +369,7 @@ const WORD_LISTS: Record<string, WordRule> = {
   ...Object.fromEntries(PHRASE_LISTS.map((list) => [list, 'phrase'])),
 }
 
-const KEYS = ['language', 'name', 'months', 'currencies', 'columns', 'labels', 'vocabulary', ...Object.keys(WORD_LISTS)]
+const KEYS = ['language', 'name', 'months', 'currencies', 'columns', 'labels', 'vocabulary', 'larger_numbers', 'contract', 'names', ...Object.keys(WORD_LISTS)]
 
 function words(value: unknown, path: string, file: string, rule: WordRule = 'text'): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new LexiconError(`${file}: ${path}: expected a non-empty array of words`)
@@ -256,7 +426,64 @@ export function parseLexiconFile({ file, text }: { file: string; text: string })
     words(columns[kind], `/columns/${kind}`, file, 'phrase')
   }
   checkVocabulary(lexicon.vocabulary, file)
-  return data as Lexicon
+  const larger = record(lexicon.larger_numbers, '/larger_numbers', file, 'number word → value')
+  for (const [word, value] of Object.entries(larger)) {
+    if (word.trim() === '' || word !== word.trim()) throw new LexiconError(`${file}: /larger_numbers/${word}: expected a word without surrounding spaces`)
+    if (!Number.isInteger(value) || (value as number) <= 12) throw new LexiconError(`${file}: /larger_numbers/${word}: expected a whole number over 12`)
+  }
+  return {
+    ...(data as Lexicon),
+    contract: checkContract(lexicon.contract, file),
+    names: checkLists(lexicon.names, NAME_LISTS, '/names', file) as Lexicon['names'],
+  }
+}
+
+/** Lists of phrases, each of `lists` or left out (then empty), nothing else. */
+function checkLists(value: unknown, lists: Record<string, string>, path: string, file: string): Record<string, string[]> {
+  const given = only(value ?? {}, Object.keys(lists), path, file, 'lists of words')
+  return Object.fromEntries(Object.keys(lists).map((list) => [list, given[list] === undefined ? [] : phrasesOrNone(given[list], `${path}/${list}`, file)]))
+}
+
+/** A list of phrases that may be empty. */
+function phrasesOrNone(value: unknown, path: string, file: string): string[] {
+  if (!Array.isArray(value)) throw new LexiconError(`${file}: ${path}: expected an array of words (it may be empty)`)
+  return value.length ? words(value, path, file, 'phrase') : []
+}
+
+/** An object of at most the given keys. */
+function only(value: unknown, keys: readonly string[], path: string, file: string, expected: string): Record<string, unknown> {
+  const object = record(value, path, file, expected)
+  for (const key of Object.keys(object)) if (!keys.includes(key)) throw new LexiconError(`${file}: ${path}/${key}: unknown property`)
+  return object
+}
+
+/**
+ * The contract section (D222): groups of `CONTRACT_LISTS`, the jurisdictions, their laws, the
+ * federations and the units of durations. A group or list left out is empty (a language's
+ * contracts are read with the words it has); an unknown one is an error. Returned whole.
+ */
+function checkContract(value: unknown, file: string): ContractWords {
+  const records = ['jurisdictions', 'governing_laws', 'federations', 'units']
+  const contract = only(value, [...Object.keys(CONTRACT_LISTS), ...records], '/contract', file, 'groups of contract words')
+  const whole: Record<string, unknown> = {}
+  for (const [group, lists] of Object.entries(CONTRACT_LISTS)) {
+    const path = `/contract/${group}`
+    const given = only(contract[group] ?? {}, Object.keys(lists), path, file, 'lists of words')
+    whole[group] = Object.fromEntries(
+      Object.keys(lists).map((list) => [list, given[list] === undefined ? [] : phrasesOrNone(given[list], `${path}/${list}`, file)]),
+    )
+  }
+  const named = (key: string, expected: string, rule: WordRule) => {
+    const entries = record(contract[key] ?? {}, `/contract/${key}`, file, expected)
+    for (const [name, list] of Object.entries(entries)) words(list, `/contract/${key}/${name}`, file, rule)
+    whole[key] = entries
+  }
+  named('jurisdictions', 'jurisdiction → its names', 'text')
+  named('governing_laws', 'jurisdiction → phrases naming its law', 'phrase')
+  named('federations', 'federation → its states', 'text')
+  const units = only(contract.units ?? {}, DURATION_UNITS, '/contract/units', file, `unit (${DURATION_UNITS.join(', ')}) → words`)
+  whole.units = Object.fromEntries(DURATION_UNITS.map((unit) => [unit, units[unit] === undefined ? [] : words(units[unit], `/contract/units/${unit}`, file)]))
+  return whole as ContractWords
 }
 
 /** The vocabulary's joiners, groups (ids as concept ids) and pairs of opposite groups, each naming a group of the file. */

@@ -27,6 +27,13 @@ export const CatalogFile = t.Object(
     slug: Slug,
     label: Text({ minLength: 1, maxLength: 100, pattern: NOT_BLANK }),
     description: Text({ maxLength: 300 }),
+    /**
+     * Documents of the type are issued by the seller to the buyer (D220): the letterhead, sender
+     * line and footer name the seller, the address window the buyer, so the engine reads the
+     * issuer and the recipient from them. Left out (a purchase order, issued by the buyer), they
+     * are read from their own labels only. For the engine, never sent on the wire.
+     */
+    issued_by_seller: t.Optional(t.Boolean()),
     fields: t.Array(CatalogField, { minItems: 1, maxItems: MAX_FIELDS }),
     /** For the classifier, never sent on the wire. */
     cues: t.Optional(Cues),

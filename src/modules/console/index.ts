@@ -57,7 +57,13 @@ function assetVersion(): Promise<string> {
   return version
 }
 
-function page(assets: string): string {
+/** What the console must know of the server that the API does not say. */
+export interface ConsoleOptions {
+  /** How long a finished job's document is kept (`--keep-files`): the console asks for it only then (D331). */
+  keepFileMs: number
+}
+
+function page(assets: string, { keepFileMs }: ConsoleOptions): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -69,18 +75,18 @@ function page(assets: string): string {
   <script type="module" src="${assets}/console.js"></script>
 </head>
 <body>
-  <div id="console"><noscript>The extractd console needs JavaScript.</noscript></div>
+  <div id="console" data-keep-files-ms="${keepFileMs}" data-server-time="${Date.now()}"><noscript>The extractd console needs JavaScript.</noscript></div>
 </body>
 </html>`
 }
 
-export function consoleModule() {
+export function consoleModule(options: ConsoleOptions) {
   return new Elysia({ name: 'console' })
     .get('/', ({ redirect }) => redirect('/console', 302), { detail: { hide: true } })
     .get(
       '/console',
       async () =>
-        new Response(page(`/console/assets/${await assetVersion()}`), {
+        new Response(page(`/console/assets/${await assetVersion()}`, options), {
           headers: { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
         }),
       { detail: { hide: true } },

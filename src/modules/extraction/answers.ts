@@ -4,6 +4,7 @@
  * `result` holds each requested key's value, `fields_meta` the rest — the one place an answer is split.
  */
 import type { FieldMeta } from '../../lib/fields/model'
+import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
 /**
  * What an engine answers for one field, and what travels unsplit through normalisation (the only
@@ -18,7 +19,14 @@ export type FieldAnswer = Omit<FieldMeta, 'bbox'> &
     value: unknown
     /** 0-based index of the snippet's line in its page's text, when the engine knows it: location reads it instead of searching. */
     line?: number
+    /** Whether the amounts this one is checked against agree with it (D282); absent when it is in no identity. */
+    sums?: 'agree' | 'broken'
+    /** The engine's own score and the evidence kinds calibration looked it up by (D283): for the benchmark that refits, never stored. */
+    score?: { confidence: number; kinds: string[] }
   }
+
+/** An identity between amounts that an answer breaks (D282): which, the value the other answers imply, the value given. */
+export type SumCheck = NonNullable<FieldMeta['checks']>[number]
 
 /** One answer per requested key (own properties: keys such as `__proto__` are fields too). */
 export type Answers = Record<string, FieldAnswer>
@@ -40,10 +48,16 @@ export function answersOf(entries: Iterable<readonly [string, FieldAnswer]>): An
 export interface StoredAnswers {
   result: Record<string, unknown>
   fieldsMeta: Record<string, FieldMeta>
+  /** Whether any value needs a person (D284). */
+  needsReview: boolean
 }
 
-/** Every requested key answers, and nothing else does; a field without a value answers confidence 0 and nowhere. */
-export function storedAnswers(keys: readonly string[], answers: Answers): StoredAnswers {
+/**
+ * Every requested key answers, and nothing else does; a field without a value answers confidence 0
+ * and nowhere. A value needs a person below the review threshold or when a sum it is in breaks;
+ * a field without a value claims nothing and needs none (D284).
+ */
+export function storedAnswers(keys: readonly string[], answers: Answers, reviewThreshold = DEFAULT_REVIEW_THRESHOLD): StoredAnswers {
   const entries = keys.map((key) => {
     const answer = answerOf(answers, key)
     const found = answer.value !== null && answer.value !== undefined
@@ -53,14 +67,19 @@ export function storedAnswers(keys: readonly string[], answers: Answers): Stored
           page: answer.page,
           snippet: answer.snippet,
           bbox: answer.bbox ?? null,
+          ...(answer.rows ? { rows: answer.rows } : {}),
           ...(answer.table_check ? { table_check: answer.table_check } : {}),
+          ...(answer.checks?.length ? { checks: answer.checks } : {}),
+          needs_review: answer.confidence < reviewThreshold || Boolean(answer.checks?.length),
+          ...(answer.learned ? { learned: answer.learned } : {}),
         }
-      : { confidence: 0, page: null, snippet: null, bbox: null }
+      : { confidence: 0, page: null, snippet: null, bbox: null, needs_review: false, ...(answer.learned ? { learned: answer.learned } : {}) }
     return [key, found ? answer.value : null, meta] as const
   })
   // fromEntries makes own properties even of keys such as `__proto__`.
   return {
     result: Object.fromEntries(entries.map(([key, value]) => [key, value])),
     fieldsMeta: Object.fromEntries(entries.map(([key, , meta]) => [key, meta])),
+    needsReview: entries.some(([, , meta]) => meta.needs_review),
   }
 }

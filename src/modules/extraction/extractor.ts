@@ -1,14 +1,17 @@
 /**
  * How a job's document becomes values: read the file, run the engine, type its answers; and, for
  * the tasks that know a type when they see it (issue 34), classify it or split it first. `inProcess`
- * does it on the caller's thread (tests, fake engines); `threads.ts` does it in worker threads so
- * the server's event loop never waits on a large PDF.
+ * does it on the caller's thread (tests, fake engines); `processes.ts` does it in extraction
+ * processes (D190) so the server's event loop never waits on a large PDF.
  */
 import type { JobField } from '../../lib/fields/model'
 import { AUTO_TYPE, type ClassifiableType, type Classification } from '../catalog/classification'
-import { SECOND_READING_MIN_CONFIDENCE } from './confidence'
+import { BROKEN_SUMS_FACTOR, SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
+import { calibrate } from './calibration'
+import { checkSums } from './checks'
 import { type Classifier, classifyFile, pages } from './classifier'
+import { builtinClassifier } from './engines/builtin/classify'
 import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
@@ -20,6 +23,8 @@ export interface ExtractionTask {
   mediaType: MediaType
   /** A catalog slug, or `auto`: the type the classifier finds (D248). */
   documentType: string
+  /** The catalog's `issued_by_seller` of the document type (D220); with `auto`, each type's own instead. */
+  issuedBySeller: boolean
   /** The fields of a named type; with `auto`, each type's `read` instead. */
   fields: JobField[]
   limits: ReadLimits
@@ -38,9 +43,10 @@ export interface Typing {
   types: TaskType[]
 }
 
-/** A catalog type as a task takes it: what the classifier reads, and the fields a document of it is extracted with. */
+/** A catalog type as a task takes it: what the classifier reads, and how a document of it is extracted. */
 export interface TaskType extends ClassifiableType {
   read: JobField[]
+  issuedBySeller: boolean
 }
 
 /** One document of a file extracted (D249): its pages, 1-based; its type, null when none fits `auto`; its answers, null then. */
@@ -65,21 +71,28 @@ export interface Progress {
 
 /**
  * Resolves with the output, or rejects with an ExtractionError the job fails with; reports each
- * page read. An aborted signal (a canceled job) stops the work as soon as it can.
+ * page read. An aborted signal (a canceled job) stops the work as soon as it can. `onRead` is
+ * handed the document as it was read (without its second reading), before the engine runs: the
+ * job runner reads it again with the account's learned layouts and keeps it for a review (D274).
  */
-export type Extractor = (task: ExtractionTask, onProgress?: (progress: Progress) => void, signal?: AbortSignal) => Promise<TaskOutput>
+export type Extractor = (
+  task: ExtractionTask,
+  onProgress?: (progress: Progress) => void,
+  signal?: AbortSignal,
+  onRead?: (document: DocumentText) => void,
+) => Promise<TaskOutput>
 
 export interface ExtractorOptions {
-  /** Knows the catalog's types (issue 34): the extraction thread passes the built-in one, whatever the engine (D248). */
-  classifier: Classifier
+  /** Knows the catalog's types (issue 34): the built-in one unless a test passes its own, whatever the engine (D248). */
+  classifier?: Classifier
   /** The document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
   read?: typeof readDocument
   /** The word reader of scanned pages, as the operator chose it (`--ocr`, D160). */
   recogniser?: RecogniserName
 }
 
-export function inProcessExtractor(engine: Engine, { classifier, read = readDocument, recogniser }: ExtractorOptions): Extractor {
-  return async ({ content, mediaType, documentType, fields, limits, typing }, onProgress, signal) => {
+export function inProcessExtractor(engine: Engine, { classifier = builtinClassifier, read = readDocument, recogniser }: ExtractorOptions = {}): Extractor {
+  return async ({ content, mediaType, documentType, issuedBySeller, fields, limits, typing }, onProgress, signal, onRead) => {
     // D244: classifying alone reads no further than the first pages with text.
     if (typing?.mode === 'classify')
       return { kind: 'classified', ...(await classifyFile(classifier, typing.types, { content, mediaType, limits, recogniser }, read)) }
@@ -89,16 +102,23 @@ export function inProcessExtractor(engine: Engine, { classifier, read = readDocu
     }
     const document = await read(content, mediaType, { limits, onPage, readTwice: engine.readsTwice === true, recogniser })
     signal?.throwIfAborted()
+    onRead?.({ pages: document.pages, ...(document.layout ? { layout: document.layout } : {}) })
     /** One document's answers: one pipeline (D90), whatever the engine, its answers typed by the same layer. */
-    const extract = async (text: DocumentText, type: string, wanted: JobField[]): Promise<Answers> => {
+    const extract = async (text: DocumentText, type: string, seller: boolean, wanted: JobField[]): Promise<Answers> => {
       const answer = async (reading: DocumentText) =>
-        locateValues(normaliseAnswers(wanted, await engine.extract({ document: reading, documentType: type, fields: wanted, signal })), reading)
-      const output = await answer(text)
-      if (!text.secondReading || !engine.readsTwice) return output
+        locateValues(
+          normaliseAnswers(wanted, await engine.extract({ document: reading, documentType: type, issuedBySeller: seller, fields: wanted, signal })),
+          reading,
+        )
+      const first = await answer(text)
       signal?.throwIfAborted()
-      return surer(output, await answer(text.secondReading))
+      const output = text.secondReading && engine.readsTwice ? surer(first, await answer(text.secondReading)) : first
+      // The answers checked against each other (D282), once each field has its reading; then each
+      // confidence made the chance of being right, where the engine's scores were measured (D283).
+      const checked = checkSums(wanted, output)
+      return engine.calibration ? calibrate(wanted, checked, text, engine.calibration) : doubted(checked)
     }
-    if (!typing) return { kind: 'answers', answers: await extract(document, documentType, fields) }
+    if (!typing) return { kind: 'answers', answers: await extract(document, documentType, issuedBySeller, fields) }
 
     // D249: a file of one document is its whole reading; a bundle's documents are its page ranges, each counted from its own first page.
     const found =
@@ -109,9 +129,10 @@ export function inProcessExtractor(engine: Engine, { classifier, read = readDocu
     for (const { firstPage, lastPage, classification } of found) {
       signal?.throwIfAborted()
       const slug = documentType === AUTO_TYPE ? classification.documentType : documentType
-      const wanted = documentType === AUTO_TYPE ? typing.types.find((candidate) => candidate.slug === slug)?.read : fields
+      const type = documentType === AUTO_TYPE ? typing.types.find((candidate) => candidate.slug === slug) : undefined
+      const wanted = documentType === AUTO_TYPE ? type?.read : fields
       const text = typing.mode === 'split' ? pages(document, firstPage, lastPage) : document
-      const answers = slug !== null && wanted ? await extract(text, slug, wanted) : null
+      const answers = slug !== null && wanted ? await extract(text, slug, type ? type.issuedBySeller : issuedBySeller, wanted) : null
       documents.push({ firstPage, lastPage, documentType: slug, classification, answers })
     }
     return { kind: 'documents', documents }
@@ -128,6 +149,16 @@ function surer(first: Answers, second: Answers): Answers {
       const [one, again] = [answerOf(first, key), answerOf(second, key)]
       const sure = again.value !== null && again.value !== undefined && again.confidence >= SECOND_READING_MIN_CONFIDENCE
       return [key, sure && (one.value === null || one.value === undefined || one.confidence < again.confidence) ? again : one] as const
+    }),
+  )
+}
+
+/** An engine not calibrated: a value whose sums break is worth less than its score (D282). */
+function doubted(answers: Answers): Answers {
+  return answersOf(
+    Object.keys(answers).map((key) => {
+      const answer = answerOf(answers, key)
+      return [key, answer.sums === 'broken' ? { ...answer, confidence: answer.confidence * BROKEN_SUMS_FACTOR } : answer] as const
     }),
   )
 }

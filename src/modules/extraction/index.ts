@@ -9,6 +9,7 @@ import { pageLimit } from '../../http/paging'
 import type { Idempotency } from '../../http/idempotency'
 import { Deleted, errorResponses } from '../../http/models'
 import { multipartBody } from '../../http/body'
+import { arrivedAt } from '../../http/request-log'
 import type { Catalog } from '../catalog/service'
 import {
   ClassifyForm,
@@ -23,7 +24,7 @@ import {
   JobsQuery,
   MAX_JOB_PAGE,
 } from './model'
-// Detection only: the readers themselves (PDF.js, OCR) load in the extraction threads.
+// Detection only: the readers themselves (PDF.js, OCR) load in the extraction processes (D190).
 import { ACCEPTED_MEDIA_TYPES, type MediaType } from './readers/types'
 import { cancelJob, classifyFile, createJob, deleteJob, getJob, getJobFile, jobOnceReadable, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'
@@ -96,6 +97,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
     .post(
       '/extract',
       async ({ principal, body, query, request }) => {
+        const deadline = (arrivedAt(request) ?? performance.now()) + runner.syncWaitMs
         const wanted = parseExtract(body.extract)
         const { file } = body
         checkFile(file)
@@ -125,17 +127,19 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
             )
             const finished = runner.submit(job.id)
             if (query.async === 'true') return { status: 202, body: JSON.stringify({ job }) }
-            // D134: a synchronous request waits at most the sync wait, then answers as ?async=true would.
-            const ended = await Promise.race([finished.then(() => true), Bun.sleep(runner.syncWaitMs).then(() => false)])
+            // D134, D197: a synchronous request waits at most the sync wait from its arrival (its
+            // upload included), then answers as ?async=true would.
+            const left = () => Math.max(0, deadline - performance.now())
+            const ended = await Promise.race([finished.then(() => true), Bun.sleep(left()).then(() => false)])
             // D135: the job exists, so the answer carries it, even while the database cannot be read.
-            const current = await jobOnceReadable(database, principal.accountId, job, JOB_REREAD_MS)
+            const current = await jobOnceReadable(database, principal.accountId, job, Math.min(JOB_REREAD_MS, left()))
             return { status: ended && current.status !== 'queued' && current.status !== 'running' ? 200 : 202, body: JSON.stringify({ job: current }) }
           },
         )
       },
       {
         auth: true,
-        parse: multipartBody(maxUploadBytes),
+        parse: multipartBody(maxUploadBytes, ExtractForm),
         body: ExtractForm,
         query: ExtractQuery,
         response: { 200: JobEnvelope, 202: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
@@ -187,11 +191,14 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         const limit = pageLimit(query.limit, DEFAULT_JOB_PAGE, MAX_JOB_PAGE)
         if (query.status !== undefined && !(JOB_STATUSES as readonly string[]).includes(query.status))
           throw errors.validation([{ path: 'query:/status', message: `Expected one of ${JOB_STATUSES.join(', ')}` }])
+        if (query.needs_review !== undefined && query.needs_review !== 'true' && query.needs_review !== 'false')
+          throw errors.validation([{ path: 'query:/needs_review', message: 'Expected true or false' }])
         return listJobs(database, principal.accountId, {
           limit,
           startingAfter: query.starting_after,
           status: query.status as JobStatus | undefined,
           schemaId: query.schema_id,
+          needsReview: query.needs_review === undefined ? undefined : query.needs_review === 'true',
         })
       },
       {
@@ -201,7 +208,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         detail: {
           operationId: 'listJobs',
           summary: 'List jobs',
-          description: 'Newest first; page with `limit` and `starting_after`; filter by `status` and `schema_id`.',
+          description: 'Newest first; page with `limit` and `starting_after`; filter by `status`, `schema_id` and `needs_review`.',
         },
       },
     )

@@ -5,11 +5,11 @@
  * were read: a value read from poorly recognised words is dropped rather than guessed.
  */
 import { collapse, words } from '../../lib/text'
-import type { BoundingBox } from '../../lib/fields/model'
+import type { BoundingBox, FieldMeta } from '../../lib/fields/model'
 import { type Answers, answerOf, answersOf, NO_ANSWER } from './answers'
-import { MIN_OCR_CONFIDENCE } from './confidence'
+import { MIN_OCR_CONFIDENCE, OCR_READING_ALLOWANCE } from './confidence'
 import { findShape } from './normalise/shapes'
-import { legalFormsSource } from '../../lib/lexicon'
+import { legalForms } from '../../lib/lexicon'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 
@@ -27,7 +27,11 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       // A value that carries its own check (an IBAN's checksum) holds however clearly its words were read.
       if (holdsItsOwnCheck(value)) return [key, { ...answer, bbox: boxOf(words) }] as const
       // A table is judged by its rows and their check (D117), not by how well its header line was read.
-      if (Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null)) return [key, { ...answer, bbox: boxOf(words) }] as const
+      if (Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null)) {
+        const header = line ?? lineShowing(snippet!, pageLines)
+        const rows = header === undefined ? undefined : rowsOf(value as Record<string, unknown>[], page! - 1, header, lines, document.layout!)
+        return [key, { ...answer, bbox: boxOf(words), ...(rows && { rows }) }] as const
+      }
       // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
       const whole = wholeMatcherOf(value)
       const numbers = spelled || !whole ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
@@ -38,9 +42,58 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       // its readings is clear.
       if (readConfidence < MIN_OCR_CONFIDENCE) readConfidence = Math.max(readConfidence, ...otherReadings(value, document.layout, lines, words))
       if (readConfidence < MIN_OCR_CONFIDENCE) return [key, { ...NO_ANSWER, bbox: null }] as const
-      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + 0.05)), bbox: boxOf(words) }] as const
+      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + OCR_READING_ALLOWANCE)), bbox: boxOf(words) }] as const
     }),
   )
+}
+
+type RowPlace = NonNullable<FieldMeta['rows']>[number]
+
+/** How far below the row before (or the header) a row's line may be: a description wrapped over a few lines. */
+const MAX_ROW_GAP = 8
+
+/**
+ * Where each row of a table is printed (D338): going down from its header, the first line in which
+ * the words of at least half of the row's cells are found (on this page, or at the top of the
+ * next, for a table that goes on), each cell's own words boxed where they spell it. A row that is
+ * not found is null and the next is looked for from the same place.
+ */
+function rowsOf(
+  rows: Record<string, unknown>[],
+  pageIndex: number,
+  header: number,
+  lines: string[][],
+  layout: NonNullable<DocumentText['layout']>,
+): RowPlace[] {
+  let at = { page: pageIndex, line: header + 1 }
+  return rows.map((row) => {
+    const cells = Object.entries(row).filter(([, value]) => value !== null && value !== undefined && value !== '')
+    if (!cells.length) return null
+    const needed = Math.max(1, Math.ceil(cells.length / 2))
+    for (const [page, from] of [
+      [at.page, at.line],
+      [at.page + 1, 0],
+    ] as const) {
+      const pageLines = lines[page] ?? []
+      const words = layout[page]?.words ?? []
+      for (let index = from; index < Math.min(pageLines.length, from + MAX_ROW_GAP); index++) {
+        const inLine = words.filter((word) => word.line === index)
+        if (!inLine.length) continue
+        const spelled = cells.map(([column, value]) => {
+          const spells = matcherOf(value)
+          return [column, inLine.filter((word) => spells(wordText(word, pageLines)))] as const
+        })
+        if (spelled.filter(([, found]) => found.length).length < needed) continue
+        at = { page, line: index + 1 }
+        return {
+          page: page + 1,
+          bbox: boxOf(inLine),
+          cells: Object.fromEntries(spelled.map(([column, found]) => [column, found.length ? boxOf(found) : null])),
+        }
+      }
+    }
+    return null
+  })
 }
 
 function holdsItsOwnCheck(value: unknown): boolean {
@@ -48,7 +101,8 @@ function holdsItsOwnCheck(value: unknown): boolean {
 }
 
 /** A legal form ("SDN BHD", "GmbH") spelled as a whole word, with a dot or comma after it. */
-const LEGAL_FORM_WORD = new RegExp(`^(?:${legalFormsSource()})[.,]?$`, 'i')
+const LEGAL_FORMS = legalForms()
+const isLegalFormWord = (word: string) => !!LEGAL_FORMS.at(word, 0, (form) => ['', '.', ','].includes(word.slice(form.end)))
 
 /**
  * The words a text value's reading is judged by: those with two letters or digits or more that are
@@ -59,7 +113,7 @@ const LEGAL_FORM_WORD = new RegExp(`^(?:${legalFormsSource()})[.,]?$`, 'i')
 function telling(words: PlacedWord[], lines: string[]): PlacedWord[] {
   const kept = words.filter((word) => {
     const text = wordText(word, lines)
-    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !LEGAL_FORM_WORD.test(text)
+    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !isLegalFormWord(text)
   })
   return kept.length ? kept : words
 }

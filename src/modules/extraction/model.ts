@@ -11,19 +11,6 @@ import { ACCEPTED_MEDIA_TYPES } from './readers/types'
 export const DEFAULT_JOB_PAGE = 20
 export const MAX_JOB_PAGE = 100
 
-/** The multipart form of POST /api/v1/extract. */
-export const ExtractForm = t.Object(
-  {
-    file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
-    extract: t.String({
-      description:
-        'JSON: `{"document_type": "<slug>" | "auto", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…", "schema_version"?: 2, "split"?: true}`.',
-      examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
-    }),
-  },
-  { additionalProperties: false },
-)
-
 /** An inline field given as an object rather than its description (D92): keyed by its key, so without it, and without `required`; its label defaults to the key. */
 export const InlineField = t.Partial(t.Omit(FieldInput, ['key', 'required']))
 
@@ -61,11 +48,33 @@ export const ExtractRequest = t.Object(
           "each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type.",
       }),
     ),
+    review_threshold: t.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out.',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
 
 export type ExtractRequest = typeof ExtractRequest.static
+
+/** The multipart form of POST /api/v1/extract. */
+export const ExtractForm = t.Object(
+  {
+    file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }),
+    // Parsed and checked by the route (errors at /extract/…); the document describes the JSON (D320).
+    extract: t.String({
+      description: 'What to extract, as JSON: a text part, or a part of type application/json (the route reads both alike).',
+      contentMediaType: 'application/json',
+      contentSchema: ExtractRequest,
+      examples: ['{"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}'],
+    }),
+  },
+  { additionalProperties: false },
+)
 
 export const ExtractQuery = t.Object(
   { async: t.Optional(t.Union([t.Literal('true'), t.Literal('false')], { description: '`true`: answer 202 at once.' })) },
@@ -80,6 +89,12 @@ export const JobsQuery = t.Object(
     starting_after: t.Optional(t.String({ description: 'A job ID from the previous page: list the jobs after it.' })),
     status: t.Optional(t.String({ description: `Only jobs in this status: ${JOB_STATUSES.join(', ')}.`, examples: ['failed'] })),
     schema_id: t.Optional(t.String({ description: 'Only jobs created from this schema.', examples: ['sch_01m7zvb9bb611cmatkr3ef5dhzw8cw'] })),
+    needs_review: t.Optional(
+      t.String({
+        description: '`true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).',
+        examples: ['true'],
+      }),
+    ),
   },
   { additionalProperties: true },
 )
@@ -171,9 +186,18 @@ export const Job = t.Object(
         { description: "Only on a document found in a split file: the job that split it, and the document's pages in that file." },
       ),
     ),
+    review_threshold: t.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284).",
+    }),
+    needs_review: Nullable(t.Boolean({ description: 'Whether any value of the succeeded job needs a person (D284); null until the job succeeds.' })),
     created_at: t.String({ format: 'date-time' }),
     updated_at: t.String({ format: 'date-time' }),
     completed_at: Nullable(t.String({ format: 'date-time' })),
+    reviewed_at: Nullable(
+      t.String({ format: 'date-time', description: 'When a person last reviewed the values (`POST /api/v1/jobs/{id}/review`); null until then.' }),
+    ),
   },
   { title: 'Job' },
 )

@@ -13,6 +13,7 @@ import {
   type JobClassification,
   type JobDocument,
   type JobProgress,
+  type JobReading,
   type JobSplitFrom,
   type JobStatus,
   jobTables,
@@ -40,6 +41,7 @@ export interface NewJobRow {
   engine: string
   /** Read the file as one or more documents (D251). */
   split: boolean
+  reviewThreshold: number
   /** One instant: a new job's updated_at equals its created_at. */
   now: string
 }
@@ -58,6 +60,8 @@ export interface JobPage {
   limit: number
   status?: JobStatus
   schemaId?: string
+  /** Only succeeded jobs that need a person, or that do not (D284). */
+  needsReview?: boolean
   /** Only jobs older than this one (D21's cursor). */
   after?: { createdAt: string; id: string }
 }
@@ -72,23 +76,39 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-export type JobOutcome = (StoredAnswers | { result: null; fieldsMeta: null } | { error: { code: JobErrorCode; message: string } }) & {
-  /** With `auto` (D250): the type found and the fields read as it, when one fits; how sure the classifier was. */
+/**
+ * A job's end: its answers (and the document as it was read, kept for a review, D272), or its error;
+ * with `auto` (D250), the type found and the fields read as it, when one fits, and how sure the
+ * classifier was; with `split` (D251), the documents found, each a job of its own (its `result` null).
+ */
+export type JobOutcome = (
+  | (StoredAnswers & { reading?: JobReading })
+  | { result: null; fieldsMeta: null; needsReview: false }
+  | { error: { code: JobErrorCode; message: string } }
+) & {
   documentType?: string
   fields?: JobField[]
   classification?: JobClassification
-  /** With `split` (D251): the documents found, each a job of its own (its `result` null). */
   documents?: JobDocument[]
 }
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 
 /** What a job holds when it ends, by outcome. */
-export function endOf(outcome: JobOutcome, now: string) {
+function endOf(outcome: JobOutcome, now: string) {
   const { documentType, fields, classification, documents } = outcome
   const found = { ...(documentType && { documentType }), ...(fields && { fields }), ...(classification && { classification }), ...(documents && { documents }) }
   return 'result' in outcome
-    ? { status: 'succeeded' as const, result: outcome.result, fieldsMeta: outcome.fieldsMeta, ...found, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    ? {
+        status: 'succeeded' as const,
+        result: outcome.result,
+        fieldsMeta: outcome.fieldsMeta,
+        needsReview: outcome.needsReview,
+        ...found,
+        leaseExpiresAt: null,
+        updatedAt: now,
+        completedAt: now,
+      }
     : {
         status: 'failed' as const,
         errorCode: outcome.error.code,
@@ -100,39 +120,63 @@ export function endOf(outcome: JobOutcome, now: string) {
       }
 }
 
-export const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
+const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
 
 /** What a claim found: the job it claimed, and the jobs that ended as it passed over them (their documents gone). */
-export interface Claim<J = ClaimedJob> {
+interface Claim<J = ClaimedJob> {
   job?: J
   ended: JobRow[]
 }
 
 /** How many jobs one claim in turn passes over (their documents gone) before it gives up until the next poll. */
-export const MAX_CLAIM_TRIES = 16
+const MAX_CLAIM_TRIES = 16
 
 /**
- * The next job in the accounts' turns (D131), the same text on both dialects: among accounts with
- * jobs no runner holds, the fewest running first (a slot each before any has two), then the one
- * claimed from longest ago (never first), then the oldest waiting; of that account's jobs, one
- * left by a runner that stopped, else the oldest. Selects `id` and `status`.
+ * How a runner's slots are shared (D194): while another account has work waiting, an account
+ * holds at most `share` of them (half, rounded up); alone in waiting, it may take them all. A
+ * runner whose slots are all taken claims `insteadOf` an account over its share: only for
+ * another account below its share, and never a dead runner's job.
  */
-export function nextInTurnSql(now: string): SQL {
-  const free = sql`(status = 'queued' or (status = 'running' and lease_expires_at < ${now}))`
+export interface ClaimTurn {
+  share: number
+  insteadOf?: string
+}
+
+/** An account's share of `slots`: half of them, rounded up, at least one (D194). */
+export function shareOf(slots: number): number {
+  return Math.max(1, Math.ceil(slots / 2))
+}
+
+/**
+ * The next job for `runner` (D131, D194), the same text on both dialects. A job whose runner
+ * stopped renewing it comes first, whoever's (D195). Else the accounts with queued jobs take
+ * turns: only those holding less than their share of this runner's slots, unless one is alone in
+ * waiting; of them the fewest running on any runner first (a slot each before any has two), then
+ * the one claimed from longest ago (never first), then the oldest waiting; of that account's
+ * jobs, the oldest. Selects `id` and `status`.
+ */
+function nextInTurnSql(now: string, runner: string, { share, insteadOf }: ClaimTurn): SQL {
+  const orphan = sql`(jobs.status = 'running' and jobs.lease_expires_at < ${now})`
+  const belowShare = sql`coalesce(busy.here, 0) < ${share}`
+  const eligible =
+    insteadOf === undefined ? sql`(${belowShare} or (select count(*) from waiting) = 1)` : sql`${belowShare} and waiting.account_id <> ${insteadOf}`
   return sql`
     with waiting as (
-      select account_id, min(created_at) as first_at from jobs where ${free} group by account_id
+      select account_id, min(created_at) as first_at from jobs
+      where status = 'queued' or (status = 'running' and lease_expires_at < ${now}) group by account_id
     ), busy as (
-      select account_id, count(*) as running from jobs where status = 'running' and lease_expires_at >= ${now} group by account_id
+      select account_id, count(*) as running, sum(case when runner = ${runner} then 1 else 0 end) as here
+      from jobs where status = 'running' and lease_expires_at >= ${now} group by account_id
     ), turn as (
       select waiting.account_id from waiting
       left join busy on busy.account_id = waiting.account_id
       left join job_turns on job_turns.account_id = waiting.account_id
+      where ${eligible}
       order by coalesce(busy.running, 0), job_turns.last_claimed_at nulls first, waiting.first_at, waiting.account_id
       limit 1
     )
-    select jobs.id, jobs.status from jobs join turn on jobs.account_id = turn.account_id
-    where ${free}
+    select jobs.id, jobs.status from jobs
+    where ${insteadOf === undefined ? orphan : sql`false`} or (jobs.status = 'queued' and jobs.account_id in (select account_id from turn))
     order by case when jobs.status = 'running' then 0 else 1 end, jobs.created_at, jobs.id
     limit 1`
 }
@@ -145,7 +189,7 @@ const QUEUE_CAPS_LOCK = 0x6a6f6271 // "jobq"
 
 export const jobsRepository = perDatabase((database) => {
   const { db } = database
-  const { jobs, jobFiles, jobTurns } = jobTables[database.kind]
+  const { jobs, jobFiles, jobTurns, jobReadings } = jobTables[database.kind]
 
   const owned = (accountId: string, id?: string): SQL =>
     id === undefined ? eq(jobs.accountId, accountId) : and(eq(jobs.accountId, accountId), eq(jobs.id, id))!
@@ -181,6 +225,8 @@ export const jobsRepository = perDatabase((database) => {
         .returning(),
     )
     if (done) yield* releaseFile(tx, id, keepFileMs)
+    if (done && 'reading' in outcome && outcome.reading)
+      yield* run(tx.insert(jobReadings).values({ jobId: id, reading: outcome.reading }).onConflictDoNothing())
     return done
   }
 
@@ -253,8 +299,9 @@ export const jobsRepository = perDatabase((database) => {
     find: async (accountId: string, id: string): Promise<JobRow | undefined> => (await db.select().from(jobs).where(owned(accountId, id)))[0],
 
     /** The account's jobs, newest first, `limit` of them. */
-    list(accountId: string, { limit, status, schemaId, after }: JobPage): Promise<JobRow[]> {
+    list(accountId: string, { limit, status, schemaId, needsReview, after }: JobPage): Promise<JobRow[]> {
       let where = owned(accountId)
+      if (needsReview !== undefined) where = and(where, eq(jobs.needsReview, needsReview))!
       if (status !== undefined) where = and(where, eq(jobs.status, status))!
       if (schemaId !== undefined) where = and(where, eq(jobs.schemaId, schemaId))!
       if (after !== undefined) where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
@@ -288,6 +335,7 @@ export const jobsRepository = perDatabase((database) => {
         const status = yield* lockedStatus(tx, accountId, id)
         if (status === undefined || !FINISHED.includes(status)) return status
         yield* run(tx.delete(jobFiles).where(eq(jobFiles.jobId, id)))
+        yield* run(tx.delete(jobReadings).where(eq(jobReadings.jobId, id)))
         yield* run(tx.delete(jobs).where(eq(jobs.id, id)))
         return status
       }),
@@ -300,18 +348,19 @@ export const jobsRepository = perDatabase((database) => {
     claim: (tx: Queries, id: string, runner: string, leaseMs: number): Part<Claim> => claimIn(tx, id, runner, leaseMs, true),
 
     /**
-     * Claims the next job for `runner` in the accounts' turns (D131): of the accounts with jobs no
-     * runner holds, the one with the fewest jobs running (on any runner), then the one whose job was
-     * claimed longest ago; of its jobs, one whose runner stopped, else its oldest. `interrupted` when
-     * it was left running by a runner that stopped renewing it.
+     * Claims the next job for `runner` in the accounts' turns (D131, D194): a job whose runner
+     * stopped renewing it first, whoever's (D195); else, of the accounts with jobs no runner holds
+     * and below their share of `runner`'s slots (or alone in waiting), the one with the fewest jobs
+     * running (on any runner), then the one whose job was claimed longest ago; of its jobs, the
+     * oldest. `interrupted` when it was left running by a runner that stopped renewing it.
      */
-    *claimNext(tx: Queries, runner: string, leaseMs: number): Part<Claim<ClaimedJob & { interrupted: boolean }>> {
+    *claimNext(tx: Queries, runner: string, leaseMs: number, turn: ClaimTurn): Part<Claim<ClaimedJob & { interrupted: boolean }>> {
       // One claim in turn at a time across processes: each sees the running jobs and turns the last one left.
       yield* lock(CLAIM_LOCK)
       const ended: JobRow[] = []
       // A job whose document is gone fails as it is claimed; the next in turn is taken instead.
       for (let tries = 0; tries < MAX_CLAIM_TRIES; tries++) {
-        const [next] = yield* rows<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso()))
+        const [next] = yield* rows<{ id: string; status: JobStatus }>(nextInTurnSql(nowIso(), runner, turn))
         if (!next) break
         const claimed = yield* claimIn(tx, next.id, runner, leaseMs, false)
         ended.push(...claimed.ended)
@@ -366,7 +415,7 @@ export const jobsRepository = perDatabase((database) => {
     /** Stores the jobs of the documents found in a split job's file, ended (D251); they hold no file of their own. */
     *found(tx: Queries, found: FoundJobRow[]): Part<JobRow[]> {
       if (found.length === 0) return []
-      return yield* run(
+      const rows = yield* run(
         tx
           .insert(jobs)
           .values(
@@ -377,6 +426,10 @@ export const jobsRepository = perDatabase((database) => {
           )
           .returning(),
       )
+      // Each document keeps its own pages' reading for a review to learn from (D272).
+      const readings = found.flatMap(({ id, outcome }) => ('reading' in outcome && outcome.reading ? [{ jobId: id, reading: outcome.reading }] : []))
+      if (readings.length > 0) yield* run(tx.insert(jobReadings).values(readings))
+      return rows
     },
 
     /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back; how many. */
@@ -388,6 +441,31 @@ export const jobsRepository = perDatabase((database) => {
       // Documents deleted here or as their jobs ended leave free pages (D133).
       await database.reclaimSpace()
       return purged.length
+    },
+
+    // A review (D271): the reviews service composes these with its own tables and the webhook event.
+
+    /** One of the account's jobs, its row locked until the transaction ends. */
+    *locked(tx: Queries, accountId: string, id: string): Part<JobRow | undefined> {
+      const [row] = yield* forUpdate(tx.select().from(jobs).where(owned(accountId, id)))
+      return row
+    },
+
+    /** What a job's document was read as, when it was kept (D272). */
+    async reading(id: string): Promise<JobReading | undefined> {
+      return (await db.select({ reading: jobReadings.reading }).from(jobReadings).where(eq(jobReadings.jobId, id)))[0]?.reading
+    },
+
+    /** A job's values as a review leaves them; the job as it is then. */
+    *reviewed(tx: Queries, id: string, review: StoredAnswers & { at: string }): Part<JobRow> {
+      const [row] = yield* run(
+        tx
+          .update(jobs)
+          .set({ result: review.result, fieldsMeta: review.fieldsMeta, needsReview: review.needsReview, reviewedAt: review.at, updatedAt: review.at })
+          .where(eq(jobs.id, id))
+          .returning(),
+      )
+      return row!
     },
 
     /** Calls `wake` when a job may have been queued, here or (PostgreSQL) in another process; returns what stops it. */

@@ -6,7 +6,7 @@
 import type { Database } from '../../db/database'
 import type { Part, Queries } from '../../db/dialect'
 import { isDatabaseUnavailable } from '../../db/errors'
-import type { JobClassification, JobStatus, StoredJobField } from '../../db/tables/jobs'
+import type { JobClassification, JobReading, JobStatus, StoredFieldMeta, StoredJobField } from '../../db/tables/jobs'
 import { errors } from '../../http/errors'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
@@ -17,14 +17,17 @@ import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
-import { storedAnswers } from './answers'
+import { type Answers, type StoredAnswers, storedAnswers } from './answers'
+import { pages } from './classifier'
 import { ExtractionError } from './errors'
 import type { DocumentOutput, TaskOutput, TaskType } from './extractor'
 import type { ExtractRequest, Job } from './model'
+import type { DocumentText } from './readers/types'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
-import { type ClaimedJob, FINISHED, type FoundJobRow, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
+import { type ClaimedJob, type ClaimTurn, FINISHED, type FoundJobRow, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
 import { jobFieldOf, toWire } from './wire'
+import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
 /**
  * The field set of a request (D19): inline fields, a schema's fields, or the document type's
@@ -36,6 +39,10 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
     throw errors.validation([{ path: '/extract/schema_id', message: 'Give either fields or schema_id, not both' }])
   if (request.schema_version !== undefined && request.schema_id === undefined)
     throw errors.validation([{ path: '/extract/schema_version', message: 'schema_version needs schema_id' }])
+  // A schema's jobs are checked as the schema says (D284): the request sets the threshold only without one.
+  if (request.review_threshold !== undefined && request.schema_id !== undefined)
+    throw errors.validation([{ path: '/extract/review_threshold', message: 'Set review_threshold on the schema, not with schema_id' }])
+  const reviewThreshold = request.review_threshold ?? DEFAULT_REVIEW_THRESHOLD
   if (request.fields !== undefined) {
     const details = Object.entries(request.fields).flatMap(([key, field]) =>
       typeof field === 'string' ? [] : typeRuleDetails(field, `/extract/fields/${key}`),
@@ -58,18 +65,17 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
           : { ...field, key, label: field.label ?? key, description: field.description ?? '' },
       ),
     )
-    return { documentType, schemaId: null, schemaVersion: null, fields }
+    return { documentType, schemaId: null, schemaVersion: null, fields, reviewThreshold }
   }
   if (request.schema_id !== undefined) {
     const schema = await getActiveSchemaVersion(database, accountId, request.schema_id, request.schema_version)
     if (schema.fields.length === 0) throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
     const fields = schema.fields.map(withCatalog)
-    return { documentType, schemaId: schema.schema_id, schemaVersion: schema.version, fields }
+    return { documentType, schemaId: schema.schema_id, schemaVersion: schema.version, fields, reviewThreshold: schema.review_threshold }
   }
   // With `auto`, no fields: the found type's suggested fields, chosen as the job runs (D250).
-  return { documentType, schemaId: null, schemaVersion: null, fields: type ? suggestedFields(type) : [] }
+  return { documentType, schemaId: null, schemaVersion: null, fields: type ? suggestedFields(type) : [], reviewThreshold }
 }
-
 /** A type's suggested fields as a job reads them, typed and with the catalog's aliases. */
 function suggestedFields(type: DocumentTypeEntry): JobField[] {
   return type.fields.filter((field) => type.suggestedKeys.includes(field.key)).map((field) => resolveField(field, field))
@@ -85,19 +91,21 @@ export function typesToRead(catalog: Catalog, given: readonly StoredJobField[]):
     const entry = catalog.get(type.slug)!
     const aliases = new Map(entry.fields.map((field) => [field.key, field.aliases]))
     const read = given.length ? given.map((field) => resolveField(jobFieldOf(field), { aliases: aliases.get(field.key) })) : suggestedFields(entry)
-    return { ...type, read }
+    return { ...type, read, issuedBySeller: entry.issued_by_seller === true }
   })
 }
 
 export interface ResolvedFields {
-  /** A catalog slug, or `auto` (D250). */
   documentType: string
   schemaId: string | null
   schemaVersion: number | null
   fields: JobField[]
+  /** The schema's review threshold, the request's, or the default (D284). */
+  reviewThreshold: number
 }
 
-export interface NewJob extends ResolvedFields {
+export interface NewJob extends Omit<ResolvedFields, 'reviewThreshold'> {
+  reviewThreshold?: number
   accountId: string
   engine: string
   /** Read the file as one or more documents (D251); false when left out. */
@@ -123,6 +131,7 @@ export async function createJob(database: Database, input: NewJob, caps: QueueCa
       fileSha256: input.file.sha256,
       engine: input.engine,
       split: input.split ?? false,
+      reviewThreshold: input.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD,
       now: nowIso(),
     },
     input.file.content,
@@ -162,13 +171,14 @@ export interface JobFilter {
   startingAfter?: string
   status?: JobStatus
   schemaId?: string
+  needsReview?: boolean
 }
 
 /** Newest first, with a cursor (D21), optionally only one status or one schema's jobs (D70). */
 export async function listJobs(
   database: Database,
   accountId: string,
-  { limit, startingAfter, status, schemaId }: JobFilter,
+  { limit, startingAfter, status, schemaId, needsReview }: JobFilter,
 ): Promise<{ jobs: Job[]; has_more: boolean }> {
   const repository = jobsRepository(database)
   let after: { createdAt: string; id: string } | undefined
@@ -176,7 +186,7 @@ export async function listJobs(
     after = isIdOf('job', startingAfter) ? await repository.find(accountId, startingAfter) : undefined
     if (!after) throw errors.validation([{ path: 'query:/starting_after', message: 'Expected the ID of one of your jobs' }])
   }
-  const rows = await repository.list(accountId, { limit: limit + 1, status, schemaId, after })
+  const rows = await repository.list(accountId, { limit: limit + 1, status, schemaId, needsReview, after })
   return { jobs: rows.slice(0, limit).map(toWire), has_more: rows.length > limit }
 }
 
@@ -225,21 +235,23 @@ export function claimJob(database: Database, id: string, runner: string, leaseMs
   })
 }
 
-/** Claims the next job for `runner` in the accounts' turns (D131); undefined when there is none. */
-export async function claimNextJob(database: Database, runner: string, leaseMs: number): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
+/** Claims the next job for `runner` in the accounts' turns and within their shares (D131, D194); undefined when there is none. */
+export async function claimNextJob(
+  database: Database,
+  runner: string,
+  leaseMs: number,
+  turn: ClaimTurn,
+): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
   const jobs = jobsRepository(database)
   if (!(await jobs.anyClaimable())) return undefined
   return database.transaction(function* (tx) {
-    const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs)
+    const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs, turn)
     yield* jobsEnded(database, tx, ended)
     return job
   })
 }
 
-/**
- * Records the outcome if `runner` still holds the job, releases its document, and queues its
- * webhook events; with the jobs of the documents found in its file (D251), theirs first. Whether it did.
- */
+/** Records the outcome if `runner` still holds the job, releases its document, and queues its webhook events; whether it did. */
 export function completeJob(
   database: Database,
   id: string,
@@ -256,6 +268,49 @@ export function completeJob(
     yield* jobsEnded(database, tx, [...documents, ended])
     return true
   })
+}
+
+/** A document read as more than this much JSON is not kept for a review: its job can be reviewed, but teaches no layout (D272). */
+export const MAX_READING_BYTES = 2 * 1024 * 1024
+
+/** What a job keeps of its document's reading for a review (D272): the reading without its second one, if it is not too large. */
+function keptReading(reading: DocumentText): JobReading | undefined {
+  const kept: JobReading = { pages: reading.pages, ...(reading.layout ? { layout: reading.layout } : {}) }
+  return JSON.stringify(kept).length <= MAX_READING_BYTES ? kept : undefined
+}
+
+// A review (D271): the reviews service composes these parts with its own tables and the webhook event.
+
+/** A job as a review reads it: its fields as the engine read them, its values, and what its document was read as (D272). */
+export interface JobToReview {
+  job: Job
+  fields: JobField[]
+  result: Record<string, unknown>
+  fieldsMeta: Record<string, StoredFieldMeta>
+  reading: JobReading | undefined
+}
+
+/** One of the account's jobs to review: 404 when it is not the account's, 409 `job_not_succeeded` when it did not succeed. */
+export async function jobToReview(database: Database, accountId: string, id: string): Promise<JobToReview> {
+  const repository = jobsRepository(database)
+  const row = isIdOf('job', id) ? await repository.find(accountId, id) : undefined
+  if (!row) throw errors.notFound('Job')
+  if (row.status !== 'succeeded') throw errors.jobNotSucceeded(row.status)
+  return {
+    job: toWire(row),
+    fields: row.fields.map(jobFieldOf),
+    result: row.result ?? {},
+    fieldsMeta: row.fieldsMeta ?? {},
+    reading: await repository.reading(id),
+  }
+}
+
+/** Records a review's values in the job, in the caller's transaction: the job as it is then, or undefined when it is gone. */
+export function* recordReview(database: Database, tx: Queries, accountId: string, id: string, review: StoredAnswers & { at: string }): Part<Job | undefined> {
+  const repository = jobsRepository(database)
+  const row = yield* repository.locked(tx, accountId, id)
+  if (!row) return undefined
+  return toWire(yield* repository.reviewed(tx, id, review))
 }
 
 /**
@@ -291,19 +346,24 @@ function noTypeFits({ candidates }: Classification): JobOutcome {
 /**
  * What a task's output makes of a job (D250, D251): its outcome; with `auto`, the type found and
  * its fields; with `split`, the jobs of the documents found, made ended, each with its pages, its
- * type and its answers, and the job that split them listing them.
+ * type and its answers, and the job that split them listing them. Each document keeps what it was
+ * read as, its own pages of the file's reading, for a review to learn from (D272, D255).
  */
-export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskType[]): { outcome: JobOutcome; found: FoundJobRow[] } {
+export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskType[], reading?: DocumentText): { outcome: JobOutcome; found: FoundJobRow[] } {
   const keys = (fields: readonly { key: string }[]) => fields.map(({ key }) => key)
-  if (output.kind === 'answers') return { outcome: storedAnswers(keys(row.fields), output.answers), found: [] }
+  const answered = (fields: readonly { key: string }[], answers: Answers, text: DocumentText | undefined): JobOutcome => {
+    const kept = text && keptReading(text)
+    return { ...storedAnswers(keys(fields), answers, row.reviewThreshold), ...(kept && { reading: kept }) }
+  }
+  if (output.kind === 'answers') return { outcome: answered(row.fields, output.answers, reading), found: [] }
   if (output.kind === 'classified') throw new Error('a job never only classifies')
   const auto = row.documentType === AUTO_TYPE
   /** One document's outcome: with `auto`, its type, the fields read as it and its classification. */
-  const documentOutcome = ({ documentType, classification, answers }: DocumentOutput): JobOutcome => {
+  const documentOutcome = ({ firstPage, lastPage, documentType, classification, answers }: DocumentOutput): JobOutcome => {
     const fields = auto ? types.find((type) => type.slug === documentType)?.read : row.fields.map(jobFieldOf)
     if (answers === null || documentType === null || !fields)
       return { ...noTypeFits(classification), ...(auto && { classification: classificationOf(classification) }) }
-    const stored = storedAnswers(keys(fields), answers)
+    const stored = answered(fields, answers, reading && row.split ? pages(reading, firstPage, lastPage) : reading)
     return auto ? { ...stored, documentType, fields, classification: classificationOf(classification) } : stored
   }
   if (!row.split) return { outcome: documentOutcome(output.documents[0]!), found: [] }
@@ -322,6 +382,7 @@ export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskT
       fileMediaType: row.fileMediaType,
       fileSha256: row.fileSha256,
       engine: row.engine,
+      reviewThreshold: row.reviewThreshold,
       splitFrom: { job_id: row.id, first_page: document.firstPage, last_page: document.lastPage },
       outcome,
       now,
@@ -333,5 +394,6 @@ export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskT
     document_type: documentType === AUTO_TYPE ? null : documentType,
     job_id: id,
   }))
-  return { outcome: { result: null, fieldsMeta: null, documents }, found }
+  // The job that split holds no values of its own: its documents' jobs each say whether they need a person (D255).
+  return { outcome: { result: null, fieldsMeta: null, needsReview: false, documents }, found }
 }

@@ -29,9 +29,12 @@ export function toWire(row: JobRow): Job {
     ...(row.classification && { classification: row.classification }),
     ...(row.split && { documents: row.documents }),
     ...(row.splitFrom && { split_from: row.splitFrom }),
+    review_threshold: row.reviewThreshold,
+    needs_review: row.needsReview,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     completed_at: row.completedAt,
+    reviewed_at: row.reviewedAt,
   }
 }
 

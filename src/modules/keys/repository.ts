@@ -88,6 +88,21 @@ export const keysRepository = perDatabase((database) => {
         .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
         .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)),
 
+    /** One account's keys, oldest first, revoked ones included (D337). */
+    listOf: (accountId: string): Promise<KeySummary[]> =>
+      db
+        .select({ id: apiKeys.id, accountName: accounts.name, prefix: apiKeys.keyPrefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
+        .from(apiKeys)
+        .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+        .where(eq(apiKeys.accountId, accountId))
+        .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)),
+
+    /** Stores a key for an account that exists (D337: the caller's own). */
+    async issueFor(accountId: string, key: NewKey): Promise<Omit<StoredKey, 'accountName'>> {
+      const [row] = await db.insert(apiKeys).values({ accountId, keyHash: key.hash, keyPrefix: key.prefix }).returning()
+      return { id: row!.id, accountId, createdAt: row!.createdAt }
+    },
+
     async revoke(keyId: string): Promise<RevokeOutcome> {
       const outcome = await database.transaction(function* (tx) {
         const [row] = yield* forUpdate(tx.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)))

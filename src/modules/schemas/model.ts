@@ -23,8 +23,22 @@ const JsonSchemaInput = t.Record(t.String(), t.Unknown(), {
   examples: [{ type: 'object', properties: { total: { type: 'number', title: 'Total' }, issued: { type: 'string', format: 'date' } }, required: ['total'] }],
 })
 
+/** D284: the confidence under which a value of the schema's jobs needs a person. */
+const ReviewThreshold = t.Number({
+  minimum: 0,
+  maximum: 1,
+  description: "The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.",
+  examples: [0.95],
+})
+
 export const CreateSchemaBody = t.Object(
-  { name: Name, description: t.Optional(Description), fields: t.Optional(FieldsInput), json_schema: t.Optional(JsonSchemaInput) },
+  {
+    name: Name,
+    description: t.Optional(Description),
+    fields: t.Optional(FieldsInput),
+    json_schema: t.Optional(JsonSchemaInput),
+    review_threshold: t.Optional(ReviewThreshold),
+  },
   { additionalProperties: false },
 )
 
@@ -44,8 +58,11 @@ export const ResultJsonSchema = t.Record(t.String(), t.Unknown(), {
 })
 
 export const UpdateSchemaBody = t.Object(
-  { name: t.Optional(Name), description: t.Optional(Description), fields: t.Optional(FieldsInput) },
-  { additionalProperties: false, description: 'Only the properties sent change; `fields` replaces the whole list.' },
+  { name: t.Optional(Name), description: t.Optional(Description), fields: t.Optional(FieldsInput), review_threshold: t.Optional(ReviewThreshold) },
+  {
+    additionalProperties: false,
+    description: 'Only the properties sent change; `fields` replaces the whole list; `review_threshold` alone makes no new version.',
+  },
 )
 
 export const Schema = t.Object(
@@ -56,6 +73,7 @@ export const Schema = t.Object(
     fields: t.Array(Field),
     version: t.Integer({ minimum: 1, description: '1 at creation, one more on each change of name, description or fields.', examples: [3] }),
     is_active: t.Boolean({ description: 'false after soft delete.' }),
+    review_threshold: ReviewThreshold,
     created_at: t.String({ format: 'date-time', examples: ['2026-11-21T19:08:00.000Z'] }),
     updated_at: t.String({ format: 'date-time', examples: ['2026-11-21T19:08:00.000Z'] }),
   },

@@ -24,6 +24,7 @@ export interface WireRow {
   fields: string
   version: number
   isActive: boolean
+  reviewThreshold: number
   createdAt: string
   updatedAt: string
 }
@@ -34,6 +35,7 @@ export type NewSchema = {
   name: string
   description: string
   fields: StoredField[]
+  reviewThreshold: number
   /** One instant: a new schema's updated_at equals its created_at. */
   now: string
 }
@@ -66,6 +68,7 @@ export const schemasRepository = perDatabase((database) => {
     fields: sql<string>`${schemas.fields}`,
     version: schemas.version,
     isActive: schemas.isActive,
+    reviewThreshold: schemas.reviewThreshold,
     createdAt: schemas.createdAt,
     updatedAt: schemas.updatedAt,
   }
@@ -87,6 +90,7 @@ export const schemasRepository = perDatabase((database) => {
         name: sql.placeholder('name'),
         description: sql.placeholder('description'),
         fields: sql.placeholder('fields'),
+        reviewThreshold: sql.placeholder('reviewThreshold'),
         createdAt: sql.placeholder('now'),
         updatedAt: sql.placeholder('now'),
         versionCreatedAt: sql.placeholder('now'),
@@ -168,6 +172,12 @@ export const schemasRepository = perDatabase((database) => {
           .where(owned(row.accountId, row.id))
           .returning(),
       )
+      return updated!
+    },
+
+    /** Sets the review threshold, which is no part of a version (D284). */
+    *setReviewThreshold(tx: Queries, row: SchemaRow, reviewThreshold: number): Part<SchemaRow> {
+      const [updated] = yield* run(tx.update(schemas).set({ reviewThreshold, updatedAt: nowIso() }).where(owned(row.accountId, row.id)).returning())
       return updated!
     },
 

@@ -13,6 +13,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { Type } from '@sinclair/typebox'
 import { fieldsFromJsonSchema } from '../../lib/fields/json-schema-input'
 import { type CreateSchemaBody, MAX_SCHEMAS_PER_ACCOUNT, type Schema, type SchemaVersion, type UpdateSchemaBody } from './model'
+import { DEFAULT_REVIEW_THRESHOLD } from '../extraction/confidence'
 import { type NewSchema, type SchemaChanges, type SchemaRow, type SchemaVersionRow, schemasRepository, versionRowOf, type WireRow } from './repository'
 
 function toWire(row: SchemaRow): Schema {
@@ -23,6 +24,7 @@ function toWire(row: SchemaRow): Schema {
     fields: withTypes(row.fields),
     version: row.version,
     is_active: row.isActive,
+    review_threshold: row.reviewThreshold,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   }
@@ -34,7 +36,7 @@ function toWire(row: SchemaRow): Schema {
  * (D43) and timestamps (D5) hold no character JSON escapes, so they are quoted as they are.
  */
 function toWireJson(row: WireRow): string {
-  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${typedFieldsJson(row.fields)},"version":${row.version},"is_active":${row.isActive},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
+  return `{"id":"${row.id}","name":${JSON.stringify(row.name)},"description":${JSON.stringify(row.description)},"fields":${typedFieldsJson(row.fields)},"version":${row.version},"is_active":${row.isActive},"review_threshold":${row.reviewThreshold},"created_at":"${row.createdAt}","updated_at":"${row.updatedAt}"}`
 }
 
 /** The fields as stored and answered: complete (D7), so a stored field is a Field. */
@@ -107,6 +109,7 @@ export async function createSchema(database: Database, accountId: string, body: 
     name: input.name,
     description: input.description ?? '',
     fields: toStoredFields(input.fields ?? []),
+    reviewThreshold: input.review_threshold ?? DEFAULT_REVIEW_THRESHOLD,
     now: nowIso(),
   }
   const created = await schemasRepository(database).createWithinLimit(values, MAX_SCHEMAS_PER_ACCOUNT)
@@ -131,9 +134,14 @@ async function findVersion(database: Database, row: SchemaRow, version: number):
  * A version of an active schema of the account (its current one unless one is asked for), for
  * use by other modules (extraction).
  */
-export async function getActiveSchemaVersion(database: Database, accountId: string, id: string, version?: number): Promise<SchemaVersion> {
+export async function getActiveSchemaVersion(
+  database: Database,
+  accountId: string,
+  id: string,
+  version?: number,
+): Promise<SchemaVersion & { review_threshold: number }> {
   const row = await findRow(database, accountId, id, true)
-  return findVersion(database, row, version ?? row.version)
+  return { ...(await findVersion(database, row, version ?? row.version)), review_threshold: row.reviewThreshold }
 }
 
 function toVersionWire(row: SchemaVersionRow): SchemaVersion {
@@ -188,7 +196,10 @@ export async function updateSchema(database: Database, accountId: string, id: st
         if (patch.description !== undefined && patch.description !== current.description) changes.description = patch.description
         if (fields && JSON.stringify(fields) !== JSON.stringify(withTypes(current.fields))) changes.fields = fields // D36 on stored forms
         // D13: nothing changed, no new version.
-        return Object.keys(changes).length === 0 ? current : yield* repository.saveVersion(tx, current, changes)
+        const saved = Object.keys(changes).length === 0 ? current : yield* repository.saveVersion(tx, current, changes)
+        // D284: the review threshold is how the account checks, not what is read: no version of its own.
+        const threshold = patch.review_threshold
+        return threshold === undefined || threshold === saved.reviewThreshold ? saved : yield* repository.setReviewThreshold(tx, saved, threshold)
       })
     : undefined
   if (!row) throw errors.notFound('Schema')

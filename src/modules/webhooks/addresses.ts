@@ -113,11 +113,15 @@ export function isLocalhostName(host: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost')
 }
 
+/** What to do about a refused host, said once (D336): the operator's flag. */
+const UNLESS_ALLOWED = 'unless the server is started with --webhooks-allow-private'
+
 /** Why a host may not be registered, judged from its text alone (no DNS); undefined when it may. */
 export function refusedHost(hostname: string): string | undefined {
   const host = bareHost(hostname)
-  if (isLocalhostName(host)) return 'localhost is not allowed: webhooks may not reach loopback addresses'
-  if ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host)) return `${host} is a private, loopback or reserved address, which webhooks may not reach`
+  if (isLocalhostName(host)) return `localhost is a loopback address, which webhooks may not reach ${UNLESS_ALLOWED}`
+  if ((isIPv4(host) || isIPv6(host)) && isPrivateAddress(host))
+    return `${host} is a private, loopback or reserved address, which webhooks may not reach ${UNLESS_ALLOWED}`
   return undefined
 }
 

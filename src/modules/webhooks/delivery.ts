@@ -6,6 +6,7 @@
  * are queued, in this process or, on PostgreSQL, in any). It is the shared lease worker (D130).
  */
 import type { Database } from '../../db/database'
+import { noteDatabaseFailure } from '../../db/errors'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
 import { isoIn } from '../../lib/time'
@@ -196,6 +197,7 @@ export function createDeliveryWorker({
     claim: (owner, room) => queue.claimDue(owner, leaseMs, room, share()),
     idOf: (message) => message.id,
     run: (message) => deliver(message),
+    failed: (error) => noteDatabaseFailure(database, error),
     release: async (owner) => {
       await queue.releaseLeases(owner)
       return 0

@@ -1,6 +1,7 @@
 /** Webhook endpoints and their delivery attempts on the wire (D80–D86). */
-import { t } from 'elysia'
-import { WEBHOOK_EVENTS } from '../../db/tables/webhooks'
+import { type TSchema, t } from 'elysia'
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../db/tables/webhooks'
+import { Job } from '../extraction/model'
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20
 const MAX_URL_LENGTH = 2048
@@ -81,6 +82,63 @@ export const DeliveriesQuery = t.Object(
   },
   { additionalProperties: true },
 )
+
+/** The body of a job's event (D81): the job exactly as GET /api/v1/jobs/:id answers it when it ends. */
+const jobEvent = <E extends WebhookEvent>(event: E, title: string) =>
+  t.Object(
+    {
+      type: t.Literal(event),
+      timestamp: t.String({
+        format: 'date-time',
+        description: 'When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).',
+        examples: ['2026-11-21T19:08:00.000Z'],
+      }),
+      data: t.Object({ job: Job }),
+    },
+    { title },
+  )
+
+const JobSucceededEvent = jobEvent('job.succeeded', 'JobSucceededEvent')
+const JobFailedEvent = jobEvent('job.failed', 'JobFailedEvent')
+const JobReviewedEvent = jobEvent('job.reviewed', 'JobReviewedEvent')
+
+/** The headers of every attempt (D82, Standard Webhooks). */
+export const DeliveryHeaders = t.Object({
+  'webhook-id': t.String({
+    description: "The message's ID, the same on every attempt of one event: the receiver's idempotency key.",
+    examples: ['msg_01m7zvb9bb611cmatkr3ef5dhzw8cw'],
+  }),
+  'webhook-timestamp': t.String({
+    pattern: '^[0-9]+$',
+    description: 'When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.',
+    examples: ['1795374480'],
+  }),
+  'webhook-signature': t.String({
+    pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$',
+    description:
+      '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. ' +
+      'Space-separated when there are several; accept the message when one matches.',
+    examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='],
+  }),
+  'user-agent': t.String({ pattern: '^extractd/', examples: ['extractd/0.1.0'] }),
+})
+
+/**
+ * Every event with the body it sends, and how the sender reads the receiver's answer: the OpenAPI
+ * document's `webhooks` are made from these (D321), so an event added to WEBHOOK_EVENTS does not
+ * compile until it has its body here.
+ */
+export const WEBHOOK_EVENT_BODIES = {
+  'job.succeeded': { summary: 'A job succeeded', body: JobSucceededEvent },
+  'job.failed': { summary: 'A job failed', body: JobFailedEvent },
+  'job.reviewed': { summary: "A person reviewed a job's values (D272)", body: JobReviewedEvent },
+} satisfies Record<WebhookEvent, { summary: string; body: TSchema }>
+
+export const RECEIVER_ANSWERS = {
+  '2XX': 'Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event.',
+  '4XX': 'A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84).',
+  '5XX': 'A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed).',
+}
 
 export type CreateWebhookBody = typeof CreateWebhookBody.static
 export type Webhook = typeof Webhook.static

@@ -34,10 +34,13 @@ export interface EndedJob {
   status: string
   completedAt: string | null
   wire: unknown
+  /** The event when it is not the job's end: `job.reviewed` (D277), at the review's time. */
+  reviewed?: string
 }
 
-/** The event of a job's end; none for a canceled job (D81). */
+/** The event of a job's end (none for a canceled job, D81), or of its review (D277). */
 function eventOf(job: EndedJob): WebhookEvent | undefined {
+  if (job.reviewed) return 'job.reviewed'
   return job.status === 'succeeded' ? 'job.succeeded' : job.status === 'failed' ? 'job.failed' : undefined
 }
 
@@ -52,7 +55,7 @@ export function* queueJobEvent(database: Database, tx: Queries, job: EndedJob): 
   const repository = webhooksRepository(database)
   const endpoints = yield* repository.listening(tx, job.accountId, event)
   if (endpoints.length === 0) return
-  const payload = JSON.stringify({ type: event, timestamp: job.completedAt ?? nowIso(), data: { job: job.wire } })
+  const payload = JSON.stringify({ type: event, timestamp: job.reviewed ?? job.completedAt ?? nowIso(), data: { job: job.wire } })
   yield* repository.queue(tx, endpoints, { event, jobId: job.id, payload })
 }
 

@@ -4,14 +4,18 @@
  */
 import type { JobField } from '../../../src/lib/fields/model'
 import { describe, expect, test } from 'bun:test'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { zipSync, strToU8 } from 'fflate'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { newId } from '../../../src/lib/ids'
+import { loadCatalog } from '../../../src/modules/catalog/service'
 import type { Engine, ExtractionInput } from '../../../src/modules/extraction/engines/types'
 import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { joined, type Meta, type Split } from '../../helpers/answers'
 import { createOpenAiEngine } from '../../../src/modules/extraction/engines/openai'
 import { imagePdf, renderPage, toJpeg, toPng } from '../../helpers/images'
+import { tempDir } from '../../helpers/process'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { type CallOptions, ISO_MS, type TestApp, createSchema, expectEnvelope, expectValidation, field, makeTestApp } from '../../helpers/app'
 
@@ -60,9 +64,12 @@ const JOB_PROPERTIES = [
   'fields_meta',
   'error',
   'engine',
+  'review_threshold',
+  'needs_review',
   'created_at',
   'updated_at',
   'completed_at',
+  'reviewed_at',
 ]
 
 const INVOICE_TEXT = 'ACME GmbH\nInvoice No.: INV-2024-001\nDate: 2024-03-05\nBill To: Globex Ltd\nTotal: 1,234.50 EUR\n'
@@ -270,20 +277,25 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
       // The engine's 1234.5 for an amount field is typed by the shared layer (D90).
       result: { invoice_number: 'INV-2024-001', total: '1234.50' },
       fields_meta: {
-        invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001', bbox: null },
-        total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR', bbox: null },
+        // D284: under the default threshold of 0.95, a value needs a person.
+        invoice_number: { confidence: 0.95, page: 1, snippet: 'Invoice No.: INV-2024-001', bbox: null, needs_review: false },
+        total: { confidence: 0.8, page: 1, snippet: 'Total: 1,234.50 EUR', bbox: null, needs_review: true },
       },
       error: null,
       engine: 'fake',
+      review_threshold: 0.95,
+      needs_review: true,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
       completed_at: expect.stringMatching(ISO_MS),
+      reviewed_at: null,
     })
     expect(job.file.sha256).toMatch(SHA256_HEX)
     expect(job.updated_at >= job.created_at).toBe(true)
     expect(job.completed_at >= job.created_at).toBe(true)
     expect(engine.calls).toHaveLength(1)
     expect(engine.calls[0]!.documentType).toBe('invoice')
+    expect(engine.calls[0]!.issuedBySeller).toBe(true)
     expect(engine.calls[0]!.document.pages.join('\n')).toContain('Invoice No.: INV-2024-001')
 
     const stored = await t.call('GET', `/api/v1/jobs/${job.id}`)
@@ -306,17 +318,17 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(Object.keys(job.result).sort()).toEqual(Object.keys(fields).sort())
     // D57: an amount is a decimal string with a dot; a field the document lacks is null.
     expect(job.result).toEqual({ invoice_number: 'INV-2024-001', total: '1234.50', po_reference: null })
-    expect(job.fields_meta.po_reference).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
+    expect(job.fields_meta.po_reference).toEqual({ confidence: 0, page: null, snippet: null, bbox: null, needs_review: false })
     expect(Object.keys(job.fields_meta).sort()).toEqual(Object.keys(fields).sort())
     for (const key of Object.keys(fields)) {
       const meta = job.fields_meta[key]
-      expect(Object.keys(meta).sort()).toEqual(['bbox', 'confidence', 'page', 'snippet'])
+      expect(Object.keys(meta).sort()).toEqual(['bbox', 'confidence', 'needs_review', 'page', 'snippet'])
       expect(typeof meta.confidence).toBe('number')
       expect(meta.confidence).toBeGreaterThanOrEqual(0)
       expect(meta.confidence).toBeLessThanOrEqual(1)
       expect(meta.page === null || (Number.isInteger(meta.page) && meta.page >= 1)).toBe(true)
       expect(meta.snippet === null || typeof meta.snippet === 'string').toBe(true)
-      if (job.result[key] === null) expect(meta).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
+      if (job.result[key] === null) expect(meta).toEqual({ confidence: 0, page: null, snippet: null, bbox: null, needs_review: false })
     }
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
   })
@@ -328,8 +340,8 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(job.status).toBe('succeeded')
     expect(job.result).toEqual({ invoice_number: 'INV-1', due_date: null })
     expect(job.fields_meta).toEqual({
-      invoice_number: { ...metaOf('invoice_number'), bbox: null },
-      due_date: { confidence: 0, page: null, snippet: null, bbox: null },
+      invoice_number: { ...metaOf('invoice_number'), bbox: null, needs_review: metaOf('invoice_number').confidence < 0.95 },
+      due_date: { confidence: 0, page: null, snippet: null, bbox: null, needs_review: false },
     })
   })
 
@@ -340,7 +352,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(job.status).toBe('succeeded')
     expect(job.error).toBeNull()
     expect(job.result).toEqual({ total: null })
-    expect(job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null, bbox: null } })
+    expect(job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null, bbox: null, needs_review: false } })
   })
 
   test('keys named like Object.prototype members (constructor, toString, hasOwnProperty) are null in result and fields_meta when the engine finds nothing', async () => {
@@ -352,7 +364,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(Object.keys(job.result)).toEqual(keys)
     expect(job.result).toEqual({ constructor: null, toString: null, hasOwnProperty: null, total: null })
     expect(Object.keys(job.fields_meta)).toEqual(keys)
-    for (const key of keys) expect(job.fields_meta[key]).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
+    for (const key of keys) expect(job.fields_meta[key]).toEqual({ confidence: 0, page: null, snippet: null, bbox: null, needs_review: false })
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
   })
 
@@ -387,7 +399,7 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
     expect(response.status).toBe(200)
     expect(response.body.job.status).toBe('succeeded')
     expect(response.body.job.result).toEqual({ total: null })
-    expect(response.body.job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null, bbox: null } })
+    expect(response.body.job.fields_meta).toEqual({ total: { confidence: 0, page: null, snippet: null, bbox: null, needs_review: false } })
   })
 
   test('an engine answer that cannot be stored (a BigInt in its meta) ends the job as failed, never left running', async () => {
@@ -426,6 +438,29 @@ describe('POST /api/v1/extract: the job resource (D21)', () => {
   })
 })
 
+describe('what the engine is told of the document type (D220)', () => {
+  test("the catalog's issued_by_seller reaches the engine: true for an invoice and an operator's type that says so, false for a purchase order", async () => {
+    const dir = tempDir()
+    const receipt = {
+      slug: 'receipt',
+      label: 'Receipt',
+      description: '',
+      issued_by_seller: true,
+      fields: [{ key: 'shop', label: 'Shop', description: '', required: true }],
+    }
+    writeFileSync(join(dir.path, 'receipt.json'), JSON.stringify(receipt))
+    const engine = fakeEngine()
+    const t = await makeTestApp({ engine, catalog: loadCatalog({ extraDir: dir.path }) })
+    dir.remove()
+    for (const type of ['invoice', 'receipt', 'purchase_order']) await extracted(t, { document_type: type, fields: { company_name: 'Company' } })
+    expect(engine.calls.map((call) => [call.documentType, call.issuedBySeller])).toEqual([
+      ['invoice', true],
+      ['receipt', true],
+      ['purchase_order', false],
+    ])
+  })
+})
+
 describe('typed fields through the API: one pipeline for both engines (D90, D91)', () => {
   const GERMAN = 'ACME GmbH\nRechnung Nr. 2026-17\nDatum: 3. März 2026\nBezahlt: ja\nStatus: offen\nGesamt: 1.234,50 €\nAmount due: EUR 1,234.50\n'
 
@@ -452,7 +487,7 @@ describe('typed fields through the API: one pipeline for both engines (D90, D91)
       expect(viaModel.status).toBe('succeeded')
       expect(viaModel.fields.map((field: { type: string }) => field.type)).toEqual(['amount', 'date', 'amount'])
       expect(viaModel.result).toEqual({ total: '1234.50', date: '2026-03-03', amount_due: '1234.50' })
-      expect(viaModel.fields_meta.total).toEqual({ confidence: 0.8, page: 1, snippet: 'Gesamt: 1.234,50 €', bbox: null })
+      expect(viaModel.fields_meta.total).toEqual({ confidence: 0.8, page: 1, snippet: 'Gesamt: 1.234,50 €', bbox: null, needs_review: true })
 
       const builtin = await extracted(await makeTestApp(), request, file)
       expect(builtin.result).toEqual(viaModel.result)
@@ -949,9 +984,12 @@ describe('POST /api/v1/extract: failed extractions are 200 with status "failed"'
       fields_meta: null,
       error: { code: 'corrupt_document', message: expect.any(String) },
       engine: 'builtin',
+      review_threshold: 0.95,
+      needs_review: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
       completed_at: expect.stringMatching(ISO_MS),
+      reviewed_at: null,
     })
     expect(job.error.message.length).toBeGreaterThan(0)
     expect((await t.call('GET', `/api/v1/jobs/${job.id}`)).body).toEqual({ job })
@@ -1038,9 +1076,12 @@ describe('POST /api/v1/extract?async=true (D21)', () => {
       fields_meta: null,
       error: null,
       engine: 'fake',
+      review_threshold: 0.95,
+      needs_review: null,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: job.created_at,
       completed_at: null,
+      reviewed_at: null,
     })
     await Bun.sleep(30)
     const stored = await t.call('GET', `/api/v1/jobs/${job.id}`)

@@ -34,7 +34,7 @@ const catalogFields = (type: string, keys?: string[]): JobField[] =>
 
 async function extract(pages: string | string[], fields: JobField[], documentType = 'invoice') {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
-  return split(await builtinEngine.extract({ document, documentType, fields }))
+  return split(await builtinEngine.extract({ document, documentType, issuedBySeller: catalog.get(documentType)?.issued_by_seller === true, fields }))
 }
 
 async function values(pages: string | string[], fields: JobField[], documentType = 'invoice') {
@@ -380,6 +380,15 @@ describe('names', () => {
       company_name: 'Northwind Traders GmbH',
       client_name: 'Contoso Ltd',
     })
+  })
+
+  test('the letterhead and the address window name the parties only of a type the seller issues (D220)', async () => {
+    const text = ['Northwind Traders GmbH', 'Hauptstraße 5, 10115 Berlin', '', 'Contoso Ltd', '1 Market Street', 'Order No: 77'].join('\n')
+    const fields = catalogFields('invoice', ['company_name'])
+    const read = async (issuedBySeller: boolean) =>
+      split(await builtinEngine.extract({ document: { pages: [text] }, documentType: 'order', issuedBySeller, fields })).values
+    expect(await read(true)).toEqual({ company_name: 'Northwind Traders GmbH' })
+    expect(await read(false)).toEqual({ company_name: null })
   })
 
   test('a receipt name wrapped before its trade word and legal form is one name; a brand above a company line is not joined', async () => {
@@ -728,7 +737,7 @@ describe('through the readers', () => {
     draw('Total due', 50, 700)
     draw('£ 1,020.00', 250, 700)
     const document = await readDocument(await pdf.save(), 'application/pdf')
-    const out = split(await builtinEngine.extract({ document, documentType: 'invoice', fields: invoiceFields }))
+    const out = split(await builtinEngine.extract({ document, documentType: 'invoice', issuedBySeller: true, fields: invoiceFields }))
     expect(out.values).toMatchObject({ company_name: 'Contoso Trading Ltd', invoice_number: 'INV-0099', date: '2024-03-14', total: '1020.00', currency: 'GBP' })
     expect(out.meta.total!.page).toBe(2)
   })

@@ -18,7 +18,7 @@ const fields: JobField[] = loadCatalog()
   .map((field) => ({ ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }))
 
 async function read(text: string) {
-  return split(await builtinEngine.extract({ document: { pages: [text] }, documentType: 'invoice', fields }))
+  return split(await builtinEngine.extract({ document: { pages: [text] }, documentType: 'invoice', issuedBySeller: true, fields }))
 }
 
 const lines = (...rows: string[]) => rows.join('\n')

@@ -237,6 +237,29 @@ describe('"split": true', () => {
     }
   })
 
+  test("a found document's job says whether it needs a person, and its review teaches the sender's layout (D255)", async () => {
+    const t = await makeTestApp()
+    const documents = [sample('invoice-en'), sample('contract-en-three-pages')]
+    const extract = { document_type: 'auto', split: true }
+    const { job } = (await t.call('POST', '/api/v1/extract', { body: fileForm(await samplesPdf(documents), 'stack.pdf', extract) })).body
+    expect(job.status).toBe('succeeded')
+    // The job that split holds no values: its documents' jobs each say whether they need a person.
+    expect(job.needs_review).toBe(false)
+    const invoice = (await t.call('GET', `/api/v1/jobs/${job.documents[0].job_id}`)).body.job
+    expect(typeof invoice.needs_review).toBe('boolean')
+    expect(invoice.needs_review).toBe(Object.values<{ needs_review: boolean }>(invoice.fields_meta).some((meta) => meta.needs_review))
+    // A person writes the seller as their books do; the invoice sent alone is then read with what they taught.
+    const review = await t.call('POST', `/api/v1/jobs/${invoice.id}/review`, { body: { fields: { company_name: 'HPD STATIONERS' } } })
+    expect(review.status).toBe(200)
+    const { layouts } = (await t.call('GET', '/api/v1/layouts')).body
+    expect(layouts).toHaveLength(1)
+    expect(layouts[0].job_id).toBe(invoice.id)
+    const alone = { document_type: 'invoice' }
+    const { job: again } = (await t.call('POST', '/api/v1/extract', { body: fileForm(await samplesPdf([documents[0]!]), 'one.pdf', alone) })).body
+    expect(again.result.company_name).toBe('HPD STATIONERS')
+    expect(again.fields_meta.company_name.learned).toEqual({ layout: layouts[0].id, job: invoice.id, how: 'constant' })
+  })
+
   test("each found document's job is told by webhook, and is deleted on its own", async () => {
     const receiver = startReceiver()
     cleanups.push(() => receiver.stop())

@@ -8,8 +8,8 @@ import { afterAll, afterEach, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Database } from '../../../src/db/database'
 import { type Logger, silentLogger } from '../../../src/lib/log'
-import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { loadCatalog } from '../../../src/modules/catalog/service'
+import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
@@ -59,8 +59,8 @@ async function setup(log: Logger = silentLogger) {
     const created = createJobRunner({
       database: options.on ?? database,
       extract,
-      concurrency: options.concurrency ?? 1,
       catalog: loadCatalog(),
+      concurrency: options.concurrency ?? 1,
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,
       log,
@@ -241,8 +241,9 @@ describe('job leases', () => {
         await Bun.sleep(5)
         return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
       }
-    runner(counting('here'), { concurrency: 3 }).start()
-    runner(counting('there'), { concurrency: 3, on: other }).start()
+    // Leases long enough that a stalled event loop on a busy machine never lets one run out: this is about claims, not takeovers.
+    runner(counting('here'), { concurrency: 3, leaseMs: 10_000 }).start()
+    runner(counting('there'), { concurrency: 3, leaseMs: 10_000, on: other }).start()
     await eventually(async () => (await Promise.all(ids.map(job))).every((one) => one.status === 'succeeded'), 10_000)
     expect(seen).toHaveLength(30)
     const rows = await query<{ attempts: number }>(database, 'select attempts from jobs')

@@ -192,3 +192,69 @@ describe('locateValues', () => {
     expect(located.meta.total).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
   })
 })
+
+describe('table rows (D338)', () => {
+  const table = page([
+    [
+      ['Item', 1],
+      ['Qty', 1],
+      ['Amount', 1],
+    ],
+    [
+      ['Paper', 1],
+      ['A4', 1],
+      ['10', 1],
+      ['45.00', 1],
+    ],
+    [
+      ['(recycled,', 1],
+      ['white)', 1],
+    ],
+    [
+      ['Toner', 1],
+      ['2', 1],
+      ['118.00', 1],
+    ],
+    [
+      ['Total:', 1],
+      ['163.00', 1],
+    ],
+  ])
+  const rows = [
+    { item: 'Paper A4', qty: 10, amount: '45.00' },
+    { item: 'Stapler', qty: 1, amount: '9.99' },
+    { item: 'Toner', qty: 2, amount: '118.00' },
+  ]
+
+  test('each row gets the box of its printed line and each cell the box of its words; a row not in print is null', () => {
+    const located = locate(output({ lines: rows }, { lines: 'Item Qty Amount' }), table)
+    const meta = located.meta.lines!
+    expect(meta.bbox).toEqual({ left: 0.1, top: 0.1, width: 0.15, height: 0.02 })
+    expect(meta.rows).toEqual([
+      {
+        page: 1,
+        bbox: { left: 0.1, top: 0.14, width: 0.17, height: 0.02 },
+        cells: {
+          item: { left: 0.1, top: 0.14, width: 0.08, height: 0.02 },
+          qty: { left: 0.19, top: 0.14, width: 0.02, height: 0.02 },
+          amount: { left: 0.22, top: 0.14, width: 0.05, height: 0.02 },
+        },
+      },
+      null,
+      {
+        page: 1,
+        bbox: { left: 0.1, top: 0.22, width: 0.14, height: 0.02 },
+        cells: {
+          item: { left: 0.1, top: 0.22, width: 0.05, height: 0.02 },
+          qty: { left: 0.16, top: 0.22, width: 0.01, height: 0.02 },
+          amount: { left: 0.18, top: 0.22, width: 0.06, height: 0.02 },
+        },
+      },
+    ])
+  })
+
+  test('a document without positions gives no rows', () => {
+    const located = locate(output({ lines: rows }, { lines: 'Item Qty Amount' }), { pages: ['Item Qty Amount\nPaper A4 10 45.00'] })
+    expect(located.meta.lines).toEqual({ confidence: 0.9, page: 1, snippet: 'Item Qty Amount', bbox: null })
+  })
+})

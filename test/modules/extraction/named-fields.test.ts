@@ -20,7 +20,7 @@ const named = (key: string, label: string, type: ResolvedType = 'text', descript
 
 async function read(pages: string | string[], fields: JobField[]) {
   const document = { pages: Array.isArray(pages) ? pages : [pages] }
-  return split(await builtinEngine.extract({ document, documentType: 'invoice', fields }))
+  return split(await builtinEngine.extract({ document, documentType: 'invoice', issuedBySeller: true, fields }))
 }
 
 async function values(pages: string | string[], fields: JobField[]) {
@@ -205,7 +205,7 @@ describe('layouts', () => {
       named('order_number', 'Order number'),
       named('vat_rate', 'VAT rate', 'number'),
     ]
-    const out = split(await builtinEngine.extract({ document, documentType: 'invoice', fields }))
+    const out = split(await builtinEngine.extract({ document, documentType: 'invoice', issuedBySeller: true, fields }))
     expect(out.values).toEqual({ customer_number: 'K-5521', delivery_date: '2026-05-04', order_number: 'ZAM-4410', vat_rate: 23 })
     expect(out.meta.customer_number!.page).toBe(1)
   })

@@ -25,7 +25,7 @@ const KEYS = FIELDS.map((field) => field.key)
 const PAGES = ['ACME GmbH\nInvoice number: INV-2024-001\nDate: March 5, 2024', 'Items:\nWidget\nGadget\nTotal: 1,234.50 EUR']
 
 function input(overrides: Partial<ExtractionInput> = {}): ExtractionInput {
-  return { document: { pages: PAGES }, documentType: 'invoice', fields: FIELDS, ...overrides }
+  return { document: { pages: PAGES }, documentType: 'invoice', issuedBySeller: true, fields: FIELDS, ...overrides }
 }
 
 interface Received {

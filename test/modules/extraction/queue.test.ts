@@ -8,15 +8,15 @@ import { join } from 'node:path'
 import type { Database } from '../../../src/db/database'
 import { ApiError } from '../../../src/http/errors'
 import { silentLogger } from '../../../src/lib/log'
-import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { loadCatalog } from '../../../src/modules/catalog/service'
+import type { Extractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../../src/modules/extraction/repository'
 import { jobsRepository } from '../../../src/modules/extraction/repository'
 import { claimJob, createJob, getJob } from '../../../src/modules/extraction/service'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
 import { createKey } from '../../../src/modules/keys/service'
-import { expectEnvelope, makeTestApp } from '../../helpers/app'
+import { BASE, expectEnvelope, makeTestApp } from '../../helpers/app'
 import { anotherHandle, openTestDatabase, TEST_DIALECT } from '../../helpers/database'
 import { tempDir } from '../../helpers/process'
 import { joined } from '../../helpers/answers'
@@ -44,10 +44,17 @@ async function setup() {
   const ended: string[] = []
   const extractor =
     (ms: number): Extractor =>
-    async ({ content, fields }) => {
+    async ({ content, fields }, _progress, signal) => {
       const name = new TextDecoder().decode(content)
       started.push(name)
-      await Bun.sleep(ms)
+      // Stopped, as the process pool stops a job, when the runner aborts it.
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, ms)
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer)
+          reject(new Error('aborted'))
+        })
+      })
       ended.push(name)
       return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
     }
@@ -55,8 +62,8 @@ async function setup() {
     const made = createJobRunner({
       database: options.on ?? database,
       extract: extractor(options.ms ?? 5),
-      concurrency: options.concurrency ?? 1,
       catalog: loadCatalog(),
+      concurrency: options.concurrency ?? 1,
       keepFileMs: 0,
       readLimits: DEFAULT_READ_LIMITS,
       log: silentLogger,
@@ -118,6 +125,43 @@ describe('jobs are claimed in the accounts turns (D131)', () => {
   })
 })
 
+describe('while another account waits, one account holds at most half the slots (D194)', () => {
+  test("an idle runner gives one account every slot; another account's job then takes the place of its newest, which waits for its turn", async () => {
+    const { a, b, started, runner, newJob, statusOf, database } = await setup()
+    await newJob(a, 'a1')
+    const a2 = await newJob(a, 'a2')
+    runner({ ms: 3000, concurrency: 2 }).start()
+    await eventually(() => started.length === 2)
+    const b1 = await newJob(b, 'b1')
+    await eventually(() => started.length === 3)
+    expect(await statusOf(a, a2)).toBe('queued')
+    await eventually(async () => (await statusOf(a, a2)) === 'succeeded' && (await statusOf(b, b1)) === 'succeeded', 10_000)
+    expect(started).toEqual(['a1', 'a2', 'b1', 'a2'])
+    expect((await jobsRepository(database).find(a, a2))!.attempts).toBe(2)
+  })
+
+  test("an account at its share of a runner's slots waits there while another account waits, though it has fewer jobs running anywhere", async () => {
+    const { database, a, b, started, runner, newJob } = await setup()
+    // B's three jobs run on another instance.
+    for (let i = 1; i <= 3; i++) expect(await claimJob(database, await newJob(b, `b${i}`), 'elsewhere', 60_000)).toBeDefined()
+    for (let i = 1; i <= 3; i++) await newJob(a, `a${i}`)
+    await newJob(b, 'b4')
+    runner({ ms: 2000, concurrency: 4 }).start()
+    await eventually(() => started.length === 4)
+    // A, with fewer jobs running anywhere, comes first until it holds its share here, 2 of the 4 slots; then B; then A alone waits.
+    expect(started.map((name) => name[0])).toEqual(['a', 'a', 'b', 'a'])
+  })
+
+  test('one account alone is never made to give way to itself', async () => {
+    const { a, started, runner, newJob, statusOf } = await setup()
+    const ids: string[] = []
+    for (let i = 1; i <= 4; i++) ids.push(await newJob(a, `a${i}`))
+    runner({ ms: 300, concurrency: 2 }).start()
+    await eventually(async () => (await Promise.all(ids.map((id) => statusOf(a, id)))).every((status) => status === 'succeeded'), 5000)
+    expect(started).toEqual(['a1', 'a2', 'a3', 'a4'])
+  })
+})
+
 describe('a runner holds only what it runs (D130)', () => {
   test('a freed slot claims the next job at once, not at the next poll', async () => {
     const { a, ended, runner, newJob, statusOf } = await setup()
@@ -138,6 +182,38 @@ describe('a runner holds only what it runs (D130)', () => {
     await eventually(() => ended.length === 11, 5000)
     // The backlog alone takes ~1 s; the orphan's lease ran out after 0.3 s.
     expect(ended.indexOf('orphan')).toBeLessThan(6)
+  })
+})
+
+describe('stopping (D193)', () => {
+  test('answers those waiting on queued jobs at once, gives the running job back after the grace, and leaves queued jobs queued', async () => {
+    const { a, started, ended, runner, newJob, statusOf } = await setup()
+    const ids = [await newJob(a, 'a1'), await newJob(a, 'a2'), await newJob(a, 'a3')]
+    const stopping = runner({ ms: 60_000 })
+    stopping.start()
+    await eventually(() => started.length === 1)
+    const order: string[] = []
+    const waits = ids.map((id, i) => stopping.submit(id).then(() => order.push(`a${i + 1} answered`)))
+    await stopping.stop(300).then(() => order.push('stopped'))
+    await Promise.all(waits)
+    // The queued jobs' waiters first, the running job's when the grace ran out and it was given back.
+    expect(order.slice(0, 2).sort()).toEqual(['a2 answered', 'a3 answered'])
+    expect(order.slice(2)).toEqual(['a1 answered', 'stopped'])
+    expect(await Promise.all(ids.map((id) => statusOf(a, id)))).toEqual(['queued', 'queued', 'queued'])
+    expect([started, ended]).toEqual([['a1'], []])
+  })
+})
+
+describe("a dead runner's job comes first (D195)", () => {
+  test("it is claimed before any queued job, though another account's turn would come first", async () => {
+    const { database, a, b, started, runner, newJob } = await setup()
+    const orphan = await newJob(a, 'orphan')
+    expect(await claimJob(database, orphan, 'dead-runner', 100)).toBeDefined()
+    for (let i = 1; i <= 3; i++) await newJob(b, `b${i}`)
+    await Bun.sleep(150) // its lease runs out
+    runner().start()
+    await eventually(() => started.length === 4)
+    expect(started).toEqual(['orphan', 'b1', 'b2', 'b3'])
   })
 })
 
@@ -226,6 +302,37 @@ describe('POST /api/v1/extract under the caps and the sync wait', () => {
     expect(Date.now() - started).toBeLessThan(5000)
     const read = await t.call('GET', `/api/v1/jobs/${id}`)
     expect([read.status, read.body.job.status]).toEqual([200, 'queued'])
+  })
+
+  test("the sync wait counts from the request's arrival: an upload slower than the wait is answered 202 as soon as its job exists (D197)", async () => {
+    const t = await makeTestApp({ paused: true, syncWaitMs: 1000 })
+    const encoded = new Response(upload('Total: 1.00'))
+    const contentType = encoded.headers.get('content-type')!
+    const bytes = new Uint8Array(await encoded.arrayBuffer())
+    const order: string[] = []
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(bytes.subarray(0, 16))
+        await Bun.sleep(1200) // the upload takes longer than the whole wait
+        controller.enqueue(bytes.subarray(16))
+        controller.close()
+        // Had the wait begun after the upload, the answer would come after this.
+        setTimeout(() => order.push('half the wait after the upload'), 500)
+      },
+    })
+    const response = await t.app.handle(
+      new Request(`${BASE}/api/v1/extract`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.keyA.key}`, 'content-type': contentType },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    )
+    order.push('answered')
+    expect(response.status).toBe(202)
+    expect(((await response.json()) as { job: { status: string } }).job.status).toBe('queued')
+    await eventually(() => order.length === 2)
+    expect(order).toEqual(['answered', 'half the wait after the upload'])
   })
 
   test('a synchronous request whose job ends within the sync wait answers 200 with the ended job', async () => {

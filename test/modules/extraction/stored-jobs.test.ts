@@ -6,7 +6,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { silentLogger } from '../../../src/lib/log'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
-import { builtinClassifier } from '../../../src/modules/extraction/engines/builtin/classify'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { createJobRunner, type JobRunner } from '../../../src/modules/extraction/worker'
@@ -80,7 +79,7 @@ describe('jobs stored by earlier releases', () => {
     const id = await queuedJob(t, LEGACY_FIELDS)
     const runner = createJobRunner({
       database: t.database,
-      extract: inProcessExtractor(builtinEngine, { classifier: builtinClassifier }),
+      extract: inProcessExtractor(builtinEngine),
       catalog: t.catalog,
       concurrency: 1,
       keepFileMs: 0,
@@ -92,6 +91,12 @@ describe('jobs stored by earlier releases', () => {
     const { body } = await t.call('GET', `/api/v1/jobs/${id}`)
     expect(body.job.status).toBe('succeeded')
     expect(body.job.result).toEqual({ total: '1234.50', code: 42, invoice_number: 'INV-7', issued: '2026-03-03' })
-    expect(body.job.fields_meta.total).toEqual({ confidence: expect.any(Number), page: 1, snippet: 'Total: 1.234,50 EUR', bbox: null })
+    expect(body.job.fields_meta.total).toEqual({
+      confidence: expect.any(Number),
+      page: 1,
+      snippet: 'Total: 1.234,50 EUR',
+      bbox: null,
+      needs_review: expect.any(Boolean),
+    })
   })
 })

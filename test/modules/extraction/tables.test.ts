@@ -57,11 +57,16 @@ const pdf = (content: Uint8Array) => ({ content, name: 'document.pdf', type: 'ap
 
 /** The engine's typed answer for fields of a catalog type (as a job holds them), on a text document. */
 async function catalogTable(documentType: string, key: string, pages: string[]) {
-  const field = loadCatalog()
-    .get(documentType)!
-    .fields.find((entry) => entry.key === key)!
+  const type = loadCatalog().get(documentType)!
+  const field = type.fields.find((entry) => entry.key === key)!
   const spec: JobField = { ...resolveField(field), ...(field.aliases ? { aliases: field.aliases } : {}) }
-  const output = storedAnswers([key], normaliseAnswers([spec], await builtinEngine.extract({ document: { pages }, documentType, fields: [spec] })))
+  const output = storedAnswers(
+    [key],
+    normaliseAnswers(
+      [spec],
+      await builtinEngine.extract({ document: { pages }, documentType, issuedBySeller: type.issued_by_seller === true, fields: [spec] }),
+    ),
+  )
   return { rows: output.result[key], meta: output.fieldsMeta[key]! }
 }
 
@@ -294,7 +299,12 @@ describe('any table field finds its table by its columns (D115)', () => {
       ['items'],
       normaliseAnswers(
         [spec],
-        await builtinEngine.extract({ document: { pages: [page1.join('\n'), page2.join('\n')] }, documentType: 'invoice', fields: [spec] }),
+        await builtinEngine.extract({
+          document: { pages: [page1.join('\n'), page2.join('\n')] },
+          documentType: 'invoice',
+          issuedBySeller: true,
+          fields: [spec],
+        }),
       ),
     )
     expect(output.result.items).toEqual([
@@ -312,7 +322,7 @@ describe('any table field finds its table by its columns (D115)', () => {
       fields: { line_items: { type: 'table', columns: ITEM_COLUMNS } },
     })
     expect(job.result.line_items).toBeNull()
-    expect(job.fields_meta.line_items).toEqual({ confidence: 0, page: null, snippet: null, bbox: null })
+    expect(job.fields_meta.line_items).toEqual({ confidence: 0, page: null, snippet: null, bbox: null, needs_review: false })
   })
 })
 

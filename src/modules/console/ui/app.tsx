@@ -1,8 +1,9 @@
-/** Sign-in, then four screens chosen by the URL's hash (#/try, #/schemas, #/jobs, #/webhooks). */
+/** Sign-in, then five screens chosen by the URL's hash (#/try, #/schemas, #/jobs, #/webhooks, #/keys). */
 import { useEffect, useState } from 'preact/hooks'
-import { api, call, session, whenUnauthorized } from './api.ts'
+import { documentTypes, session, whenUnauthorized } from './api.ts'
 import { route, SCREENS } from './router.ts'
 import { JobsScreen } from './jobs.tsx'
+import { KeysScreen } from './keys.tsx'
 import { SchemasScreen } from './schemas.tsx'
 import { TryScreen } from './try.tsx'
 import { WebhooksScreen } from './webhooks.tsx'
@@ -17,7 +18,7 @@ export function App() {
     addEventListener('hashchange', onHash)
     whenUnauthorized(() => {
       session.signOut()
-      setNotice('The API key was refused: sign in again.')
+      setNotice('The API key was refused (revoked, or mistyped): sign in with an active key.')
       setSignedIn(false)
     })
     return () => removeEventListener('hashchange', onHash)
@@ -57,6 +58,9 @@ export function App() {
             ))}
           </ul>
         </nav>
+        <a href="/docs" target="_blank" rel="noopener">
+          API docs
+        </a>
         <button
           type="button"
           class="quiet"
@@ -73,6 +77,15 @@ export function App() {
         {current.screen === 'schemas' && <SchemasScreen selected={current.argument} />}
         {current.screen === 'jobs' && <JobsScreen selected={current.argument} />}
         {current.screen === 'webhooks' && <WebhooksScreen selected={current.argument} />}
+        {current.screen === 'keys' && (
+          <KeysScreen
+            onRevokedOwn={() => {
+              session.signOut()
+              setNotice('You revoked the key this console was signed in with: sign in with another key.')
+              setSignedIn(false)
+            }}
+          />
+        )}
       </main>
     </div>
   )
@@ -89,12 +102,12 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: () 
     setError(null)
     session.signIn(key.trim())
     try {
-      // Any call with the key tells whether it is good; this one is cheap and reads nothing private.
-      await call(api.GET('/api/v1/document-types'))
+      // Any call with the key tells whether it is good; this one is cheap, reads nothing private, and the screens need it.
+      await documentTypes()
       onSignedIn()
     } catch (failure) {
       session.signOut()
-      setError(failure instanceof Error ? failure.message : 'Sign-in failed')
+      setError(failure instanceof Error ? failure.message : 'Sign-in failed: try again.')
     } finally {
       setBusy(false)
     }

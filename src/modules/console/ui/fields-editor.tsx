@@ -8,6 +8,9 @@ export type DraftField = Omit<Field, 'values' | 'columns'> & { values: string; c
 /** A column as the editor holds it. */
 export type DraftColumn = Pick<Column, 'key' | 'type'> & Pick<DraftField, 'values'>
 
+/** What the flag does, truthfully (D21, D335): it flags, it does not fail the job. */
+export const REQUIRED_MEANS = 'When a document lacks it, the job still succeeds with null, and the result marks it “required, not found”.'
+
 export function emptyField(): DraftField {
   return { key: '', label: '', description: '', required: false, type: 'auto', values: '', columns: [] }
 }
@@ -47,6 +50,17 @@ export function typedPart(field: DraftField) {
         }
       : {}),
   }
+}
+
+/** Fields as a schema's body takes them (create, update, restore a version). */
+export function fieldsBody(fields: DraftField[]) {
+  return fields.map((field) => ({
+    key: field.key.trim(),
+    label: field.label.trim() || field.key.trim(),
+    description: field.description,
+    required: field.required,
+    ...typedPart(field),
+  }))
 }
 
 interface EditorProps {
@@ -110,10 +124,20 @@ export function FieldsEditor({ fields, onChange, compact = false }: EditorProps)
                   )}
                 </Labeled>
                 {!compact && (
-                  <label class="check">
-                    <input type="checkbox" checked={field.required} onChange={(event) => update(index, { required: event.currentTarget.checked })} />
-                    Usually present
-                  </label>
+                  <div class="required">
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        checked={field.required}
+                        aria-describedby={`required-help-${index}`}
+                        onChange={(event) => update(index, { required: event.currentTarget.checked })}
+                      />
+                      Required
+                    </label>
+                    <span class="note" id={`required-help-${index}`}>
+                      {REQUIRED_MEANS}
+                    </span>
+                  </div>
                 )}
               </div>
               {field.type === 'enum' && (

@@ -4,6 +4,7 @@ export const SCREENS = [
   { path: 'schemas', label: 'Schemas' },
   { path: 'jobs', label: 'Jobs' },
   { path: 'webhooks', label: 'Webhooks' },
+  { path: 'keys', label: 'API keys' },
 ] as const
 
 type ScreenPath = (typeof SCREENS)[number]['path']

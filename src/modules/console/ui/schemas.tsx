@@ -3,10 +3,11 @@
  * suggested fields if wished; its versions and what each changed; JSON Schema out and in.
  */
 import { useEffect, useState } from 'preact/hooks'
-import { api, call, type DocumentType, type Field, type Schema, saveJson } from './api.ts'
+import { api, call, type DocumentType, documentTypes, type Field, type Schema, saveJson } from './api.ts'
 import { navigate } from './router.ts'
-import { type DraftField, draftOf, FieldsEditor, typedPart } from './fields-editor.tsx'
+import { type DraftField, draftOf, FieldsEditor, fieldsBody } from './fields-editor.tsx'
 import { Labeled } from './labeled.tsx'
+import { TypeSelect } from './type-select.tsx'
 
 type Version = { version: number | string; name: string; description: string; fields: Field[]; created_at: string }
 
@@ -37,7 +38,10 @@ export function SchemasScreen({ selected }: { selected: string | null }) {
       await reload()
       navigate('schemas', schema.id)
     } catch (failure) {
-      setMessage({ text: `Import failed: ${(failure as Error).message}`, error: true })
+      setMessage({
+        text: `Import failed: ${(failure as Error).message}${failure instanceof SyntaxError ? '. Choose a JSON Schema file (.json).' : ''}`,
+        error: true,
+      })
     }
   }
 
@@ -116,12 +120,16 @@ export function SchemasScreen({ selected }: { selected: string | null }) {
         </section>
         {selected === 'new' || current ? (
           <SchemaEditor
-            key={current?.id ?? 'new'}
+            key={current ? `${current.id}:${current.version}` : 'new'}
             schema={current ?? null}
             onSaved={async (schema, created) => {
               setMessage({ text: created ? `Created “${schema.name}”.` : `Saved “${schema.name}” as version ${schema.version}.` })
               await reload()
               if (created) navigate('schemas', schema.id)
+            }}
+            onRestored={async (schema, from) => {
+              setMessage({ text: `Restored version ${from} of “${schema.name}” as version ${schema.version}.` })
+              await reload()
             }}
             onDeleted={async (schema) => {
               setDeleted([schema, ...deleted])
@@ -162,11 +170,12 @@ function RestoreById({ onRestore }: { onRestore: (id: string) => void }) {
 interface EditorProps {
   schema: Schema | null
   onSaved: (schema: Schema, created: boolean) => void
+  onRestored: (schema: Schema, from: number) => void
   onDeleted: (schema: Schema) => void
   onError: (message: string) => void
 }
 
-function SchemaEditor({ schema, onSaved, onDeleted, onError }: EditorProps) {
+function SchemaEditor({ schema, onSaved, onRestored, onDeleted, onError }: EditorProps) {
   const [name, setName] = useState(schema?.name ?? '')
   const [description, setDescription] = useState(schema?.description ?? '')
   const [fields, setFields] = useState<DraftField[]>(schema?.fields.map(draftOf) ?? [])
@@ -175,7 +184,7 @@ function SchemaEditor({ schema, onSaved, onDeleted, onError }: EditorProps) {
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    call(api.GET('/api/v1/document-types')).then((data) => setTypes(data.document_types), onError)
+    documentTypes().then(setTypes, onError)
   }, [])
 
   async function addSuggested() {
@@ -193,17 +202,7 @@ function SchemaEditor({ schema, onSaved, onDeleted, onError }: EditorProps) {
   async function save(event: Event) {
     event.preventDefault()
     setBusy(true)
-    const body = {
-      name: name.trim(),
-      description,
-      fields: fields.map((field) => ({
-        key: field.key.trim(),
-        label: field.label.trim() || field.key.trim(),
-        description: field.description,
-        required: field.required,
-        ...typedPart(field),
-      })),
-    }
+    const body = { name: name.trim(), description, fields: fieldsBody(fields) }
     try {
       if (schema) onSaved(await call(api.PATCH('/api/v1/schemas/{id}', { params: { path: { id: schema.id } }, body: body as never })), false)
       else onSaved((await call(api.POST('/api/v1/schemas', { body: body as never }))).schema, true)
@@ -248,17 +247,7 @@ function SchemaEditor({ schema, onSaved, onDeleted, onError }: EditorProps) {
           </Labeled>
         </div>
         <div class="row">
-          <Labeled label="Start from a catalog type">
-            {(id) => (
-              <select id={id} key={types.length} value={starter} onChange={(event) => setStarter(event.currentTarget.value)}>
-                {types.map((type) => (
-                  <option key={type.slug} value={type.slug}>
-                    {type.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Labeled>
+          <TypeSelect label="Start from a catalog type" types={types} value={starter} onChange={setStarter} />
           <button type="button" class="quiet" onClick={addSuggested}>
             Add suggested fields
           </button>
@@ -283,35 +272,208 @@ function SchemaEditor({ schema, onSaved, onDeleted, onError }: EditorProps) {
           )}
         </div>
       </form>
-      {schema && <Versions schema={schema} />}
+      {schema && <Versions schema={schema} onRestored={(restored, from) => onRestored(restored, from)} onError={onError} />}
     </section>
   )
 }
 
-function Versions({ schema }: { schema: Schema }) {
+interface VersionsProps {
+  schema: Schema
+  onRestored: (schema: Schema, from: number) => void
+  onError: (message: string) => void
+}
+
+/** A schema's versions (D74, D334): each viewed, any two compared field by field, an old one restored as a new version. */
+function Versions({ schema, onRestored, onError }: VersionsProps) {
   const [versions, setVersions] = useState<Version[] | null>(null)
+  const [viewed, setViewed] = useState<number | null>(null)
+  const [left, setLeft] = useState<number | null>(null)
+  const [right, setRight] = useState<number | null>(null)
   useEffect(() => {
     call(api.GET('/api/v1/schemas/{id}/versions', { params: { path: { id: schema.id }, query: { limit: '100' } } }))
-      .then((data) => setVersions(data.versions as Version[]))
-      .catch(() => setVersions([]))
+      .then((data) => {
+        const listed = data.versions as Version[]
+        setVersions(listed)
+        setRight(Number(listed[0]?.version ?? 1))
+        setLeft(Number(listed[1]?.version ?? listed[0]?.version ?? 1))
+      })
+      .catch((failure: Error) => onError(`The versions could not be read: ${failure.message}. Reload the page to try again.`))
   }, [schema.id, schema.version])
   if (!versions) return null
+  const byNumber = (number: number | null) => versions.find((version) => Number(version.version) === number)
+  const shown = byNumber(viewed)
+
+  async function restore(version: Version) {
+    if (!confirm(`Make version ${version.version} the current one? It is saved as version ${Number(schema.version) + 1}; no version is lost.`)) return
+    try {
+      const body = { name: version.name, description: version.description, fields: fieldsBody(version.fields.map(draftOf)) }
+      onRestored(await call(api.PATCH('/api/v1/schemas/{id}', { params: { path: { id: schema.id } }, body: body as never })), Number(version.version))
+    } catch (failure) {
+      onError(`Version ${version.version} could not be restored: ${(failure as Error).message}`)
+    }
+  }
+
   return (
     <section aria-label="Versions" class="versions">
       <h3>Versions</h3>
-      <ol class="plain">
-        {versions.map((version, index) => (
-          <li key={version.version}>
-            <strong>v{version.version}</strong> <span class="note">{new Date(version.created_at).toLocaleString()}</span>
-            <ul>
-              {changes(versions[index + 1], version).map((change) => (
-                <li key={change}>{change}</li>
-              ))}
-            </ul>
-          </li>
-        ))}
+      <ol class="plain items">
+        {versions.map((version, index) => {
+          const number = Number(version.version)
+          const current = number === Number(schema.version)
+          return (
+            <li key={number} aria-label={`Version ${number}`}>
+              <div class="row spread">
+                <span>
+                  <strong>v{number}</strong>
+                  {current && ' (current)'} <span class="note">{new Date(version.created_at).toLocaleString()}</span>
+                </span>
+                <span class="row">
+                  <button type="button" class="quiet" aria-pressed={viewed === number} onClick={() => setViewed(viewed === number ? null : number)}>
+                    View
+                  </button>
+                  {!current && (
+                    <button type="button" class="quiet" onClick={() => restore(version)}>
+                      Restore as v{Number(schema.version) + 1}
+                    </button>
+                  )}
+                </span>
+              </div>
+              <ul>
+                {changes(versions[index + 1], version).map((change) => (
+                  <li key={change}>{change}</li>
+                ))}
+              </ul>
+            </li>
+          )
+        })}
       </ol>
+      {shown && <VersionView version={shown} />}
+      {versions.length > 1 && (
+        <section aria-label="Compare versions">
+          <h3>Compare</h3>
+          <div class="row">
+            {(
+              [
+                ['Compare version', left, setLeft],
+                ['with version', right, setRight],
+              ] as const
+            ).map(([label, value, set]) => (
+              <Labeled key={label} label={label}>
+                {(id) => (
+                  <select id={id} value={String(value)} onChange={(event) => set(Number(event.currentTarget.value))}>
+                    {versions.map((version) => (
+                      <option key={version.version} value={String(version.version)}>
+                        v{version.version}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Labeled>
+            ))}
+          </div>
+          {byNumber(left) && byNumber(right) && <Comparison before={byNumber(left)!} after={byNumber(right)!} />}
+        </section>
+      )}
     </section>
+  )
+}
+
+const yesNo = (value: boolean) => (value ? 'yes' : 'no')
+
+/** What a field is, property by property, in the words the comparison shows. */
+function described(field: Field): [string, string][] {
+  return [
+    ['label', field.label],
+    ['type', field.type],
+    ['required', yesNo(field.required)],
+    ['description', field.description || '—'],
+    ...(field.values?.length ? [['values', field.values.join(', ')] as [string, string]] : []),
+    ...(field.columns?.length ? [['columns', field.columns.map((column) => `${column.key} (${column.type})`).join(', ')] as [string, string]] : []),
+  ]
+}
+
+function VersionView({ version }: { version: Version }) {
+  return (
+    <section aria-label={`Version ${version.version} as saved`} class="version-view">
+      <h3>
+        Version {version.version}: {version.name}
+      </h3>
+      {version.description && <p>{version.description}</p>}
+      <div class="scroll">
+        <table class="rows">
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Label</th>
+              <th scope="col">Type</th>
+              <th scope="col">Required</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {version.fields.map((field) => (
+              <tr key={field.key}>
+                <td>{field.key}</td>
+                <td>{field.label}</td>
+                <td>{field.type === 'enum' && field.values ? `enum: ${field.values.join(', ')}` : field.type}</td>
+                <td>{yesNo(field.required)}</td>
+                <td>{field.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  )
+}
+
+/** Field by field: added, removed, or each property that differs, old → new. */
+function Comparison({ before, after }: { before: Version; after: Version }) {
+  const old = new Map(before.fields.map((field) => [field.key, field]))
+  const now = new Map(after.fields.map((field) => [field.key, field]))
+  const keys = [...new Set([...before.fields.map((field) => field.key), ...after.fields.map((field) => field.key)])]
+  const rows = keys.map((key) => {
+    const a = old.get(key)
+    const b = now.get(key)
+    if (!a) return { key, state: 'added', detail: described(b!).map(([name, value]) => `${name}: ${value}`) }
+    if (!b) return { key, state: 'removed', detail: [] }
+    const was = new Map(described(a))
+    const is = new Map(described(b))
+    const detail = [...new Set([...was.keys(), ...is.keys()])]
+      .filter((name) => was.get(name) !== is.get(name))
+      .map((name) => `${name}: ${was.get(name) ?? '—'} → ${is.get(name) ?? '—'}`)
+    return { key, state: detail.length ? 'changed' : 'same', detail }
+  })
+  return (
+    <div class="scroll">
+      <table class="rows comparison">
+        <caption class="note">
+          v{before.version} → v{after.version}
+          {before.name !== after.name ? ` · name: ${before.name} → ${after.name}` : ''}
+          {before.description !== after.description ? ' · description changed' : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Change</th>
+            <th scope="col">What differs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key} data-key={row.key} class={`change-${row.state}`}>
+              <td>{row.key}</td>
+              <td>{row.state}</td>
+              <td>
+                {row.detail.map((line) => (
+                  <div key={line}>{line}</div>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
 

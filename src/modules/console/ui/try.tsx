@@ -3,10 +3,13 @@
  * a saved schema and version, or fields typed here), watch its pages being read, see the result.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, call, type DocumentType, ENDED, extract, type Job, type Schema } from './api.ts'
+import { api, call, type DocumentType, documentTypes, ENDED, extract, type Job, type Schema } from './api.ts'
 import { type DraftField, emptyField, FieldsEditor, typedPart } from './fields-editor.tsx'
+import { DocumentView } from './document.tsx'
+import { curlOfExtract } from './export.ts'
 import { ResultView } from './result.tsx'
 import { Labeled } from './labeled.tsx'
+import { TypeSelect } from './type-select.tsx'
 
 type Source = 'catalog' | 'schema' | 'fields'
 
@@ -22,12 +25,14 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
   const [version, setVersion] = useState('')
   const [fields, setFields] = useState<DraftField[]>([{ ...emptyField(), key: 'total', description: 'The amount to pay' }])
   const [job, setJob] = useState<Job | null>(null)
+  /** The request just made, for "Copy as curl". */
+  const [sent, setSent] = useState<{ fileName: string; part: Record<string, unknown>; required?: ReadonlySet<string> } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    call(api.GET('/api/v1/document-types'))
-      .then((data) => setTypes(data.document_types))
+    documentTypes()
+      .then(setTypes)
       .catch((failure: Error) => setError(failure.message))
     call(api.GET('/api/v1/schemas'))
       .then((data) => {
@@ -56,6 +61,8 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
         part.fields = Object.fromEntries(fields.map((field) => [field.key.trim(), { description: field.description, ...typedPart(field) }]))
       const { job: created } = await extract(file, part)
       setJob(created)
+      // A catalog type's suggested fields are its required ones (D17), so all of such a job's are; a schema's say so themselves (read by the result).
+      setSent({ fileName: file.name, part, required: source === 'catalog' ? new Set(created.fields.map((field) => field.key)) : undefined })
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
       setBusy(false)
@@ -84,17 +91,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
       <form class="try" onSubmit={run}>
         <DropZone file={file} onFile={setFile} />
         <div class="options">
-          <Labeled label="Document type">
-            {(id) => (
-              <select id={id} key={types.length} value={documentType} onChange={(event) => setDocumentType(event.currentTarget.value)}>
-                {types.map((type) => (
-                  <option key={type.slug} value={type.slug}>
-                    {type.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Labeled>
+          <TypeSelect label="Document type" types={types} value={documentType} onChange={setDocumentType} />
           <fieldset class="choices">
             <legend>Fields from</legend>
             <label class="check">
@@ -165,7 +162,8 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
         </div>
       </form>
       {job && <Progress job={job} />}
-      {job && ENDED.has(job.status) && <ResultView job={job} file={file} />}
+      {sent && <CurlCommand command={curlOfExtract(location.origin, sent.fileName, sent.part)} />}
+      {job && ENDED.has(job.status) ? <ResultView job={job} file={file} required={sent?.required} /> : file && <Preview file={file} />}
     </>
   )
 }
@@ -211,6 +209,46 @@ export function Progress({ job }: { job: Job }) {
       )}{' '}
       <a href={`#/jobs/${job.id}`}>{job.id}</a>
     </div>
+  )
+}
+
+/** The request just made as a curl command, copied with one click; the key stays out of it (D333). */
+function CurlCommand({ command }: { command: string }) {
+  const [copied, setCopied] = useState<string | null>(null)
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(command)
+      setCopied('Copied. Set EXTRACTD_KEY to your key and run it beside the file.')
+    } catch {
+      setCopied('This browser refused the clipboard: select the command below and copy it.')
+    }
+  }
+  return (
+    <div class="curl">
+      <div class="row">
+        <button type="button" class="quiet" onClick={copy}>
+          Copy as curl
+        </button>
+        <span class="note" role="status">
+          {copied ?? 'The same request from a shell, its result printed.'}
+        </span>
+      </div>
+      <details>
+        <summary>The command</summary>
+        <pre class="curl-command">{command}</pre>
+      </details>
+    </div>
+  )
+}
+
+/** The chosen file, shown before it is read (D330): its pages, zoom and thumbnails. */
+function Preview({ file }: { file: File }) {
+  const [page, setPage] = useState(1)
+  useEffect(() => setPage(1), [file])
+  return (
+    <section aria-label="Preview" class="preview">
+      <DocumentView file={file} mediaType={file.type} page={page} setPage={setPage} label={`Preview of ${file.name}`} />
+    </section>
   )
 }
 

@@ -126,6 +126,13 @@ export function WebhooksScreen({ selected }: { selected: string | null }) {
   )
 }
 
+/** A delivery's error with what to do, where the attempt will not be retried (D336). */
+function deliveryError(error: string): string {
+  return error === 'private address refused'
+    ? `${error}: the endpoint's host resolves to a private address; start the server with --webhooks-allow-private to allow it`
+    : error
+}
+
 function Deliveries({ webhook, onDelete }: { webhook: Webhook; onDelete: (webhook: Webhook) => void }) {
   const [deliveries, setDeliveries] = useState<Delivery[]>([])
   const [hasMore, setHasMore] = useState(false)
@@ -187,7 +194,7 @@ function Deliveries({ webhook, onDelete }: { webhook: Webhook; onDelete: (webhoo
                     <a href={`#/jobs/${delivery.job_id}`}>{delivery.job_id}</a>
                   </td>
                   <td>{delivery.attempt}</td>
-                  <td class={delivery.error ? 'error' : ''}>{delivery.error ?? delivery.status_code}</td>
+                  <td class={delivery.error ? 'error' : ''}>{delivery.error ? deliveryError(delivery.error) : delivery.status_code}</td>
                   <td>{delivery.duration_ms} ms</td>
                 </tr>
               ))}

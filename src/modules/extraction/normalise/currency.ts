@@ -5,6 +5,7 @@
  */
 import { currencyNames } from '../../../lib/lexicon'
 import { escapeRegex } from '../../../lib/text'
+import { DOCUMENT_CURRENCY } from '../confidence'
 
 const CODES = new Set(
   (
@@ -139,19 +140,21 @@ export function currencyAt(text: string, start: number, end: number): string | u
 export function documentCurrency(text: string, amountCurrencies: string[]): { code: string; confidence: number } | undefined {
   const votes = new Map<string, number>()
   const vote = (code: string, weight: number) => votes.set(code, (votes.get(code) ?? 0) + weight)
-  for (const code of amountCurrencies) vote(code === KRONE ? krone(text) : code, 3)
-  for (const m of text.matchAll(CODE_PATTERN)) if (isCurrencyContext(text, m.index!, m[1]!)) vote(m[1]!, 1)
+  const weights = DOCUMENT_CURRENCY
+  for (const code of amountCurrencies) vote(code === KRONE ? krone(text) : code, weights.amountVote)
+  for (const m of text.matchAll(CODE_PATTERN)) if (isCurrencyContext(text, m.index!, m[1]!)) vote(m[1]!, weights.codeVote)
   for (const { symbol, code, mark } of SYMBOL_MATCHERS) {
     if (!mark) continue
     const count = text.split(symbol).length - 1
-    if (count) vote(code, Math.min(count, 5) * 0.5)
+    if (count) vote(code, Math.min(count, weights.symbolsCounted) * weights.symbolVote)
   }
-  for (const [pattern, code] of WORDS) if (pattern.test(text)) vote(code, 0.5)
+  for (const [pattern, code] of WORDS) if (pattern.test(text)) vote(code, weights.wordVote)
   const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1])
   const [best, second] = ranked
   if (!best) return undefined
   const margin = second ? best[1] / (best[1] + second[1]) : 1
-  const confidence = Math.min(0.95, 0.5 + Math.min(best[1], 6) * 0.06) * (0.5 + margin / 2)
+  const confidence =
+    Math.min(weights.cap, weights.base + Math.min(best[1], weights.votesCounted) * weights.perVote) * (weights.uncontested + margin * (1 - weights.uncontested))
   return { code: best[0], confidence }
 }
 

@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers and can store */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -270,7 +270,7 @@ export interface paths {
         };
         /**
          * List jobs
-         * @description Newest first; page with `limit` and `starting_after`; filter by `status` and `schema_id`.
+         * @description Newest first; page with `limit` and `starting_after`; filter by `status`, `schema_id` and `needs_review`.
          */
         get: operations["listJobs"];
         put?: never;
@@ -337,6 +337,66 @@ export interface paths {
          */
         post: operations["cancelJob"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a job's values
+         * @description Sets the right values of a succeeded job: each key listed takes its value, each other key is confirmed as read. `result` holds the reviewed values; `fields_meta.<key>` keeps what the engine read (`read_value`) and says whether it was `corrected`; the job gets `reviewed_at`. A second review replaces the first (both are kept). The review teaches the account the layout of the document's sender: its next documents that match it are read with it first (`fields_meta.<key>.learned`). Webhooks get `job.reviewed`. 400 names the path of an unknown key or a value of the wrong type; 409 `job_not_succeeded` for a job that did not succeed. Takes `Idempotency-Key` like the other POSTs.
+         */
+        post: operations["reviewJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List learned layouts
+         * @description The layouts the account's reviews taught, one per sender, newest first; page with `limit` and `starting_after`.
+         */
+        get: operations["listLayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/layouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget a learned layout
+         * @description 204: no later document is read with it. The reviews that taught it are kept; another review of the sender teaches it again.
+         */
+        delete: operations["deleteLayout"];
         options?: never;
         head?: never;
         patch?: never;
@@ -410,8 +470,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's API keys
+         * @description Oldest first, revoked ones included, each by its prefix: never the key itself. `current` marks the key of the request.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key for the account
+         * @description The new key is in this answer only (`key`); only its hash is stored. It works at once, with the same rights as the key that made it. No body is read. `Idempotency-Key` is not honoured here: a stored answer would keep the key.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the account’s API keys
+         * @description It is refused from the next request on, on every instance (D64). Revoking a revoked key changes nothing (200). The key of the request itself may be revoked (`current: true` in the answer): that request is its last. Another account’s key is 404.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job succeeded
+         * @description Sent to each endpoint that listens for `job.succeeded`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job failed
+         * @description Sent to each endpoint that listens for `job.failed`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person reviewed a job's values (D272)
+         * @description Sent to each endpoint that listens for `job.reviewed`. Verify `webhook-signature` with the endpoint's secret before trusting the body (Standard Webhooks); `webhook-id` is the same on every attempt of one event.
+         */
+        post: operations["jobReviewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Schema */
@@ -478,6 +643,11 @@ export interface components {
             version: string | number;
             /** @description false after soft delete. */
             is_active: boolean;
+            /**
+             * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+             * @example 0.95
+             */
+            review_threshold: number;
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -675,6 +845,26 @@ export interface components {
                         width: number;
                         height: number;
                     } | null;
+                    /** @description A table's rows in order, each where it is printed (its line on the page) with its cells (D338); null for a row not found in print. Only tables of documents with positions have it. */
+                    rows?: ({
+                        page: string | number;
+                        /** @description Where the value is printed on its page, as fractions of the page's width and height from its top-left corner; null for documents without positions (text, Markdown, HTML, DOCX). */
+                        bbox: {
+                            left: number;
+                            top: number;
+                            width: number;
+                            height: number;
+                        };
+                        /** @description Column key → where that cell is printed; null where its words were not found. */
+                        cells: {
+                            [key: string]: {
+                                left: number;
+                                top: number;
+                                width: number;
+                                height: number;
+                            } | null;
+                        };
+                    } | null)[];
                     /** @description Only for a table field read by the built-in engine (D117): how its rows check out; its confidence says the same. */
                     table_check?: {
                         lines_sum: string | null;
@@ -689,6 +879,39 @@ export interface components {
                          */
                         rows: "match" | "differ" | "not_checked";
                     };
+                    /** @description The sums between answers that this value breaks (D282); absent when it breaks none. */
+                    checks?: {
+                        /** @enum {string} */
+                        check: "subtotal_plus_tax" | "lines_sum" | "rate_times_base" | "tax_breakdown" | "cash_minus_change";
+                        /** @description What the other answers imply this value is, as a decimal string. */
+                        expected: string;
+                        /** @description The value given, as a decimal string. */
+                        found: string;
+                    }[];
+                    /** @description Whether a person should check the value: its confidence is under the review threshold, or it breaks a sum (D284). Absent in jobs stored before it. */
+                    needs_review?: boolean;
+                    /** @description Only when the value was read with a layout the account learned from a review of the sender's documents (D266). */
+                    learned?: {
+                        /**
+                         * @description The learned layout (`GET /api/v1/layouts`).
+                         * @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                         */
+                        layout: string;
+                        /**
+                         * @description The reviewed job that taught it.
+                         * @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                         */
+                        job: string;
+                        /**
+                         * @description `printed`: read where the review found it printed; `constant`: the value the sender always has; `absent`: the sender's documents have none; `table`: rows read under the learned heading.
+                         * @enum {string}
+                         */
+                        how: "printed" | "constant" | "absent" | "table";
+                    };
+                    /** @description Only after a review (D271): whether the reviewer changed the value the engine read. */
+                    corrected?: boolean;
+                    /** @description Only after a review (D271): the value the engine read, null when it read none. */
+                    read_value?: unknown;
                 };
             } | null;
             error: {
@@ -724,11 +947,15 @@ export interface components {
                 first_page: string | number;
                 last_page: string | number;
             };
+            /** @description The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284). */
+            review_threshold: number;
+            needs_review: boolean | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
             completed_at: string | null;
+            reviewed_at: string | null;
         };
         /** CreatedWebhook */
         CreatedWebhook: {
@@ -736,7 +963,7 @@ export interface components {
             id: string;
             /** @example https://example.com/hooks/extractd */
             url: string;
-            events: ("job.succeeded" | "job.failed")[];
+            events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -754,7 +981,7 @@ export interface components {
             id: string;
             /** @example https://example.com/hooks/extractd */
             url: string;
-            events: ("job.succeeded" | "job.failed")[];
+            events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
             /**
              * Format: date-time
              * @example 2026-11-21T19:08:00.000Z
@@ -774,7 +1001,7 @@ export interface components {
              */
             message_id: string;
             /** @enum {string} */
-            event: "job.succeeded" | "job.failed";
+            event: "job.succeeded" | "job.failed" | "job.reviewed";
             /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
             job_id: string;
             /** @description 1 for the first attempt of the message. */
@@ -792,6 +1019,48 @@ export interface components {
              * @example 2026-11-21T19:08:00.000Z
              */
             created_at: string;
+        };
+        /** JobSucceededEvent */
+        JobSucceededEvent: {
+            /** @constant */
+            type: "job.succeeded";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
+        /** JobFailedEvent */
+        JobFailedEvent: {
+            /** @constant */
+            type: "job.failed";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
+        };
+        /** JobReviewedEvent */
+        JobReviewedEvent: {
+            /** @constant */
+            type: "job.reviewed";
+            /**
+             * Format: date-time
+             * @description When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).
+             * @example 2026-11-21T19:08:00.000Z
+             */
+            timestamp: string;
+            data: {
+                job: components["schemas"]["Job"];
+            };
         };
     };
     responses: never;
@@ -855,6 +1124,11 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "unavailable";
+                        /**
+                         * @description The database's storage is full: nothing new can be stored.
+                         * @constant
+                         */
+                        reason?: "storage_full";
                     };
                 };
             };
@@ -889,7 +1163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -996,6 +1270,11 @@ export interface operations {
                     json_schema?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+                     * @example 0.95
+                     */
+                    review_threshold?: number;
                 };
             };
         };
@@ -1065,7 +1344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1117,7 +1396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1170,7 +1449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1252,6 +1531,11 @@ export interface operations {
                             values?: string[];
                         }[];
                     }[];
+                    /**
+                     * @description The confidence under which a value of this schema's jobs needs a person (`needs_review`); 0.95 by default. Not versioned.
+                     * @example 0.95
+                     */
+                    review_threshold?: number;
                 };
             };
         };
@@ -1310,7 +1594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1368,7 +1652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1453,7 +1737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1590,7 +1874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1712,7 +1996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1752,7 +2036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1814,7 +2098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1878,7 +2162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1912,12 +2196,78 @@ export interface operations {
                      * Format: binary
                      * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
                      */
-                    file: string;
+                    file: Blob;
                     /**
-                     * @description JSON: `{"document_type": "<slug>" | "auto", "fields"?: {"<key>": "<description>" | {"description"?, "type"?, "values"?, "columns"?, "label"?}}, "schema_id"?: "sch_…", "schema_version"?: 2, "split"?: true}`.
-                     * @example {"document_type":"invoice","fields":{"invoice_number":"Invoice number as printed","total":"Total due"}}
+                     * @description What to extract, as JSON: a text part, or a part of type application/json (the route reads both alike).
+                     * @example {
+                     *       "document_type": "invoice",
+                     *       "fields": {
+                     *         "invoice_number": "Invoice number as printed",
+                     *         "total": "Total due"
+                     *       }
+                     *     }
                      */
-                    extract: string;
+                    extract: {
+                        /** @description A slug from GET /api/v1/document-types, or `auto`: the type the document is found to be (as POST /api/v1/classify finds it); then the job records it and its `classification`, without fields reads that type's suggested fields, and fails `unknown_document_type` when no type fits. */
+                        document_type: string;
+                        /** @description Field key → what to look for: its description, or `{label?, description?, type?, values?, columns?}` to declare its type. Keys follow the Field rules; at most 50. */
+                        fields?: {
+                            [key: string]: string | {
+                                /** @example Invoice Number */
+                                label?: string;
+                                /** @example Identifier of the invoice as printed. */
+                                description?: string;
+                                /**
+                                 * @description What the field is (D87): `auto` (inferred from key, label and description when a job is created), `text`, `number`, `amount`, `date`, `currency`, `boolean`, `enum` (one of `values`), `list` (of strings), `table` (rows, with `columns`).
+                                 * @enum {string}
+                                 */
+                                type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list" | "table";
+                                /**
+                                 * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                 * @example [
+                                 *       "paid",
+                                 *       "open",
+                                 *       "overdue"
+                                 *     ]
+                                 */
+                                values?: string[];
+                                /** @description Only with `type: "table"`: the columns of each row, keys distinct. */
+                                columns?: {
+                                    /**
+                                     * @description Name of the field in the result JSON: ASCII letters, digits and underscores, at most 64.
+                                     * @example invoice_number
+                                     */
+                                    key: string;
+                                    /** @example Invoice Number */
+                                    label?: string;
+                                    /** @example Identifier of the invoice as printed. */
+                                    description?: string;
+                                    /**
+                                     * @description Type of the column: any field type but `table`.
+                                     * @enum {string}
+                                     */
+                                    type?: "auto" | "text" | "number" | "amount" | "date" | "currency" | "boolean" | "enum" | "list";
+                                    /**
+                                     * @description Only with `type: "enum"`: the allowed answers, distinct.
+                                     * @example [
+                                     *       "paid",
+                                     *       "open",
+                                     *       "overdue"
+                                     *     ]
+                                     */
+                                    values?: string[];
+                                }[];
+                            };
+                        };
+                        /** @description An active schema of the caller, instead of `fields`. */
+                        schema_id?: string;
+                        /** @description With `schema_id`: the version of the schema to use; its current version when left out. */
+                        schema_version?: number;
+                        /** @description `true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type. */
+                        split?: boolean;
+                        /** @description Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out. */
+                        review_threshold?: number;
+                    };
                 };
             };
         };
@@ -2007,7 +2357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2032,7 +2382,7 @@ export interface operations {
                      * Format: binary
                      * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
                      */
-                    file: string;
+                    file: Blob;
                 };
             };
         };
@@ -2103,7 +2453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2134,6 +2484,11 @@ export interface operations {
                  * @example sch_01m7zvb9bb611cmatkr3ef5dhzw8cw
                  */
                 schema_id?: string;
+                /**
+                 * @description `true`: only succeeded jobs with a value that needs a person; `false`: only succeeded jobs without one (D284).
+                 * @example true
+                 */
+                needs_review?: string;
             };
             header?: never;
             path?: never;
@@ -2171,7 +2526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2223,7 +2578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2285,7 +2640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2314,7 +2669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Invalid API key */
@@ -2335,7 +2690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2396,7 +2751,258 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reviewJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1–255 printable ASCII characters). A retry with the same key and the same request gets the first answer again, with `Idempotent-Replayed: true`, for 24 hours.
+                 * @example order-4711-upload
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The right value of each key listed, typed as the job's field: text as a string, dates as `YYYY-MM-DD`, amounts and numbers as numbers, currencies as ISO 4217 codes, an enum as one of its values, lists as arrays of strings, tables as arrays of rows keyed by column; null when the document has none. Keys not listed are confirmed as read.
+                     * @example {
+                     *       "total": 36.6,
+                     *       "date": "2026-11-20",
+                     *       "company_name": "SANYU STATIONERY SHOP"
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLayouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1–100, default 20.
+                 * @example 20
+                 */
+                limit?: string;
+                /** @description A layout ID from the previous page: list the layouts after it. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        layouts: {
+                            /** @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The reviewed job that last taught it.
+                             * @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                             */
+                            job_id: string;
+                            /**
+                             * @description The words of the sender's name line as the layout compares them (folded to letters and digits).
+                             * @example sanyu supply sdn bhd
+                             */
+                            sender: string;
+                            /** @description What the layout knows of each field key. */
+                            fields: {
+                                [key: string]: {
+                                    /**
+                                     * @description `printed`: read where the review found it; `constant`: the value the sender always has; `absent`: none; `table`: rows under the learned heading.
+                                     * @enum {string}
+                                     */
+                                    how: "printed" | "constant" | "absent" | "table";
+                                    /** @description The reviewed job that taught this field. */
+                                    job_id: string;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T14:08:00.000Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-27T14:08:00.000Z
+                             */
+                            updated_at: string;
+                        }[];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example lay_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2436,7 +3042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2463,13 +3069,13 @@ export interface operations {
                      */
                     url: string;
                     /**
-                     * @description The events to receive, each once: job.succeeded, job.failed.
+                     * @description The events to receive, each once: job.succeeded, job.failed, job.reviewed.
                      * @example [
                      *       "job.succeeded",
                      *       "job.failed"
                      *     ]
                      */
-                    events: ("job.succeeded" | "job.failed")[];
+                    events: ("job.succeeded" | "job.failed" | "job.reviewed")[];
                 };
             };
         };
@@ -2530,7 +3136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2582,7 +3188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2635,7 +3241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2705,7 +3311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly */
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,6 +3319,358 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** CreatedApiKey */
+                        key: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                            /**
+                             * @description The key itself, shown only in this answer: store it now.
+                             * @example exd_Zq3_-x9…
+                             */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** ApiKey */
+                        key: {
+                            /** @example key_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                            id: string;
+                            /**
+                             * @description The first 10 characters of the key, to tell keys apart.
+                             * @example exd_Zq3_-x
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T19:08:00.000Z
+                             */
+                            created_at: string;
+                            /** @description When it was revoked; null while it works. */
+                            revoked_at: string | null;
+                            /** @description Whether this is the key the request was made with. */
+                            current: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    jobSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobReviewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's ID, the same on every attempt of one event: the receiver's idempotency key.
+                 * @example msg_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in Unix seconds. Refuse messages older than a few minutes.
+                 * @example 1795374480
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`. Space-separated when there are several; accept the message when one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @example extractd/0.1.0 */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobReviewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt: sent again later, the delay doubling from the first retry delay up to an hour, for 24 hours after the event (D84). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, retried as a 4xx is. So are a timeout, a refused connection and a redirect (never followed). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

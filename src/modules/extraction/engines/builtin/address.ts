@@ -11,6 +11,8 @@ import type { Line } from './document'
 import { issuerAnswer, recipientAnswer } from './names'
 import { blockAt, type Heading } from './sides'
 import { collapse, fold } from '../../../../lib/text'
+import { lettersInARow } from './text'
+import { ADDRESS } from './weights'
 
 interface Address {
   street?: string
@@ -55,11 +57,11 @@ export function addressAnswer(field: FieldWords, ctx: Context): Answer | undefin
   const part = field.addressPart!
   const addresses = documentAddresses(ctx)
   let mine = addresses.filter((address) => (field.party ? address.party === field.party : true))
-  let confidence = 0.86
+  let confidence: number = ADDRESS.ofParty
   if (!mine.length && field.party === 'seller') {
     // No heading says whose: an address the document repeats (letterhead and footer) and that is not the buyer's.
     mine = repeated(addresses.filter((address) => !address.party))
-    confidence = 0.66
+    confidence = ADDRESS.repeated
   }
   const values = new Map<string, { count: number; address: Address }>()
   for (const address of mine) {
@@ -72,7 +74,7 @@ export function addressAnswer(field: FieldWords, ctx: Context): Answer | undefin
   if (!ranked.length) return undefined
   // Two addresses for one side, equally often: no sure answer.
   if (ranked.length > 1 && ranked[1]![1].count === ranked[0]![1].count) return undefined
-  return { value: ranked[0]![0], confidence: ranked.length > 1 ? confidence * 0.85 : confidence, line: ranked[0]![1].address.line }
+  return { value: ranked[0]![0], confidence: ranked.length > 1 ? confidence * ADDRESS.outnumbered : confidence, line: ranked[0]![1].address.line }
 }
 
 function repeated(addresses: Address[]): Address[] {
@@ -122,9 +124,10 @@ function documentAddresses(ctx: Context): Address[] {
 function postcodeCity(text: string): Omit<Address, 'line' | 'column'> | undefined {
   const european = POSTCODE_CITY.exec(text)
   if (european) {
-    const city = european[3]!.replace(/[,.]$/, '')
+    const written = european[3]!
+    const city = written.endsWith(',') || written.endsWith('.') ? written.slice(0, -1) : written
     // "12 Stk", "2020 Total": a city is a word of three letters or more.
-    if (!/\p{L}{3}/u.test(city)) return undefined
+    if (!lettersInARow(city, 3)) return undefined
     const country = european[4] ?? european[1]
     return { postcode: european[2]!, city, ...(country ? { country } : {}) }
   }

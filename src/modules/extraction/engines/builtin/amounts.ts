@@ -2,12 +2,13 @@
 import { type FoundAmount, findAmounts } from '../../normalise/amounts'
 import { memo, type Context } from './context'
 import type { Line } from './document'
+import { hasDigit } from './text'
 
 /** The amounts of a line of the document, found once per document. */
 export function lineAmounts(ctx: Context, line: Line): FoundAmount[] {
   const byLine = memo(ctx, 'line-amounts', () => new Map<number, FoundAmount[]>())
   let amounts = byLine.get(line.index)
   // A line without a digit holds no amount: a document of many such lines is not searched line by line (D186).
-  if (!amounts) byLine.set(line.index, (amounts = /\d/.test(line.text) ? findAmounts(line.text) : []))
+  if (!amounts) byLine.set(line.index, (amounts = hasDigit(line.text) ? findAmounts(line.text) : []))
   return amounts
 }

@@ -1,18 +1,38 @@
 /**
  * Fields of contracts, read from the clauses lawyers write the same way everywhere: the parties
- * from the preamble (parties.ts), the effective date
- * ("effective as of", "dated as of", "made and entered into … on"), the governing law ("governed
- * by the laws of the State of X") and the term ("for a period of three (3) years"). Labelled
- * values ("Governing Law: …") are read too, through the general reader.
+ * from the preamble (parties.ts), the effective date ("effective as of", "made and entered into …
+ * on", "tritt am … in Kraft", "entre en vigueur le"), the governing law ("governed by the laws of
+ * the State of X", "unterliegt deutschem Recht", "régi par le droit français") and the term ("for a
+ * period of three (3) years", "Laufzeit von drei Jahren", "durée de deux ans"). The words of the
+ * clauses are the contract words of the document's language in data/lexicon (D222); labelled values
+ * ("Governing Law: …") are read too, through the general reader.
  */
 import type { Role } from '../../../../lib/fields/concepts'
-import { best, memo, type Answer, type Context, type Plan } from './context'
-import { datesIn, lineDates, type FoundDate } from './dates'
-import { flatten, type Flat, type Line } from './document'
-import { genericAnswer } from './generic'
-import { lexiconWords, wholeWords } from '../../../../lib/lexicon'
-import { partiesAnswer, SIGNED_NAME } from './parties'
+import { federations, governingLawPhrases, jurisdictionNames, lexiconWords, type PhraseMatch, type Phrases, phrases, startsWord } from '../../../../lib/lexicon'
+import type { ContractList } from '../../../../lib/lexicon/lexicon-file'
 import { collapse } from '../../../../lib/text'
+import {
+  beforeSpaces,
+  type Clauses,
+  clausesOf,
+  type Duration,
+  durations,
+  endsWithLead,
+  tailEnds,
+  firstClause,
+  hasStop,
+  pastBracket,
+  pastSpaces,
+  periodOf,
+  sentenceStart,
+  spaces,
+} from './clauses'
+import { best, memo, type Answer, type Context, type Plan } from './context'
+import { datesIn, lineDates } from './dates'
+import type { Line } from './document'
+import { genericAnswer } from './generic'
+import { partiesAnswer, SIGNED_NAME } from './parties'
+import { allDigits, capitalised, capitalsInARow, isCapital, isSpace } from './text'
 import { CONTRACT, dateWeight } from './weights'
 
 type ContractRole = Extract<
@@ -38,20 +58,10 @@ export const CONTRACT_READERS: Record<ContractRole, (plan: Plan, ctx: Context) =
   signatories: (_, ctx) => signatories(ctx),
 }
 
-/** The document as one string, built once per document for all clause searches. */
-function flatOf(ctx: Context): Flat {
-  return memo(ctx, 'flat', () => flatten(ctx.doc))
-}
-
-/** Every date of the flat document, found once for all date clauses. */
-function flatDates(ctx: Context): FoundDate[] {
-  return memo(ctx, 'flat-dates', () => datesIn(flatOf(ctx).text, ctx.doc))
-}
-
 // ---------------------------------------------------------------- title, dates, notice, signatures
 
 /** Words that name an agreement ("Agreement", "Vertrag", "contrat"), from the lexicons (D95). */
-const AGREEMENT_WORD = wholeWords(lexiconWords('agreement_words'))
+const AGREEMENT_WORD = phrases(lexiconWords('agreement_words'))
 
 /**
  * The title printed at the top: the first heading that names an agreement (a short line, mostly
@@ -59,27 +69,64 @@ const AGREEMENT_WORD = wholeWords(lexiconWords('agreement_words'))
  * title is wrapped ("COVENANT NOT TO COMPETE" / "AND NON-DISCLOSURE AGREEMENT").
  */
 function titleAnswer(ctx: Context): Answer | undefined {
+  const clauses = clausesOf(ctx)
   const lines = ctx.doc.lines.filter((line) => line.page <= 2).slice(0, 25)
-  const isHeading = (line: Line | undefined) =>
+  const isHeading = (line: Line | undefined): line is Line =>
     !!line &&
     line.cells.length === 1 &&
     line.text.length <= 90 &&
-    !/^(?:EX-|exhibit\b|page\b|\d+$|=)/i.test(line.text) &&
+    !notATitle(clauses, line.text) &&
     line.text === line.text.toUpperCase() &&
-    /\p{Lu}{3}/u.test(line.text)
+    capitalsInARow(line.text, 3)
   for (const [index, line] of lines.entries()) {
     if (!isHeading(line) || !AGREEMENT_WORD.test(line.text)) continue
     let title = line.text
     const previous = lines[index - 1]
-    if (isHeading(previous) && !AGREEMENT_WORD.test(previous!.text) && !/[.:]$/.test(previous!.text)) title = `${previous!.text} ${title}`
+    if (isHeading(previous) && !AGREEMENT_WORD.test(previous.text) && !previous.text.endsWith('.') && !previous.text.endsWith(':'))
+      title = `${previous.text} ${title}`
     const next = lines[index + 1]
-    if (isHeading(next) && /^(?:AND|OF|FOR|TO|&)\b|^AGREEMENT\b/.test(next!.text)) title = `${title} ${next!.text}`
+    if (isHeading(next) && clauses.words('title', 'continuations').at(next.text, 0)) title = `${title} ${next.text}`
     return { value: collapse(title), confidence: CONTRACT.titleHeading, line }
   }
   // "This Non-Disclosure Agreement (the "Agreement")": the name the preamble gives itself.
-  const flat = flatOf(ctx)
-  const named = /\bThis\s+((?:[A-Z][\w-]*\s+){0,6}(?:Agreement|Contract|Covenant))\b/.exec(flat.text)
-  if (named) return { value: collapse(named[1]!), confidence: CONTRACT.titleInPreamble, line: flat.lineAt(named.index) }
+  const named = selfName(clauses)
+  if (named)
+    return { value: collapse(clauses.flat.text.slice(named.start, named.end)), confidence: CONTRACT.titleInPreamble, line: clauses.flat.lineAt(named.start) }
+  return undefined
+}
+
+/** A heading that is no title: a filing's exhibit code, an exhibit, a page, a number, a rule. */
+function notATitle(clauses: Clauses, text: string): boolean {
+  return text.slice(0, 3).toUpperCase() === 'EX-' || !!clauses.words('title', 'exclusions').at(text, 0) || allDigits(text) || text.startsWith('=')
+}
+
+/** A capitalised word ("Non-Disclosure"), read right at a position. */
+const CAPITALISED_WORD = /\p{Lu}[\p{L}\p{N}_-]*/uy
+
+/**
+ * "This Non-Disclosure Agreement": "This" (a word of `self.this`, capitalised), up to six
+ * capitalised words, then a capitalised name of `title.self_names`: the span after "This".
+ */
+function selfName(clauses: Clauses): { start: number; end: number } | undefined {
+  const text = clauses.flat.text
+  const names = clauses.words('title', 'self_names')
+  for (const self of clauses.words('self', 'this').all(text)) {
+    if (!capitalised(text.slice(self.start, self.end))) continue
+    // Where each of the words after "This" starts, as long as they are capitalised words followed by a space.
+    const starts: number[] = []
+    let at = spaces(text, self.end)
+    while (at >= 0 && starts.length <= 6) {
+      starts.push(at)
+      CAPITALISED_WORD.lastIndex = at
+      const word = CAPITALISED_WORD.exec(text)
+      if (!word) break
+      at = spaces(text, at + word[0].length)
+    }
+    for (let k = Math.min(starts.length - 1, 6); k >= 0; k--) {
+      const name = names.at(text, starts[k]!)
+      if (name && capitalised(text.slice(name.start, name.end))) return { start: starts[0]!, end: name.end }
+    }
+  }
   return undefined
 }
 
@@ -91,44 +138,86 @@ function agreementDate(ctx: Context): Answer | undefined {
   return best([signed && { ...signed, confidence: CONTRACT.signedAsAgreementDate }, effective])
 }
 
-/** "This Agreement shall expire on December 31, 2025". */
+/** "This Agreement shall expire on December 31, 2025", "Der Vertrag endet am 31.12.2025". */
 function expirationDate(ctx: Context): Answer | undefined {
-  const flat = flatOf(ctx)
-  for (const date of flatDates(ctx)) {
-    const before = flat.text.slice(Math.max(0, date.start - 80), date.start)
-    if (/\b(?:agreement|term)\b[^.]{0,40}\b(?:expire[sd]?|terminate[sd]?|end[sd]?)\s+(?:on|at|upon)\s+$/i.test(before))
-      return { value: date.iso, confidence: dateWeight(CONTRACT.expiration, date), line: flat.lineAt(date.start) }
+  const clauses = clausesOf(ctx)
+  const { text } = clauses.flat
+  for (const date of clauses.dates) {
+    const before = text.slice(Math.max(0, date.start - 80), date.start)
+    if (!isSpace(before.at(-1))) continue
+    const link = clauses.words('expiry', 'links').ends(before)
+    const verb = link && beforeSpaces(before, link.start) < link.start ? clauses.words('expiry', 'verbs').ends(before.slice(0, link.start)) : undefined
+    if (!verb) continue
+    const ofAgreement = clauses
+      .words('expiry', 'subjects')
+      .all(before.slice(0, verb.start))
+      .some((subject) => verb.start - subject.end <= 40 && !before.slice(subject.end, verb.start).includes('.'))
+    if (ofAgreement) return { value: date.iso, confidence: dateWeight(CONTRACT.expiration, date), line: clauses.flat.lineAt(date.start) }
   }
   return undefined
 }
 
-/** "upon thirty (30) days' prior written notice": a count as in `DURATION`, days to months, then "notice". */
-const NOTICE =
-  /\b(?:(\d+)|([a-z]+(?:-[a-z]+)?)(?:\s*\(\s*(\d+)\s*\))?)\s*(?:\(\s*\d+\s*\)\s*)?(day|week|month)s?[’']?\s*(?:'s?\s*)?(?:prior\s+|advance\s+)?(?:written\s+)?notice\b/gi
+/** The units of a notice period: days to months. */
+const NOTICE_UNITS = new Set(['day', 'week', 'month'] as const)
 
-/** "upon thirty (30) days' prior written notice" → "30 days". */
+/**
+ * Notice periods: a duration followed by the words of notice ("thirty (30) days' prior written
+ * notice") or following them ("Kündigungsfrist von drei Monaten", "préavis de trois mois").
+ */
+function noticeDurations(clauses: Clauses): Duration[] {
+  const { text } = clauses.flat
+  const before = clauses.words('notice', 'before')
+  return durations(clauses, text, NOTICE_UNITS, false).filter((duration) => {
+    // A possessive between the unit and the notice: "days' notice", "days’ notice", "day's notice".
+    let at = duration.end
+    if (text[at] === '’' || text[at] === "'") at++
+    at = pastSpaces(text, at)
+    if (text[at] === "'") at = pastSpaces(text, text[at + 1] === 's' ? at + 2 : at + 1)
+    return !!clauses.words('notice', 'after').at(text, at) || !!before.ends(text.slice(Math.max(0, duration.start - 60), duration.start))
+  })
+}
+
+/** "upon thirty (30) days' prior written notice" near a termination clause → "30 days". */
 function noticePeriod(ctx: Context): Answer | undefined {
-  const flat = flatOf(ctx)
-  for (const m of flat.text.matchAll(NOTICE)) {
-    const before = flat.text.slice(Math.max(0, m.index! - 150), m.index!)
-    if (!/\bterminat/i.test(before + flat.text.slice(m.index!, m.index! + 120))) continue
-    const period = periodOf(m)
-    if (period) return { value: period, confidence: CONTRACT.noticePeriod, line: flat.lineAt(m.index!) }
+  const clauses = clausesOf(ctx)
+  const { text } = clauses.flat
+  for (const duration of noticeDurations(clauses)) {
+    const around = text.slice(Math.max(0, duration.start - 150), duration.start + 120)
+    if (!clauses.words('notice', 'termination').test(around)) continue
+    const period = periodOf(clauses, duration)
+    if (period) return { value: period, confidence: CONTRACT.noticePeriod, line: clauses.flat.lineAt(duration.start) }
   }
   return undefined
 }
 
-/** "/s/ Name" or "Name: …" of a signature block. */
-const SIGNATORY = new RegExp(String.raw`(?:\/s\/|\bName\s*:)\s*${SIGNED_NAME}`, 'g')
+/** The name a signature gives, read right at a position. */
+const SIGNED_AT = new RegExp(SIGNED_NAME, 'y')
 
 /** The people who sign: "/s/ Name" and "Name: …" lines among the last lines. */
 function signatories(ctx: Context): Answer | undefined {
+  const clauses = clausesOf(ctx)
+  const labels = clauses.words('signature', 'labels', true)
+  const blockWords = clauses.words('signature', 'block_words', true)
   const names: string[] = []
   let line: Line | undefined
   for (const candidate of ctx.doc.lines.slice(-60)) {
-    for (const m of candidate.raw.matchAll(SIGNATORY)) {
+    const { raw } = candidate
+    // "/s/" and each label followed by a colon, left to right; a name read takes its place.
+    const marks: number[] = []
+    for (let at = raw.indexOf('/s/'); at >= 0; at = raw.indexOf('/s/', at + 1)) marks.push(at + 3)
+    for (const label of labels.all(raw)) {
+      const colon = pastSpaces(raw, label.end)
+      if (raw[colon] === ':') marks.push(colon + 1)
+    }
+    let after = 0
+    for (const mark of marks.sort((a, b) => a - b)) {
+      if (mark < after) continue
+      SIGNED_AT.lastIndex = pastSpaces(raw, mark)
+      const m = SIGNED_AT.exec(raw)
+      if (!m) continue
+      after = SIGNED_AT.lastIndex
       const name = collapse(m[1]!)
-      if (/\b(?:Title|Date|By|Its)\b/.test(name)) continue
+      if (blockWords.test(name)) continue
       if (!names.some((other) => other.toLowerCase() === name.toLowerCase())) names.push(name)
       line ??= candidate
     }
@@ -138,153 +227,253 @@ function signatories(ctx: Context): Answer | undefined {
 
 // ---------------------------------------------------------------- governing law
 
-const US_STATES = [
-  'Alabama',
-  'Alaska',
-  'Arizona',
-  'Arkansas',
-  'California',
-  'Colorado',
-  'Connecticut',
-  'Delaware',
-  'Florida',
-  'Georgia',
-  'Hawaii',
-  'Idaho',
-  'Illinois',
-  'Indiana',
-  'Iowa',
-  'Kansas',
-  'Kentucky',
-  'Louisiana',
-  'Maine',
-  'Maryland',
-  'Massachusetts',
-  'Michigan',
-  'Minnesota',
-  'Mississippi',
-  'Missouri',
-  'Montana',
-  'Nebraska',
-  'Nevada',
-  'New Hampshire',
-  'New Jersey',
-  'New Mexico',
-  'New York',
-  'North Carolina',
-  'North Dakota',
-  'Ohio',
-  'Oklahoma',
-  'Oregon',
-  'Pennsylvania',
-  'Rhode Island',
-  'South Carolina',
-  'South Dakota',
-  'Tennessee',
-  'Texas',
-  'Utah',
-  'Vermont',
-  'Virginia',
-  'Washington',
-  'West Virginia',
-  'Wisconsin',
-  'Wyoming',
-  'District of Columbia',
-  'Puerto Rico',
-]
-const COUNTRIES = [
-  'England and Wales',
-  'England',
-  'Scotland',
-  'Northern Ireland',
-  'Ireland',
-  'United Kingdom',
-  'United States',
-  'Germany',
-  'France',
-  'the Netherlands',
-  'Netherlands',
-  'Belgium',
-  'Luxembourg',
-  'Switzerland',
-  'Austria',
-  'Spain',
-  'Portugal',
-  'Italy',
-  'Sweden',
-  'Norway',
-  'Denmark',
-  'Finland',
-  'Poland',
-  'Canada',
-  'Ontario',
-  'Quebec',
-  'British Columbia',
-  'Alberta',
-  'Australia',
-  'New South Wales',
-  'Victoria',
-  'New Zealand',
-  'Singapore',
-  'Hong Kong',
-  'Japan',
-  'China',
-  'India',
-  'Israel',
-  'Malaysia',
-  'Mexico',
-  'Brazil',
-  'Cayman Islands',
-  'Bermuda',
-  'British Virgin Islands',
-  'Deutschland',
-  'Frankreich',
-  'Nederland',
-  'España',
-  'Schweiz',
-  'Suisse',
-  'Österreich',
-]
-const JURISDICTIONS = [...US_STATES, ...COUNTRIES].sort((a, b) => b.length - a.length)
-const JURISDICTION_ALT = JURISDICTIONS.map((name) => name.replace(/ /g, '\\s+')).join('|')
-/** A jurisdiction named anywhere in a text. */
-const JURISDICTION = new RegExp(String.raw`\b(${JURISDICTION_ALT})\b`, 'i')
-/** Each jurisdiction as written in the lists (without a leading "the"), by its lower-case name. */
-const CANONICAL_JURISDICTION = new Map(JURISDICTIONS.map((name) => [name.toLowerCase(), name.replace(/^the /, '')]))
+// Read once: the names of jurisdictions in every language.
+/** Jurisdictions' names in every language, with the name each is answered with. */
+const JURISDICTION_OF = jurisdictionNames()
+const JURISDICTIONS = phrases([...JURISDICTION_OF.keys()])
+/** Phrases naming a jurisdiction's law by an adjective, in every language ("deutsches Recht", "droit français"). */
+const LAW_OF = governingLawPhrases()
+const GOVERNING_LAWS = phrases([...LAW_OF.keys()])
+const FEDERATIONS = federations()
+
+/** A jurisdiction named in a clause: where, and the name it is answered with. */
+interface Named {
+  start: number
+  end: number
+  jurisdiction: string
+}
+
+const named = (match: PhraseMatch): Named => ({ start: match.start, end: match.end, jurisdiction: JURISDICTION_OF.get(match.word)! })
+
+/** Every phrase of a list that starts at `at`, in the order a pattern tries them. */
+function phrasesAt(list: Phrases, text: string, at: number): PhraseMatch[] {
+  const found: PhraseMatch[] = []
+  list.at(text, at, (match) => {
+    found.push(match)
+    return false
+  })
+  return found
+}
+
+/** Where an optional phrase of `list` and the spaces after it may end, from `at`: with the phrase first, then without. */
+function optionally(list: Phrases, text: string, at: number): number[] {
+  return [
+    ...phrasesAt(list, text, at)
+      .map((match) => spaces(text, match.end))
+      .filter((end) => end >= 0),
+    at,
+  ]
+}
+
+/** `[article] [polity] jurisdiction` at `at`: "the State of New York", "Bundesrepublik Deutschland", "l'État de New York". */
+function placeAt(clauses: Clauses, text: string, at: number, accept: (name: Named) => boolean): Named | undefined {
+  for (const afterArticle of optionally(clauses.words('articles', 'definite'), text, at))
+    for (const afterPolity of optionally(clauses.words('law', 'polities'), text, afterArticle)) {
+      const found = JURISDICTIONS.at(text, afterPolity, (match) => accept(named(match)))
+      if (found) return named(found)
+    }
+  return undefined
+}
+
+/** `[article] polity jurisdiction` at `at`: a place named with its polity, "the State of Illinois" (the first that `accept` takes). */
+function stateAt(clauses: Clauses, text: string, at: number, accept: (name: Named) => boolean = () => true): Named | undefined {
+  for (const afterArticle of optionally(clauses.words('articles', 'definite'), text, at))
+    for (const polity of phrasesAt(clauses.words('law', 'polities'), text, afterArticle)) {
+      const place = spaces(text, polity.end)
+      const found = place >= 0 ? JURISDICTIONS.at(text, place, (match) => accept(named(match))) : undefined
+      if (found) return named(found)
+    }
+  return undefined
+}
 
 /**
- * "governed by … the laws of the State of New York", also with an aside between law and place
- * ("the internal law, and not the law of conflicts, of the State of New York").
+ * What follows a law's word: `[aside] link [article] [polity] jurisdiction` — "laws of the State
+ * of New York", "law (without regard to conflicts) of Delaware", "law, and not the law of
+ * conflicts, of …", "Recht der Bundesrepublik Deutschland" — tried as a pattern tries them.
  */
-const LAW_CLAUSE = new RegExp(
-  String.raw`\b(?:govern(?:ed|s)?|constru(?:ed|e)|interpreted|enforced|governing\s+law|applicable\s+law|subject\s+to)\b[^.;]{0,160}?\blaws?(?:\s*\([^)]{0,80}\)|,[^.;]{0,60}?,)?\s+(?:of|in)\s+(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic|Federal\s+Republic|Kingdom)\s+of\s+)?(${JURISDICTION_ALT})\b`,
-  'gi',
-)
-/** "The law of the State of Illinois … shall govern". */
-const LAW_FIRST = new RegExp(
-  String.raw`\blaws?\s+of\s+(?:the\s+)?(?:State|Commonwealth)\s+of\s+(${JURISDICTION_ALT})\b(?:[^.;]|\.(?=[A-Z,])){0,100}?\b(?:shall|will)\s+(?:govern|apply|control)`,
-  'gi',
-)
-/** "… of the United States and the State of Indiana": the state is the answer. */
-const AND_STATE = new RegExp(
-  String.raw`^\s+(?:of\s+America\s+)?and\s+(?:the\s+)?(?:laws\s+of\s+)?(?:the\s+)?(?:State|Commonwealth)\s+of\s+(${US_STATES.join('|').replace(/ /g, '\\s+')})\b`,
-  'i',
-)
-/** "… construed under Delaware law", "Delaware law governs …". */
-const LAW_ADJECTIVE = new RegExp(String.raw`\b(?:under|by|with)\s+(?:the\s+)?(?:internal\s+)?(${JURISDICTION_ALT})\s+law\b`, 'gi')
-/** German, French, Dutch, Spanish clauses: "unterliegt deutschem Recht", "soumis au droit français" … */
-const LAW_FOREIGN: [RegExp, string][] = [
-  [/\b(?:unterliegt|unterliegen)\b[^.]{0,60}\bdeutsche[mn]?\s+recht\b|\brecht\s+der\s+bundesrepublik\s+deutschland\b/i, 'Germany'],
-  [/\b(?:droit|loi)\s+fran[cç]ais/i, 'France'],
-  [/\bnederlands\s+recht\b/i, 'Netherlands'],
-  [/\blegislaci[oó]n\s+española\b|\bley(?:es)?\s+(?:de\s+)?españa\b/i, 'Spain'],
-  [/\bösterreichische[mn]?\s+recht\b/i, 'Austria'],
-  [/\bschweizerische[mn]?\s+recht\b/i, 'Switzerland'],
-]
+function lawOfAt(clauses: Clauses, text: string, at: number): Named | undefined {
+  const links = clauses.words('law', 'links')
+  const accept = () => true
+  const asides: number[] = []
+  const open = pastSpaces(text, at)
+  if (text[open] === '(') {
+    const close = text.indexOf(')', open)
+    if (close > open && close - open - 1 <= 80) asides.push(close + 1)
+  }
+  if (text[at] === ',')
+    for (let comma = text.indexOf(',', at + 1); comma > at && comma - at - 1 <= 60 && !hasStop(text, at + 1, comma); comma = text.indexOf(',', comma + 1))
+      asides.push(comma + 1)
+  asides.push(at)
+  for (const aside of asides) {
+    const link = spaces(text, aside)
+    if (link < 0) continue
+    for (const found of phrasesAt(links, text, link)) {
+      const place = spaces(text, found.end)
+      const name = place >= 0 ? placeAt(clauses, text, place, accept) : undefined
+      if (name) return name
+    }
+  }
+  return undefined
+}
 
-function canonicalJurisdiction(found: string): string {
-  const written = collapse(found)
-  return CANONICAL_JURISDICTION.get(written.toLowerCase()) ?? written
+/** A law's word ("law", "laws", "Recht") at `at`, the longer first. */
+function lawWordsAt(clauses: Clauses, text: string, at: number): PhraseMatch[] {
+  return startsWord(text, at) ? phrasesAt(clauses.words('law', 'words'), text, at) : []
+}
+
+/** A choice of law found, with where it counts from and how strong it is. */
+interface Vote {
+  jurisdiction: string
+  offset: number
+  strength: number
+}
+
+/**
+ * "governed by … the laws of the State of New York": a word that the law governs, then within
+ * the clause (160 characters, no stop) the law of a jurisdiction. A federation's law ("the United
+ * States") counts as such only when the clause says it governs, and gives way to a state named
+ * with it ("… of the United States and the State of Indiana").
+ */
+function lawClauses(clauses: Clauses): Vote[] {
+  const { text } = clauses
+  const votes: Vote[] = []
+  const strong = clauses.words('law', 'verbs')
+  const verbs = lawVerbs(clauses)
+  for (let verb = verbs.find(text); verb; ) {
+    let found: Named | undefined
+    for (let gap = verb.end; gap <= verb.end + 160 && !found; gap++) {
+      if (gap > verb.end && (text[gap - 1] === '.' || text[gap - 1] === ';')) break
+      for (const law of lawWordsAt(clauses, text, gap)) if ((found = lawOfAt(clauses, text, law.end))) break
+    }
+    if (!found) {
+      verb = verbs.find(text, verb.start + 1)
+      continue
+    }
+    const federal = FEDERATIONS.get(found.jurisdiction)
+    const state = federal && stateNamedWith(clauses, text, found.end, federal)
+    // "data subject to the export laws of the United States" is not a choice of law: federal law
+    // counts only when the clause says it governs.
+    const governs = strong.at(text, verb.start) !== undefined
+    votes.push(
+      state
+        ? { jurisdiction: state.jurisdiction, offset: found.start, strength: CONTRACT.lawClause }
+        : { jurisdiction: found.jurisdiction, offset: found.start, strength: federal && !governs ? CONTRACT.federalLaw : CONTRACT.lawClause },
+    )
+    verb = verbs.find(text, found.end)
+  }
+  return votes
+}
+
+/** The words that put the agreement under a law, strong and weak. */
+function lawVerbs(clauses: Clauses): Phrases {
+  return clauses.joined('law verbs', () => [...clauses.words('law', 'verbs').words, ...clauses.words('law', 'weak_verbs').words])
+}
+
+/** "this" or "the" of the language, before an agreement's name. */
+function thisOrTheOf(clauses: Clauses): Phrases {
+  return clauses.joined('this or the', () => [...clauses.words('self', 'this').words, ...clauses.words('articles', 'definite').words])
+}
+
+/** "… United States and [the] [laws of] [the] State of Indiana": the state named with its federation, within 80 characters. */
+function stateNamedWith(clauses: Clauses, text: string, end: number, states: Set<string>): Named | undefined {
+  const window = text.slice(0, end + 80)
+  const articles = clauses.words('articles', 'definite')
+  const start = spaces(window, end)
+  if (start < 0) return undefined
+  for (const and of phrasesAt(
+    clauses.joined('and', () => lexiconWords('list_and', clauses.language)),
+    window,
+    start,
+  )) {
+    const after = spaces(window, and.end)
+    if (after < 0) continue
+    for (const afterArticle of optionally(articles, window, after)) {
+      const laws = lawWordsAt(clauses, window, afterArticle).flatMap((law) => {
+        const link = spaces(window, law.end)
+        return link < 0 ? [] : phrasesAt(clauses.words('law', 'links'), window, link).map((found) => spaces(window, found.end))
+      })
+      for (const afterLaws of [...laws.filter((place) => place >= 0), afterArticle]) {
+        const state = stateAt(clauses, window, afterLaws, (name) => states.has(name.jurisdiction))
+        if (state) return state
+      }
+    }
+  }
+  return undefined
+}
+
+/** "The law of the State of Illinois … shall govern": the law of a state named first, then within 100 characters the words that it governs. */
+function lawFirst(clauses: Clauses): Vote[] {
+  const { text } = clauses
+  const votes: Vote[] = []
+  const words = clauses.words('law', 'words')
+  const governs = clauses.words('law', 'governs')
+  for (let law = words.find(text); law; ) {
+    const name = stateLawAt(clauses, text, law.end)
+    let end: number | undefined
+    if (name)
+      for (let gap = name.end; gap <= name.end + 100 && end === undefined; gap++) {
+        // The gap holds no stop, but for the dots of abbreviations ("U.S.", "Inc., ").
+        const char = text[gap - 1]
+        if (gap > name.end && (char === ';' || (char === '.' && text[gap] !== ',' && !(text[gap]! >= 'A' && text[gap]! <= 'Z')))) break
+        if (startsWord(text, gap) && governs.at(text, gap)) end = gap
+      }
+    if (name && end !== undefined) votes.push({ jurisdiction: name.jurisdiction, offset: law.start, strength: CONTRACT.lawFirst })
+    law = words.find(text, end ?? law.start + 1)
+  }
+  return votes
+}
+
+/** `link [article] polity jurisdiction` after a law's word: "of the State of Illinois". */
+function stateLawAt(clauses: Clauses, text: string, at: number): Named | undefined {
+  const link = spaces(text, at)
+  if (link < 0) return undefined
+  for (const found of phrasesAt(clauses.words('law', 'links'), text, link)) {
+    const afterLink = spaces(text, found.end)
+    if (afterLink < 0) continue
+    const name = stateAt(clauses, text, afterLink)
+    if (name) return name
+  }
+  return undefined
+}
+
+/** "construed under Delaware law": a lead, then the jurisdiction's name as an adjective before the law's word. */
+function lawAdjective(clauses: Clauses): Vote[] {
+  const { text } = clauses
+  const votes: Vote[] = []
+  const leads = clauses.words('law', 'adjective_leads')
+  for (let lead = leads.find(text); lead; ) {
+    let found: { name: Named; end: number } | undefined
+    const after = spaces(text, lead.end)
+    if (after >= 0)
+      for (const afterArticle of optionally(clauses.words('articles', 'definite'), text, after))
+        for (const afterModifier of optionally(clauses.words('law', 'modifiers'), text, afterArticle)) {
+          const name = JURISDICTIONS.at(text, afterModifier, (match) => {
+            const law = spaces(text, match.end)
+            return law >= 0 && lawWordsAt(clauses, text, law).length > 0
+          })
+          if (name && !found) found = { name: named(name), end: name.end }
+        }
+    if (found) {
+      const federal = FEDERATIONS.has(found.name.jurisdiction)
+      // "patents protected under United States law" is not a choice of law either.
+      votes.push({ jurisdiction: found.name.jurisdiction, offset: lead.start, strength: federal ? CONTRACT.federalLaw : CONTRACT.lawAdjective })
+    }
+    lead = leads.find(text, found ? found.end : lead.start + 1)
+  }
+  return votes
+}
+
+/** "unterliegt deutschem Recht", "soumis au droit français": a law named by its adjective anywhere, once for each jurisdiction. */
+function lawByAdjective(clauses: Clauses): Vote[] {
+  const seen = new Set<string>()
+  const votes: Vote[] = []
+  for (const found of GOVERNING_LAWS.all(clauses.text)) {
+    const jurisdiction = LAW_OF.get(found.word)!
+    if (seen.has(jurisdiction)) continue
+    seen.add(jurisdiction)
+    votes.push({ jurisdiction, offset: found.start, strength: CONTRACT.lawForeign })
+  }
+  return votes
 }
 
 /**
@@ -292,89 +481,100 @@ function canonicalJurisdiction(found: string): string {
  * different jurisdictions the one most often named wins, with less confidence.
  */
 function governingLaw(ctx: Context): Answer | undefined {
-  const flat = flatOf(ctx)
+  const clauses = clausesOf(ctx)
   const votes = new Map<string, { count: number; offset: number; strength: number }>()
-  const vote = (name: string, offset: number, strength: number) => {
-    const key = canonicalJurisdiction(name)
-    const entry = votes.get(key) ?? { count: 0, offset, strength: 0 }
+  for (const { jurisdiction, offset, strength } of [...lawClauses(clauses), ...lawFirst(clauses), ...lawAdjective(clauses), ...lawByAdjective(clauses)]) {
+    const entry = votes.get(jurisdiction) ?? { count: 0, offset, strength: 0 }
     entry.count++
     entry.strength = Math.max(entry.strength, strength)
-    votes.set(key, entry)
-  }
-  for (const m of flat.text.matchAll(LAW_CLAUSE)) {
-    const federal = /^united\s+states$/i.test(m[1]!)
-    const state = federal ? AND_STATE.exec(flat.text.slice(m.index! + m[0].length, m.index! + m[0].length + 80)) : null
-    // "data subject to the export laws of the United States" is not a choice of law: federal law
-    // counts only when the clause says it governs.
-    const governs = /^(?:govern|constru|interpret|enforced|governing|applicable)/i.test(m[0])
-    vote(state ? state[1]! : m[1]!, m.index! + m[0].length - m[1]!.length, federal && !state && !governs ? CONTRACT.federalLaw : CONTRACT.lawClause)
-  }
-  for (const m of flat.text.matchAll(LAW_FIRST)) vote(m[1]!, m.index!, CONTRACT.lawFirst)
-  // "patents protected under United States law" is not a choice of law either.
-  for (const m of flat.text.matchAll(LAW_ADJECTIVE)) vote(m[1]!, m.index!, /^united\s+states$/i.test(m[1]!) ? CONTRACT.federalLaw : CONTRACT.lawAdjective)
-  for (const [pattern, name] of LAW_FOREIGN) {
-    const m = pattern.exec(flat.text)
-    if (m) vote(name, m.index, CONTRACT.lawForeign)
+    votes.set(jurisdiction, entry)
   }
   const ranked = [...votes.entries()].sort((a, b) => b[1].strength - a[1].strength || b[1].count - a[1].count)
   const [top, second] = ranked
   if (!top) return undefined
   let confidence = top[1].strength
   if (second && second[1].count >= top[1].count) confidence *= CONTRACT.lawContested
-  return { value: top[0], confidence, line: flat.lineAt(top[1].offset) }
+  return { value: top[0], confidence, line: clauses.flat.lineAt(top[1].offset) }
 }
 
 /** A labelled "Governing law: …" value, kept only when it names a known jurisdiction. */
 function labelledJurisdiction(plan: Plan, ctx: Context): Answer | undefined {
   const answer = genericAnswer(plan, ctx)
   if (!answer || typeof answer.value !== 'string') return undefined
-  const m = JURISDICTION.exec(answer.value)
-  return m ? { ...answer, value: canonicalJurisdiction(m[1]!) } : undefined
+  const found = JURISDICTIONS.find(answer.value)
+  return found ? { ...answer, value: named(found).jurisdiction } : undefined
 }
 
 // ---------------------------------------------------------------- effective date
 
-/** Phrases that put the date the agreement takes effect right before a date. */
-const EFFECTIVE_LEAD =
-  /(?:effective\s+(?:as\s+of|on|from|date\s+(?:of|is))?|dated\s+(?:as\s+of\s+)?|made\s+(?:and\s+entered\s+into\s+)?(?:as\s+of|on|this|effective)?|entered\s+into\s+(?:as\s+of|on|effective)?|executed\s+(?:as\s+of|on)|as\s+of|commenc\w+\s+on|(?:dated|made)\s+(?:and\s+effective\s+)?(?:as\s+of\s+)?)\s*(?:this|the)?\s*$/i
+/** Quotation marks that open a defined term, and those that close it. */
+const OPENING_QUOTES = '“"„«'
+const CLOSING_QUOTES = '”"“»'
 
-/** 'March 1, 2020 (the "Effective Date")': the date a definition names. */
-const EFFECTIVE_DEFINITION = /^\s*[,(]*\s*(?:\(?\s*(?:the|hereinafter|herein)?\s*[“"']?(?:effective|commencement)\s+date)/i
+/** 'March 1, 2020 (the "Effective Date")', '1. März 2024 („Inkrafttreten“)': the date a definition names. */
+function definedAsEffective(clauses: Clauses, after: string): boolean {
+  let at = pastSpaces(after, 0)
+  while (after[at] === ',' || after[at] === '(') at++
+  at = pastSpaces(after, at)
+  if (after[at] === '(') at = pastSpaces(after, at + 1)
+  const leads = phrasesAt(clauses.words('effective', 'definition_leads'), after, at).map((lead) => pastSpaces(after, lead.end))
+  return [...leads, at].some((start) => {
+    const term = OPENING_QUOTES.includes(after[start] ?? '\u0000') || after[start] === "'" ? start + 1 : start
+    return !!clauses.words('effective', 'terms').at(after, term)
+  })
+}
 
-/** "The parties have executed this Agreement as of …", "Accepted and agreed as of …". */
-const EXECUTION_LEAD = /(?:executed|signed|accepted|agreed|acknowledged)\b[^.]{0,60}?\bas\s+of\s+(?:the\s+)?$/i
+/** "The parties have executed this Agreement as of …", "Accepted and agreed as of …": the date after. */
+function executedAsOf(clauses: Clauses, before: string): boolean {
+  if (!isSpace(before.at(-1))) return false
+  const end = beforeSpaces(before, before.length)
+  const article = clauses.words('articles', 'definite').ends(before)
+  const ends = [...(article && beforeSpaces(before, article.start) < article.start ? [beforeSpaces(before, article.start)] : []), end]
+  return ends.some((at) => {
+    const asOf = clauses.words('effective', 'as_of').ends(before.slice(0, at))
+    return (
+      !!asOf &&
+      clauses
+        .words('effective', 'execution')
+        .all(before.slice(0, asOf.start))
+        .some((word) => asOf.start - word.end <= 60 && !before.slice(word.end, asOf.start).includes('.'))
+    )
+  })
+}
 
 /**
  * The effective date: a date defined as the "Effective Date", the date of the preamble ("made
- * and entered into as of …", "dated as of …", "effective …"), the date the parties executed it
- * "as of", a letter's date, or — least sure — the latest date by the signatures.
+ * and entered into as of …", "dated as of …", "effective …", "tritt am … in Kraft"), the date the
+ * parties executed it "as of", a letter's date, or — least sure — the latest date by the signatures.
  */
 function effectiveDate(ctx: Context): Answer | undefined {
   return memo(ctx, 'effective-date', () => findEffectiveDate(ctx))
 }
 
 function findEffectiveDate(ctx: Context): Answer | undefined {
-  const flat = flatOf(ctx)
+  const clauses = clausesOf(ctx)
+  const { text } = clauses
   const candidates: Answer[] = []
-  const preambleEnd = Math.min(flat.text.length, 4000)
-  for (const date of flatDates(ctx)) {
-    const before = flat.text.slice(Math.max(0, date.start - 60), date.start)
-    const after = flat.text.slice(date.end, date.end + 60)
+  const preambleEnd = Math.min(text.length, 4000)
+  const leads = clauses.words('effective', 'leads')
+  const thisOrThe = thisOrTheOf(clauses)
+  for (const date of clauses.dates) {
+    const before = text.slice(Math.max(0, date.start - 60), date.start)
+    const after = text.slice(date.end, date.end + 60)
     const guess = date.guessed ? CONTRACT.effectiveGuessed : 1
-    const line = flat.lineAt(date.start)
-    if (EFFECTIVE_DEFINITION.test(after)) candidates.push({ value: date.iso, confidence: CONTRACT.effectiveDefined * guess, line })
-    else if (EXECUTION_LEAD.test(before)) candidates.push({ value: date.iso, confidence: CONTRACT.effectiveExecuted * guess, line })
-    else if (EFFECTIVE_LEAD.test(before)) {
+    const line = clauses.flat.lineAt(date.start)
+    if (definedAsEffective(clauses, after)) candidates.push({ value: date.iso, confidence: CONTRACT.effectiveDefined * guess, line })
+    else if (executedAsOf(clauses, before)) candidates.push({ value: date.iso, confidence: CONTRACT.effectiveExecuted * guess, line })
+    else if (endsWithLead(before, leads, [thisOrThe]) || clauses.words('effective', 'follows').at(after, pastSpaces(after, 0))) {
       // The date of this agreement, not of another one it mentions ("the Consulting Agreement
       // between the parties dated …"); in the preamble, not deep in the text.
-      const clause = flat.text.slice(Math.max(0, date.start - 160), date.start)
-      if (namesOtherAgreement(clause)) continue
-      const ours = /\b(?:this|hereof|herein)\b[^.;]{0,100}$/i.test(clause) || /[“"](?:Agreement|NDA)[”"]\s*\)[^.;]{0,60}$/i.test(clause)
-      const strength = !ours
+      const clause = text.slice(Math.max(0, date.start - 160), date.start)
+      if (namesOtherAgreement(clauses, clause)) continue
+      const strength = !isOurs(clauses, clause)
         ? CONTRACT.effectiveNotOurs
         : date.start < preambleEnd
           ? CONTRACT.effectiveInPreamble
-          : /effective/i.test(before)
+          : clauses.words('effective', 'words').test(before)
             ? CONTRACT.effectiveLater
             : CONTRACT.effectiveDeep
       candidates.push({ value: date.iso, confidence: strength * guess, line })
@@ -383,45 +583,77 @@ function findEffectiveDate(ctx: Context): Answer | undefined {
   return best([...candidates, letterDate(ctx), signatureDate(ctx)])
 }
 
+/** The clause before a date is about this agreement: "this", "hereof" within it, or the defined term closed right before it ('the “Agreement”)'). */
+function isOurs(clauses: Clauses, clause: string): boolean {
+  const inClause = (end: number, within: number) => clause.length - end <= within && !hasStop(clause, end)
+  if (
+    clauses
+      .words('self', 'references')
+      .all(clause)
+      .some((found) => inClause(found.end, 100))
+  )
+    return true
+  return clauses
+    .words('self', 'terms')
+    .all(clause)
+    .some((term) => {
+      if (!OPENING_QUOTES.includes(clause[term.start - 1] ?? '\u0000') || !CLOSING_QUOTES.includes(clause[term.end] ?? '\u0000')) return false
+      const close = pastSpaces(clause, term.end + 1)
+      return clause[close] === ')' && inClause(close + 1, 60)
+    })
+}
+
 /**
  * The date before belongs to another agreement: the last agreement named before it is "the
  * Services Agreement", "your prior consulting agreement", "that certain Agreement" — not
  * "this Agreement" or a defined “Agreement”.
  */
-function namesOtherAgreement(clause: string): boolean {
-  const sentence = clause.slice(clause.search(/[.;]\s+(?=[A-Z“"(])[^.;]*$/) + 1)
-  const last = [...sentence.matchAll(/\b(?:agreement|contract|letter|nda|amendment|plan|understanding)\b/gi)].at(-1)
+function namesOtherAgreement(clauses: Clauses, clause: string): boolean {
+  const sentence = clause.slice(sentenceStart(clause))
+  const last = clauses.words('self', 'nouns').last(sentence)
   if (!last) return false
-  const lead = sentence.slice(Math.max(0, last.index! - 80), last.index!)
-  if (/[“"']\s*$/.test(lead)) return false
-  const words = lead.trim().split(/\s+/).slice(-5).join(' ')
-  if (/\b(?:this|these|within|present)\b/i.test(words)) return false
-  return /\b(?:the|your|its|our|their|that|certain|a|an|said|such|existing|original|prior|separate)\b/i.test(words)
+  const lead = sentence.slice(Math.max(0, last.start - 80), last.start)
+  const quoteAt = beforeSpaces(lead, lead.length) - 1
+  if (OPENING_QUOTES.includes(lead[quoteAt] ?? '\u0000') || lead[quoteAt] === "'") return false
+  const words = lead.trim().split(' ').slice(-5).join(' ')
+  if (clauses.words('self', 'own').test(words)) return false
+  return clauses.words('self', 'other').test(words)
 }
 
 /** A letter's date: a line near the top holding nothing but a date. */
 function letterDate(ctx: Context): Answer | undefined {
   const { doc } = ctx
-  if (!/\b(?:dear|gentlemen|ladies|very truly yours|sincerely)\b/i.test(doc.text)) return undefined
+  const clauses = clausesOf(ctx)
+  if (!clauses.words('effective', 'greetings').test(doc.text) && !clauses.words('effective', 'closings').test(doc.text)) return undefined
   for (const line of doc.lines.slice(0, 15)) {
     const dates = lineDates(ctx, line)
     const date = dates[0]
-    if (date && dates.length === 1 && line.text.replace(line.text.slice(date.start, date.end), '').replace(/[\s,.]/g, '').length <= 2)
+    const rest = date && line.text.replace(line.text.slice(date.start, date.end), '')
+    if (date && dates.length === 1 && rest!.replaceAll(' ', '').replaceAll(',', '').replaceAll('.', '').length <= 2)
       return { value: date.iso, confidence: dateWeight(CONTRACT.letterDate, date), line }
   }
   return undefined
 }
 
+/** Characters after a date label that hold the date it labels: the longest date written out is about 30. */
+const DATE_REACH = 80
+
 /** The latest "Date: …" among the signature blocks at the end. */
 function signatureDate(ctx: Context): Answer | undefined {
   const { doc } = ctx
+  const labels = clausesOf(ctx).words('effective', 'date_labels')
   let latest: Answer | undefined
   for (const line of doc.lines.slice(-50)) {
     // Signature blocks side by side put several "Date:" labels on one line: each one counts.
     // A label ("Date:", or "Date" opening the line), not "… the agreement dated May 1, 2020".
-    for (const m of line.text.matchAll(/\b(?:date|dated)\s*(?::\s*|$|\s+)/gi)) {
-      if (m.index !== 0 && !m[0].includes(':')) continue
-      const date = datesIn(line.text.slice(m.index! + m[0].length), doc)[0]
+    for (const label of labels.all(line.text)) {
+      let end = pastSpaces(line.text, label.end)
+      const colon = line.text[end] === ':'
+      if (colon) end = pastSpaces(line.text, end + 1)
+      else if (end === label.end && end < line.text.length) continue
+      if (label.start !== 0 && !colon) continue
+      // Only a date right after the label counts: the few words after it are read, not the rest of a line of labels (D186).
+      const date = datesIn(line.text.slice(end, end + DATE_REACH), doc)[0]
       if (!date || date.start > 2) continue
       if (!latest || String(latest.value) < date.iso) latest = { value: date.iso, confidence: dateWeight(CONTRACT.signatureDate, date), line }
     }
@@ -431,89 +663,128 @@ function signatureDate(ctx: Context): Answer | undefined {
 
 // ---------------------------------------------------------------- term
 
-const NUMBER_WORDS = new Map(
-  Object.entries({
-    one: 1,
-    two: 2,
-    three: 3,
-    four: 4,
-    five: 5,
-    six: 6,
-    seven: 7,
-    eight: 8,
-    nine: 9,
-    ten: 10,
-    eleven: 11,
-    twelve: 12,
-    thirteen: 13,
-    fourteen: 14,
-    fifteen: 15,
-    sixteen: 16,
-    seventeen: 17,
-    eighteen: 18,
-    nineteen: 19,
-    twenty: 20,
-    'twenty-four': 24,
-    thirty: 30,
-    'thirty-six': 36,
-    forty: 40,
-    'forty-eight': 48,
-    fifty: 50,
-    sixty: 60,
-    ninety: 90,
-  }),
-)
+/** The units of an agreement's duration. */
+const TERM_UNITS = new Set(['day', 'week', 'month', 'year'] as const)
 
-/** "three (3) years", "3 years", "twelve months" → number and unit. */
-const DURATION = /\b(?:(\d+(?:\.\d+)?)|([a-z]+(?:-[a-z]+)?)(?:\s*\(\s*(\d+(?:\.\d+)?)\s*\))?)\s*(?:\(\s*\d+\s*\)\s*)?(year|month|week|day)s?\b/gi
-
-/**
- * The period a match of `DURATION` or `NOTICE` states, as "3 years": its number in digits, the
- * digits in brackets after a word, or the word; undefined when it is no positive number.
- */
-function periodOf(m: RegExpMatchArray): string | undefined {
-  const [, digits, word, bracketed, unit] = m
-  const number = digits ? Number(digits) : bracketed ? Number(bracketed) : NUMBER_WORDS.get((word ?? '').toLowerCase())
-  if (number === undefined || !Number.isFinite(number) || number <= 0) return undefined
-  return `${number} ${unit!.toLowerCase()}${number === 1 ? '' : 's'}`
+/** A word of `list` at `at` with spaces, then the given test at each place the spaces may end. */
+function phraseThen(list: Phrases, text: string, at: number, then: (after: number) => boolean): boolean {
+  return phrasesAt(list, text, at).some((found) => then(found.end))
 }
 
 /**
- * The subject of a clause about the agreement's own duration, then its verb: "This Agreement
- * shall remain in full force and effect for …", "The term of this Agreement shall be …", "this
- * letter agreement will terminate …" — with no obligations, provisions or restrictions between
- * (those are "the obligations of this Agreement", not the agreement).
+ * After the agreement as a subject (`subjectEnd`), the rest of the sentence says it lasts: a gap of
+ * up to 160 characters without a stop or a word of its obligations ("the obligations of this
+ * Agreement"), a word that joins it to its duration ("shall", "is", "hat") followed in the clause by
+ * a word of lasting ("remain", "expire", "Laufzeit"), then to the end up to 140 characters without
+ * a stop or a word of surviving or renewing.
  */
-const AGREEMENT_SUBJECT =
-  /(?<![A-Za-z])(?:this\s+(?:letter\s+)?(?:agreement|nda|undertaking)|the\s+term\s+(?:of\s+(?:this|the)\s+(?:[\w-]+\s+){0,3}?(?:agreement|nda)|hereof))\b(?:(?!\b(?:obligations?|provisions?|restrictions?|covenants?|duty|duties|confidential\w*|information|terms)\b)[^.;]){0,160}?\b(?=[^.;]*\b(?:remain|continue|be|expire|terminate|end|last|effective|force|run)\w*\b)(?:shall|will|is|to)\b(?:(?!\bsurviv|\brenew)[^.;]){0,140}$/i
+function lastsAfter(clauses: Clauses, sentence: string, subjectEnd: number): boolean {
+  const exclusions = clauses.words('term', 'exclusions')
+  const modals = clauses.words('term', 'modals')
+  const verbs = clauses.words('term', 'verbs')
+  const breakers = clauses.words('term', 'breakers')
+  for (let at = subjectEnd; at <= subjectEnd + 160 && at <= sentence.length; at++) {
+    const gapChar = sentence[at - 1]
+    if (at > subjectEnd && (gapChar === '.' || gapChar === ';' || (startsWord(sentence, at - 1) && exclusions.at(sentence, at - 1)))) break
+    if (!startsWord(sentence, at)) continue
+    const lasts = phraseThen(modals, sentence, at, (end) => {
+      const clauseEnd = firstStop(sentence, at)
+      const tail = sentence.slice(end)
+      return verbs.find(sentence.slice(0, clauseEnd), at) !== undefined && tail.length <= 140 && !hasStop(tail) && !breakers.test(tail)
+    })
+    if (lasts) return true
+  }
+  return false
+}
 
-/** What puts a duration as the object of the clause: "for", "be", "expire", "(ii)" … — not "within ten days of", "by giving thirty days". */
-const DURATION_LEAD =
-  /(?:\b(?:for|be|expire|terminate|end|last|continue|until|date|entirety|thereafter)|\b(?:date|day)\s+(?:that|which)\s+is|\b(?:period|term)\s+of|\b(?:earlier|later)\s+of|\(\s*(?:[ivx]+|[a-z]|\d)\s*\))\s*(?:a\s+(?:period|term)\s+of\s+)?(?:the\s+)?$/i
+/** The first stop from `at`, or the text's end. */
+function firstStop(text: string, at: number): number {
+  for (let i = at; i < text.length; i++) if (text[i] === '.' || text[i] === ';') return i
+  return text.length
+}
 
-/** "… Agreement shall be for two (2) years": the subject's own words when a layout splits the sentence. */
-const AGREEMENT_FOR = /\bagreement\s+(?:shall|will)\s+(?:be|remain\s+in\s+effect)\s+for\s+(?:a\s+(?:period|term)\s+of\s+)?$/i
+/**
+ * The agreement is the subject of the sentence's clause about its duration: "This Agreement shall
+ * remain in full force and effect for …", "The term of this Agreement shall be …", "Diese
+ * Vereinbarung … hat eine Laufzeit von …" — with no obligations between (those are "the obligations
+ * of this Agreement", not the agreement).
+ */
+function agreementIsSubject(clauses: Clauses, sentence: string): boolean {
+  const subjects = clauses.words('term', 'subjects')
+  for (const subject of subjects.all(sentence)) if (lastsAfter(clauses, sentence, subject.end)) return true
+  // "the term of this Agreement", "the term of the Confidentiality Agreement": up to three words between.
+  const thisOrThe = thisOrTheOf(clauses)
+  const nouns = clauses.words('self', 'terms')
+  for (const head of clauses.words('term', 'subject_heads').all(sentence)) {
+    const afterHead = spaces(sentence, head.end)
+    if (afterHead < 0) continue
+    for (const article of phrasesAt(thisOrThe, sentence, afterHead)) {
+      let at = spaces(sentence, article.end)
+      for (let words = 0; words <= 3 && at >= 0; words++) {
+        const noun = nouns.at(sentence, at)
+        if (noun && lastsAfter(clauses, sentence, noun.end)) return true
+        const word = /^[\w-]+/.exec(sentence.slice(at))
+        at = word ? spaces(sentence, at + word[0].length) : -1
+      }
+    }
+  }
+  return false
+}
 
-/** A heading or label that gives the term itself: "Term: 2 years", "Term of Agreement. Three (3) years". */
-const TERM_LABEL = /(?:^|[.:;]\s+|\d\.\s*)term(?:\s+of\s+(?:this\s+)?agreement)?\s*[:.]\s*$/i
+/**
+ * The agreement's confidentiality obligations are the sentence's subject: "The obligations of
+ * confidentiality shall remain in effect for …", "Recipient agrees to keep … confidential for …".
+ */
+function obligationsAreSubject(clauses: Clauses, sentence: string): boolean {
+  const verbs = clauses.words('term', 'verbs')
+  const joins = clauses.words('term', 'obligation_verbs')
+  for (const subject of clauses.words('term', 'obligations').all(sentence))
+    for (let at = subject.end; at <= subject.end + 160 && at <= sentence.length; at++) {
+      if (at > subject.end && (sentence[at - 1] === '.' || sentence[at - 1] === ';')) break
+      if (!startsWord(sentence, at) || verbs.find(sentence.slice(0, firstStop(sentence, at)), at) === undefined) continue
+      if (phraseThen(joins, sentence, at, (end) => sentence.length - end <= 220 && !hasStop(sentence, end))) return true
+    }
+  const undertaken = clauses.words('term', 'undertaken')
+  return clauses
+    .words('term', 'undertakings')
+    .all(sentence)
+    .some((undertaking) =>
+      undertaken
+        .all(sentence)
+        .some(
+          (what) =>
+            what.start >= undertaking.end &&
+            what.start - undertaking.end <= 80 &&
+            !hasStop(sentence, undertaking.end, what.start) &&
+            sentence.length - what.end <= 80 &&
+            !hasStop(sentence, what.end),
+        ),
+    )
+}
 
-/** Obligations whose duration counts as the term when it runs from the agreement's start: confidentiality, non-use, its provisions. */
-const OBLIGATION_SUBJECT =
-  /\b(?:obligations?|provisions?|restrictions?|covenants?|duty|duties|confidentiality|non-?disclosure|secrecy|non-?use|terms\s+of\s+this\s+agreement)\b[^.;]{0,160}?\b(?=[^.;]*\b(?:remain|continue|be|expire|terminate|end|last|effective|force|run)\w*\b)(?:shall|will|expires?|terminates?|remains?|continues?)\b[^.;]{0,220}$|\bagrees?\s+to\s+(?:abide\s+by|be\s+bound\s+by|maintain|keep|hold|protect)\b[^.;]{0,80}\b(?:confidential\w*|non-?disclosure|secrecy|non-?use)\b[^.;]{0,80}$/i
+/** Before the duration, a word that makes it the object of the clause: "for", "be", "expire", "(ii)" … — not "within ten days of", "by giving thirty days". */
+function leadsToDuration(clauses: Clauses, before: string): boolean {
+  return tailEnds(before, [clauses.words('term', 'periods'), clauses.words('articles', 'definite')]).some((end) => {
+    const lead = before.slice(0, end)
+    return clauses.words('term', 'leads').ends(lead) !== undefined || ENUMERATION.test(lead)
+  })
+}
 
-/** Where a period starts, as written after it: "… years from the date hereof", "… after the termination". */
-const PERIOD_START = /^\s*(?:\)\s*)?(?:from|after|following|beyond|of)\s+([^.;,]{0,70})/i
+/** An enumeration's mark ending a text: "(ii)", "(b)", "(3)". */
+const ENUMERATION = /\(\s*(?:[ivx]+|[a-z]|\d)\s*\)\s*$/i
 
-/** Start points that are the agreement's own start. */
-const AGREEMENT_START =
-  /\b(?:hereof|this\s+(?:letter\s+)?agreement|effective\s+date|execution|executed|first\s+(?:written|set\s+forth|above)|signature|signed|signing|commencement)\b/i
-
-/** Start points that make a period outlast the agreement or depend on events: termination, disclosure, the end of talks. */
-const LATER_START = /\b(?:terminat\w*|expir\w*|disclos\w*|receipt|received|cessation|ceas\w*|last\b|completion|consummation|discussions?|closing|return)\b/i
-
-/** Covenants whose periods are not the agreement's term: standstill, non-solicitation, non-competition … */
-const COVENANT =
-  /\b(?:solicit\w*|hire|employ\w*|recruit\w*|compet\w*|standstill|acquire|purchase|tender\s+offer|proxy|shall\s+not|will\s+not|neither|not\s+to\s+(?:directly|indirectly)|refrain|restricted\s+period|restrictive\s+covenant|payment|invoice|notice|cure|retain|destroy|return)\b/i
+/** A heading or label that gives the term itself: "Term: 2 years", "Term of Agreement. Three (3) years", "3. Laufzeit: 2 Jahre". */
+function labelsTerm(clauses: Clauses, before: string): boolean {
+  const end = beforeSpaces(before, before.length)
+  const mark = before[end - 1]
+  if (mark !== ':' && mark !== '.') return false
+  const label = clauses.words('term', 'labels').ends(before.slice(0, end - 1))
+  if (!label) return false
+  const lead = before.slice(0, label.start)
+  if (lead === '') return true
+  const spaced = beforeSpaces(lead, lead.length)
+  return (spaced < lead.length && ['.', ':', ';'].includes(lead[spaced - 1] ?? '')) || /\d\.\s*$/.test(lead)
+}
 
 /**
  * The agreement's term: a duration stated for the agreement itself ("This Agreement shall remain
@@ -523,47 +794,81 @@ const COVENANT =
  * covenant's period (standstill, non-solicitation) or a notice period: null rather than those.
  */
 function termAnswer(ctx: Context): Answer | undefined {
-  const flat = flatOf(ctx)
+  const clauses = clausesOf(ctx)
+  const { text } = clauses
+  const words = (list: ContractList<'term'>) => clauses.words('term', list)
   const candidates: Answer[] = []
-  for (const m of flat.text.matchAll(DURATION)) {
-    const value = periodOf(m)
+  for (const duration of durations(clauses, text, TERM_UNITS)) {
+    const value = periodOf(clauses, duration)
     if (!value) continue
-    const before = flat.text.slice(Math.max(0, m.index! - 300), m.index!)
-    const sentence = before.slice(before.search(/(?:[.;]|:(?!\s*$))\s+(?=[A-Z(“"\d])[^.;]*$/) + 1)
-    const rest = flat.text.slice(m.index! + m[0].length, m.index! + m[0].length + 200)
-    const clauseAfter = rest.split(/[.;]\s+(?=[A-Z(“"\d])|;/)[0] ?? rest
-    const start = PERIOD_START.exec(rest)?.[1]
+    const before = text.slice(Math.max(0, duration.start - 300), duration.start)
+    const sentence = before.slice(sentenceStart(before, { colons: true, digits: true }))
+    const rest = text.slice(duration.end, duration.end + 200)
+    const clauseAfter = firstClause(rest)
+    const next = pastBracket(rest)
+    const start = periodStart(clauses, rest)
     // Measured from termination, a disclosure or another event: the period outlasts the agreement.
-    const later = start !== undefined && LATER_START.test(start) && !AGREEMENT_START.test(start.split(/\bor\b/)[0]!)
-    const thereafter = /^\s*(?:\)\s*)?thereafter\b/i.test(rest) && /\b(?:terminat|expir)\w*/i.test(sentence)
-    const notwithstanding = /^\s*notwithstanding\s+(?:the\s+|any\s+)?(?:return|destruction|terminat|expir)/i.test(sentence)
-    const fromStart = start !== undefined && AGREEMENT_START.test(start) && !later
-    const ends = start === undefined && /^\s*(?:\)\s*)?(?:[.;,]|$|unless|and\s+(?:shall|will|then)|commencing|beginning|thereafter)/i.test(rest)
+    const firstStart = start === undefined ? undefined : start.slice(0, words('or').find(start)?.start ?? start.length)
+    const later = start !== undefined && words('later_starts').test(start) && !words('agreement_starts').test(firstStart!)
+    const thereafter = !!words('thereafter').at(rest, next) && words('endings').test(sentence)
+    const notwithstanding = words('notwithstanding').at(sentence, pastSpaces(sentence, 0), (found) => {
+      const after = spaces(sentence, found.end)
+      return after >= 0 && !!words('despite').at(sentence, after)
+    })
+    const fromStart = start !== undefined && words('agreement_starts').test(start) && !later
+    const ends = start === undefined && (next >= rest.length || '.;,'.includes(rest[next]!) || !!words('closers').at(rest, next))
     // A notice period ("thirty (30) days' written notice"), a negated or conditional clause, a renewal.
-    const notice = /^\s*(?:\)\s*)?[’']?s?[’']?\s*(?:prior\s+|advance\s+)?(?:written\s+)?notice\b/i.test(rest)
-    if (later || thereafter || notwithstanding || notice || /\b(?:shall|will)\s+not\b|\brenew/i.test(sentence)) continue
-    const line = flat.lineAt(m.index!)
-    if (AGREEMENT_FOR.test(before) && (fromStart || ends || /^\s*(?:\)\s*)?[A-Z]/.test(rest))) {
+    const notice = followedByNotice(clauses, rest)
+    if (later || thereafter || notwithstanding || notice || words('negations').test(sentence) || words('renewals').test(sentence)) continue
+    const line = clauses.flat.lineAt(duration.start)
+    if (endsWithLead(before, words('for'), [words('periods')]) && (fromStart || ends || isCapital(rest[next]))) {
       candidates.push({ value, confidence: CONTRACT.termAgreementFor, line })
       continue
     }
-    if (!DURATION_LEAD.test(before) && !TERM_LABEL.test(before)) continue
-    if (AGREEMENT_SUBJECT.test(sentence) && (fromStart || ends)) {
-      candidates.push({ value, confidence: /(?<![A-Za-z])this\b/i.test(sentence) ? CONTRACT.termOfThisAgreement : CONTRACT.termOfAgreement, line })
+    const labelled = labelsTerm(clauses, before)
+    if (!leadsToDuration(clauses, before) && !labelled) continue
+    // A section's number run into its first word ("6.1This Agreement") does not hide the subject.
+    const subject = sentence.replace(/\d(?=\p{L})/gu, ' ')
+    if ((fromStart || ends) && agreementIsSubject(clauses, subject)) {
+      candidates.push({ value, confidence: clauses.words('self', 'this').test(subject) ? CONTRACT.termOfThisAgreement : CONTRACT.termOfAgreement, line })
       continue
     }
-    if (TERM_LABEL.test(before) && (fromStart || ends)) {
+    if (labelled && (fromStart || ends)) {
       candidates.push({ value, confidence: CONTRACT.termLabelled, line })
       continue
     }
     if (
-      OBLIGATION_SUBJECT.test(sentence) &&
       (fromStart || ends) &&
-      !/surviv/i.test(sentence) &&
-      !COVENANT.test(sentence) &&
-      !COVENANT.test(clauseAfter.slice(0, 120))
+      obligationsAreSubject(clauses, sentence) &&
+      !words('survival').test(sentence) &&
+      !words('covenants').test(sentence) &&
+      !words('covenants').test(clauseAfter.slice(0, 120))
     )
       candidates.push({ value, confidence: CONTRACT.termOfObligations, line })
   }
   return best(candidates)
+}
+
+/** Where a period starts, as written after it: "… years from the date hereof" → "the date hereof"; up to 70 characters, to the next stop or comma. */
+function periodStart(clauses: Clauses, rest: string): string | undefined {
+  const at = pastBracket(rest)
+  let start: string | undefined
+  clauses.words('term', 'starts').at(rest, at, (found) => {
+    const after = spaces(rest, found.end)
+    if (after < 0) return false
+    let end = after
+    while (end < rest.length && end - after < 70 && !'.;,'.includes(rest[end]!)) end++
+    start = rest.slice(after, end)
+    return true
+  })
+  return start
+}
+
+/** Notice words right after a duration: "days' prior written notice", "days’ notice". */
+function followedByNotice(clauses: Clauses, rest: string): boolean {
+  let at = pastBracket(rest)
+  if (rest[at] === '’' || rest[at] === "'") at++
+  if (rest[at] === 's') at++
+  if (rest[at] === '’' || rest[at] === "'") at++
+  return !!clauses.words('notice', 'after').at(rest, pastSpaces(rest, at))
 }

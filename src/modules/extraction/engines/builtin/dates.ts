@@ -2,6 +2,7 @@
 import { type FoundDate, findDates } from '../../normalise/dates'
 import { memo, type Context } from './context'
 import type { Doc, Line } from './document'
+import { hasDigit } from './text'
 
 export type { FoundDate }
 
@@ -15,6 +16,6 @@ export function lineDates(ctx: Context, line: Line): FoundDate[] {
   const byLine = memo(ctx, 'line-dates', () => new Map<number, FoundDate[]>())
   let dates = byLine.get(line.index)
   // A line without a digit holds no date (every pattern reads a day or a year in digits; D186).
-  if (!dates) byLine.set(line.index, (dates = /\d/.test(line.text) ? datesIn(line.text, ctx.doc) : []))
+  if (!dates) byLine.set(line.index, (dates = hasDigit(line.text) ? datesIn(line.text, ctx.doc) : []))
   return dates
 }

@@ -8,6 +8,7 @@ import type { DocumentText } from '../../readers/types'
 import { dateOrderOf } from '../../normalise/dates'
 import { LEXICONS } from '../../../../lib/lexicon'
 import { collapse, fold } from '../../../../lib/text'
+import { letterWords } from './text'
 
 export interface Cell {
   text: string
@@ -37,6 +38,8 @@ export interface Doc {
   /** Order of day and month in numeric dates, and whether the document shows it or it is a guess. */
   dateOrder: 'dmy' | 'mdy'
   dateOrderSure: boolean
+  /** The language whose common words the text holds most (D95), or 'other'. */
+  language: Language
   /** The reader's word positions, per page (PDFs and images; tables read their columns by them, D116). */
   layout?: DocumentText['layout']
 }
@@ -52,12 +55,14 @@ export function buildDoc(document: DocumentText): Doc {
   })
   const text = lines.map((line) => line.text).join('\n')
   const shown = dateOrderOf(text)
-  const fallback = defaultDateOrder(detectLanguage(text), text)
+  const language = detectLanguage(text)
+  const fallback = defaultDateOrder(language, text)
   return {
     lines,
     text,
     dateOrder: shown ?? fallback.order,
     dateOrderSure: shown !== undefined || fallback.sure,
+    language,
     ...(document.layout ? { layout: document.layout } : {}),
   }
 }
@@ -81,7 +86,7 @@ const COMMON_WORDS = LEXICONS.map((lexicon) => ({ language: lexicon.language, wo
 /** The language with the most of its common words in the text (OCR uses it to pick a model too). */
 export function detectLanguage(text: string): Language {
   const counts = new Map<string, number>()
-  for (const word of fold(text.slice(0, 20000)).split(/[^\p{L}]+/u)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1)
+  for (const word of letterWords(fold(text.slice(0, 20000)))) counts.set(word, (counts.get(word) ?? 0) + 1)
   let best: Language = 'other'
   let bestScore = 0
   for (const { language, words } of COMMON_WORDS) {

@@ -4,9 +4,10 @@
  * scored by where it sat, how specific the label was and how well the text fit the kind.
  */
 import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
-import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
+import { lexiconWords, phrases } from '../../../../lib/lexicon'
 import { sameValue, type Answer, type Context, type Plan } from './context'
 import { candidatesFor, type Candidate, type LabelHit } from './labels'
+import { hasLetterOrDigit, lettersInARow, opensWithColon } from './text'
 import { readValue } from './values'
 import { LABELLED } from './weights'
 
@@ -34,8 +35,15 @@ export function isShortLabel(hit: LabelHit): boolean {
   return hit.entry.squashed.length <= 4
 }
 
-/** A number mark right after a label ("Invoice No. 12", "Rechnung Nr. 5", "Order # 7"). */
-const NUMBER_AFTER = new RegExp(`^\\s*(?:#|${wordsSource(lexiconWords('number_marks'))})`, 'iu')
+/** A number mark right after a label ("Invoice No. 12", "Rechnung Nr. 5", "Order # 7"), or the start of a word it starts ("Nr5"). */
+const NUMBER_MARKS = phrases(
+  lexiconWords('number_marks').map((mark) => `${mark}*`),
+  true,
+)
+const numberAfter = (text: string) => {
+  const at = text.length - text.trimStart().length
+  return text[at] === '#' || NUMBER_MARKS.at(text, at) !== undefined
+}
 
 /**
  * Is a hit used as a label, not a word of running text? A label opens its cell (after an
@@ -48,10 +56,10 @@ function isLabelLike(hit: LabelHit, kind: FieldKind): boolean {
   const cell = line.cells[hit.cell]!
   const lead = line.raw.slice(cell.start, hit.start)
   const after = line.raw.slice(hit.end, cell.end)
-  const colon = /^\s*(?:\(\w{1,4}\)|\.)?\s*[:：]/.test(after) || (!after.trim() && /^\s*[:：]/.test(line.raw.slice(cell.end, cell.end + 4)))
-  const opens = /^[\s\d.()•*\-–—a-zA-Z]{0,4}$/.test(lead) && !/\p{L}{2}/u.test(lead)
+  const colon = /^\s*(?:\(\w{1,4}\)|\.)?\s*[:：]/.test(after) || (!after.trim() && opensWithColon(line.raw.slice(cell.end, cell.end + 4)))
+  const opens = /^[\s\d.()•*\-–—a-zA-Z]{0,4}$/.test(lead) && !lettersInARow(lead, 2)
   if (!opens && !(colon && lead.length <= 14)) return false
-  if (kind === 'text' || kind === 'list') return colon || !/[\p{L}\d]/u.test(after) || NUMBER_AFTER.test(after)
+  if (kind === 'text' || kind === 'list') return colon || !hasLetterOrDigit(after) || numberAfter(after)
   return true
 }
 

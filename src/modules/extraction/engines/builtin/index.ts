@@ -8,6 +8,7 @@ import type { JobField } from '../../../../lib/fields/model'
 import { BUILTIN_ENGINE_NAME } from '../names'
 import { type Answers, answersOf, NO_ANSWER } from '../../answers'
 import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
+import { CALIBRATION } from '../../calibration'
 import type { Engine, ExtractionInput } from '../types'
 import { CONCEPTS, conceptOf, type Role } from '../../../../lib/fields/concepts'
 import { conceptLabels } from '../../../../lib/lexicon'
@@ -25,13 +26,14 @@ import { fieldWords, LABEL_KINDS, namedLabelEntries, namedOwner, withLongerLabel
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE_NAME,
   readsTwice: true,
+  calibration: CALIBRATION,
   extract: async (input) => extract(input),
 }
 
 /** Reads every requested field of a document (synchronous work; see `builtinEngine`). */
 export function extract(input: ExtractionInput): Answers {
   const doc = buildDoc(input.document)
-  const plans = input.fields.map((spec) => planField(spec, input.documentType))
+  const plans = input.fields.map((spec) => planField(spec, input.issuedBySeller))
   const entries = vocabulary(plans)
   const named = plans.flatMap(({ spec, words }) => (words ? [{ key: spec.key, words }] : []))
   const hits = withLongerLabels(findLabels(doc, entries), named)
@@ -58,18 +60,16 @@ export function extract(input: ExtractionInput): Answers {
 }
 
 /**
- * Document types where the letterhead names the seller and the addressee is the buyer: there the
- * issuer and recipient readers apply. Elsewhere (a purchase order is issued by the buyer) names
- * are read from their own labels only.
+ * Ties a requested field to its kind, its concept and the labels that stand for it. The issuer
+ * and recipient readers (letterhead, sender line, address window) apply only where the seller
+ * issues the document (the catalog's `issued_by_seller`, D220); elsewhere (a purchase order is
+ * issued by the buyer) names are read from their own labels only.
  */
-const SELLER_DOCUMENTS = new Set(['invoice', 'receipt', 'credit_note', 'bill', 'quote', 'quotation'])
-
-/** Ties a requested field to its kind, its concept and the labels that stand for it. */
-function planField(spec: JobField, documentType: string): Plan {
+function planField(spec: JobField, issuedBySeller: boolean): Plan {
   const concept = conceptOf(spec.key, spec.label)
   const kind = spec.type
   const owners = new Set<string>([`field:${spec.key}`])
-  const sidesApply = SELLER_DOCUMENTS.has(documentType) || !concept?.role || !['issuer', 'recipient'].includes(concept.role)
+  const sidesApply = issuedBySeller || !concept?.role || !['issuer', 'recipient'].includes(concept.role)
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
@@ -104,7 +104,7 @@ const CONCEPT_LABELS = labelEntries(CONCEPTS.flatMap((concept) => conceptLabels(
  */
 function vocabulary(plans: Plan[]): LabelEntry[] {
   const own = plans.flatMap(({ spec }) =>
-    [spec.label, spec.key.replace(/_/g, ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
+    [spec.label, spec.key.replaceAll('_', ' '), ...(spec.aliases ?? [])].map((label): [string, string] => [label, `field:${spec.key}`]),
   )
   const named = plans.flatMap(({ spec, words }) => (words ? namedLabelEntries(words, spec.key) : []))
   return [...labelEntries(own), ...named, ...CONCEPT_LABELS]

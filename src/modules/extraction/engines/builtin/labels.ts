@@ -6,7 +6,7 @@
  * ("Date      1 May"), or below it in the same column ("Date" over "1 May").
  */
 import type { Doc, Line } from './document'
-import { trimValue } from './text'
+import { hasDigit, isLetter, opensWithColon, trimValue } from './text'
 import { isLetterOrDigit, squash } from '../../../../lib/text'
 
 export interface LabelEntry {
@@ -38,9 +38,9 @@ export interface Candidate {
 
 /** Folded form of a label; '#', '%' and 'n°' stay meaningful ("Invoice #" is not "Invoice", "VAT %" is a rate). */
 export function squashKeepingMarks(text: string): { chars: string; map: number[] } {
-  const prepared = text.replace(/[°º]/g, 'o').replace(/#/g, 'ǂ').replace(/%/g, 'ǁ')
+  const prepared = text.replaceAll('°', 'o').replaceAll('º', 'o').replaceAll('#', 'ǂ').replaceAll('%', 'ǁ')
   const { chars, map } = squash(prepared)
-  return { chars: chars.replace(/ǂ/g, '#').replace(/ǁ/g, '%'), map }
+  return { chars: chars.replaceAll('ǂ', '#').replaceAll('ǁ', '%'), map }
 }
 
 /** Finds every label of the vocabulary in the document, longest-first where they overlap. */
@@ -92,7 +92,7 @@ function atBoundary(text: string, start: number, end: number): boolean {
   if (isLetterOrDigit(before) || isLetterOrDigit(after)) return false
   if (before === '-' && isLetterOrDigit(text[start - 2])) return false
   if (after === '-' && isLetterOrDigit(text[end + 1])) return false
-  if (before === '.' && /\p{L}/u.test(text[start - 2] ?? '') && /\p{L}/u.test(text[start] ?? '')) return false
+  if (before === '.' && isLetter(text[start - 2]) && isLetter(text[start])) return false
   return true
 }
 
@@ -129,7 +129,7 @@ export function candidatesFor(hit: LabelHit, doc: Doc, hitsByLine: Map<number, L
 
   // The rest of the cell, up to the next label in it that has its own value ("No: 12 Date: 1.2.").
   const nextInCell = lineHits
-    .filter((other) => other.cell === hit.cell && other.start >= hit.end && /^\s*[:：]/.test(line.raw.slice(other.end, other.end + 3)))
+    .filter((other) => other.cell === hit.cell && other.start >= hit.end && opensWithColon(line.raw.slice(other.end, other.end + 3)))
     .sort((a, b) => a.start - b.start)[0]
   const inlineEnd = nextInCell ? nextInCell.start : cell.end
   const inline = trimValue(line.raw.slice(hit.end, inlineEnd))
@@ -152,8 +152,8 @@ export function candidatesFor(hit: LabelHit, doc: Doc, hitsByLine: Map<number, L
 }
 
 /** Three or more cells of short text without digits: the headings of a table's columns. */
-function isHeaderRow(line: Line): boolean {
-  return line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !/\d/.test(cell.text))
+export function isHeaderRow(line: Line): boolean {
+  return line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !hasDigit(cell.text))
 }
 
 function startsWithLabel(lineHits: LabelHit[], cellIndex: number, cellStart: number): boolean {

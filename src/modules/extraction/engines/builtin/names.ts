@@ -7,75 +7,123 @@
  */
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Doc, Line } from './document'
-import { legalFormsSource, lexiconWords, wholeWords, wordsSource } from '../../../../lib/lexicon'
+import { legalForms, lexiconWords, nameWords, type PhraseMatch, Phrases, phrases } from '../../../../lib/lexicon'
 import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
-import { collapse, fold, squash } from '../../../../lib/text'
+import { collapse, fold, isLetterOrDigit, squash } from '../../../../lib/text'
+import { capitalsInARow, hasLetterOrDigit, isDigit, isSpace, letterWords, lettersInARow, opensWithColon, pastColons } from './text'
 import { ISSUER, LETTERHEAD, RECIPIENT } from './weights'
 
-/** Legal forms of companies (from the lexicons, D95) and trade endings, matched as whole words. */
-const LEGAL_FORM = new RegExp(`(?:^|[\\s,(&])(?:${legalFormsSource()}|enterprises?|trading)(?=$|[\\s.,)])`, 'i')
+/** Legal forms of companies (from the lexicons, D95), any case. */
+const LEGAL_FORM_WORDS = legalForms()
+/** And the words that end a company's name where receipts print no legal form ("Enterprise", "Trading"). */
+const COMPANY_ENDINGS = new Phrases([
+  ...legalForms().words.map((form) => [form, form.toLowerCase()] as const),
+  ...nameWords('company_endings').map((word) => [word, word.toLowerCase()] as const),
+])
 
-const hasLegalForm = (text: string) => LEGAL_FORM.test(text)
+/** A legal form standing as a word of a name: at the start or after a space, comma, bracket or "&"; before the end, a space, dot, comma or bracket. */
+const standsAlone = (text: string) => (found: PhraseMatch) =>
+  (found.start === 0 || ',(&'.includes(text[found.start - 1]!) || isSpace(text[found.start - 1])) &&
+  (found.end === text.length || '.,)'.includes(text[found.end]!) || isSpace(text[found.end]))
+
+const hasLegalForm = (text: string) => COMPANY_ENDINGS.test(text, standsAlone(text))
 
 /** Words of shop and trade names (receipts rarely print a legal form). */
-const TRADE_WORD = wholeWords(lexiconWords('trade_words'))
+const TRADE_WORD = phrases(lexiconWords('trade_words'))
 
-const LEGAL_FORMS = new RegExp(`(?:^|(?<=[\\s,(&]))(?:${legalFormsSource()})(?=$|[\\s.,)])`, 'gi')
+/** The text with its legal forms put out (each a space). */
+function withoutLegalForms(line: string): string {
+  let out = ''
+  let at = 0
+  for (const form of LEGAL_FORM_WORDS.all(line, standsAlone(line))) {
+    out += `${line.slice(at, form.start)} `
+    at = form.end
+  }
+  return out + line.slice(at)
+}
 
 /**
  * A line of trade words and a legal form only ("RESTAURANT SDN BHD") names no one by itself: it
  * ends a long name wrapped from the line above ("LIAN CHI VEGETARIAN" / "RESTAURANT SDN BHD").
  */
 function endsWithTradeAndForm(line: string): boolean {
-  return hasLegalForm(line) && onlyTradeWords(line.replace(LEGAL_FORMS, ' '))
+  return hasLegalForm(line) && onlyTradeWords(withoutLegalForms(line))
 }
 
 /** A line of trade words only ("BISTRO & CAFE") says what a business is, under the name that says who. */
 function onlyTradeWords(line: string): boolean {
-  const words = line.split(/[^\p{L}]+/u).filter(Boolean)
+  const words = letterWords(line)
   return words.length > 0 && words.every((word) => TRADE_WORD.test(word))
 }
 
 /** Labels of registration and tax numbers ("Co. Reg. No", "VAT", "KvK"). */
-const REGISTRATION = wordsSource(lexiconWords('registration_labels'))
+const REGISTRATION = phrases(lexiconWords('registration_labels'))
 
 /**
  * Lines that are parts of an address, contact or registration data, a document's title or a
- * letter's phrases, not names; "www", "http" and the bank's IBAN, BIC and SWIFT are the same in
- * every language, and a number mark with a digit is a house number ("No. 5").
+ * letter's phrases, not names (the bank's IBAN, BIC and SWIFT and "www" among the English words,
+ * the same in every language); a number mark with a digit is a house number ("No. 5").
  */
-const NOT_A_NAME = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${wordsSource([...lexiconWords('document_titles'), ...lexiconWords('not_name_words')])}|${REGISTRATION}|www|http|iban|bic|swift|(?:${wordsSource(lexiconWords('number_marks'))})\\.\\s*\\d)(?![\\p{L}\\p{N}])`,
-  'iu',
-)
+const NOT_A_NAME = phrases([...lexiconWords('document_titles'), ...lexiconWords('not_name_words'), ...lexiconWords('registration_labels')])
+const NUMBER_MARKS = phrases(lexiconWords('number_marks'))
+
+function notAName(text: string): boolean {
+  if (NOT_A_NAME.test(text)) return true
+  // "No. 5": a mark, its dot and one digit standing alone.
+  return NUMBER_MARKS.test(text, (mark) => {
+    if (text[mark.end] !== '.') return false
+    let at = mark.end + 1
+    while (isSpace(text[at])) at++
+    return isDigit(text[at]) && !isLetterOrDigit(text[at + 1])
+  })
+}
+
+/** Nothing but one of the marks after a word (a dot, a colon, or both), or nothing. */
+const onlyMarks = (rest: string) => rest === '' || rest === '.' || rest === ':' || rest === '.:'
 
 /** A form of address alone in its cell, before a person's name on the next line ("Herrn", "Mr."). */
-const PERSON_SALUTATION = new RegExp(`^(?:${wordsSource(lexiconWords('salutations'))})\\.?:?$`, 'iu')
+const PERSON_SALUTATIONS = phrases(lexiconWords('salutations'))
 /** A form of address or a mark before an addressee that need not be a person ("Firma", "Attn:", "z. Hd."). */
-const SALUTATION = new RegExp(`^(?:${wordsSource([...lexiconWords('salutations'), ...lexiconWords('addressee_marks')])})\\.?:?$`, 'iu')
+const SALUTATIONS = phrases([...lexiconWords('salutations'), ...lexiconWords('addressee_marks')])
+const isSalutation = (list: Phrases, text: string) => !!list.at(text, 0, (found) => onlyMarks(text.slice(found.end)))
 
-/** A document title or heading at the start of its line: never a name. */
-const TITLE_LINE = new RegExp(`^(?:${wordsSource(lexiconWords('document_titles'))})(?!\\p{L})`, 'iu')
+/** A document title or heading at the start of its line ("Invoice", "Rechnung2024"): never a name. */
+const TITLES = phrases(lexiconWords('document_titles'), true)
 
-/** Registration numbers in parentheses: "(Co. Reg. No: 12345-X)", "(123456-A)". */
-const REGISTRATION_NUMBER = new RegExp(`\\(\\s*(?:(?:${REGISTRATION})\\.?\\s*:?\\s*)?[\\w\\s.-]*\\d[\\w\\s.:-]*\\)`, 'giu')
-/** A registration label and all after it. */
-const FROM_REGISTRATION = new RegExp(`(?<![\\p{L}\\p{N}])(?:${REGISTRATION})(?![\\p{L}\\p{N}]).*$`, 'iu')
+/** Registration numbers in parentheses: "(Co. Reg. No: 12345-X)", "(123456-A)", each put out (a space). */
+function withoutRegistrationNumbers(text: string): string {
+  return text.replace(/\(([^()]*)\)/g, (whole, inside: string) => {
+    const label = REGISTRATION.at(inside, inside.length - inside.trimStart().length)
+    const afterLabel = label ? inside.slice(label.end).replace(/^\.?\s*:?\s*/, '') : undefined
+    return [afterLabel, inside].some((rest) => rest !== undefined && /^[\w\s.-]*\d[\w\s.:-]*$/.test(rest)) ? ' ' : whole
+  })
+}
 
-/** Registration numbers, trailing punctuation and contact data cut from a name. */
+/** Words between a name and its former name ("fka", "formerly known as"): cut with all after them. */
+const FORMER = phrases(nameWords('former_marks'))
+
+/** Registration numbers, former names, trailing punctuation and contact data cut from a name. */
 function cleanName(text: string): string {
+  let name = withoutRegistrationNumbers(text)
+  const registration = REGISTRATION.find(name)
+  if (registration) name = name.slice(0, registration.start)
+  const former = FORMER.find(name, 0, (found) => isSpace(name[found.start - 1]) && isSpace(name[name[found.end] === '.' ? found.end + 1 : found.end]))
+  if (former) name = name.slice(0, former.start - 1)
   return collapse(
-    text
-      .replace(REGISTRATION_NUMBER, ' ')
-      .replace(FROM_REGISTRATION, '')
-      .replace(/\s(?:fka|f\.k\.a\.|formerly(?:\s+known\s+as)?)\s.*$/i, '')
+    name
       .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
       .replace(/\s[-–|•●·]\s.*$/, '')
       // "SKCA HARDWARE SDN. BHD. Wo": a speck read as a short word after the legal form is not part of the name.
-      .replace(SPECK_AFTER_LEGAL_FORM, '$1')
+      .replace(/(\S)\s+[\p{L}\d]{1,2}$/u, (whole, last: string, offset: number, all: string) => (endsWithLegalForm(all.slice(0, offset + 1)) ? last : whole))
       .replace(/[,;:]+\s*$/, ''),
   )
+}
+
+/** The text ends with a legal form and maybe its dot ("… SDN. BHD."). */
+function endsWithLegalForm(text: string): boolean {
+  const bare = text.endsWith('.') ? text.slice(0, -1) : text
+  return [bare, text].some((candidate) => LEGAL_FORM_WORDS.ends(candidate)?.end === candidate.length)
 }
 
 /**
@@ -83,46 +131,73 @@ function cleanName(text: string): string {
  * that starts with it, or with one of the abbreviated legal forms that end names and never start
  * them, is not a name (the full list of legal forms would take "Corporation of …" for a fragment).
  */
-const SHARE_CAPITAL = wordsSource(lexiconWords('share_capital'))
-const STARTS_AS_NO_NAME = new RegExp(`^(?:${SHARE_CAPITAL}|sarl|sas|gmbh|ltd|inc|sdn|bhd)(?![\\p{L}\\p{N}])`, 'iu')
+const SHARE_CAPITAL = phrases(lexiconWords('share_capital'))
+const STARTS_AS_NO_NAME = phrases([...lexiconWords('share_capital'), ...nameWords('never_opening')])
 
-/** The legal forms of every lexicon, as a regular expression's alternatives. */
-const LEGAL_FORMS_SOURCE = legalFormsSource()
+/** A company's country mark printed with its legal form ("(M)"). */
+const COUNTRY_MARKS = phrases(nameWords('country_marks'))
+/** Legal forms a receipt prints alone on the line under a name, and the words that open such a line. */
+const SPLIT_FORMS = phrases(nameWords('split_forms'))
+const SPLIT_STARTS = phrases(nameWords('split_starts'))
+/** Domains of mail and web services, not of a company. */
+const MAIL_DOMAINS = new Set(nameWords('mail_domains').map((domain) => domain.toLowerCase()))
 
-/** A legal form and a mark of the country only ("CO. (M) SDN BHD", "Sdn. Bhd."): the end of a name split off it, no name. */
-const LEGAL_FORM_ONLY = new RegExp(`^(?:(?:${LEGAL_FORMS_SOURCE})\\.?|\\(m\\)|&)(?:[\\s,]*(?:(?:${LEGAL_FORMS_SOURCE})\\.?|\\(m\\)))*$`, 'iu')
-
-/** A word of one or two characters after a legal form, at the end: a speck OCR read, not part of the name. */
-const SPECK_AFTER_LEGAL_FORM = new RegExp(`((?:${LEGAL_FORMS_SOURCE})\\.?)\\s+[\\p{L}\\d]{1,2}$`, 'iu')
-
-function onlyLegalForm(text: string): boolean {
-  return LEGAL_FORM_ONLY.test(collapse(text))
+/** The text with its first legal form (and the space or mark before it) put out. */
+function withoutFirstLegalForm(text: string): string {
+  const form = COMPANY_ENDINGS.find(text, 0, standsAlone(text))
+  return form ? `${text.slice(0, Math.max(0, form.start - 1))} ${text.slice(form.end)}` : text
 }
+
+/** A legal form and a mark of the country only ("CO. (M) SDN BHD", "Sdn. Bhd.", "& Co."): the end of a name split off it, no name. */
+function onlyLegalForm(text: string): boolean {
+  const line = collapse(text)
+  let at = 0
+  for (let count = 0; at < line.length; count++) {
+    if (count > 0) while (at < line.length && (line[at] === ',' || isSpace(line[at]))) at++
+    if (at >= line.length) return count > 0
+    if (count === 0 && line[at] === '&') {
+      at++
+      continue
+    }
+    const found = LEGAL_FORM_WORDS.at(line, at) ?? COUNTRY_MARKS.at(line, at)
+    if (!found) return false
+    at = found.end
+    if (line[at] === '.' && LEGAL_FORM_WORDS.at(line, found.start)) at++
+  }
+  return at > 0
+}
+
+/** Addresses and sites: "@", or a dot before a top-level domain ("acme.com", "shop.de"). */
+const TOP_LEVEL_DOMAINS = phrases(nameWords('top_level_domains'))
+const isAddress = (text: string) => text.includes('@') || TOP_LEVEL_DOMAINS.test(text, (found) => text[found.start - 1] === '.')
 
 /** A line that may be a company or person name: letters, not address or contact data. */
 function looksLikeName(text: string): boolean {
-  if (/:\s*$/.test(text)) return false
+  if (text.trimEnd().endsWith(':')) return false
   const cleaned = cleanName(text)
   if (cleaned.length < 2 || cleaned.length > 80) return false
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length
   const digits = (cleaned.match(/\d/g) ?? []).length
   if (letters < 2 || digits > letters / 3) return false
-  if (NOT_A_NAME.test(fold(cleaned)) && !hasLegalForm(cleaned)) return false
-  if (TITLE_LINE.test(cleaned) || TITLE_LINE.test(cleaned.replace(/(?<=\p{L})[\s-](?=\p{L}(?:[\s-]|$))/gu, '').replace(/-/g, ''))) return false
+  if (notAName(fold(cleaned)) && !hasLegalForm(cleaned)) return false
+  if (TITLES.at(cleaned, 0) || TITLES.at(cleaned.replace(/(?<=\p{L})[\s-](?=\p{L}(?:[\s-]|$))/gu, '').replace(/-/g, ''), 0)) return false
   // A line in parentheses or with a colon is a remark or a "label: value" pair, not a name.
-  if (/^\(.*\)$/.test(cleaned) || cleaned.includes(':')) return false
-  if (STARTS_AS_NO_NAME.test(cleaned)) return false
+  if ((cleaned.startsWith('(') && cleaned.endsWith(')')) || cleaned.includes(':')) return false
+  if (STARTS_AS_NO_NAME.at(cleaned, 0)) return false
   if (onlyLegalForm(cleaned)) return false
   if (/^\d{4,5}\s+\p{L}/u.test(cleaned)) return false // "12345 Musterstadt"
-  if (/@|\.(?:com|de|fr|nl|es|net|org|my)\b/i.test(cleaned)) return false
+  if (isAddress(cleaned)) return false
   return true
 }
 
 // ---------------------------------------------------------------- shared pieces
 
 /** Labels inside an address block ("Name:", "Nummer:", "GLN") and what they introduce. */
-const NAME_LABEL = new RegExp(`^(?:${wordsSource(lexiconWords('name_labels'))})\\s*:?$`, 'iu')
-const BLOCK_LABEL = new RegExp(`^(?:${wordsSource(lexiconWords('address_labels'))})(?![\\p{L}\\p{N}])`, 'iu')
+const NAME_LABELS = phrases(lexiconWords('name_labels'))
+const BLOCK_LABELS = phrases(lexiconWords('address_labels'))
+
+/** A name's label alone, with its colon maybe ("Name:", "Firma"). */
+const isNameLabel = (text: string) => !!NAME_LABELS.at(text, 0, (found) => ['', ':'].includes(text.slice(found.end).trimStart()))
 
 /**
  * The name a label introduces. After "Label:" the name follows on the line ("Sold by: ACME");
@@ -135,13 +210,13 @@ function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line
   const { line } = hit
   const cell = line.cells[hit.cell]!
   // A label in running text ("… from the purchase") is not a heading of a name.
-  if (/[\p{L}\d]/u.test(line.raw.slice(cell.start, hit.start))) return undefined
+  if (hasLetterOrDigit(line.raw.slice(cell.start, hit.start))) return undefined
   // "Käufer/Leistungsempfänger": a second label joined by a slash is part of the heading.
   const afterLabel = line.raw.slice(hit.end, cell.end).replace(/^\s*\/\s*\p{L}+/u, '')
-  const withColon = /^\s*[:：]/.test(afterLabel) || /^\s*[:：]/.test(line.raw.slice(cell.end, cell.end + 3))
+  const withColon = opensWithColon(afterLabel) || opensWithColon(line.raw.slice(cell.end, cell.end + 3))
   const inline = afterLabel.replace(/^[\s:：#.-]+/, '').trim()
   if (inline) return looksLikeName(inline) ? { name: cleanName(inline), line } : undefined
-  const right = withColon ? line.cells[hit.cell + 1]?.text.replace(/^[:\s]+/, '') : undefined
+  const right = withColon ? pastColons(line.cells[hit.cell + 1]?.text ?? '') : undefined
   if (right && looksLikeName(right)) return { name: cleanName(right), line }
   // Under the heading, in its column.
   for (let offset = 1; offset <= 5; offset++) {
@@ -151,15 +226,15 @@ function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line
     if (index < 0) continue
     const text = next.cells[index]!.text
     const labelOnly = text.replace(/\s*:.*$/, '')
-    if (NAME_LABEL.test(labelOnly) || NAME_LABEL.test(text)) {
+    if (isNameLabel(labelOnly) || isNameLabel(text)) {
       const parts = text.split(':')
-      const value = parts[1]?.trim() ? parts.slice(1).join(':').trim() : next.cells[index + 1]?.text.replace(/^[:\s]+/, '')
+      const value = parts[1]?.trim() ? parts.slice(1).join(':').trim() : pastColons(next.cells[index + 1]?.text ?? '')
       if (value && looksLikeName(value)) return { name: cleanName(value), line: next }
       continue
     }
-    if (BLOCK_LABEL.test(text) || /^\d[\d\s-]*$/.test(text) || /^[:：]/.test(next.cells[index + 1]?.text ?? '')) continue
+    if (BLOCK_LABELS.at(text, 0) || /^\d[\d\s-]*$/.test(text) || opensWithColon(next.cells[index + 1]?.text.slice(0, 1) ?? '')) continue
     const after = doc.lines[next.index + 1]
-    if (SALUTATION.test(text)) {
+    if (isSalutation(SALUTATIONS, text)) {
       const afterText = cellTextUnder(after, hit)
       if (afterText && looksLikeName(afterText)) return { name: `${text} ${cleanName(afterText)}`, line: after! }
       return undefined
@@ -192,12 +267,12 @@ function cellTextUnder(line: Line | undefined, hit: LabelHit): string | undefine
 /** Domains of the document's web and e-mail addresses, folded to letters and digits. */
 function domains(doc: Doc): string[] {
   const found = new Set<string>()
-  for (const m of doc.text.matchAll(/(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\.[a-z]{2,}/gi)) found.add(m[1]!.toLowerCase().replace(/[^a-z0-9]/g, ''))
-  return [...found].filter((domain) => domain.length >= 4 && !/^(?:gmail|yahoo|hotmail|outlook|example|localhost|gmx|web|orange|free)$/.test(domain))
+  for (const m of doc.text.matchAll(/(?:@|www\.|https?:\/\/(?:www\.)?)([a-z0-9-]+)\.[a-z]{2,}/gi)) found.add(m[1]!.toLowerCase().replaceAll('-', ''))
+  return [...found].filter((domain) => domain.length >= 4 && !MAIL_DOMAINS.has(domain))
 }
 
 function matchesDomain(name: string, list: string[]): boolean {
-  const squashed = squash(name.replace(LEGAL_FORM, ' ')).chars
+  const squashed = squash(withoutFirstLegalForm(name)).chars
   if (squashed.length < 4) return false
   return list.some((domain) => domain === squashed || (domain.includes(squashed) && squashed.length >= 6) || (squashed.includes(domain) && domain.length >= 6))
 }
@@ -242,7 +317,7 @@ function windowAddress(ctx: Context): { name: string; line: Line } | undefined {
       if (!line) break
       const cell = inColumn(line)
       if (!cell) continue
-      if (SALUTATION.test(cell.text)) {
+      if (isSalutation(SALUTATIONS, cell.text)) {
         const next = ctx.doc.lines[line.index + 1]
         const nextCell = next && inColumn(next)
         if (next && nextCell && looksLikeName(nextCell.text)) return { name: `${cell.text} ${cleanName(nextCell.text)}`, line: next }
@@ -266,10 +341,25 @@ function mainPage(ctx: Context): number {
 }
 
 /** A footer line with the company's legal data or share capital: the line above it often names the company. */
-const LEGAL_FOOTER = wholeWords([...lexiconWords('legal_footer'), ...lexiconWords('share_capital')])
+const LEGAL_FOOTER = phrases([...lexiconWords('legal_footer'), ...lexiconWords('share_capital')])
 
-/** "Free SAS au capital de …": the company named at the start of a legal footer, before its share capital. */
-const NAMED_IN_FOOTER = new RegExp(`^(.{2,40}?\\s(?:${legalFormsSource()})\\.?)\\s+(?:${SHARE_CAPITAL})(?![\\p{L}\\p{N}])`, 'iu')
+/** "Free SAS au capital de …": the company named at the start of a legal footer (2–40 characters, then its legal form), before its share capital. */
+function namedInFooter(text: string): string | undefined {
+  for (let at = 2; at <= 40 && at < text.length; at++) {
+    if (!isSpace(text[at])) continue
+    let name: string | undefined
+    LEGAL_FORM_WORDS.at(text, at + 1, (form) => {
+      const end = text[form.end] === '.' ? form.end + 1 : form.end
+      let capital = end
+      while (isSpace(text[capital])) capital++
+      if (capital === end || !SHARE_CAPITAL.at(text, capital)) return false
+      name = text.slice(0, end)
+      return true
+    })
+    if (name !== undefined) return name
+  }
+  return undefined
+}
 
 /**
  * The next line continues a name when it holds only a legal form, or the name ends with "&".
@@ -280,18 +370,29 @@ function continuation(text: string, next: string | undefined): boolean {
   if (!next) return false
   if (!hasLegalForm(text) && endsWithTradeAndForm(next)) return true
   if (/[&-]\s*$/.test(text)) return looksLikeName(next) || hasLegalForm(next)
-  if (/^(?:\(m\)\s*)?(?:sdn\.?\s*bhd\.?|bhd\.?|s\/b|gmbh|ag|ltd\.?|inc\.?|llc|b\.v\.?|co\.\s*\(m\)\s*(?:sdn\s*)?bhd\.?)$/i.test(next.trim())) return true
-  return !hasLegalForm(text) && /^(?:co\.|\(m\)|sdn\b|bhd\b|s\/b|gmbh\b)/i.test(next.trim())
+  const line = next.trim()
+  const mark = COUNTRY_MARKS.at(line, 0)
+  const form = mark && isSpace(line[mark.end]) ? line.slice(mark.end).trimStart() : line
+  if ([form, line].some((rest) => SPLIT_FORMS.at(rest, 0, (found) => rest.slice(found.end) === '' || rest.slice(found.end) === '.'))) return true
+  return !hasLegalForm(text) && !!SPLIT_STARTS.at(line, 0)
 }
 
 /**
  * A line of an address, by its form: a house number ("No. 5", "12, Jalan …", "S117, Second
  * Floor", "LOT 1851-A & 1851-B, …") or a postcode before a city ("81100 Johor Bahru").
  */
-const ADDRESS_LINE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('number_marks'))})\\.?\\s*\\d|^(?:\\p{L}{1,4}\\.?\\s*)?\\p{L}?\\d+\\p{L}?(?:[-/&\\s]+\\p{L}?\\d+\\p{L}?)*\\s*,|(?<![\\d-])\\d{4,6}\\s+\\p{L}{3,}`,
-  'iu',
-)
+const HOUSE_NUMBER_OR_POSTCODE = /^(?:\p{L}{1,4}\.?\s*)?\p{L}?\d+\p{L}?(?:[-/&\s]+\p{L}?\d+\p{L}?)*\s*,|(?<![\d-])\d{4,6}\s+\p{L}{3,}/u
+/** A number mark before digits ("No. 5", "NO5"). */
+const NUMBER_MARKS_BEFORE_DIGITS = phrases(lexiconWords('number_marks'), true)
+
+function isAddressLine(text: string): boolean {
+  if (HOUSE_NUMBER_OR_POSTCODE.test(text)) return true
+  return NUMBER_MARKS_BEFORE_DIGITS.test(text, (mark) => {
+    let at = text[mark.end] === '.' ? mark.end + 1 : mark.end
+    while (isSpace(text[at])) at++
+    return isDigit(text[at])
+  })
+}
 
 /**
  * The address starts within three lines under a name (or the line that ends it), past its
@@ -304,14 +405,19 @@ function addressBelow(doc: Doc, line: Line): boolean {
   for (let offset = 1 + wrapped; offset <= 3 + wrapped; offset++) {
     const next = doc.lines[line.index + offset]
     if (!next || next.page !== line.page) return false
-    if (ADDRESS_LINE.test(next.text)) return true
-    if (looksLikeName(next.text) && !REGISTRATION_ONLY.test(next.text)) return false
+    if (isAddressLine(next.text)) return true
+    if (looksLikeName(next.text) && !registrationOnly(next.text)) return false
   }
   return false
 }
 
-/** A registration number on its own line ("(Co. Reg. No: 123456-X)", "1118258-K"). */
-const REGISTRATION_ONLY = new RegExp(`^\\(?\\s*(?:(?:${REGISTRATION})[.:\\s]*)?[\\w.-]*\\d[\\w.-]*\\s*\\)?$`, 'iu')
+/** A registration number on its own line ("(Co. Reg. No: 123456-X)", "1118258-K"): its label maybe, then one token with a digit. */
+function registrationOnly(text: string): boolean {
+  const inside = text.startsWith('(') ? text.slice(1).trimStart() : text.trimStart()
+  const label = REGISTRATION.at(inside, 0)
+  const rests = [...(label ? [inside.slice(label.end).replace(/^[.:\s]*/, '')] : []), inside]
+  return rests.some((rest) => /^[\w.-]*\d[\w.-]*\s*\)?$/.test(rest))
+}
 
 /**
  * The letterhead: name-like lines near the top of page one (and the footer, where many
@@ -353,8 +459,8 @@ function letterhead(ctx: Context): Answer | undefined {
     else if (heads) score += LETTERHEAD.addressBelow
     const domain = matchesDomain(name, domainList)
     if (domain) score += LETTERHEAD.domain
-    if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && /\p{Lu}{3}/u.test(name)) score += LETTERHEAD.capitals
-    if (name.split(/\s+/).length === 1 && !hasLegalForm(name) && !domain) score -= LETTERHEAD.oneWord
+    if (/^[\p{Lu}\d\s&.,'()-]+$/u.test(name) && capitalsInARow(name, 3)) score += LETTERHEAD.capitals
+    if (!name.includes(' ') && !hasLegalForm(name) && !domain) score -= LETTERHEAD.oneWord
     answers.push({ value: name, confidence: Math.min(LETTERHEAD.cap, score), line })
   }
 
@@ -363,12 +469,12 @@ function letterhead(ctx: Context): Answer | undefined {
   for (const line of top) {
     const heads = position === 0 && addressBelow(doc, line)
     line.cells.forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown, heads))
-    if (/\p{L}{3}/u.test(line.text)) position++
+    if (lettersInARow(line.text, 3)) position++
   }
   footer.forEach((line) => {
     line.cells.forEach((cell, cellIndex) => {
-      const capital = NAMED_IN_FOOTER.exec(cell.text)
-      if (capital) answers.push({ value: cleanName(capital[1]!), confidence: LETTERHEAD.namedInFooter, line })
+      const capital = namedInFooter(cell.text)
+      if (capital) answers.push({ value: cleanName(capital), confidence: LETTERHEAD.namedInFooter, line })
       else if (hasLegalForm(cell.text) || matchesDomain(cell.text, domainList)) consider(line, cellIndex, LETTERHEAD.footer)
     })
     // A name alone on the line above the legal footer.
@@ -388,7 +494,7 @@ function letterhead(ctx: Context): Answer | undefined {
     if (hasLegalForm(name)) continue
     const at = answer.line?.index ?? -1
     const above = answers.find((other) => (other.line?.index ?? Infinity) < at && name.startsWith(`${String(other.value)} `))
-    if (above) answer.confidence = Math.min(answer.confidence, above.confidence - 0.01)
+    if (above) answer.confidence = Math.min(answer.confidence, above.confidence - LETTERHEAD.branchUnderBrand)
   }
   // The same name printed twice (letterhead and footer) is a strong sign.
   const keys = answers.map((answer) => squash(String(answer.value)).chars)
@@ -431,7 +537,7 @@ function addressedTo(ctx: Context): Answer | undefined {
   const top = ctx.doc.lines.filter((line) => line.page === 1).slice(0, 15)
   for (const line of top) {
     const cell = line.cells[0]
-    if (!cell || !PERSON_SALUTATION.test(cell.text)) continue
+    if (!cell || !isSalutation(PERSON_SALUTATIONS, cell.text)) continue
     const next = ctx.doc.lines[line.index + 1]
     const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3)
     if (next && nextCell && looksLikeName(nextCell.text))

@@ -15,14 +15,13 @@ import type { Cell, Line } from './document'
 import { choose, genericAnswer, labelledValues } from './generic'
 import { partyAt } from './sides'
 import { amountAnswer } from './totals'
-import { type Candidate, type LabelHit, squashKeepingMarks } from './labels'
+import { type Candidate, isHeaderRow, type LabelHit, squashKeepingMarks } from './labels'
 import { formsOf, isPartyGroup, LABEL_KINDS, namedOwner, SHAPE_GROUPS, type FieldWords, type Party } from './vocabulary'
-import { trimValue } from './text'
+import { trimEndWhere, trimValue } from './text'
 import { collapse, fold } from '../../../../lib/text'
+import { NAMED, STATUS, UNMISTAKABLE } from './weights'
 
-/** Shapes so distinct that a value of the shape anywhere in the document is the field's, when it is the only one. */
-const UNMISTAKABLE: Partial<Record<Shape, number>> = { iban: 0.78, bic: 0.72, vat_id: 0.7, email: 0.66, url: 0.62 }
-/** The shortest value of those shapes: a web address such as "x.de". */
+/** The shortest value of the unmistakable shapes: a web address such as "x.de". */
 const MIN_SHAPED_LENGTH = 4
 
 /** The answer for a field a user names; the general reader's when its words say nothing more. */
@@ -39,7 +38,7 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
     accept: (candidate) => {
       const { hit } = candidate
       // The headings of a table's columns under a label are not its value.
-      if (candidate.how === 'below' && plan.kind === 'text' && !shape && isHeadingRow(candidate.line)) return false
+      if (candidate.how === 'below' && plan.kind === 'text' && !shape && isHeaderRow(candidate.line)) return false
       // Text that opens with another thing's label, or with a value of an unmistakable shape
       // ("Bankverbindung: IBAN DE…" for a bank's name), is that thing's value.
       if (plan.kind === 'text' && !shape && (opensWithOtherLabel(candidate, plan, ctx) || opensWithShapedValue(candidate.text, field))) return false
@@ -52,7 +51,7 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
       return onSide(field.party, side)
     },
     more: (hit) => underHeading(hit, ctx),
-  }).map((scored) => (lessSure(scored.candidate.hit.entry.owner) ? { ...scored, confidence: scored.confidence * WIDER_WEIGHT } : scored))
+  }).map((scored) => (lessSure(scored.candidate.hit.entry.owner) ? { ...scored, confidence: scored.confidence * NAMED.widerLabel } : scored))
   const chosen = choose(labelled)
   if (chosen) return chosen
   // An amount still to pay that no label of its own names is the document's total to pay.
@@ -84,9 +83,6 @@ function opensWithOtherLabel(candidate: Candidate, plan: Plan, ctx: Context): bo
     (hit) => !plan.owners.has(hit.entry.owner) && hit.entry.squashed.length >= 3 && text.startsWith(hit.entry.squashed),
   )
 }
-
-/** A label of broader words, without its general words, or of general words in the party's block names the field less surely. */
-const WIDER_WEIGHT = 0.9
 
 /**
  * Values under a heading of a table's header row ("USt. %" over "19"): on the next lines, the
@@ -122,9 +118,6 @@ export function saysMoreThan(field: FieldWords, role: Role): boolean {
   return field.groups.some((group) => !own.includes(group))
 }
 
-/** How sure a field's own labels must be to answer before its role's reader. */
-const CLOSER_MIN_CONFIDENCE = 0.75
-
 /** The groups of words that say no more than an amount role does ("tax amount" is the tax). */
 const ROLE_GROUPS: Partial<Record<Role, string[]>> = { total: ['amount'], subtotal: ['amount'], tax: ['tax', 'vat', 'amount'] }
 
@@ -138,12 +131,7 @@ export function closerAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (!field || !plan.role || !saysMoreThan(field, plan.role)) return undefined
   const ownOwners = new Set(LABEL_KINDS.map((kind) => namedOwner(kind, plan.spec.key)))
   const answer = namedAnswer({ ...plan, owners: ownOwners }, ctx)
-  return answer && answer.confidence >= CLOSER_MIN_CONFIDENCE ? answer : undefined
-}
-
-/** Three or more cells of short text without digits: the headings of a table's columns. */
-function isHeadingRow(line: Line): boolean {
-  return line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !/\d/.test(cell.text))
+  return answer && answer.confidence >= NAMED.closerMin ? answer : undefined
 }
 
 /** A value of the shape at the start of a label's value. */
@@ -199,25 +187,14 @@ function statusAnswer(field: FieldWords, ctx: Context): Answer | undefined {
     for (const cell of line.cells) {
       const text = collapse(cell.text)
       const box = TICKED.exec(text) ? true : UNTICKED.exec(text) ? false : undefined
-      const rest = fold(
-        text
-          .replace(TICKED, '')
-          .replace(UNTICKED, '')
-          .replace(/[.!:]+$/, ''),
-      )
-      if (box !== undefined && yes.has(rest)) answers.push({ value: box, confidence: 0.8, line })
-      const value = fold(
-        text
-          .split(/[:：]/)
-          .pop()!
-          .replace(/[.!]+$/, '')
-          .trim(),
-      )
+      const rest = fold(trimEndWhere(text.replace(TICKED, '').replace(UNTICKED, ''), (char) => '.!:'.includes(char)))
+      if (box !== undefined && yes.has(rest)) answers.push({ value: box, confidence: STATUS.box, line })
+      const value = fold(trimEndWhere(text.replaceAll('：', ':').split(':').pop()!, (char) => char === '.' || char === '!').trim())
       const labelled = text.includes(':')
-      if (yes.has(value)) answers.push({ value: true, confidence: labelled ? 0.85 : 0.72, line })
-      else if (no.has(value)) answers.push({ value: false, confidence: labelled ? 0.85 : 0.72, line })
+      if (yes.has(value)) answers.push({ value: true, confidence: labelled ? STATUS.labelled : STATUS.stamp, line })
+      else if (no.has(value)) answers.push({ value: false, confidence: labelled ? STATUS.labelled : STATUS.stamp, line })
       else if (labelled && yes.has(value.replace(/^(?:not|nicht|non|niet|no|nie|ikke)\s+/, '')) && value.includes(' '))
-        answers.push({ value: false, confidence: 0.8, line })
+        answers.push({ value: false, confidence: STATUS.negated, line })
     }
   if (new Set(answers.map((answer) => answer.value)).size !== 1) return undefined
   return answers.sort((a, b) => b.confidence - a.confidence)[0]

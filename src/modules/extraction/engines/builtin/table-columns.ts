@@ -10,6 +10,7 @@ import { columnWords } from '../../../../lib/lexicon'
 import type { Doc, Line } from './document'
 import type { CellsOf, Part, TableCell } from './table-geometry'
 import { fold } from '../../../../lib/text'
+import { hasDigit } from './text'
 
 /** A column as printed: its header text, its span (table-geometry.ts), and what its words say it holds. */
 export interface PrintedColumn {
@@ -40,7 +41,7 @@ const familyOf = (kind: ColumnKind) => FAMILY[kind] ?? kind
 /** Every column word of every lexicon, folded into its words, by kind. */
 const KIND_PHRASES: { kind: ColumnKind; words: string[]; length: number }[] = COLUMN_KINDS.flatMap((kind) =>
   columnWords(kind).map((word) => {
-    const words = tokens(word.replace(/\*/g, ''))
+    const words = tokens(word.replaceAll('*', ''))
     return { kind, words, length: words.join('').length }
   }),
 ).filter((phrase) => phrase.words.length > 0)
@@ -84,7 +85,7 @@ export function kindsOf(text: string): Map<ColumnKind, number> {
 export function isHeaderLike(line: Line, extraNamed: (text: string) => boolean = () => false): boolean {
   if (line.cells.length < 2 || line.cells.some((cell) => cell.text.length > 48)) return false
   // Most cells with digits make a row of values, not a header (a cheap test before the others).
-  if (line.cells.filter((cell) => /\d/.test(cell.text)).length * 2 > line.cells.length) return false
+  if (line.cells.filter((cell) => hasDigit(cell.text)).length * 2 > line.cells.length) return false
   if (moneyAmounts(line.raw).length) return false
   const named = line.cells.filter((cell) => kindsOf(cell.text).size > 0 || extraNamed(cell.text)).length
   return named >= 2
@@ -92,7 +93,7 @@ export function isHeaderLike(line: Line, extraNamed: (text: string) => boolean =
 
 /** A line printed right above or below a header that belongs to it: short cells of words, no digits ("Art.-Nr.", "(GTIN)", "einheit"). */
 function isHeaderPart(line: Line, main: Line): boolean {
-  return line.page === main.page && line.cells.length > 0 && line.cells.every((cell) => cell.text.length <= 24 && !/\d/.test(cell.text))
+  return line.page === main.page && line.cells.length > 0 && line.cells.every((cell) => cell.text.length <= 24 && !hasDigit(cell.text))
 }
 
 /** The header around a header-like line: the line and the short lines right above and below it, merged into columns. */
@@ -198,7 +199,7 @@ export interface Wanted {
 }
 
 export function wantedOf(column: ResolvedColumn): Wanted {
-  const names = [column.key.replace(/_/g, ' '), column.label]
+  const names = [column.key.replaceAll('_', ' '), column.label]
   let head: ColumnKind | undefined
   const kinds = new Set<ColumnKind>()
   for (const name of names) {
@@ -223,7 +224,8 @@ export function wantedOf(column: ResolvedColumn): Wanted {
   return { column, head, kinds, names: names.map(squash).filter(Boolean) }
 }
 
-const squash = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, '')
+/** A header's or a column name's letters and digits, folded: how they are compared. */
+export const squash = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, '')
 
 /**
  * How well a printed column answers a declared one: its own name printed scores highest; else

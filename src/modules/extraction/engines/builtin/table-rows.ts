@@ -13,6 +13,7 @@ import type { Line } from './document'
 import type { Header, PrintedColumn } from './table-columns'
 import type { CellsOf, TableCell } from './table-geometry'
 import { isHeaderLike } from './table-columns'
+import { hasDigit, isLetter } from './text'
 import { isAmountRole } from './totals'
 
 /** A row as read: the text of each printed column (by index), and the lines it was read from. */
@@ -160,7 +161,7 @@ function append(row: ReadRow, column: number, text: string): void {
 
 /** A word broken at a hyphen over two lines ("Kfz-" + "Haftpflicht") joins without a space. */
 function joinText(first: string, second: string): string {
-  return /\p{L}-$/u.test(first) && /^\p{L}/u.test(second) ? `${first}${second}` : `${first} ${second}`
+  return first.endsWith('-') && isLetter(first.at(-2)) && isLetter(second[0]) ? `${first}${second}` : `${first} ${second}`
 }
 
 /**
@@ -186,17 +187,17 @@ function isTotalLine(ctx: Context, line: Line, placed: [TableCell, number][], pl
  */
 function rowKind(plan: RowPlan, placed: [TableCell, number][], rows: ReadRow[]): 'full' | 'row' | 'pending' | 'sum' | undefined {
   const filled = new Set(placed.map(([, column]) => column))
-  const numbers = placed.filter(([cell, column]) => plan.numbers.has(column) && /\d/.test(cell.text)).length
+  const numbers = placed.filter(([cell, column]) => plan.numbers.has(column) && hasDigit(cell.text)).length
   let anchored: boolean
   if (plan.anchors.size) {
     const anchor = placed.find(([cell, column]) => plan.anchors.has(column) && findAmounts(cell.text).some((amount) => amount.moneyLike))
     if (!anchor) return numbers >= 2 ? 'pending' : undefined
     // Words may stand beside it ("Übertrag", "Carried forward"), but no other number.
-    const onlyAmount = placed.every(([cell, column]) => column === anchor[1] || plan.texts.has(column) || !/\d/.test(cell.text))
+    const onlyAmount = placed.every(([cell, column]) => column === anchor[1] || plan.texts.has(column) || !hasDigit(cell.text))
     if (onlyAmount && rows.length >= 2 && isSumOf(anchor[0].text, rows, anchor[1])) return 'sum'
     anchored = true
   } else {
-    anchored = filled.size >= 2 && placed.some(([cell]) => /\d/.test(cell.text))
+    anchored = filled.size >= 2 && placed.some(([cell]) => hasDigit(cell.text))
   }
   if (!anchored) return undefined
   const full = plan.numbers.size ? [...plan.numbers].every((column) => filled.has(column)) : filled.size >= 3

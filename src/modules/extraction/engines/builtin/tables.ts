@@ -13,10 +13,11 @@ import type { Answer, Context, Plan, TableCheck } from './context'
 import { datesIn } from './dates'
 import type { Doc, Line } from './document'
 import { hitsOf } from './generic'
-import { assignColumns, type Header, headerAt, isHeaderLike, type PrintedColumn, splitByValues, type Wanted, wantedOf } from './table-columns'
+import { assignColumns, type Header, headerAt, isHeaderLike, type PrintedColumn, splitByValues, squash, type Wanted, wantedOf } from './table-columns'
 import { type CellsOf, tableGeometry } from './table-geometry'
 import { type ReadRow, readTableRows, type RowPlan } from './table-rows'
-import { fold } from '../../../../lib/text'
+import { trimEndWhere } from './text'
+import { TABLE, TABLE_CHOICE } from './weights'
 
 /** Kinds whose column holds text that a continuation line adds to. */
 const TEXT_KINDS = new Set<ColumnKind>(['description', 'code', 'position', 'test', 'medication', 'directions'])
@@ -70,7 +71,7 @@ function readCandidate(ctx: Context, line: Line, wanted: Wanted[], labelLines: S
   let labelled = false
   for (let index = header.main.index - 3; index <= header.last.index; index++) if (labelLines.has(index)) labelled = true
   const named = wanted.length ? matched : columns.filter((column) => column.kinds.size > 0).length
-  const score = named * 2 + (labelled ? 1.5 : 0) + Math.min(rows.length, 10) * 0.2
+  const score = named * TABLE_CHOICE.perColumn + (labelled ? TABLE_CHOICE.labelled : 0) + Math.min(rows.length, TABLE_CHOICE.rowsCounted) * TABLE_CHOICE.perRow
   return { header, columns, assigned, rows, end, score, repeats }
 }
 
@@ -139,7 +140,7 @@ function negate(text: string): string {
 
 /** Rows keyed by the printed headers, for a table field without declared columns. */
 function printedRows(table: Candidate): Record<string, string>[] {
-  const names = table.columns.map((column) => column.text.replace(/[:.]+$/, '').trim())
+  const names = table.columns.map((column) => trimEndWhere(column.text, (char) => char === ':' || char === '.').trim())
   return table.rows
     .map((row) => Object.fromEntries([...row.cells].sort((a, b) => a[0] - b[0]).map(([column, text]) => [names[column]!, text])))
     .filter((row) => Object.keys(row).length >= 2)
@@ -211,12 +212,10 @@ function crossCheck(ctx: Context, table: Candidate, wanted: Wanted[]): TableChec
 
 /** Confidence of a table: more rows, a sum that matches a printed total and rows that add up make it surer (D117). */
 function confidenceOf(rows: number, check: TableCheck): number {
-  let confidence = rows > 1 ? 0.72 : 0.62
-  if (check.total === 'matches') confidence += 0.2
-  else if (check.total === 'differs') confidence -= 0.08
-  if (check.rows === 'match') confidence += 0.05
-  else if (check.rows === 'differ') confidence -= 0.04
-  return Math.min(0.97, confidence)
+  let confidence = rows > 1 ? TABLE.rows : TABLE.oneRow
+  if (check.total === 'matches') confidence += TABLE.totalMatches
+  else if (check.total === 'differs') confidence -= TABLE.totalDiffers
+  if (check.rows === 'match') confidence += TABLE.rowsMatch
+  else if (check.rows === 'differ') confidence -= TABLE.rowsDiffer
+  return Math.min(TABLE.cap, confidence)
 }
-
-const squash = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, '')

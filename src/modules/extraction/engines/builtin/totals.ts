@@ -7,12 +7,13 @@
  */
 import { findAmounts, moneyAmounts, type FoundAmount } from '../../normalise/amounts'
 import { currencyCode, LETTER_MARKS } from '../../normalise/currency'
-import { columnWords, lexiconWords, wholeWords, wordsSource } from '../../../../lib/lexicon'
+import { columnWords, lexiconWords, phrases } from '../../../../lib/lexicon'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
 import { isShortLabel } from './generic'
 import { below, type LabelHit } from './labels'
 import { fold, squash } from '../../../../lib/text'
+import { hasLetterOrDigit, letterWords, lettersInARow } from './text'
 import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
 import { TOTALS } from './weights'
 
@@ -51,22 +52,24 @@ interface Totals {
 const FINAL_TOTALS = new Set(lexiconWords('final_totals').map((label) => squash(label).chars))
 
 /** Words after a total's label that make it the amount before tax ("excl. VAT", "ohne MwSt."). */
-const EXCLUDING = wholeWords(lexiconWords('excluding_tax'))
+const EXCLUDING = phrases(lexiconWords('excluding_tax'))
 /** Words after a total's label that make it the final amount ("incl. VAT", "TTC", "rounded", "payable"). */
 const FINAL_WORDS = [...lexiconWords('including_tax'), ...lexiconWords('total_final')]
-const FINAL_QUALIFIER = wholeWords(FINAL_WORDS)
+const FINAL_QUALIFIER = phrases(FINAL_WORDS)
 
 /**
  * Words that may stand between a total label and its amount without making it a total of
  * something else: the lexicons' neutral words, the words that make it final, currency codes.
  */
-const NEUTRAL_WORDS = new Set([...lexiconWords('total_neutral'), ...FINAL_WORDS, ...LETTER_MARKS].flatMap((phrase) => fold(phrase).split(/[^\p{L}]+/u)))
+const NEUTRAL_WORDS = new Set([...lexiconWords('total_neutral'), ...FINAL_WORDS, ...LETTER_MARKS].flatMap((phrase) => letterWords(fold(phrase))))
 
 /** Words before a tax's name that only say what an amount includes or excludes ("incl. GST", "ohne MwSt."). */
-const TAX_QUALIFIER = new RegExp(`(?<![\\p{L}\\p{N}])(?:${wordsSource([...lexiconWords('excluding_tax'), ...lexiconWords('including_tax')])})\\W*$`, 'iu')
+const TAX_QUALIFIERS = phrases([...lexiconWords('excluding_tax'), ...lexiconWords('including_tax')])
+/** Not a word character (a letter, digit or underscore of ASCII): what may stand between a qualifier and a tax's name. */
+const notWordChar = (char: string) => !/\w/.test(char)
 
 /** Words before a label that make it part of a phrase ("GST included in total", "Summe der Positionen"). */
-const LABEL_JOINER = wholeWords(lexiconWords('label_joiners'))
+const LABEL_JOINER = phrases(lexiconWords('label_joiners'))
 
 /** The amount role a label stands for: its concept's, or that of the field it belongs to. */
 function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
@@ -78,11 +81,11 @@ function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
 }
 
 /** Column headers of counts, prices and rates: their amounts are none of the three. */
-const OTHER_COLUMN = wholeWords([...columnWords('quantity'), ...columnWords('price'), ...columnWords('rate')])
-const NET_COLUMN = wholeWords(columnWords('net'))
-const TAX_COLUMN = wholeWords(columnWords('tax'))
-const GROSS_COLUMN = wholeWords([...columnWords('gross'), ...columnWords('total')])
-const RATE_COLUMN = wholeWords(columnWords('rate'))
+const OTHER_COLUMN = phrases([...columnWords('quantity'), ...columnWords('price'), ...columnWords('rate')])
+const NET_COLUMN = phrases(columnWords('net'))
+const TAX_COLUMN = phrases(columnWords('tax'))
+const GROSS_COLUMN = phrases([...columnWords('gross'), ...columnWords('total')])
+const RATE_COLUMN = phrases(columnWords('rate'))
 
 /** What a column header says its amounts are, from its words (the lexicons' `columns`, D95). */
 function headerRole(text: string): AmountRole | 'other' | undefined {
@@ -117,7 +120,7 @@ function isQualifier(hit: LabelHit, ctx: Context): boolean {
   const raw = hit.line.raw
   // "… incl. GST", "… excl. VAT", "inclusive of tax": the tax only says what the amount includes.
   const before = fold(raw.slice(hit.line.cells[hit.cell]!.start, hit.start))
-  if (TAX_QUALIFIER.test(before)) return true
+  if (TAX_QUALIFIERS.ends(before, notWordChar) || isNegated(hit)) return true
   for (const other of ctx.hitsByLine.get(hit.line.index) ?? []) {
     if (other === hit || other.cell !== hit.cell) continue
     const role = roleOf(other, ctx)
@@ -127,6 +130,25 @@ function isQualifier(hit: LabelHit, ctx: Context): boolean {
     if (other.start >= hit.end && /^[\s()[\]:.,-]*$/.test(between)) return true
   }
   return false
+}
+
+/**
+ * A tax label after a word that excludes tax anywhere before it in its cell ("Rechnungssumme ohne
+ * ges. USt.", "Importe sin IVA", "Total without VAT"): the line's amount is the amount before tax,
+ * never the tax (D280).
+ */
+function isNegated(hit: LabelHit): boolean {
+  const cell = hit.line.cells[hit.cell]!
+  return EXCLUDING.test(fold(hit.line.raw.slice(cell.start, hit.start)))
+}
+
+/** Does another total or subtotal label share the cell of this (tax) label? */
+function sharesCellWithTotal(hit: LabelHit, ctx: Context): boolean {
+  return (ctx.hitsByLine.get(hit.line.index) ?? []).some((other) => {
+    if (other === hit || other.cell !== hit.cell) return false
+    const role = roleOf(other, ctx)
+    return role === 'total' || role === 'subtotal'
+  })
 }
 
 /** A label after words such as "included in" ("GST included in total") is not the line's label. */
@@ -152,7 +174,7 @@ function amountsAfter(hit: LabelHit, ctx: Context): { amounts: FoundAmount[]; te
 }
 
 /** The heading of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"). */
-const TAX_SUMMARY = wholeWords(lexiconWords('tax_breakdown'))
+const TAX_SUMMARY = phrases(lexiconWords('tax_breakdown'))
 
 /**
  * Lines of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"): their totals are tax
@@ -167,7 +189,7 @@ function taxSummaryLines(ctx: Context): Set<number> {
       for (let offset = 0; offset <= 6; offset++) {
         const next = ctx.doc.lines[line.index + offset]
         if (!next || next.page !== line.page) break
-        if (offset > 0 && next.cells.length === 1 && /:\s*$/.test(next.text)) break
+        if (offset > 0 && next.cells.length === 1 && next.text.trimEnd().endsWith(':')) break
         lines.add(next.index)
       }
     }
@@ -218,7 +240,7 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
       if (!isChange && !isPaid) continue
       const { amounts } = amountsAfter(hit, ctx)
       let amount = amounts[amounts.length - 1]
-      if (!amount && !/\p{L}{2,}/u.test(hit.line.raw.slice(hit.end))) {
+      if (!amount && !lettersInARow(hit.line.raw.slice(hit.end), 2)) {
         const under = below(hit, ctx.doc, ctx.hitsByLine, 1)[0]
         // "CASH" over "RM 170.00": the cell under the label may be the amount's currency mark.
         const text = under && currencyCode(under.text) ? under.line.text : under?.text
@@ -278,7 +300,10 @@ function collect(ctx: Context): AmountCandidate[] {
   for (const hit of ctx.hits) {
     let role = roleOf(hit, ctx)
     if (!role) continue
-    if (isQualifier(hit, ctx)) continue
+    // "Summe ohne MwSt. 37,62": no total label names the line, and its tax label is negated: the
+    // amount before tax (D280).
+    if (role === 'tax' && isNegated(hit) && !sharesCellWithTotal(hit, ctx)) role = 'subtotal'
+    else if (isQualifier(hit, ctx)) continue
     const leading = isLeading(hit)
     // "GST included in total": a tax line, not a total.
     if (!leading && role === 'total') continue
@@ -286,7 +311,15 @@ function collect(ctx: Context): AmountCandidate[] {
     const { amounts, text, offset } = amountsAfter(hit, ctx)
     if (!amounts.length) {
       // A label alone in its cell: the amount may be printed under it.
-      if (/[\p{L}\d]/u.test(text.replace(/[:.]/g, '').split(/\s{2,}/)[0] ?? '')) continue
+      if (
+        hasLetterOrDigit(
+          text
+            .replaceAll(':', '')
+            .replaceAll('.', '')
+            .split(/\s{2,}/)[0] ?? '',
+        )
+      )
+        continue
       const column = columnValue(hit, ctx)
       if (column) {
         const tier = summary.has(column.line.index) ? 1 : FINAL_TOTALS.has(hit.entry.squashed) ? 3 : 2
@@ -299,7 +332,7 @@ function collect(ctx: Context): AmountCandidate[] {
     if (role === 'total' && EXCLUDING.test(qualifier)) role = 'subtotal'
     let tier = FINAL_TOTALS.has(hit.entry.squashed) ? 3 : 2
     if (role === 'total' && FINAL_QUALIFIER.test(qualifier)) tier = 3
-    const foreign = qualifier.split(/[^\p{L}]+/u).filter((word) => word.length > 1 && !NEUTRAL_WORDS.has(word))
+    const foreign = letterWords(qualifier).filter((word) => word.length > 1 && !NEUTRAL_WORDS.has(word))
     if (foreign.length) tier = 1
     if (summary.has(hit.line.index)) tier = Math.min(tier, 1)
 

@@ -8,10 +8,10 @@ import type { ResolvedType as FieldKind } from '../../../../lib/fields/types'
 import { amountIn, leadingNumber } from '../../normalise/amounts'
 import { findCurrency } from '../../normalise/currency'
 import { parseBoolean, parseEnum } from '../../normalise'
-import { lexiconWords, wordsSource } from '../../../../lib/lexicon'
+import { lexiconWords, phrases, startsWord } from '../../../../lib/lexicon'
 import { datesIn } from './dates'
 import type { Doc } from './document'
-import { collapse } from '../../../../lib/text'
+import { collapse, isLetterOrDigit } from '../../../../lib/text'
 import { FIT } from './weights'
 
 interface ReadValue {
@@ -83,20 +83,32 @@ function readNumber(text: string): ReadValue | undefined {
   return { value: found.number, quality: found.spelled ? FIT.spelledNumber : 1 }
 }
 
-/** What separates the items of a list: a semicolon, a comma, a tab or the word "and" of a lexicon ("A, B und C"). */
-const LIST_SEPARATOR = new RegExp(`\\s*(?:;|,|\\t|(?<![\\p{L}\\p{N}])(?:${wordsSource(lexiconWords('list_and'))})(?![\\p{L}\\p{N}]))\\s*`, 'iu')
+/** The word "and" of every lexicon ("A, B und C"). */
+const AND = phrases(lexiconWords('list_and'))
+
+/** The items of a list: split at a semicolon, a comma, a tab or the word "and" of a lexicon. */
+function listItems(text: string): string[] {
+  const items: string[] = []
+  let from = 0
+  for (let at = 0; at < text.length; at++) {
+    const and = ';,\t'.includes(text[at]!) ? undefined : startsWord(text, at) ? AND.at(text, at) : undefined
+    if (!and && !';,\t'.includes(text[at]!)) continue
+    items.push(text.slice(from, at))
+    from = and ? and.end : at + 1
+    at = from - 1
+  }
+  items.push(text.slice(from))
+  return items.map((item) => collapse(item)).filter(Boolean)
+}
 
 function readList(text: string): ReadValue | undefined {
-  const items = text
-    .split(LIST_SEPARATOR)
-    .map((item) => collapse(item))
-    .filter(Boolean)
+  const items = listItems(text)
   return items.length ? { value: items, quality: FIT.listItems } : undefined
 }
 
 function readText(text: string): ReadValue | undefined {
   const value = collapse(text)
-  if (!value || !/[\p{L}\p{N}]/u.test(value)) return undefined
+  if (!value || ![...value].some(isLetterOrDigit)) return undefined
   // An enumeration mark ("(b)", "2.", "iv)") opens the next clause; it is not a value.
   if (/^(?:\(?[a-z0-9]{1,4}[.)]|\([a-z0-9]{1,4}\))$/i.test(value)) return undefined
   return { value, quality: value.length > 120 ? FIT.longText : 1 }

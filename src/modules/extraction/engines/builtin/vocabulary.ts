@@ -12,6 +12,7 @@ import type { Shape } from '../../normalise/shapes'
 import type { JobField } from '../../../../lib/fields/model'
 import { type LabelEntry, type LabelHit, squashKeepingMarks } from './labels'
 import { words } from '../../../../lib/text'
+import { allDigits } from './text'
 
 export type Party = 'seller' | 'buyer'
 
@@ -98,7 +99,7 @@ type Reading = 'strict' | 'known' | 'prose'
 function groupsOf(text: string, kind: string, reading: Reading = 'strict'): string[] | undefined {
   const tokens = words(
     text
-      .replace(/_/g, ' ')
+      .replaceAll('_', ' ')
       .replace(/['’]s\b/g, '')
       .replace(/(\p{L})(\d)|(\d)(\p{L})/gu, '$1$3 $2$4'),
   )
@@ -119,7 +120,7 @@ function groupsOf(text: string, kind: string, reading: Reading = 'strict'): stri
     }
     if (reading === 'prose' && NEGATIONS.some((negation) => negation.every((word, j) => tokens[i + j] === word))) break
     // A number in a key ("address_line2") tells its place, not what it is.
-    if (FILLER.has(tokens[i]!) || /^\d+$/.test(tokens[i]!)) {
+    if (FILLER.has(tokens[i]!) || allDigits(tokens[i]!)) {
       i++
       continue
     }

@@ -17,6 +17,7 @@
  *   unless a bonus lifts it (a name printed twice), and it never displaces a surer reading.
  * The order that matters is held by test/modules/extraction/builtin-weights.test.ts.
  */
+import type { Shape } from '../../normalise/shapes'
 
 /** The weight of a date read with its day/month order known, and with the order guessed. */
 export interface DateWeight {
@@ -183,6 +184,8 @@ export const LETTERHEAD = {
   repeatedBonus: 0.1,
   /** The most a name printed twice gets. */
   repeatedCap: 0.92,
+  /** Taken off a longer name under a shorter one it starts with ("PIZZA HUT" / "PIZZA HUT PERMAS JAYA"): the branch stays just under its brand. */
+  branchUnderBrand: 0.01,
 } as const satisfies Weights
 
 /** The client's name (names.ts). */
@@ -273,4 +276,77 @@ export const CONTRACT = {
   termLabelled: 0.72,
   /** The duration of the confidentiality obligations, running from the agreement's start. */
   termOfObligations: 0.64,
+} as const satisfies Weights
+
+/** Fields a user names, read by their words (pairs.ts, D110–D114). */
+export const NAMED = {
+  /** Factor for a label of broader words, without the field's general words, or of general words in its party's block (D110). */
+  widerLabel: 0.9,
+  /** How sure a field's own labels must be to answer before its role's reader ("amount due" before the total's reader, D114). */
+  closerMin: 0.75,
+} as const satisfies Weights
+
+/**
+ * A value of an unmistakable shape found anywhere in the document, when it is the only one on the
+ * field's side and no label names it (D111): the surer the shape, the surer the value.
+ */
+export const UNMISTAKABLE: Partial<Record<Shape, number>> = {
+  /** An IBAN: its checksum holds. */
+  iban: 0.78,
+  bic: 0.72,
+  vat_id: 0.7,
+  email: 0.66,
+  /** A web address written as one ("www.", "https://"). */
+  url: 0.62,
+}
+
+/** Yes or no from the document's status words and boxes (pairs.ts, D111). */
+export const STATUS = {
+  /** A status word after a label ("Status: PAID", "Bezahlt: nein"). */
+  labelled: 0.85,
+  /** A status word alone, as a stamp ("BEZAHLT"). */
+  stamp: 0.72,
+  /** A ticked or an empty box before the field's word. */
+  box: 0.8,
+  /** The field's word negated after a label ("Status: not paid"). */
+  negated: 0.8,
+} as const satisfies Weights
+
+/** A table, by its rows and its check against itself (tables.ts, D117). */
+export const TABLE = {
+  /** A table of several rows … */
+  rows: 0.72,
+  /** … or of one. */
+  oneRow: 0.62,
+  /** Added when its line amounts add up to an amount printed under it. */
+  totalMatches: 0.2,
+  /** Taken off when they do not add up to the amount that ends it. */
+  totalDiffers: 0.08,
+  /** Added when quantity × price gives each line amount. */
+  rowsMatch: 0.05,
+  /** Taken off when it does not. */
+  rowsDiffer: 0.04,
+  /** The most a table gets. */
+  cap: 0.97,
+} as const satisfies Weights
+
+/** How a table is chosen among the header-like lines of the document (tables.ts): a score, not a confidence. */
+export const TABLE_CHOICE = {
+  /** For each declared column it answers (each printed column its words name, without declared columns). */
+  perColumn: 2,
+  /** When the field's own label is printed on or a few lines above its header. */
+  labelled: 1.5,
+  /** For each row, up to `rowsCounted` rows: more rows, more surely a table. */
+  perRow: 0.2,
+  rowsCounted: 10,
+} as const satisfies Weights
+
+/** A part of a party's address (address.ts, D113). */
+export const ADDRESS = {
+  /** The address of the field's party, by its block's heading or the name above it. */
+  ofParty: 0.86,
+  /** A seller's address that no heading assigns but the document prints twice (letterhead and footer). */
+  repeated: 0.66,
+  /** Factor when the party's addresses give other values too, though less often. */
+  outnumbered: 0.85,
 } as const satisfies Weights

@@ -7,7 +7,7 @@
  */
 import type { ClassifiableType } from '../../../../catalog/classification'
 import { conceptOf } from '../../../../../lib/fields/concepts'
-import { conceptLabels, lexiconWords, wholeWords, wordsSource } from '../../../../../lib/lexicon'
+import { conceptLabels, lexiconWords, phrases } from '../../../../../lib/lexicon'
 import { fold, isLetterOrDigit, squash, words } from '../../../../../lib/text'
 import type { DocumentText } from '../../../readers/types'
 import { buildDoc, type Line } from '../document'
@@ -167,17 +167,39 @@ export function readPages(document: DocumentText, compiled: Compiled, pages = do
   })
 }
 
-const NUMBER_MARK = `(?:#|(?:${wordsSource(lexiconWords('number_marks'))})(?![\\p{L}]))`
+/** "No.", "Nr.", "#": a number mark, a digit right after it or not. */
+const NUMBER_MARKS = phrases(lexiconWords('number_marks'), true)
+/** Where what follows a title's number mark starts, if a number mark (and a dot, spaces) opens the text; 0 when none does. */
+function afterNumberMark(text: string): number {
+  const start = text.length - text.trimStart().length
+  const end = text[start] === '#' ? start + 1 : NUMBER_MARKS.at(text, start)?.end
+  if (end === undefined) return 0
+  return end + (/^\.?\s*/.exec(text.slice(end))?.[0].length ?? 0)
+}
 /** A title with a colon after it, with or without a number mark: a label ("Bestellung: B12", "Invoice No.: 7"). */
-const COLON_AFTER = new RegExp(`^\\s*(?:${NUMBER_MARK}\\.?\\s*)?[:：]`, 'iu')
+const COLON_AFTER = /^\s*[:：]/
 /** A title with a number after it ("Rechnung Nr. 4711", "Invoice #123"): the document's title line, and its number. */
-const NUMBER_AFTER = new RegExp(`^\\s*${NUMBER_MARK}\\.?\\s*([\\p{L}\\d][\\p{L}\\d/._-]*\\d[\\p{L}\\d/._-]*)`, 'iu')
-const PAGE_MARK = `(?:${wordsSource(lexiconWords('page_marks'))})`
-/** "Page 2 of 3", "Seite 2/3", "Strona 2 z 5", "Pág. 2 de 3": the page mark, its number, a short word or a slash, the count. */
-const PAGE_OF = new RegExp(`(?<![\\p{L}])${PAGE_MARK}\\s*:?\\s*(\\d{1,3})(?:\\s*(?:/|\\p{L}{1,3}\\.?)\\s*(\\d{1,3}))?(?![\\d\\p{L}])`, 'iu')
+const NUMBER_AFTER = /^([\p{L}\d][\p{L}\d/._-]*\d[\p{L}\d/._-]*)/u
+/** The number a title's number mark gives it, if one follows the title. */
+function titleNumber(after: string): string | undefined {
+  const start = afterNumberMark(after)
+  return start > 0 ? NUMBER_AFTER.exec(after.slice(start))?.[1] : undefined
+}
+const PAGE_MARKS = phrases(lexiconWords('page_marks'), true)
+/** After "Page" (or its words): its number, a short word or a slash, the count ("2 of 3", "2/3", "2 z 5", "2 de 3"). */
+const PAGE_OF = /\s*:?\s*(\d{1,3})(?:\s*(?:\/|\p{L}{1,3}\.?)\s*(\d{1,3}))?(?![\d\p{L}])/uy
+/** "Page 2 of 3", "Seite 2/3", "Strona 2 z 5", "Pág. 2 de 3": the page's number and, when printed, the count. */
+function pageOf(text: string): RegExpExecArray | undefined {
+  for (const mark of PAGE_MARKS.all(text)) {
+    PAGE_OF.lastIndex = mark.end
+    const match = PAGE_OF.exec(text)
+    if (match) return match
+  }
+  return undefined
+}
 /** A page's number alone on a line at its foot or head: "2", "- 2 -", "2/3". */
 const BARE_NUMBER = /^[-–(\s]*(\d{1,3})(?:\s*\/\s*(\d{1,3}))?[-–)\s]*$/
-const CONTINUED = wholeWords(lexiconWords('continued_marks'))
+const CONTINUED = phrases(lexiconWords('continued_marks'))
 /** Lines at the top and the foot of a page where its number, its letterhead and its running marks are. */
 const EDGE_LINES = 3
 const HEADER_LINES = 3
@@ -224,7 +246,7 @@ function readPage(page: number, lines: Line[], compiled: Compiled, hitsByLine: M
       )
         continue
       const form = label ? TITLE.labelled : titleForm(line, hit)
-      const titled = form === TITLE.numbered ? NUMBER_AFTER.exec(line.raw.slice(hit.end))?.[1] : undefined
+      const titled = form === TITLE.numbered ? titleNumber(line.raw.slice(hit.end)) : undefined
       if (titled && !numbers.has(titleOwner(entry.type))) numbers.set(titleOwner(entry.type), titled.replace(/[^\p{L}\d]/gu, '').toUpperCase())
       const worth = form * (rank < top ? 1 : TITLE.lower) * entry.weight
       if (worth > titles[entry.type]!) titles[entry.type] = worth
@@ -287,7 +309,7 @@ function numberAfter(hit: LabelHit, doc: ReturnType<typeof buildDoc>, hitsByLine
 
 function pageNumberOf(lines: Line[], edges: Line[]): PageReading['pageNumber'] {
   for (const line of edges) {
-    const match = PAGE_OF.exec(line.text)
+    const match = pageOf(line.text)
     if (match) return { number: Number(match[1]), ...(match[2] ? { of: Number(match[2]) } : {}) }
   }
   // A bare number at the very foot or head of the page; not a page of one line, which may be a number of anything.
@@ -309,8 +331,8 @@ const CLAUSE_HEADING = /^\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|\(?[a-z]\)|\(?[ivx]{1,4}
  */
 function titleForm(line: Line, hit: CueHit): number {
   const after = line.raw.slice(hit.end)
-  if (COLON_AFTER.test(after)) return TITLE.labelled
-  if (NUMBER_AFTER.test(after)) return TITLE.numbered
+  if (COLON_AFTER.test(after.slice(afterNumberMark(after)))) return TITLE.labelled
+  if (titleNumber(after) !== undefined) return TITLE.numbered
   // A clause's heading, or a title in brackets ("[Signature Page to Non-Disclosure Agreement]"), names another's title.
   if (CLAUSE_HEADING.test(line.raw) || /^\s*[[(].*[\])]\s*$/.test(line.raw)) return TITLE.prose
   const letters = (text: string) => text.match(/\p{L}/gu)?.length ?? 0

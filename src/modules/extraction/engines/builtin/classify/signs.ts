@@ -5,7 +5,7 @@
  * by shapes of numbers and lines, and by the lexicons' column words and total labels.
  */
 import { CUE_SIGNS, type CueSign } from '../../../../catalog/classification'
-import { columnWords, conceptLabels, lexiconWords, wholeWords } from '../../../../../lib/lexicon'
+import { columnWords, conceptLabels, lexiconWords, type Phrases, phrases } from '../../../../../lib/lexicon'
 import type { ColumnKind } from '../../../../../lib/lexicon/lexicon-file'
 import type { Line } from '../document'
 import { SIGN } from './weights'
@@ -31,7 +31,7 @@ const SCHEME = /(?<![\d.,-])[0-2](?:\s?-\s?[0-2]){2,3}(?![\d.,-])/g
 /** A numbered clause or section heading ("1.", "2.3", "(a)", "§ 4", "Article 5"). */
 const CLAUSE = /^\s*(?:\d{1,2}(?:\.\d{1,2}){0,2}\.?|\(?[a-z]\)|\(?[ivx]{1,4}\)|§\s?\d+)\s+\p{L}/u
 
-const TOTAL_LABEL = wholeWords([...lexiconWords('final_totals'), ...conceptLabels('total')])
+const TOTAL_LABEL = phrases([...lexiconWords('final_totals'), ...conceptLabels('total')])
 
 function kindsIn(text: string, kinds: readonly ColumnKind[]): ColumnKind[] {
   return kinds.filter((kind) => COLUMN_PATTERNS.get(kind)!.test(text))
@@ -43,8 +43,8 @@ const RESULT_COLUMNS = ['test', 'result', 'reference', 'flag'] as const
 const MEDICATION_COLUMNS = ['medication', 'strength', 'directions', 'refills'] as const
 
 /** The header words of each column kind the signs look for. */
-const COLUMN_PATTERNS = new Map<ColumnKind, RegExp>(
-  [...ITEM_COLUMNS, ...BOOKING_COLUMNS, ...RESULT_COLUMNS, ...MEDICATION_COLUMNS].map((kind) => [kind, wholeWords(columnWords(kind))]),
+const COLUMN_PATTERNS = new Map<ColumnKind, Phrases>(
+  [...ITEM_COLUMNS, ...BOOKING_COLUMNS, ...RESULT_COLUMNS, ...MEDICATION_COLUMNS].map((kind) => [kind, phrases(columnWords(kind))]),
 )
 
 /** Lines of many words, mostly small letters: running prose. */

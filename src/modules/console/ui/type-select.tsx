@@ -1,0 +1,33 @@
+/** The catalog's document types as a labelled select; `any` adds a first choice that picks none (a filter). */
+import type { DocumentType } from './api.ts'
+import { Labeled } from './labeled.tsx'
+
+export function TypeSelect({
+  label,
+  types,
+  value,
+  onChange,
+  any,
+}: {
+  label: string
+  types: DocumentType[]
+  value: string
+  onChange: (slug: string) => void
+  any?: string
+}) {
+  return (
+    <Labeled label={label}>
+      {(id) => (
+        // Keyed by the count: the select is made again once the types arrive, so it shows `value`.
+        <select id={id} key={types.length} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
+          {any !== undefined && <option value="">{any}</option>}
+          {types.map((type) => (
+            <option key={type.slug} value={type.slug}>
+              {type.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Labeled>
+  )
+}

@@ -1,0 +1,78 @@
+/**
+ * Confidence that means what it says (D283): an engine's score for a value is mapped to the share
+ * of such values measured right. Values are told apart by their evidence kind: how the document
+ * was read (a text layer, or OCR), what the field is (its concept's role: total, issue_date,
+ * issuer …), and whether its sums agree or break (checks.ts). Each kind has a step function from
+ * score to share right, fitted by isotonic regression on the development sets' odd-numbered half
+ * and checked on the even half (`bun run calibrate`, scripts/calibrate.ts); the fitted table is
+ * data/calibration.json, compiled in.
+ */
+import table from '../../../data/calibration.json'
+import { conceptOf } from '../../lib/fields/concepts'
+import type { JobField as Field } from '../../lib/fields/model'
+import { type Answers, answerOf, answersOf, type FieldAnswer } from './answers'
+import type { DocumentText } from './readers/types'
+
+/** A fitted step function: below the first step's score, its share; from each step's score on, that step's share. */
+export type Steps = [score: number, share: number][]
+
+export interface CalibrationTable {
+  /** What the table was fitted on, for the reader (not used). */
+  fitted: Record<string, unknown>
+  /** Steps by evidence kind, most specific first when looked up (see `kindsOf`). */
+  kinds: Record<string, Steps>
+  /** The most a value of a field no measured kind covers (a field a user names) may be given: such values are checked by a person until the account's own accuracy says otherwise. */
+  unmeasuredCap: number
+}
+
+export const CALIBRATION = table as unknown as CalibrationTable
+
+/** How the document was read: text from a text layer or file, or recognised (OCR, any word read with less than full confidence). */
+export function readingOf(document: DocumentText): 'text' | 'ocr' {
+  return document.layout?.some((page) => page?.words.some((word) => word.confidence < 1)) ? 'ocr' : 'text'
+}
+
+/** What the value stands for: its concept's role when the field is read as that concept, else its type. */
+function groupOf(field: Pick<Field, 'key' | 'label' | 'type'>): string {
+  const concept = conceptOf(field.key, field.label)
+  return concept?.role && concept.kind === field.type ? concept.role : `field:${field.type}`
+}
+
+/**
+ * The evidence kinds of a value, most specific first: reading, group and sums; reading and group;
+ * for a concept's role, the reading alone (every measured value read so). A field of no role has
+ * no measured kind: its score is capped (`unmeasuredCap`), and never raised above the engine's own.
+ */
+export function kindsOf(reading: string, group: string, sums: FieldAnswer['sums']): string[] {
+  return [...(sums ? [`${reading}/${group}/${sums}`] : []), `${reading}/${group}`, ...(group.startsWith('field:') ? [] : [reading])]
+}
+
+/** The share right of a score under a kind's steps. */
+export function stepShare(steps: Steps, score: number): number {
+  let share = steps[0]![1]
+  for (const [from, value] of steps) if (score >= from) share = value
+  return share
+}
+
+/**
+ * The answers with each value's confidence its measured chance of being right; the engine's own
+ * score and the kind it was looked up by stay on the answer (`score`, not stored) for the
+ * benchmark that refits the table.
+ */
+export function calibrate(fields: readonly Field[], answers: Answers, document: DocumentText, calibration = CALIBRATION): Answers {
+  const reading = readingOf(document)
+  return answersOf(
+    fields.map((field) => {
+      const answer = answerOf(answers, field.key)
+      if (answer.value === null || answer.value === undefined) return [field.key, answer] as const
+      const kinds = kindsOf(reading, groupOf(field), answer.sums)
+      const kind = kinds.find((candidate) => Object.hasOwn(calibration.kinds, candidate))
+      const share = kind
+        ? stepShare(calibration.kinds[kind]!, answer.confidence)
+        : // Never above the engine's own score either: what it marked down (a table whose rows do not add up, D117) stays down.
+          Math.min(calibration.unmeasuredCap, answer.confidence, stepShare(calibration.kinds[reading] ?? [[0, answer.confidence]], answer.confidence))
+      const confidence = Math.round(share * 1000) / 1000
+      return [field.key, { ...answer, confidence, score: { confidence: answer.confidence, kinds } }] as const
+    }),
+  )
+}

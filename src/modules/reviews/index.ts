@@ -1,0 +1,85 @@
+/** Routes of reviews and learned layouts (issue 32): POST /api/v1/jobs/{id}/review, /api/v1/layouts. */
+import { Elysia, t } from 'elysia'
+import type { Database } from '../../db/database'
+import type { AuthPlugin } from '../../http/auth'
+import { jsonBody } from '../../http/body'
+import type { Idempotency } from '../../http/idempotency'
+import { errorResponses } from '../../http/models'
+import { pageLimit } from '../../http/paging'
+import { JobEnvelope, JobParams } from '../extraction/model'
+import { DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, ReviewBody } from './model'
+import { deleteLayout, listLayouts, reviewJob } from './service'
+
+export interface ReviewsDeps {
+  database: Database
+  auth: AuthPlugin
+  idempotency: Idempotency
+  maxJsonBytes: number
+}
+
+export function reviewsModule({ database, auth, idempotency, maxJsonBytes }: ReviewsDeps) {
+  return new Elysia({ tags: ['Reviews'] })
+    .use(auth)
+    .post(
+      '/jobs/:id/review',
+      // async, so that Elysia awaits the answer and a refusal reaches the error handler
+      async ({ principal, params, body, request }) =>
+        idempotency.run(
+          request,
+          principal.accountId,
+          () => `${params.id}\n${JSON.stringify(body)}`,
+          async () => ({ status: 200, body: JSON.stringify({ job: await reviewJob(database, principal.accountId, params.id, body.fields) }) }),
+        ),
+      {
+        auth: true,
+        parse: jsonBody(maxJsonBytes),
+        params: JobParams,
+        body: ReviewBody,
+        response: { 200: JobEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415) },
+        detail: {
+          operationId: 'reviewJob',
+          'x-idempotent': true,
+          summary: "Review a job's values",
+          description:
+            'Sets the right values of a succeeded job: each key listed takes its value, each other key is confirmed as read. `result` holds the ' +
+            'reviewed values; `fields_meta.<key>` keeps what the engine read (`read_value`) and says whether it was `corrected`; the job gets ' +
+            '`reviewed_at`. A second review replaces the first (both are kept). The review teaches the account the layout of the ' +
+            "document's sender: its next documents that match it are read with it first (`fields_meta.<key>.learned`). " +
+            'Webhooks get `job.reviewed`. 400 names the path of an unknown key or a value of the wrong type; 409 `job_not_succeeded` ' +
+            'for a job that did not succeed. Takes `Idempotency-Key` like the other POSTs.',
+        },
+      },
+    )
+    .get(
+      '/layouts',
+      async ({ principal, query }) =>
+        listLayouts(database, principal.accountId, pageLimit(query.limit, DEFAULT_LAYOUT_PAGE, MAX_LAYOUT_PAGE), query.starting_after),
+      {
+        auth: true,
+        query: LayoutsQuery,
+        response: { 200: LayoutList, ...errorResponses(400, 401) },
+        detail: {
+          operationId: 'listLayouts',
+          summary: 'List learned layouts',
+          description: "The layouts the account's reviews taught, one per sender, newest first; page with `limit` and `starting_after`.",
+        },
+      },
+    )
+    .delete(
+      '/layouts/:id',
+      async ({ principal, params, set }) => {
+        await deleteLayout(database, principal.accountId, params.id)
+        set.status = 204
+      },
+      {
+        auth: true,
+        params: LayoutParams,
+        response: { 204: t.Void({ description: 'Forgotten.' }), ...errorResponses(401, 404) },
+        detail: {
+          operationId: 'deleteLayout',
+          summary: 'Forget a learned layout',
+          description: '204: no later document is read with it. The reviews that taught it are kept; another review of the sender teaches it again.',
+        },
+      },
+    )
+}

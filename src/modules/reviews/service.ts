@@ -1,0 +1,175 @@
+/**
+ * Reviews of jobs and the layouts they teach (issue 32). A review sets a succeeded job's values
+ * (D271), is kept, and teaches the account a layout of the document's sender (D260–D264), stored
+ * here with its index (D270); the job runner reads the account's next documents with the layouts
+ * they match (D274). Nothing here reaches another account: every query names the account.
+ */
+import type { Database } from '../../db/database'
+import { type ErrorDetail, errors } from '../../http/errors'
+import type { FieldMeta } from '../../lib/fields/model'
+import { isIdOf, newId } from '../../lib/ids'
+import { nowIso } from '../../lib/time'
+import { type JobToReview, jobToReview, recordReview } from '../extraction/service'
+import { markWeight } from '../extraction/learning/fingerprint'
+import { LAYOUT_VERSION, type LayoutSource, type LearnedLayout } from '../extraction/learning/layout'
+import { hashKey } from '../extraction/learning/layout-index'
+import { learnLayout, type ReadAnswer } from '../extraction/learning/learn'
+import type { DocumentText } from '../extraction/readers/types'
+import type { Job } from '../extraction/model'
+import { queueJobEvent } from '../webhooks/service'
+import type { Layout } from './model'
+import { type LayoutRow, reviewsRepository } from './repository'
+import { checkValue, pointer } from './values'
+
+/**
+ * Reviews one of the account's succeeded jobs (D271): each listed key takes its value, each other
+ * key is confirmed as the engine read it. `result` holds the reviewed values; `fields_meta` keeps
+ * what the engine read (`read_value`, and its confidence and place) and says which values were
+ * `corrected`. The review is kept, replaces an earlier one in the job, teaches the sender's layout,
+ * and is told to webhooks as `job.reviewed` (D277), all in one transaction.
+ */
+export async function reviewJob(database: Database, accountId: string, jobId: string, values: Record<string, unknown>): Promise<Job> {
+  const target = await jobToReview(database, accountId, jobId)
+  const byKey = new Map(target.fields.map((field) => [field.key, field]))
+  const details: ErrorDetail[] = []
+  const given = new Map<string, unknown>()
+  for (const [key, raw] of Object.entries(values)) {
+    const field = byKey.get(key)
+    const path = `/fields/${pointer(key)}`
+    if (!field) {
+      details.push({ path, message: `Unknown field: the job's fields are ${[...byKey.keys()].join(', ')}` })
+      continue
+    }
+    const checked = checkValue(field, raw, path)
+    if (checked.ok) given.set(key, checked.value)
+    else details.push(...checked.details)
+  }
+  if (details.length) throw errors.validation(details)
+
+  const result: Record<string, unknown> = {}
+  const fieldsMeta: Record<string, FieldMeta> = {}
+  const read: Record<string, ReadAnswer> = {}
+  const taught: Record<string, unknown> = {}
+  const corrected: string[] = []
+  for (const field of target.fields) {
+    const { corrected: _before, read_value: readBefore, ...engine } = target.fieldsMeta[field.key] ?? { confidence: 0, page: null, snippet: null }
+    // What the engine read: before any review, the job's value; after one, what that review kept of it.
+    const readValue = target.fieldsMeta[field.key] && 'read_value' in target.fieldsMeta[field.key]! ? (readBefore ?? null) : (target.result[field.key] ?? null)
+    const listed = given.has(field.key)
+    const value = listed ? given.get(field.key) : readValue
+    const changed = listed && JSON.stringify(value) !== JSON.stringify(readValue)
+    if (changed) corrected.push(field.key)
+    result[field.key] = value
+    fieldsMeta[field.key] = { ...engine, bbox: engine.bbox ?? null, needs_review: false, corrected: changed, read_value: readValue }
+    read[field.key] = { value: readValue, page: engine.page ?? null, bbox: engine.bbox ?? null }
+    // A value the reviewer gave, or one the engine read and the reviewer let stand, teaches where it is printed;
+    // a key left out that the engine found nothing for teaches nothing (D273).
+    if (listed || readValue !== null) taught[field.key] = value
+  }
+
+  const now = nowIso()
+  const layout = target.reading && (await learned(database, accountId, jobId, target, taught, read, now))
+  const repository = reviewsRepository(database)
+  const job = await database.transaction(function* (tx) {
+    const job = yield* recordReview(database, tx, accountId, jobId, { result, fieldsMeta, needsReview: false, at: now })
+    if (!job) return undefined
+    yield* repository.insertReview(tx, { accountId, jobId, values: result, corrected, createdAt: now })
+    if (layout) yield* repository.save(tx, layout)
+    yield* queueJobEvent(database, tx, { id: jobId, accountId, status: job.status, completedAt: job.completed_at, wire: job, reviewed: now })
+    return job
+  })
+  // Deleted between the read and the review.
+  if (!job) throw errors.notFound('Job')
+  return job
+}
+
+/**
+ * The layout a review teaches (D260–D264, D273): the one the job was read with, updated, when the
+ * document is still its sender's; else a new one. None when the review places nothing.
+ */
+async function learned(
+  database: Database,
+  accountId: string,
+  jobId: string,
+  target: JobToReview,
+  values: Record<string, unknown>,
+  read: Record<string, ReadAnswer>,
+  now: string,
+) {
+  const repository = reviewsRepository(database)
+  const readWith = Object.values(target.fieldsMeta).find((meta) => meta.learned)?.learned?.layout
+  const row = readWith ? await repository.find(accountId, readWith) : undefined
+  const into = row ? parseLayout(row.body) : undefined
+  const document = target.reading as DocumentText
+  const layout = learnLayout({ job: jobId, document, fields: target.fields, values, read }, { into, id: newId('lay'), now })
+  if (!layout.fingerprint.marks.length || (!into && !Object.keys(layout.fields).length)) return undefined
+  return {
+    id: layout.id,
+    accountId,
+    jobId,
+    body: JSON.stringify(layout),
+    marks: layout.fingerprint.marks.map((mark) => ({ word: hashKey(mark.key) | 0, weight: markWeight(mark) })),
+    createdAt: layout.createdAt,
+    updatedAt: layout.updatedAt,
+  }
+}
+
+function parseLayout(body: string): LearnedLayout | undefined {
+  const layout = JSON.parse(body) as LearnedLayout
+  // A layout stored in another version of the form is not read (layout.ts LAYOUT_VERSION).
+  return layout.version === LAYOUT_VERSION ? layout : undefined
+}
+
+/** A document's words looked up in the index: its first ones (its first page, where a sender's fingerprint is), at most this many. */
+const MAX_LOOKUP_WORDS = 2000
+
+/**
+ * The source of an account's learned layouts for the job runner (D270, D274): the few a document
+ * printing these words may be the sender's of, from the database, so that every instance reads
+ * what a review on any of them taught.
+ */
+export function layoutSource(database: Database): (accountId: string) => LayoutSource {
+  const repository = reviewsRepository(database)
+  return (accountId) => async (keys) => {
+    const words = [...new Set(keys.slice(0, MAX_LOOKUP_WORDS).map((key) => hashKey(key) | 0))]
+    const ids = await repository.candidates(accountId, words)
+    return (await repository.bodies(accountId, ids)).flatMap((body) => parseLayout(body) ?? [])
+  }
+}
+
+function toWire(row: LayoutRow): Layout {
+  const layout = JSON.parse(row.body) as LearnedLayout
+  return {
+    id: row.id,
+    job_id: row.jobId,
+    sender: layout.fingerprint.marks
+      .filter((mark) => mark.name)
+      .map((mark) => mark.key)
+      .join(' '),
+    fields: Object.fromEntries(Object.entries(layout.fields ?? {}).map(([key, field]) => [key, { how: field.how, job_id: field.job }])),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }
+}
+
+/** The account's learned layouts, newest first, with a cursor (as jobs are listed, D21). */
+export async function listLayouts(
+  database: Database,
+  accountId: string,
+  limit: number,
+  startingAfter?: string,
+): Promise<{ layouts: Layout[]; has_more: boolean }> {
+  const repository = reviewsRepository(database)
+  let after: LayoutRow | undefined
+  if (startingAfter !== undefined) {
+    after = isIdOf('lay', startingAfter) ? await repository.find(accountId, startingAfter) : undefined
+    if (!after) throw errors.validation([{ path: 'query:/starting_after', message: 'Expected the ID of one of your layouts' }])
+  }
+  const rows = await repository.list(accountId, limit + 1, after)
+  return { layouts: rows.slice(0, limit).map(toWire), has_more: rows.length > limit }
+}
+
+/** Forgets one of the account's layouts (D275): no later document is read with it; 404 when it is not the account's. */
+export async function deleteLayout(database: Database, accountId: string, id: string): Promise<void> {
+  if (!isIdOf('lay', id) || !(await reviewsRepository(database).remove(accountId, id))) throw errors.notFound('Layout')
+}

@@ -1,0 +1,85 @@
+/**
+ * A Chromium page on the console of a running server, for the console's browser tests: every
+ * other host is refused and noted, and so are the server's answers of 400 and more and what the
+ * console logs as an error.
+ */
+import { expect } from 'bun:test'
+import type { Browser, Page } from 'playwright-core'
+import type { RunningServer } from './process'
+
+export interface ConsolePage {
+  page: Page
+  /** Requests to any other host, refused. */
+  blocked: string[]
+  /** Errors the page logged or threw. */
+  problems: string[]
+  /** Answers of 400 and more, as `status path`. */
+  refused: string[]
+}
+
+export async function openConsolePage(browser: Browser, server: RunningServer, viewport = { width: 1280, height: 800 }): Promise<ConsolePage> {
+  const page = await browser.newPage({ viewport })
+  const origin = new URL(server.url).host
+  const blocked: string[] = []
+  const problems: string[] = []
+  const refused: string[] = []
+  // Every request passes here: other hosts are refused. The browser itself fetches the server's
+  // answers (a fetch made for it by the test runner once hung for 30 s in CI), and those of 400 and
+  // more are noted as they arrive (the browser logs them as errors without saying which).
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url())
+    if (url.protocol !== 'blob:' && url.protocol !== 'data:' && url.host !== origin) {
+      blocked.push(url.href)
+      return route.abort()
+    }
+    return route.continue()
+  })
+  page.on('response', (response) => {
+    if (response.status() >= 400) refused.push(`${response.status()} ${new URL(response.url()).pathname}`)
+  })
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(error.message))
+  return { page, blocked, problems, refused }
+}
+
+/** Signs in with the key and waits for the first screen. */
+export async function signIn(page: Page, server: RunningServer, key = server.firstKey!) {
+  await page.goto(server.url)
+  expect(new URL(page.url()).pathname).toBe('/console')
+  await page.getByLabel('API key').fill(key)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Try a document', level: 1 }).waitFor()
+}
+
+/**
+ * Elements that stick out of the viewport: their right edge past its width, unless a scrolling
+ * ancestor holds them (a wide table in its own scroll box is not an overflow of the page).
+ */
+export function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document
+    const view = (globalThis as any).window
+    const viewport = doc.documentElement.clientWidth
+    const held = (element: any) => {
+      for (let at = element.parentElement; at && at !== doc.body; at = at.parentElement) if (view.getComputedStyle(at).overflowX !== 'visible') return true
+      return false
+    }
+    const out: string[] = []
+    if (doc.documentElement.scrollWidth > viewport) out.push(`the page scrolls sideways (${doc.documentElement.scrollWidth} > ${viewport})`)
+    for (const element of doc.querySelectorAll('body *')) {
+      const box = element.getBoundingClientRect()
+      if (box.width > 0 && (box.right > viewport + 0.5 || box.left < -0.5) && !held(element) && !element.closest('.skip, .hidden'))
+        out.push(
+          `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ').join('.')}` : ''} (${Math.round(box.left)}–${Math.round(box.right)})`,
+        )
+    }
+    return out
+  })
+}
+
+export async function apiGet(server: RunningServer, path: string, key = server.firstKey!): Promise<any> {
+  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
+  return response.json()
+}

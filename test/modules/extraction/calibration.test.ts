@@ -1,0 +1,88 @@
+/**
+ * Calibrated confidence (D283): an engine's score becomes the share of such values measured right,
+ * looked up by evidence kind (reading, the field's role, whether its sums agree), falling back to
+ * the reading's pool for a role and capped for a field no kind measures. Tables written here; the
+ * shipped table is checked for its form.
+ */
+import { describe, expect, test } from 'bun:test'
+import { resolveField } from '../../../src/lib/fields/resolve'
+import type { Answers } from '../../../src/modules/extraction/answers'
+import { CALIBRATION, type CalibrationTable, calibrate, readingOf, stepShare } from '../../../src/modules/extraction/calibration'
+import type { DocumentText } from '../../../src/modules/extraction/readers/types'
+
+const table: CalibrationTable = {
+  fitted: {},
+  kinds: {
+    text: [[0, 0.5]],
+    'text/total': [
+      [0.5, 0.6],
+      [0.9, 0.97],
+    ],
+    'text/total/agree': [[0.5, 0.995]],
+    ocr: [[0, 0.4]],
+  },
+  unmeasuredCap: 0.9,
+}
+
+const text: DocumentText = { pages: ['Total 10.00'] }
+const scanned: DocumentText = { pages: ['Total 10.00'], layout: [{ words: [{ line: 0, start: 0, end: 5, box: [0, 0, 0.1, 0.1], confidence: 0.93 }] }] }
+const answer = (confidence: number, extra: object = {}): Answers[string] => ({
+  value: '10.00',
+  confidence,
+  page: 1,
+  snippet: 'Total 10.00',
+  ...extra,
+})
+const field = (key: string) => resolveField({ key, label: key, description: '', type: 'amount' })
+
+describe('calibrate', () => {
+  test("a role's score maps through its kind's steps, and keeps the engine's score and kinds", () => {
+    const out = calibrate([field('total')], { total: answer(0.92) }, text, table)
+    expect(out.total!.confidence).toBe(0.97)
+    expect(out.total!.score).toEqual({ confidence: 0.92, kinds: ['text/total', 'text'] })
+    expect(calibrate([field('total')], { total: answer(0.6) }, text, table).total!.confidence).toBe(0.6)
+  })
+
+  test('sums that agree are their own kind', () => {
+    expect(calibrate([field('total')], { total: answer(0.6, { sums: 'agree' }) }, text, table).total!.confidence).toBe(0.995)
+    // No kind for broken sums in this table: the role's steps answer.
+    expect(calibrate([field('total')], { total: answer(0.6, { sums: 'broken' }) }, text, table).total!.confidence).toBe(0.6)
+  })
+
+  test("a scan is read by OCR: its role falls back to the OCR pool, not the text layer's steps", () => {
+    expect(readingOf(scanned)).toBe('ocr')
+    expect(readingOf(text)).toBe('text')
+    expect(calibrate([field('total')], { total: answer(0.92) }, scanned, table).total!.confidence).toBe(0.4)
+  })
+
+  test("a field no kind measures gets its reading's pooled share, capped below the default threshold", () => {
+    const fee = field('shipping_fee')
+    expect(calibrate([fee], { shipping_fee: answer(0.99) }, text, table).shipping_fee!.confidence).toBe(0.5)
+    const sure = { ...table, kinds: { ...table.kinds, text: [[0, 0.99]] as [number, number][] } }
+    expect(calibrate([fee], { shipping_fee: answer(0.99) }, text, sure).shipping_fee!.confidence).toBe(0.9)
+  })
+
+  test('a field without a value is left as it is', () => {
+    const empty = { value: null, confidence: 0, page: null, snippet: null }
+    expect(calibrate([field('total')], { total: empty }, text, table).total).toEqual(empty)
+  })
+})
+
+describe('the shipped table', () => {
+  test('every kind has steps in order of score, each share between 0 and 1', () => {
+    expect(Object.keys(CALIBRATION.kinds).length).toBeGreaterThan(0)
+    for (const steps of Object.values(CALIBRATION.kinds)) {
+      expect(steps.map(([score]) => score)).toEqual(steps.map(([score]) => score).sort((a, b) => a - b))
+      for (const [, share] of steps) expect(share >= 0 && share <= 1).toBe(true)
+    }
+    expect(CALIBRATION.unmeasuredCap).toBeLessThan(0.95)
+  })
+
+  test('stepShare takes the last step at or below the score, the first below all', () => {
+    const steps: [number, number][] = [
+      [0.5, 0.7],
+      [0.8, 0.9],
+    ]
+    expect([0.1, 0.5, 0.79, 0.8, 1].map((score) => stepShare(steps, score))).toEqual([0.7, 0.7, 0.7, 0.9, 0.9])
+  })
+})

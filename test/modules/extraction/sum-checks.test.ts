@@ -1,0 +1,145 @@
+/**
+ * Sums that agree (D282): each identity between answered amounts, for the catalog's keys and for
+ * fields a user names, holds or is marked with which check broke, what the other answers imply
+ * and what was given. The answers are written by the tests, as an engine would give them.
+ */
+import { describe, expect, test } from 'bun:test'
+import { resolveField } from '../../../src/lib/fields/resolve'
+import type { ResolvedType } from '../../../src/lib/fields/types'
+import { type Answers, storedAnswers } from '../../../src/modules/extraction/answers'
+import { checkSums } from '../../../src/modules/extraction/checks'
+import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
+import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
+import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
+
+const field = (key: string, type: ResolvedType = 'amount', label = key) => resolveField({ key, label, description: '', type })
+
+function answers(values: Record<string, unknown>): Answers {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value, confidence: 0.9, page: 1, snippet: String(value) }]))
+}
+
+function checked(fields: ReturnType<typeof field>[], values: Record<string, unknown>) {
+  const keys = fields.map((f) => f.key)
+  const out = checkSums(fields, answers(values))
+  return { out, meta: storedAnswers(keys, out).fieldsMeta }
+}
+
+describe('subtotal + tax = total', () => {
+  const fields = [field('subtotal'), field('tax'), field('total')]
+
+  test('agreeing amounts are marked so and carry no checks', () => {
+    const { out, meta } = checked(fields, { subtotal: '198.00', tax: '37.62', total: '235.62' })
+    expect(Object.values(out).map((a) => a.sums)).toEqual(['agree', 'agree', 'agree'])
+    expect(meta.total!.checks).toBeUndefined()
+  })
+
+  test('the tax read as the subtotal breaks it: each amount says what the others imply', () => {
+    const { meta } = checked(fields, { subtotal: '37.62', tax: '37.62', total: '235.62' })
+    expect(meta.total!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '75.24', found: '235.62' }])
+    expect(meta.subtotal!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '198.00', found: '37.62' }])
+    expect(meta.tax!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '198.00', found: '37.62' }])
+  })
+
+  test('fields a user names take part by their words', () => {
+    const named = [field('net_amount', 'amount', 'Net amount'), field('vat_amount', 'amount', 'VAT amount'), field('gross_amount', 'amount', 'Gross amount')]
+    const { meta } = checked(named, { net_amount: '100.00', vat_amount: '19.00', gross_amount: '120.00' })
+    expect(meta.gross_amount!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '119.00', found: '120.00' }])
+  })
+
+  test('a missing amount checks nothing', () => {
+    const { out } = checked(fields, { subtotal: '100.00', tax: null, total: '120.00' })
+    expect(Object.values(out).every((a) => a.sums === undefined)).toBe(true)
+  })
+})
+
+describe('rate × base = tax', () => {
+  const fields = [field('subtotal'), field('tax'), field('vat_rate', 'number', 'VAT rate')]
+
+  test('19 % of the base is the tax', () => {
+    const { out } = checked(fields, { subtotal: '198.00', tax: '37.62', vat_rate: 19 })
+    expect(out.vat_rate!.sums).toBe('agree')
+    expect(out.tax!.sums).toBe('agree')
+  })
+
+  test('a rate written as a fraction', () => {
+    expect(checked(fields, { subtotal: '200.00', tax: '14.00', vat_rate: 0.07 }).out.tax!.sums).toBe('agree')
+  })
+
+  test('a tax that is not the rate of the base is marked', () => {
+    const { meta } = checked(fields, { subtotal: '198.00', tax: '19.80', vat_rate: 19 })
+    expect(meta.tax!.checks).toEqual([{ check: 'rate_times_base', expected: '37.62', found: '19.80' }])
+    expect(meta.vat_rate!.checks).toEqual([{ check: 'rate_times_base', expected: '10.00', found: '19.00' }])
+  })
+})
+
+describe('the tax breakdown adds up', () => {
+  const fields = [field('vat_19', 'amount', 'VAT 19%'), field('vat_7', 'amount', 'VAT 7%'), field('total_vat', 'amount', 'Total VAT')]
+
+  test('the parts add up to the whole', () => {
+    const { out } = checked(fields, { vat_19: '19.00', vat_7: '3.50', total_vat: '22.50' })
+    expect(out.total_vat!.sums).toBe('agree')
+  })
+
+  test('parts that do not add up are marked', () => {
+    const { meta } = checked(fields, { vat_19: '19.00', vat_7: '3.50', total_vat: '25.50' })
+    expect(meta.total_vat!.checks).toEqual([{ check: 'tax_breakdown', expected: '22.50', found: '25.50' }])
+  })
+})
+
+describe('cash − change = paid', () => {
+  test('against the total when no paid field is asked for', () => {
+    const fields = [field('total'), field('cash', 'amount', 'Cash'), field('change', 'amount', 'Change')]
+    expect(checked(fields, { total: '31.45', cash: '50.00', change: '18.55' }).out.total!.sums).toBe('agree')
+    const { meta } = checked(fields, { total: '31.45', cash: '50.00', change: '13.55' })
+    expect(meta.total!.checks).toEqual([{ check: 'cash_minus_change', expected: '36.45', found: '31.45' }])
+  })
+
+  test('against a paid field', () => {
+    const fields = [field('cash_given', 'amount', 'Cash given'), field('change_due', 'amount', 'Change'), field('amount_paid', 'amount', 'Amount paid')]
+    expect(checked(fields, { cash_given: '20.00', change_due: '4.10', amount_paid: '15.90' }).out.amount_paid!.sums).toBe('agree')
+  })
+})
+
+describe('the lines add up to the subtotal', () => {
+  const fields = [field('subtotal'), resolveField({ key: 'line_items', label: 'Line items', description: '', type: 'table' })]
+  const withLines = (subtotal: string, sum: string): Answers => ({
+    ...answers({ subtotal }),
+    line_items: {
+      value: [{ description: 'A', amount: sum }],
+      confidence: 0.9,
+      page: 1,
+      snippet: null,
+      table_check: { lines_sum: sum, total: 'not_checked', rows: 'not_checked' },
+    },
+  })
+
+  test('agree', () => expect(checkSums(fields, withLines('45.00', '45.00')).subtotal!.sums).toBe('agree'))
+
+  test('a subtotal the lines do not add up to is marked', () => {
+    const meta = storedAnswers(['subtotal', 'line_items'], checkSums(fields, withLines('54.00', '45.00'))).fieldsMeta
+    expect(meta.subtotal!.checks).toEqual([{ check: 'lines_sum', expected: '45.00', found: '54.00' }])
+  })
+})
+
+describe('through the built-in engine', () => {
+  const extract = inProcessExtractor(builtinEngine)
+  const fields = [field('subtotal'), field('tax'), field('total')]
+  const run = (text: string) =>
+    extract({
+      content: new TextEncoder().encode(text),
+      mediaType: 'text/plain',
+      documentType: 'invoice',
+      issuedBySeller: true,
+      fields,
+      limits: DEFAULT_READ_LIMITS,
+    })
+
+  test('an invoice whose sums agree', async () => {
+    const out = await run('ACME\nSubtotal      198.00\nVAT 19 %      37.62\nTotal      235.62')
+    expect(Object.values(out).map((a) => [a.value, a.sums])).toEqual([
+      ['198.00', 'agree'],
+      ['37.62', 'agree'],
+      ['235.62', 'agree'],
+    ])
+  })
+})
