@@ -11,7 +11,6 @@ import { type Answers, answerOf, answersOf } from './answers'
 import { calibrate } from './calibration'
 import { checkSums } from './checks'
 import { type Classifier, classifyFile, pages } from './classifier'
-import { builtinClassifier } from './engines/builtin/classify'
 import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
@@ -83,7 +82,7 @@ export type Extractor = (
 ) => Promise<TaskOutput>
 
 export interface ExtractorOptions {
-  /** Knows the catalog's types (issue 34): the built-in one unless a test passes its own, whatever the engine (D248). */
+  /** Knows the catalog's types (issue 34): the extraction process passes the built-in one, whatever the engine (D248); needed only by tasks with `typing`. */
   classifier?: Classifier
   /** The document reader; a benchmark may pass one that keeps what it read (bench/extract.ts `--ocr-cache`). */
   read?: typeof readDocument
@@ -91,10 +90,11 @@ export interface ExtractorOptions {
   recogniser?: RecogniserName
 }
 
-export function inProcessExtractor(engine: Engine, { classifier = builtinClassifier, read = readDocument, recogniser }: ExtractorOptions = {}): Extractor {
+export function inProcessExtractor(engine: Engine, { classifier, read = readDocument, recogniser }: ExtractorOptions = {}): Extractor {
   return async ({ content, mediaType, documentType, issuedBySeller, fields, limits, typing }, onProgress, signal, onRead) => {
+    if (typing && !classifier) throw new Error('a task that classifies needs an extractor with a classifier')
     // D244: classifying alone reads no further than the first pages with text.
-    if (typing?.mode === 'classify')
+    if (typing?.mode === 'classify' && classifier)
       return { kind: 'classified', ...(await classifyFile(classifier, typing.types, { content, mediaType, limits, recogniser }, read)) }
     const onPage = (done: number, total: number) => {
       signal?.throwIfAborted()
@@ -118,7 +118,7 @@ export function inProcessExtractor(engine: Engine, { classifier = builtinClassif
       const checked = checkSums(wanted, output)
       return engine.calibration ? calibrate(wanted, checked, text, engine.calibration) : doubted(checked)
     }
-    if (!typing) return { kind: 'answers', answers: await extract(document, documentType, issuedBySeller, fields) }
+    if (!typing || !classifier) return { kind: 'answers', answers: await extract(document, documentType, issuedBySeller, fields) }
 
     // D249: a file of one document is its whole reading; a bundle's documents are its page ranges, each counted from its own first page.
     const found =
