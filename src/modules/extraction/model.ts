@@ -41,18 +41,18 @@ export const ExtractRequest = t.Object(
     schema_version: t.Optional(
       Type.Integer({ minimum: 1, description: 'With `schema_id`: the version of the schema to use; its current version when left out.' }),
     ),
-    split: t.Optional(
-      t.Boolean({
-        description:
-          '`true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, ' +
-          "each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type.",
-      }),
-    ),
     review_threshold: t.Optional(
       Type.Number({
         minimum: 0,
         maximum: 1,
         description: 'Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out.',
+      }),
+    ),
+    split: t.Optional(
+      t.Boolean({
+        description:
+          '`true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, ' +
+          "each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type.",
       }),
     ),
   },

@@ -2263,10 +2263,10 @@ export interface operations {
                         schema_id?: string;
                         /** @description With `schema_id`: the version of the schema to use; its current version when left out. */
                         schema_version?: number;
-                        /** @description `true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type. */
-                        split?: boolean;
                         /** @description Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out. */
                         review_threshold?: number;
+                        /** @description `true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type. */
+                        split?: boolean;
                     };
                 };
             };
