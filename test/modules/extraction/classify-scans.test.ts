@@ -10,6 +10,10 @@ import { detectMediaType } from '../../../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { type SampleDocument, sample, winAnsi } from '../../helpers/documents'
 import { imagePdf, renderPages, toJpeg, toPng } from '../../helpers/images'
+import { TEST_DIALECT } from '../../helpers/database'
+
+/** No database here: the PostgreSQL run of test/modules would only read the same documents again. */
+const ON_POSTGRES = TEST_DIALECT === 'postgres'
 
 setDefaultTimeout(240_000)
 
@@ -24,7 +28,7 @@ async function classify(bytes: Uint8Array) {
   return (await classifyFile(builtinClassifier, types, { content: bytes, mediaType: detectMediaType(bytes)!, limits: DEFAULT_READ_LIMITS })).classification
 }
 
-describe('a scanned document is its type', () => {
+describe.skipIf(ON_POSTGRES)('a scanned document is its type', () => {
   test.each([
     ['invoice-de', 'JPEG'],
     ['payslip-fr', 'PNG'],
@@ -36,7 +40,7 @@ describe('a scanned document is its type', () => {
   })
 })
 
-test('a scanned bundle (an image-only PDF) is split into its documents, each typed', async () => {
+test.skipIf(ON_POSTGRES)('a scanned bundle (an image-only PDF) is split into its documents, each typed', async () => {
   const documents = [sample('prescription-de'), sample('bank-statement-en'), sample('contract-fr')]
   const pages = (await Promise.all(documents.map(scan))).flat()
   const pdf = await imagePdf(pages.map((page) => ({ png: toPng(page) })))
