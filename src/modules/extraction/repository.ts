@@ -6,7 +6,7 @@
  * process's runner, and on PostgreSQL to every instance's. What a job's end means to other modules
  * (its webhook events) is the service's to add to the transaction (D213).
  */
-import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
 import {
@@ -341,8 +341,14 @@ export const jobsRepository = perDatabase((database) => {
       }),
 
     // The runner's side: by job ID, fenced by the runner that claimed the job (D77).
-    /** Whether any job waits for a runner: a plain read, so an idle queue, the usual case, takes no lock at every poll. */
-    anyClaimable: async (): Promise<boolean> => (await db.select({ id: jobs.id }).from(jobs).where(claimable(nowIso())).limit(1)).length > 0,
+    /**
+     * Whether any job waits for a runner: a plain read, so an idle queue, the usual case, takes no
+     * lock at every poll. Claiming `insteadOf` an account (D194), only another account's queued job counts.
+     */
+    anyClaimable: async (insteadOf?: string): Promise<boolean> => {
+      const waiting = insteadOf === undefined ? claimable(nowIso()) : and(eq(jobs.status, 'queued'), ne(jobs.accountId, insteadOf))
+      return (await db.select({ id: jobs.id }).from(jobs).where(waiting).limit(1)).length > 0
+    },
 
     /** Claims a queued job, or a running one whose lease ran out, for `runner`; nothing when another holds it (it is passed over) or it ended. */
     claim: (tx: Queries, id: string, runner: string, leaseMs: number): Part<Claim> => claimIn(tx, id, runner, leaseMs, true),

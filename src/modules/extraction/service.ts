@@ -243,7 +243,7 @@ export async function claimNextJob(
   turn: ClaimTurn,
 ): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
   const jobs = jobsRepository(database)
-  if (!(await jobs.anyClaimable())) return undefined
+  if (!(await jobs.anyClaimable(turn.insteadOf))) return undefined
   return database.transaction(function* (tx) {
     const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs, turn)
     yield* jobsEnded(database, tx, ended)
