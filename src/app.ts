@@ -12,12 +12,14 @@ import { catalogModule } from './modules/catalog'
 import { consoleModule } from './modules/console'
 import type { Catalog } from './modules/catalog/service'
 import { extractionModule } from './modules/extraction'
+import { Job } from './modules/extraction/model'
 import { keysModule } from './modules/keys'
+import { authenticateKey } from './modules/keys/service'
 import type { JobRunner } from './modules/extraction/worker'
 import { reviewsModule } from './modules/reviews'
 import { schemasModule } from './modules/schemas'
 import { webhooksModule } from './modules/webhooks'
-import { DeliveryHeaders, RECEIVER_ANSWERS, WEBHOOK_EVENT_BODIES } from './modules/webhooks/model'
+import { DeliveryHeaders, RECEIVER_ANSWERS, webhookEventBodies } from './modules/webhooks/model'
 
 export interface AppOptions {
   database: Database
@@ -55,7 +57,7 @@ const TAGS = [
 
 export function createApp(options: AppOptions) {
   const { database, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, extraction, webhooks } = options
-  const { plugin: auth, accountOf } = createAuth(database)
+  const { plugin: auth, accountOf } = createAuth((key) => authenticateKey(database, key))
   const idempotency = createIdempotency(database)
   let routes: RouteInfo[] = []
   const app = new Elysia({ normalize: false })
@@ -66,7 +68,7 @@ export function createApp(options: AppOptions) {
     .use(
       openApiPlugin({
         tags: TAGS,
-        webhooks: { tag: 'Webhooks', events: WEBHOOK_EVENT_BODIES, headers: DeliveryHeaders, answers: RECEIVER_ANSWERS },
+        webhooks: { tag: 'Webhooks', events: webhookEventBodies(Job), headers: DeliveryHeaders, answers: RECEIVER_ANSWERS },
         documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )

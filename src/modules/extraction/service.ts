@@ -11,6 +11,7 @@ import { errors } from '../../http/errors'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type FieldInput, type JobField, typeRuleDetails } from '../../lib/fields/model'
+import { DEFAULT_REVIEW_THRESHOLD } from '../../lib/fields/types'
 import { AUTO_TYPE, type Classification } from '../catalog/classification'
 import type { DocumentTypeEntry } from '../catalog/model'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
@@ -27,7 +28,6 @@ import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
 import { type ClaimedJob, type ClaimTurn, FINISHED, type FoundJobRow, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
 import { jobFieldOf, toWire } from './wire'
-import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
 /**
  * The field set of a request (D19): inline fields, a schema's fields, or the document type's
