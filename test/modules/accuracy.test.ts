@@ -62,6 +62,9 @@ const accuracy = (t: TestApp, query = '', key?: string) => t.call('GET', `/api/v
 
 const EDGES = [0, 0.5, 0.8, 0.9, 0.95, 0.99, 1]
 
+/** What a threshold lets through of values none of which it lets through. */
+const NOTHING_UNCHECKED = { values: 0, right: 0, share: 0, precision: null }
+
 /** The bands of a tally, given each band's [values, right] from the lowest up. */
 function bands(...counts: [number, number][]) {
   return counts.map(([values, right], index) => ({
@@ -133,7 +136,7 @@ describe('GET /api/v1/accuracy', () => {
         precision: 0,
         missed: 1,
         bands: bands([0, 0], [1, 0], [0, 0], [0, 0], [0, 0], [0, 0]),
-        unchecked: { values: 0, right: 0, share: 0, precision: null },
+        unchecked: NOTHING_UNCHECKED,
       },
     ])
     expect(answer.body.total).toEqual({
@@ -156,7 +159,7 @@ describe('GET /api/v1/accuracy', () => {
     expect(lower.body.threshold).toBe(0.6)
     expect(lower.body.total.unchecked).toEqual({ values: 8, right: 6, share: 0.6667, precision: 0.75 })
     expect(lower.body.total.bands).toEqual((await accuracy(t)).body.total.bands)
-    expect((await accuracy(t, '?threshold=1')).body.total.unchecked).toEqual({ values: 0, right: 0, share: 0, precision: null })
+    expect((await accuracy(t, '?threshold=1')).body.total.unchecked).toEqual(NOTHING_UNCHECKED)
     expect((await accuracy(t, '?threshold=0')).body.total.unchecked).toEqual({ values: 9, right: 6, share: 0.75, precision: 0.6667 })
 
     // 10 + 2 ≠ 13: every amount of the broken sum carries `checks` (D282), at whatever confidence.
@@ -171,9 +174,9 @@ describe('GET /api/v1/accuracy', () => {
     expect(
       broken.map((field: { key: string; answered: number; right: number; unchecked: unknown }) => [field.key, field.answered, field.right, field.unchecked]),
     ).toEqual([
-      ['subtotal', 1, 1, { values: 0, right: 0, share: 0, precision: null }],
-      ['tax', 1, 1, { values: 0, right: 0, share: 0, precision: null }],
-      ['total', 1, 0, { values: 0, right: 0, share: 0, precision: null }],
+      ['subtotal', 1, 1, NOTHING_UNCHECKED],
+      ['tax', 1, 1, NOTHING_UNCHECKED],
+      ['total', 1, 0, NOTHING_UNCHECKED],
     ])
   })
 
@@ -243,7 +246,7 @@ describe('GET /api/v1/accuracy', () => {
         unchecked: { values: 1, right: 1, share: 1, precision: 1 },
       },
     ])
-    expect((await accuracy(t, `?schema_id=${schema.id}&threshold=0.95`)).body.fields[0].unchecked).toEqual({ values: 0, right: 0, share: 0, precision: null })
+    expect((await accuracy(t, `?schema_id=${schema.id}&threshold=0.95`)).body.fields[0].unchecked).toEqual(NOTHING_UNCHECKED)
     // A deleted schema's jobs are still its own (D11).
     expect((await t.call('DELETE', `/api/v1/schemas/${schema.id}`)).status).toBe(200)
     expect((await accuracy(t, `?schema_id=${schema.id}`)).body.jobs).toBe(1)

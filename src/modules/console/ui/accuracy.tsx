@@ -94,13 +94,14 @@ export function AccuracyScreen() {
           )}
         </Labeled>
       </form>
-      <div class="row" role="group" aria-label="Try a threshold">
+      <fieldset class="choices">
+        <legend>Try a threshold</legend>
         {CHOICES.map((choice) => (
           <button key={choice} type="button" class="quiet" aria-pressed={accuracy?.threshold === choice} onClick={() => setThreshold(String(choice))}>
             {choice}
           </button>
         ))}
-      </div>
+      </fieldset>
       {accuracy === null ? (
         <p>Loading…</p>
       ) : accuracy.jobs === 0 ? (
@@ -122,7 +123,7 @@ export function AccuracyScreen() {
                   <th scope="col">Missed</th>
                   <th scope="col">Right when read</th>
                   {accuracy.total.bands.map((band) => (
-                    <th scope="col" key={band.from}>
+                    <th scope="col" class="band" key={band.from}>
                       {band.from}–{band.to}
                     </th>
                   ))}
