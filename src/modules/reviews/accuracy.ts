@@ -16,7 +16,7 @@ import type { Accuracy, AccuracyQuery, FieldAccuracy } from './model'
  * The confidence bands (D292): where a value under the default threshold of 0.95 falls, and the
  * two above it a threshold is chosen between; the built-in engine answers nothing under 0.5.
  */
-export const BAND_EDGES = [0, 0.5, 0.8, 0.9, 0.95, 0.99, 1] as const
+const BAND_EDGES = [0, 0.5, 0.8, 0.9, 0.95, 0.99, 1] as const
 
 type Tally = Omit<FieldAccuracy, 'key'>
 
@@ -97,7 +97,7 @@ function tally(counts: Counts): Tally {
 const SINCE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2})))?$/
 
 /** `since` as the ISO 8601 UTC timestamp jobs are stored with (D5), or undefined when it is no real date or time (D294). */
-export function sinceOf(raw: string): string | undefined {
+function sinceOf(raw: string): string | undefined {
   const parts = SINCE.exec(raw)
   if (!parts) return undefined
   const [, year, month, day, hour = '0', minute = '0', second = '0', , offsetHours = '0', offsetMinutes = '0'] = parts

@@ -1,4 +1,4 @@
-/** Reviews and learned layouts on the wire (issue 32, D271, D275). */
+/** Reviews, learned layouts and the account's accuracy on the wire (issues 32 and 33, D271, D275, D295). */
 import { t } from 'elysia'
 
 export const DEFAULT_LAYOUT_PAGE = 20
@@ -88,14 +88,16 @@ export const AccuracyQuery = t.Object(
 
 export type AccuracyQuery = typeof AccuracyQuery.static
 
-const Share = t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], { description: 'A share 0–1, to 4 decimals; null when nothing was counted.' })
+/** A share 0–1 to 4 decimals, null when nothing was counted (D295). */
+const Share = (description: string) =>
+  t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], { description: `${description} To 4 decimals; null when nothing was counted.` })
 
 const Band = t.Object({
   from: t.Number({ description: 'The least confidence of the band.' }),
   to: t.Number({ description: 'The confidence the band ends before (the last band holds 1 too).' }),
   values: t.Integer({ description: 'Values read at a confidence in the band.' }),
   right: t.Integer({ description: 'Of them, the values the reviewer left as read.' }),
-  precision: Share,
+  precision: Share('The share of them left as read.'),
 })
 
 const Tally = {
@@ -103,15 +105,15 @@ const Tally = {
   right: t.Integer({ description: 'Values the reviewer left as read, an empty reading left empty included.' }),
   corrected: t.Integer({ description: 'Values the reviewer changed, filled or emptied.' }),
   answered: t.Integer({ description: 'Values the engine read (not null).' }),
-  precision: { ...Share, description: 'Of the values read, the share left as read.' },
+  precision: Share('Of the values read, the share left as read.'),
   missed: t.Integer({ description: 'Values the engine read none of and the reviewer gave.' }),
   bands: t.Array(Band, { description: 'The values read, by confidence: 0–0.5, 0.5–0.8, 0.8–0.9, 0.9–0.95, 0.95–0.99, 0.99–1 (D292).' }),
   unchecked: t.Object(
     {
       values: t.Integer({ description: 'Values read at a confidence of at least the threshold that break no sum: those no person would have checked.' }),
       right: t.Integer({ description: 'Of them, the values the reviewer left as read.' }),
-      share: { ...Share, description: 'Their share of the values reviewed.' },
-      precision: { ...Share, description: 'The share of them left as read.' },
+      share: Share('Their share of the values reviewed.'),
+      precision: Share('The share of them left as read.'),
     },
     { description: 'What the threshold would have let through unchecked (D293).' },
   ),
@@ -123,7 +125,7 @@ export const Accuracy = t.Object(
   {
     threshold: t.Number({ minimum: 0, maximum: 1, description: 'The review threshold `unchecked` is counted at.' }),
     jobs: t.Integer({ description: 'Reviewed jobs counted.' }),
-    fields: t.Array(FieldAccuracy, { description: 'Per field key, in the order of the fields of the newest job that has it.' }),
+    fields: t.Array(FieldAccuracy, { description: 'Per field key, in the order the keys first appear, newest job first.' }),
     total: t.Object(Tally, { description: 'All fields together.' }),
   },
   { title: 'Accuracy' },

@@ -2933,7 +2933,7 @@ export interface operations {
                         threshold: number;
                         /** @description Reviewed jobs counted. */
                         jobs: string | number;
-                        /** @description Per field key, in the order of the fields of the newest job that has it. */
+                        /** @description Per field key, in the order the keys first appear, newest job first. */
                         fields: {
                             /** @example total */
                             key: string;
@@ -2945,7 +2945,7 @@ export interface operations {
                             corrected: string | number;
                             /** @description Values the engine read (not null). */
                             answered: string | number;
-                            /** @description Of the values read, the share left as read. */
+                            /** @description Of the values read, the share left as read. To 4 decimals; null when nothing was counted. */
                             precision: number | null;
                             /** @description Values the engine read none of and the reviewer gave. */
                             missed: string | number;
@@ -2959,7 +2959,7 @@ export interface operations {
                                 values: string | number;
                                 /** @description Of them, the values the reviewer left as read. */
                                 right: string | number;
-                                /** @description A share 0–1, to 4 decimals; null when nothing was counted. */
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
                                 precision: number | null;
                             }[];
                             /** @description What the threshold would have let through unchecked (D293). */
@@ -2968,9 +2968,9 @@ export interface operations {
                                 values: string | number;
                                 /** @description Of them, the values the reviewer left as read. */
                                 right: string | number;
-                                /** @description Their share of the values reviewed. */
+                                /** @description Their share of the values reviewed. To 4 decimals; null when nothing was counted. */
                                 share: number | null;
-                                /** @description The share of them left as read. */
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
                                 precision: number | null;
                             };
                         }[];
@@ -2984,7 +2984,7 @@ export interface operations {
                             corrected: string | number;
                             /** @description Values the engine read (not null). */
                             answered: string | number;
-                            /** @description Of the values read, the share left as read. */
+                            /** @description Of the values read, the share left as read. To 4 decimals; null when nothing was counted. */
                             precision: number | null;
                             /** @description Values the engine read none of and the reviewer gave. */
                             missed: string | number;
@@ -2998,7 +2998,7 @@ export interface operations {
                                 values: string | number;
                                 /** @description Of them, the values the reviewer left as read. */
                                 right: string | number;
-                                /** @description A share 0–1, to 4 decimals; null when nothing was counted. */
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
                                 precision: number | null;
                             }[];
                             /** @description What the threshold would have let through unchecked (D293). */
@@ -3007,9 +3007,9 @@ export interface operations {
                                 values: string | number;
                                 /** @description Of them, the values the reviewer left as read. */
                                 right: string | number;
-                                /** @description Their share of the values reviewed. */
+                                /** @description Their share of the values reviewed. To 4 decimals; null when nothing was counted. */
                                 share: number | null;
-                                /** @description The share of them left as read. */
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
                                 precision: number | null;
                             };
                         };
