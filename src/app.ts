@@ -49,7 +49,7 @@ const TAGS = [
   { name: 'Schemas', description: "The account's saved sets of extraction fields." },
   { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
   { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
-  { name: 'Reviews', description: "A person's corrections of a job's values, and the layouts of senders they teach." },
+  { name: 'Reviews', description: "A person's corrections of a job's values, the layouts of senders they teach, and the account's accuracy they measure." },
   { name: 'Webhooks', description: 'Endpoints that are told when jobs end, signed per Standard Webhooks, and their delivery attempts.' },
   { name: 'Keys', description: "The account's own API keys: listed by prefix, created (the key shown once) and revoked." },
   { name: 'Operations', description: 'Liveness and readiness, without a key.' },
@@ -106,7 +106,7 @@ export function createApp(options: AppOptions) {
         .use(schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
         .use(extractionModule({ database, catalog, auth, idempotency, ...extraction }))
-        .use(reviewsModule({ database, auth, idempotency, maxJsonBytes }))
+        .use(reviewsModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false }))
         .use(keysModule({ database, auth })),
     )
