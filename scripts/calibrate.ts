@@ -1,21 +1,20 @@
 /**
- * Refits data/calibration.json (D283) from what the built-in engine scored on the development sets
- * and whether each value was right: the `--values` files of bench/extract.ts.
+ * Refits data/calibration.json (D283, D310, D311) from what the built-in engine scored on the
+ * development sets, text and scans, and whether each value was right: the `--values` files of
+ * bench/extract.ts. Give both sets: a set left out loses its kinds.
  *
  *   bun bench/extract.ts --split --scores-only --values=/tmp/values-dev.json --set=dev
- *   bun bench/extract.ts --split --scores-only --values=/tmp/values-scans.json --set=dev-scans
+ *   bun bench/extract.ts --split --scores-only --values=/tmp/values-scans.json --set=dev-scans --ocr-cache=/tmp/ocr
  *   bun run calibrate /tmp/values-dev.json /tmp/values-scans.json [--fit=odd] [--threshold=0.95]
  *                     [--score-json=/tmp/calibrated] [--dry-run] [--raw]
  *
- * For every evidence kind (how the document was read, the field's role, whether its sums agree),
- * the values of the fitting half (`--fit`, odd-numbered by default) give a step function from the
- * engine's score to the share right: binned by score (`fit`), each step shrunk towards the kind's
- * mean by `PRIOR` values so that a short run of right answers is not taken for certainty. Kinds with fewer than `MIN_VALUES` values are left out: their values fall back to
- * the wider kind. Then both halves are scored with the new table: the calibration error (ECE, in
- * the bands of ../shared/eval/calibration.py), and the share of all values with truth at or above
- * the threshold with their precision. `--score-json=PREFIX` writes each set and half as the JSON
- * of ../shared/eval/score.mjs (PREFIX-<set>-<half>.json), for `python3 calibration.py`.
- * `--raw` scores the engine's own scores instead (what confidence said before calibration).
+ * The values of the fitting half (`--fit`, odd-numbered by default) give every evidence kind its
+ * step function (scripts/calibration-fit.ts). Then each set and half is scored with the new table:
+ * the calibration error (ECE, in the bands of ../shared/eval/calibration.py), and the share of all
+ * values with truth at or above the threshold with their precision. `--score-json=PREFIX` writes
+ * each set and half as the JSON of ../shared/eval/score.mjs (PREFIX-<set>-<half>.json), for
+ * `python3 calibration.py`. `--raw` scores the engine's own scores instead (what confidence said
+ * before calibration).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'

@@ -1,10 +1,12 @@
 /**
- * Confidence that means what it says (D283): an engine's score for a value is mapped to the share
- * of such values measured right. Values are told apart by their evidence kind: how the document
- * was read (a text layer, or OCR), what the field is (its concept's role: total, issue_date,
- * issuer …), and whether its sums agree or break (checks.ts). Each kind has a step function from
- * score to share right, fitted by isotonic regression on the development sets' odd-numbered half
- * and checked on the even half (`bun run calibrate`, scripts/calibrate.ts); the fitted table is
+ * Confidence that means what it says (D283, D310): an engine's score for a value is mapped to the
+ * share of such values measured right. Values are told apart by their evidence kind: how the
+ * document was read (a text layer, or OCR), what the field is (its concept's role: total,
+ * issue_date, issuer …, and the role's class: typed or free text), whether its sums agree or break
+ * (checks.ts), and for free text read by OCR whether its words were read clearly. Each kind has a
+ * step function from score to share right, fitted on the development sets' odd-numbered half, text
+ * and scans, and checked on the even half (`bun run calibrate`, scripts/calibration-fit.ts; the band
+ * a person may leave unchecked is admitted by its measured precision, D311); the fitted table is
  * data/calibration.json, compiled in.
  */
 import table from '../../../data/calibration.json'
