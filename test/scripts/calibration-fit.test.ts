@@ -59,4 +59,19 @@ describe('fitKinds', () => {
     // A step sure enough on its own is admitted.
     expect(stepShare(fitKinds(values(issuer, 0.85, 400, 1))['ocr/issuer']!, 0.85)).toBeGreaterThanOrEqual(0.99)
   })
+
+  test('the band is admitted from the surest step down: no step kept out of it was measured surer than one let in', () => {
+    const observations = [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9].flatMap((score, index) =>
+      values(['ocr/total', 'ocr/typed', 'ocr'], score, 40 + 10 * index, [0, 2, 0, 4, 5, 0, 1][index]),
+    )
+    const steps = fitKinds(observations)['ocr/total']!
+    const measured = fitKinds(observations, { ...FIT, threshold: 2 })['ocr/total']!
+    const admitted = measured.filter((_, index) => steps[index]![1] >= FIT.threshold).map(([, share]) => share)
+    const kept = measured.filter((_, index) => steps[index]![1] === 0.949).map(([, share]) => share)
+    expect(admitted.length).toBeGreaterThan(0)
+    expect(kept.length).toBeGreaterThan(0)
+    expect(Math.max(...kept)).toBeLessThanOrEqual(Math.min(...admitted))
+    // What is admitted keeps its measured share; the others under the threshold are untouched.
+    for (const [index, [, share]] of steps.entries()) if (share !== 0.949) expect(share).toBe(measured[index]![1])
+  })
 })
