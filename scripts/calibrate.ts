@@ -20,7 +20,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ValueRecord } from '../bench/extract'
 import { type CalibrationTable, confidenceOf } from '../src/modules/extraction/calibration'
-import { DEFAULT_REVIEW_THRESHOLD } from '../src/modules/extraction/confidence'
+import { DEFAULT_REVIEW_THRESHOLD } from '../src/lib/fields/types'
 import { FIT, fitKinds } from './calibration-fit'
 
 /** What a value of a field no kind measures may be given at most (see CalibrationTable). */

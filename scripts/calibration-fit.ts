@@ -3,7 +3,7 @@
  * benchmark's values and writes the table (scripts/calibrate.ts), so that tests can hold it.
  */
 import type { Steps } from '../src/modules/extraction/calibration'
-import { DEFAULT_REVIEW_THRESHOLD } from '../src/modules/extraction/confidence'
+import { DEFAULT_REVIEW_THRESHOLD } from '../src/lib/fields/types'
 
 /** One value with truth from the fitting half: the kinds calibration.ts looks it up by, the engine's score, whether it was right. */
 export interface Observation {
