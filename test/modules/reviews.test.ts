@@ -155,8 +155,14 @@ describe('POST /api/v1/jobs/{id}/review', () => {
     const second = await reviewed(t, job.id, { total: 13 })
     // What the first review said is gone from the job: the second confirms the engine's reading of the rest.
     expect(second.result).toEqual({ ...job.result, total: '13.00' })
-    expect(second.fields_meta.company_name).toEqual({ ...job.fields_meta.company_name, corrected: false, read_value: 'SANYU SUPPLY SDN BHD' })
-    expect(second.fields_meta.total).toEqual({ ...job.fields_meta.total, corrected: true, read_value: job.result.total })
+    // A person has checked it, whatever its confidence said (D284).
+    expect(second.fields_meta.company_name).toEqual({
+      ...job.fields_meta.company_name,
+      needs_review: false,
+      corrected: false,
+      read_value: 'SANYU SUPPLY SDN BHD',
+    })
+    expect(second.fields_meta.total).toEqual({ ...job.fields_meta.total, needs_review: false, corrected: true, read_value: job.result.total })
     const kept = await t.rows<{ values: string; corrected: string }>('select "values", corrected from reviews where job_id = ? order by created_at, id', [
       job.id,
     ])
