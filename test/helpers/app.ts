@@ -9,7 +9,7 @@ import { DEFAULT_READ_LIMITS, type ReadLimits, type RecogniserName } from '../..
 import type { QueueCaps } from '../../src/modules/extraction/repository'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
-import { layoutSource } from '../../src/modules/reviews/service'
+import { layoutCache } from '../../src/modules/reviews/layout-cache'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/delivery'
 import { type Logger, silentLogger } from '../../src/lib/log'
 import type { Database } from '../../src/db/database'
@@ -77,7 +77,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
     log: silentLogger,
     caps: options.queueCaps,
     syncWaitMs: options.syncWaitMs,
-    layoutsOf: layoutSource(database),
+    layoutsOf: layoutCache(database).of,
   })
   const app = createApp({
     database,
