@@ -66,6 +66,8 @@ export interface TestAppOptions {
 export async function makeTestApp(options: TestAppOptions = {}) {
   const database = options.database ?? (await openTestDatabase(options.dbPath))
   const catalog = options.catalog ?? (sharedCatalog ??= loadCatalog())
+  /** This instance's index of its accounts' layouts (D300). */
+  const layouts = layoutCache(database)
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
     database,
@@ -77,7 +79,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
     log: silentLogger,
     caps: options.queueCaps,
     syncWaitMs: options.syncWaitMs,
-    layoutsOf: layoutCache(database).of,
+    layoutsOf: layouts.of,
   })
   const app = createApp({
     database,
@@ -115,7 +117,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   /** Rows of SQL with `?` placeholders, on whichever database the app has. */
   const rows = <T = Record<string, unknown>>(text: string, params?: unknown[]) => query<T>(database, text, params)
 
-  return { app, database, catalog, keyA, keyB, call, rows, runner, deliveries }
+  return { app, database, catalog, keyA, keyB, call, rows, runner, deliveries, layouts }
 }
 
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>

@@ -48,7 +48,7 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
   const repository = reviewsRepository(database)
   /** By account, the one used last at the end. */
   const held = new Map<string, Held>()
-  /** By account, the refresh under way: one at a time, each bringing the account to the generation its caller read. */
+  /** By account, the refresh under way. */
   const refreshes = new Map<string, Promise<unknown>>()
   let heldLayouts = 0
 
@@ -59,12 +59,16 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
     held.delete(accountId)
   }
 
-  /** The account's layouts as held, at the generation the database has now; none when it has no layouts. */
-  async function current(accountId: string): Promise<Held | undefined> {
+  /**
+   * The account's layouts as held, when they are at the generation the database has now. When they
+   * are not, they are brought to it in the background (one refresh of an account at a time), and
+   * meanwhile the database answers: a document never waits for an index to be built (D300).
+   */
+  async function current(accountId: string): Promise<Held | 'none' | 'database'> {
     const generation = await repository.generation(accountId)
     if (generation === undefined) {
       release(accountId)
-      return undefined
+      return 'none'
     }
     const entry = held.get(accountId)
     if (entry?.generation === generation) {
@@ -72,32 +76,28 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
       held.set(accountId, entry)
       return entry
     }
-    const next = (refreshes.get(accountId) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => {
-        const now = held.get(accountId)
-        return now?.generation === generation ? now : refresh(accountId, generation)
-      })
-    refreshes.set(accountId, next)
-    try {
-      return await next
-    } finally {
-      if (refreshes.get(accountId) === next) refreshes.delete(accountId)
-    }
+    if (!refreshes.has(accountId))
+      refreshes.set(
+        accountId,
+        refresh(accountId, generation)
+          // A refresh that fails is tried again by the next document; the database answers until one succeeds.
+          .catch(() => undefined)
+          .finally(() => refreshes.delete(accountId)),
+      )
+    return 'database'
   }
 
   /**
    * Reads what changed in the account's layouts since the index was built (all of them the first
    * time), then changes the index at once: a document matched meanwhile sees it before or after.
    */
-  async function refresh(accountId: string, generation: number): Promise<Held> {
+  async function refresh(accountId: string, generation: number): Promise<void> {
     const stamps = await repository.stamps(accountId)
     const before = held.get(accountId)
     if (stamps.length > maxLayouts) {
       release(accountId)
-      const entry: Held = { generation, stamps: new Map() }
-      held.set(accountId, entry)
-      return entry
+      held.set(accountId, { generation, stamps: new Map() })
+      return
     }
     const known = before?.index ? before.stamps : new Map<string, string>()
     const changed = stamps.filter((row) => known.get(row.id) !== stampOf(row)).map((row) => row.id)
@@ -123,15 +123,13 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
       else index.remove(row.id)
       kept.set(row.id, fresh.stamp)
     }
-    const entry: Held = { generation, index, stamps: kept }
     held.delete(accountId)
-    held.set(accountId, entry)
+    held.set(accountId, { generation, index, stamps: kept })
     heldLayouts += index.size - sizeBefore
     for (const other of held.keys()) {
       if (heldLayouts <= maxLayouts) break
       if (other !== accountId) release(other)
     }
-    return entry
   }
 
   /** The account's layouts of these ids, in this order, as stored now. */
@@ -150,8 +148,8 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
       (accountId: string): LayoutSource =>
       async (words) => {
         const entry = await current(accountId)
-        if (!entry) return []
-        if (entry.index)
+        if (entry === 'none') return []
+        if (entry !== 'database' && entry.index)
           return entry.index.size
             ? layoutsOf(
                 accountId,
@@ -166,5 +164,9 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
       },
     /** How many layouts this instance holds, of how many accounts. */
     held: () => ({ layouts: heldLayouts, accounts: held.size }),
+    /** Once the indexes being brought up to date are (the benchmark and the tests wait for them). */
+    settled: async (): Promise<void> => {
+      while (refreshes.size) await Promise.all(refreshes.values())
+    },
   }
 }
