@@ -132,14 +132,10 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
     }
   }
 
-  /** The account's layouts of these ids, in this order, as stored now. */
+  /** The account's layouts of these ids (a few), in this order, as stored now: one forgotten is not there. */
   async function layoutsOf(accountId: string, ids: readonly string[]): Promise<LearnedLayout[]> {
-    if (!ids.length) return []
-    const bodies = new Map((await repository.bodies(accountId, [...ids])).map((row) => [row.id, row.body]))
-    return ids.flatMap((id) => {
-      const body = bodies.get(id)
-      return body === undefined ? [] : (parseLayout(body) ?? [])
-    })
+    const bodies = await Promise.all(ids.map((id) => repository.body(accountId, id)))
+    return bodies.flatMap((body) => (body === undefined ? [] : (parseLayout(body) ?? [])))
   }
 
   return {

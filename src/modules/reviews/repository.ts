@@ -53,6 +53,19 @@ export const reviewsRepository = perDatabase((database) => {
   const { reviews, layouts, layoutMarks, layoutWords } = reviewTables[database.kind]
 
   const owned = (accountId: string, id: string) => and(eq(layouts.accountId, accountId), eq(layouts.id, id))!
+  // The two queries of every extraction of an account with layouts (D300, D301), prepared once.
+  const generationOf = database.prepare('layouts_generation', (q) =>
+    q
+      .select({ generation: layoutWords.layouts })
+      .from(layoutWords)
+      .where(and(eq(layoutWords.accountId, sql.placeholder('accountId')), eq(layoutWords.word, GENERATION_WORD))),
+  )
+  const layoutOf = database.prepare('layouts_body', (q) =>
+    q
+      .select({ body: layouts.body })
+      .from(layouts)
+      .where(and(eq(layouts.accountId, sql.placeholder('accountId')), eq(layouts.id, sql.placeholder('id')))),
+  )
 
   /** Takes a layout's words out of its account's counts, and its marks out of the index. */
   function* unindex(tx: Queries, accountId: string, id: string): Part<void> {
@@ -144,13 +157,10 @@ export const reviewsRepository = perDatabase((database) => {
       }),
 
     /** The generation of the account's layouts (D301); none when it has none. */
-    generation: async (accountId: string): Promise<number | undefined> =>
-      (
-        await db
-          .select({ generation: layoutWords.layouts })
-          .from(layoutWords)
-          .where(and(eq(layoutWords.accountId, accountId), eq(layoutWords.word, GENERATION_WORD)))
-      )[0]?.generation,
+    generation: async (accountId: string): Promise<number | undefined> => (await generationOf.execute({ accountId }))[0]?.generation,
+
+    /** The JSON of one of the account's layouts. */
+    body: async (accountId: string, id: string): Promise<string | undefined> => (await layoutOf.execute({ accountId, id }))[0]?.body,
 
     /** Every layout of the account, by what tells a copy of it from the stored one (D301). */
     stamps: (accountId: string): Promise<LayoutStamp[]> =>
