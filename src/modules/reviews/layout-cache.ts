@@ -9,7 +9,7 @@
 import type { Database } from '../../db/database'
 import { type Fingerprint, LAYOUT_VERSION, type LayoutSource, type LearnedLayout } from '../extraction/learning/layout'
 import { similarity } from '../extraction/learning/fingerprint'
-import { closestOf, hashKey, LayoutIndex } from '../extraction/learning/layout-index'
+import { closestOf, hashKey, LayoutIndex, MIN_SHARED, mostCommon, SHORTLIST } from '../extraction/learning/layout-index'
 import { toFetch } from '../extraction/learning/read'
 import { type LayoutStamp, reviewsRepository } from './repository'
 
@@ -155,7 +155,7 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
         // Weighed and chosen from as the index chooses, so that both ways give the same layouts.
         const keys = words()
         const hashes = [...new Set([...keys].slice(0, MAX_LOOKUP_WORDS).map((key) => hashKey(key) | 0))]
-        const layouts = await layoutsOf(accountId, await repository.candidates(accountId, hashes))
+        const layouts = await layoutsOf(accountId, await repository.candidates(accountId, hashes, { shortlist: SHORTLIST, minShared: MIN_SHARED, mostCommon }))
         return toFetch(closestOf(layouts.map((layout) => ({ layout, ...similarity(layout.fingerprint, keys) })))).map((candidate) => candidate.layout)
       },
     /** How many layouts this instance holds, of how many accounts. */

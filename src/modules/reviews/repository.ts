@@ -11,7 +11,6 @@ import { perDatabase } from '../../db/database'
 import { forUpdate, type Part, type Queries, run } from '../../db/dialect'
 import type { Tables } from '../../db/tables/kit'
 import { reviewTables } from '../../db/tables/reviews'
-import { MIN_SHARED, mostCommon, SHORTLIST } from '../extraction/learning/layout-index'
 
 export type LayoutRow = Tables<typeof reviewTables>['layouts']['$inferSelect']
 
@@ -40,6 +39,16 @@ export interface StoredLayout {
  * hash (one in 2^32) is left out of the word counts; the row goes with the account's last layout.
  */
 export const GENERATION_WORD = 0
+
+/** How the database's lookup chooses candidates: the index's own rules (learning/layout-index.ts, D268, D303), handed in. */
+export interface LookupRules {
+  /** Layouts returned at most. */
+  shortlist: number
+  /** The least weight of telling words a candidate shares with the document. */
+  minShared: number
+  /** The most layouts, of the account's, that print a word still looked up. */
+  mostCommon: (layouts: number) => number
+}
 
 /** A layout's id, what last taught it and when: what tells an instance's copy of it from the stored one (D301). */
 export interface LayoutStamp {
@@ -175,10 +184,11 @@ export const reviewsRepository = perDatabase((database) => {
 
     /**
      * The account's layouts a document printing these words (their hashes) may be the sender's of
-     * (D270): of its words printed by at most one layout in fifty, the layouts that share the most,
-     * at most eight, which the match then weighs whole. Three small queries, each on an index.
+     * (D270), for an account whose layouts an instance does not hold (D300): of its words not too
+     * common (`rules`), the layouts that share the most, which the match then weighs whole. Three
+     * small queries, each on an index.
      */
-    async candidates(accountId: string, words: number[]): Promise<string[]> {
+    async candidates(accountId: string, words: number[], rules: LookupRules): Promise<string[]> {
       if (!words.length) return []
       const [{ layouts: total } = { layouts: 0 }] = await db.select({ layouts: count() }).from(layouts).where(eq(layouts.accountId, accountId))
       if (!total) return []
@@ -190,7 +200,7 @@ export const reviewsRepository = perDatabase((database) => {
             eq(layoutWords.accountId, accountId),
             inArray(layoutWords.word, words),
             ne(layoutWords.word, GENERATION_WORD),
-            lte(layoutWords.layouts, mostCommon(total)),
+            lte(layoutWords.layouts, rules.mostCommon(total)),
           ),
         )
       if (!telling.length) return []
@@ -208,9 +218,9 @@ export const reviewsRepository = perDatabase((database) => {
           ),
         )
         .groupBy(layoutMarks.layoutId)
-        .having(gt(shared, MIN_SHARED - 1))
+        .having(gt(shared, rules.minShared - 1))
         .orderBy(desc(shared), layoutMarks.layoutId)
-        .limit(SHORTLIST)
+        .limit(rules.shortlist)
       return shortlist.map((row) => row.id)
     },
 
