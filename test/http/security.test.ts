@@ -38,6 +38,12 @@ interface FixtureIds {
   key: string
 }
 
+function classifyForm(): FormData {
+  const form = new FormData()
+  form.append('file', new Blob(['INVOICE\nInvoice No.: INV-7\nTotal: 10.00 EUR\n']), 'invoice.txt')
+  return form
+}
+
 function extractForm(): FormData {
   const form = new FormData()
   form.append('file', new Blob(['Invoice No.: INV-7\nTotal: 10.00 EUR\n']), 'invoice.txt')
@@ -96,6 +102,12 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     okStatus: 200,
   },
   {
+    route: 'POST /api/v1/classify',
+    name: 'POST /api/v1/classify',
+    call: () => ({ method: 'POST', path: '/api/v1/classify', body: classifyForm() }),
+    okStatus: 200,
+  },
+  {
     route: 'GET /api/v1/fields/json-schema',
     name: 'GET /api/v1/fields/json-schema?type=invoice',
     call: () => ({ method: 'GET', path: '/api/v1/fields/json-schema?type=invoice' }),
@@ -136,6 +148,7 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     okStatus: 200,
   },
   { route: 'GET /api/v1/layouts', name: 'GET /api/v1/layouts', call: () => ({ method: 'GET', path: '/api/v1/layouts' }), okStatus: 200 },
+  { route: 'GET /api/v1/accuracy', name: 'GET /api/v1/accuracy', call: () => ({ method: 'GET', path: '/api/v1/accuracy' }), okStatus: 200 },
   {
     route: 'DELETE /api/v1/layouts/:id',
     name: 'DELETE /api/v1/layouts/:id (none: 404)',

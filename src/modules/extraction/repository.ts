@@ -6,10 +6,20 @@
  * process's runner, and on PostgreSQL to every instance's. What a job's end means to other modules
  * (its webhook events) is the service's to add to the transaction (D213).
  */
-import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
-import { type JobProgress, type JobReading, type JobStatus, jobTables, type StoredJobField } from '../../db/tables/jobs'
+import {
+  type JobClassification,
+  type JobDocument,
+  type JobProgress,
+  type JobReading,
+  type JobSplitFrom,
+  type JobStatus,
+  jobTables,
+  type StoredJobField,
+} from '../../db/tables/jobs'
+import type { JobField } from '../../lib/fields/model'
 import type { Tables } from '../../db/tables/kit'
 import { isoIn, nowIso } from '../../lib/time'
 import type { StoredAnswers } from './answers'
@@ -29,9 +39,21 @@ export interface NewJobRow {
   fileMediaType: string
   fileSha256: string
   engine: string
+  /** Read the file as one or more documents (D251). */
+  split: boolean
   reviewThreshold: number
   /** One instant: a new job's updated_at equals its created_at. */
   now: string
+}
+
+/**
+ * A found document's job (D251): made ended, with its outcome, in the transaction that ends the
+ * job that split its file; its ID chosen before, so that job lists it.
+ */
+export interface FoundJobRow extends Omit<NewJobRow, 'split'> {
+  id: string
+  splitFrom: JobSplitFrom
+  outcome: JobOutcome
 }
 
 export interface JobPage {
@@ -44,6 +66,14 @@ export interface JobPage {
   after?: { createdAt: string; id: string }
 }
 
+/** Which reviewed jobs an account's accuracy counts (D290): one schema's, one document type's, those created from a time on. */
+export interface ReviewedFilter {
+  schemaId?: string
+  documentType?: string
+  /** An ISO 8601 UTC timestamp, compared with `created_at` (D5: both are written alike). */
+  since?: string
+}
+
 export interface ClaimedJob {
   row: JobRow
   content: Uint8Array
@@ -54,24 +84,48 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-/** A job's end: its answers (and the document as it was read, kept for a review, D272), or its error. */
-export type JobOutcome = (StoredAnswers & { reading?: JobReading }) | { error: { code: JobErrorCode; message: string } }
+/**
+ * A job's end: its answers (and the document as it was read, kept for a review, D272), or its error;
+ * with `auto` (D250), the type found and the fields read as it, when one fits, and how sure the
+ * classifier was; with `split` (D251), the documents found, each a job of its own (its `result` null).
+ */
+export type JobOutcome = (
+  | (StoredAnswers & { reading?: JobReading })
+  | { result: null; fieldsMeta: null; needsReview: false }
+  | { error: { code: JobErrorCode; message: string } }
+) & {
+  documentType?: string
+  fields?: JobField[]
+  classification?: JobClassification
+  documents?: JobDocument[]
+}
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 
 /** What a job holds when it ends, by outcome. */
 function endOf(outcome: JobOutcome, now: string) {
+  const { documentType, fields, classification, documents } = outcome
+  const found = { ...(documentType && { documentType }), ...(fields && { fields }), ...(classification && { classification }), ...(documents && { documents }) }
   return 'result' in outcome
     ? {
         status: 'succeeded' as const,
         result: outcome.result,
         fieldsMeta: outcome.fieldsMeta,
         needsReview: outcome.needsReview,
+        ...found,
         leaseExpiresAt: null,
         updatedAt: now,
         completedAt: now,
       }
-    : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    : {
+        status: 'failed' as const,
+        errorCode: outcome.error.code,
+        errorMessage: outcome.error.message,
+        ...found,
+        leaseExpiresAt: null,
+        updatedAt: now,
+        completedAt: now,
+      }
 }
 
 const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
@@ -295,8 +349,14 @@ export const jobsRepository = perDatabase((database) => {
       }),
 
     // The runner's side: by job ID, fenced by the runner that claimed the job (D77).
-    /** Whether any job waits for a runner: a plain read, so an idle queue, the usual case, takes no lock at every poll. */
-    anyClaimable: async (): Promise<boolean> => (await db.select({ id: jobs.id }).from(jobs).where(claimable(nowIso())).limit(1)).length > 0,
+    /**
+     * Whether any job waits for a runner: a plain read, so an idle queue, the usual case, takes no
+     * lock at every poll. Claiming `insteadOf` an account (D194), only another account's queued job counts.
+     */
+    anyClaimable: async (insteadOf?: string): Promise<boolean> => {
+      const waiting = insteadOf === undefined ? claimable(nowIso()) : and(eq(jobs.status, 'queued'), ne(jobs.accountId, insteadOf))
+      return (await db.select({ id: jobs.id }).from(jobs).where(waiting).limit(1)).length > 0
+    },
 
     /** Claims a queued job, or a running one whose lease ran out, for `runner`; nothing when another holds it (it is passed over) or it ended. */
     claim: (tx: Queries, id: string, runner: string, leaseMs: number): Part<Claim> => claimIn(tx, id, runner, leaseMs, true),
@@ -366,6 +426,26 @@ export const jobsRepository = perDatabase((database) => {
     /** Records the outcome if `runner` still holds the job, and releases its document; the ended job. */
     finish,
 
+    /** Stores the jobs of the documents found in a split job's file, ended (D251); they hold no file of their own. */
+    *found(tx: Queries, found: FoundJobRow[]): Part<JobRow[]> {
+      if (found.length === 0) return []
+      const rows = yield* run(
+        tx
+          .insert(jobs)
+          .values(
+            found.map(({ now, outcome, ...job }) => {
+              const pages = job.splitFrom.last_page - job.splitFrom.first_page + 1
+              return { ...job, ...endOf(outcome, now), progress: { pages_done: pages, pages_total: pages }, attempts: 1, createdAt: now }
+            }),
+          )
+          .returning(),
+      )
+      // Each document keeps its own pages' reading for a review to learn from (D272).
+      const readings = found.flatMap(({ id, outcome }) => ('reading' in outcome && outcome.reading ? [{ jobId: id, reading: outcome.reading }] : []))
+      if (readings.length > 0) yield* run(tx.insert(jobReadings).values(readings))
+      return rows
+    },
+
     /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back; how many. */
     async purgeExpiredFiles(): Promise<number> {
       const purged = await db
@@ -400,6 +480,25 @@ export const jobsRepository = perDatabase((database) => {
           .returning(),
       )
       return row!
+    },
+
+    /**
+     * A page of the account's reviewed jobs (D271), newest first by creation, after `after` (the
+     * previous page's last): their ids, creation times and fields' meta, on the account's index of
+     * jobs by creation (D290).
+     */
+    reviewedPage(accountId: string, filter: ReviewedFilter, limit: number, after?: { createdAt: string; id: string }) {
+      let where = and(owned(accountId), isNotNull(jobs.reviewedAt))!
+      if (filter.schemaId !== undefined) where = and(where, eq(jobs.schemaId, filter.schemaId))!
+      if (filter.documentType !== undefined) where = and(where, eq(jobs.documentType, filter.documentType))!
+      if (filter.since !== undefined) where = and(where, gte(jobs.createdAt, filter.since))!
+      if (after !== undefined) where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
+      return db
+        .select({ id: jobs.id, createdAt: jobs.createdAt, fieldsMeta: jobs.fieldsMeta })
+        .from(jobs)
+        .where(where)
+        .orderBy(desc(jobs.createdAt), desc(jobs.id))
+        .limit(limit)
     },
 
     /** Calls `wake` when a job may have been queued, here or (PostgreSQL) in another process; returns what stops it. */

@@ -241,6 +241,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find a document's type
+         * @description Multipart form: `file`, as for POST /api/v1/extract. Answers which catalog type the document is (the built-in types and the operator's own, `--catalog-dir`), reading no more than its first pages with text: `document_type` (null when none fits), `confidence`, the ranked `candidates`, and its page count. Makes no job and stores nothing. A document that cannot be read is 422 `unreadable_document`, its `reason` the code an extraction job would fail with.
+         */
+        post: operations["classify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -377,6 +397,26 @@ export interface paths {
          * @description 204: no later document is read with it. The reviews that taught it are kept; another review of the sender teaches it again.
          */
         delete: operations["deleteLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accuracy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's accuracy, from its reviews
+         * @description Per field key, from the account's reviewed jobs (each as its latest review left it): values reviewed, right as read, corrected; the share right per confidence band; and what the review threshold would have let through unchecked, with how many of those were right. Filter with `schema_id`, `document_type` and `since`; ask with `threshold` what another threshold would do. 400 for a `since` or `threshold` that is no date or share; 404 for a schema not found or another account's, and `unknown_document_type`.
+         */
+        get: operations["getAccuracy"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -899,11 +939,34 @@ export interface components {
                  * @description Why the job failed (D58).
                  * @enum {string}
                  */
-                code: "corrupt_document" | "encrypted_document" | "no_text_layer" | "empty_document" | "too_many_pages" | "image_too_large" | "document_too_large" | "engine_timeout" | "engine_unavailable" | "engine_rejected" | "engine_refused" | "engine_invalid_answer" | "extraction_timeout" | "extraction_failed" | "file_missing";
+                code: "corrupt_document" | "encrypted_document" | "no_text_layer" | "empty_document" | "too_many_pages" | "image_too_large" | "document_too_large" | "engine_timeout" | "engine_unavailable" | "engine_rejected" | "engine_refused" | "engine_invalid_answer" | "extraction_timeout" | "extraction_failed" | "file_missing" | "unknown_document_type";
                 message: string;
             } | null;
             /** @example builtin */
             engine: string;
+            /** @description Only with `"document_type": "auto"`: how sure the type found is, and the others it might be. */
+            classification?: {
+                confidence: number;
+                /** @description Every type with a chance worth telling, best first. */
+                candidates: {
+                    /** @example invoice */
+                    document_type: string;
+                    confidence: number;
+                }[];
+            };
+            documents?: {
+                first_page: string | number;
+                last_page: string | number;
+                document_type: string | null;
+                /** @description The document's own job: its result, with pages counted from its first. */
+                job_id: string;
+            }[] | null;
+            /** @description Only on a document found in a split file: the job that split it, and the document's pages in that file. */
+            split_from?: {
+                job_id: string;
+                first_page: string | number;
+                last_page: string | number;
+            };
             /** @description The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284). */
             review_threshold: number;
             needs_review: boolean | null;
@@ -2165,7 +2228,7 @@ export interface operations {
                      *     }
                      */
                     extract: {
-                        /** @description A slug from GET /api/v1/document-types. */
+                        /** @description A slug from GET /api/v1/document-types, or `auto`: the type the document is found to be (as POST /api/v1/classify finds it); then the job records it and its `classification`, without fields reads that type's suggested fields, and fails `unknown_document_type` when no type fits. */
                         document_type: string;
                         /** @description Field key → what to look for: its description, or `{label?, description?, type?, values?, columns?}` to declare its type. Keys follow the Field rules; at most 50. */
                         fields?: {
@@ -2222,6 +2285,8 @@ export interface operations {
                         schema_version?: number;
                         /** @description Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out. */
                         review_threshold?: number;
+                        /** @description `true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type. */
+                        split?: boolean;
                     };
                 };
             };
@@ -2305,6 +2370,102 @@ export interface operations {
             };
             /** @description Schema limit reached */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    classify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
+                     */
+                    file: Blob;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        document_type: string | null;
+                        /** @description The chance the answer is right: that the document is of that type, or, for null, of none of them. */
+                        confidence: number;
+                        /** @description Every type with a chance worth telling, best first. */
+                        candidates: {
+                            /** @example invoice */
+                            document_type: string;
+                            confidence: number;
+                        }[];
+                        /** @description The document's page count. */
+                        pages: string | number;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2842,6 +3003,168 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccuracy: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only jobs created from this schema (one of the account's, deleted or not).
+                 * @example sch_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                schema_id?: string;
+                /**
+                 * @description Only jobs of this document type (a catalog slug).
+                 * @example invoice
+                 */
+                document_type?: string;
+                /**
+                 * @description Only jobs created at or after this time: a date (`YYYY-MM-DD`, from midnight UTC) or a date-time with its zone.
+                 * @example 2026-11-01
+                 */
+                since?: string;
+                /**
+                 * @description The review threshold to count unchecked values at, 0–1: what if it were this. Default: the schema's `review_threshold` with `schema_id`, else 0.95.
+                 * @example 0.9
+                 */
+                threshold?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The review threshold `unchecked` is counted at. */
+                        threshold: number;
+                        /** @description Reviewed jobs counted. */
+                        jobs: string | number;
+                        /** @description Per field key, in the order the keys first appear, newest job first. */
+                        fields: {
+                            /** @example total */
+                            key: string;
+                            /** @description Values reviewed: one per reviewed job that has the field, as its latest review left it. */
+                            reviewed: string | number;
+                            /** @description Values the reviewer left as read, an empty reading left empty included. */
+                            right: string | number;
+                            /** @description Values the reviewer changed, filled or emptied. */
+                            corrected: string | number;
+                            /** @description Values the engine read (not null). */
+                            answered: string | number;
+                            /** @description Of the values read, the share left as read. To 4 decimals; null when nothing was counted. */
+                            precision: number | null;
+                            /** @description Values the engine read none of and the reviewer gave. */
+                            missed: string | number;
+                            /** @description The values read, by confidence: 0–0.5, 0.5–0.8, 0.8–0.9, 0.9–0.95, 0.95–0.99, 0.99–1 (D292). */
+                            bands: {
+                                /** @description The least confidence of the band. */
+                                from: number;
+                                /** @description The confidence the band ends before (the last band holds 1 too). */
+                                to: number;
+                                /** @description Values read at a confidence in the band. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            }[];
+                            /** @description What the threshold would have let through unchecked (D293). */
+                            unchecked: {
+                                /** @description Values read at a confidence of at least the threshold that break no sum: those no person would have checked. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description Their share of the values reviewed. To 4 decimals; null when nothing was counted. */
+                                share: number | null;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            };
+                        }[];
+                        /** @description All fields together. */
+                        total: {
+                            /** @description Values reviewed: one per reviewed job that has the field, as its latest review left it. */
+                            reviewed: string | number;
+                            /** @description Values the reviewer left as read, an empty reading left empty included. */
+                            right: string | number;
+                            /** @description Values the reviewer changed, filled or emptied. */
+                            corrected: string | number;
+                            /** @description Values the engine read (not null). */
+                            answered: string | number;
+                            /** @description Of the values read, the share left as read. To 4 decimals; null when nothing was counted. */
+                            precision: number | null;
+                            /** @description Values the engine read none of and the reviewer gave. */
+                            missed: string | number;
+                            /** @description The values read, by confidence: 0–0.5, 0.5–0.8, 0.8–0.9, 0.9–0.95, 0.95–0.99, 0.99–1 (D292). */
+                            bands: {
+                                /** @description The least confidence of the band. */
+                                from: number;
+                                /** @description The confidence the band ends before (the last band holds 1 too). */
+                                to: number;
+                                /** @description Values read at a confidence in the band. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            }[];
+                            /** @description What the threshold would have let through unchecked (D293). */
+                            unchecked: {
+                                /** @description Values read at a confidence of at least the threshold that break no sum: those no person would have checked. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description Their share of the values reviewed. To 4 decimals; null when nothing was counted. */
+                                share: number | null;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Invalid API key */
             401: {
