@@ -6,7 +6,7 @@
  * change of an account's layouts counts up its generation (D301), which instances compare with
  * the index they hold of them.
  */
-import { and, count, desc, eq, gt, inArray, lt, lte, ne, or, sql, sum } from 'drizzle-orm'
+import { and, count, desc, eq, gt, inArray, lt, lte, or, sql, sum } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, type Part, type Queries, run } from '../../db/dialect'
 import type { Tables } from '../../db/tables/kit'
@@ -33,13 +33,6 @@ export interface StoredLayout {
   updatedAt: string
 }
 
-/**
- * The `layout_words` row of an account whose count is the generation of its layouts (D301), not
- * a word's: every save and removal counts it up in its transaction. A fingerprint word of this
- * hash (one in 2^32) is left out of the word counts; the row goes with the account's last layout.
- */
-export const GENERATION_WORD = 0
-
 /** How the database's lookup chooses candidates: the index's own rules (learning/layout-index.ts, D268, D303), handed in. */
 export interface LookupRules {
   /** Layouts returned at most. */
@@ -59,15 +52,15 @@ export interface LayoutStamp {
 
 export const reviewsRepository = perDatabase((database) => {
   const { db } = database
-  const { reviews, layouts, layoutMarks, layoutWords } = reviewTables[database.kind]
+  const { reviews, layouts, layoutMarks, layoutWords, layoutGenerations } = reviewTables[database.kind]
 
   const owned = (accountId: string, id: string) => and(eq(layouts.accountId, accountId), eq(layouts.id, id))!
   // The two queries of every extraction of an account with layouts (D300, D301), prepared once.
   const generationOf = database.prepare('layouts_generation', (q) =>
     q
-      .select({ generation: layoutWords.layouts })
-      .from(layoutWords)
-      .where(and(eq(layoutWords.accountId, sql.placeholder('accountId')), eq(layoutWords.word, GENERATION_WORD))),
+      .select({ generation: layoutGenerations.generation })
+      .from(layoutGenerations)
+      .where(eq(layoutGenerations.accountId, sql.placeholder('accountId'))),
   )
   const layoutOf = database.prepare('layouts_body', (q) =>
     q
@@ -79,7 +72,7 @@ export const reviewsRepository = perDatabase((database) => {
   /** Takes a layout's words out of its account's counts, and its marks out of the index. */
   function* unindex(tx: Queries, accountId: string, id: string): Part<void> {
     const marks = yield* run(tx.select({ word: layoutMarks.word }).from(layoutMarks).where(eq(layoutMarks.layoutId, id)))
-    const words = marks.map((mark) => mark.word).filter((word) => word !== GENERATION_WORD)
+    const words = marks.map((mark) => mark.word)
     if (words.length) {
       const mine = and(eq(layoutWords.accountId, accountId), inArray(layoutWords.word, words))
       yield* run(
@@ -102,9 +95,9 @@ export const reviewsRepository = perDatabase((database) => {
   function* nextGeneration(tx: Queries, accountId: string): Part<void> {
     yield* run(
       tx
-        .insert(layoutWords)
-        .values({ accountId, word: GENERATION_WORD, layouts: 1 + Math.floor(Math.random() * 2 ** 30) })
-        .onConflictDoUpdate({ target: [layoutWords.accountId, layoutWords.word], set: { layouts: sql`${layoutWords.layouts} + 1` } }),
+        .insert(layoutGenerations)
+        .values({ accountId, generation: 1 + Math.floor(Math.random() * 2 ** 30) })
+        .onConflictDoUpdate({ target: layoutGenerations.accountId, set: { generation: sql`${layoutGenerations.generation} + 1` } }),
     )
   }
 
@@ -141,15 +134,13 @@ export const reviewsRepository = perDatabase((database) => {
       const marks = [...new Map(layout.marks.map((mark) => [mark.word, mark])).values()]
       if (!marks.length) return
       yield* run(tx.insert(layoutMarks).values(marks.map((mark) => ({ layoutId: layout.id, accountId: layout.accountId, ...mark }))))
-      const words = marks.filter((mark) => mark.word !== GENERATION_WORD)
       // All its words' counts in one statement (each word once in it, as PostgreSQL's ON CONFLICT wants).
-      if (words.length)
-        yield* run(
-          tx
-            .insert(layoutWords)
-            .values(words.map(({ word }) => ({ accountId: layout.accountId, word, layouts: 1 })))
-            .onConflictDoUpdate({ target: [layoutWords.accountId, layoutWords.word], set: { layouts: sql`${layoutWords.layouts} + 1` } }),
-        )
+      yield* run(
+        tx
+          .insert(layoutWords)
+          .values(marks.map(({ word }) => ({ accountId: layout.accountId, word, layouts: 1 })))
+          .onConflictDoUpdate({ target: [layoutWords.accountId, layoutWords.word], set: { layouts: sql`${layoutWords.layouts} + 1` } }),
+      )
     },
 
     /** Forgets one of the account's layouts; whether it was there. */
@@ -161,7 +152,7 @@ export const reviewsRepository = perDatabase((database) => {
         yield* unindex(tx, accountId, id)
         yield* run(tx.delete(layouts).where(eq(layouts.id, id)))
         const [left] = yield* run(tx.select({ id: layouts.id }).from(layouts).where(eq(layouts.accountId, accountId)).limit(1))
-        if (!left) yield* run(tx.delete(layoutWords).where(and(eq(layoutWords.accountId, accountId), eq(layoutWords.word, GENERATION_WORD))))
+        if (!left) yield* run(tx.delete(layoutGenerations).where(eq(layoutGenerations.accountId, accountId)))
         return true
       }),
 
@@ -195,14 +186,7 @@ export const reviewsRepository = perDatabase((database) => {
       const telling = await db
         .select({ word: layoutWords.word })
         .from(layoutWords)
-        .where(
-          and(
-            eq(layoutWords.accountId, accountId),
-            inArray(layoutWords.word, words),
-            ne(layoutWords.word, GENERATION_WORD),
-            lte(layoutWords.layouts, rules.mostCommon(total)),
-          ),
-        )
+        .where(and(eq(layoutWords.accountId, accountId), inArray(layoutWords.word, words), lte(layoutWords.layouts, rules.mostCommon(total))))
       if (!telling.length) return []
       const shared = sum(layoutMarks.weight)
       const shortlist = await db
