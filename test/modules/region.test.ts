@@ -3,51 +3,21 @@
  * of its fields and typed as an answer is, from what the job kept of its reading; its errors.
  */
 import { expect, setDefaultTimeout, test } from 'bun:test'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { ExtractionError } from '../../src/modules/extraction/errors'
 import { expectEnvelope, expectValidation, makeTestApp, type TestApp } from '../helpers/app'
+import { boxAround, makeOrder, type Order, PAGE } from '../helpers/order'
 
 setDefaultTimeout(60_000)
 
-const WIDTH = 595
-const HEIGHT = 842
-const SIZE = 11
-
-/** Lines printed at (x, y from the top, in points): a made-up sender's order with German amounts and a dotted date. */
-const LINES: [string, number, number][] = [
-  ['Kontor Lindqvist GmbH', 50, 60],
-  ['Beleg Nr. KL-55120', 50, 110],
-  ['Datum 03.04.2026', 50, 130],
-  ['Artikel', 50, 180],
-  ['Menge', 300, 180],
-  ['Betrag', 450, 180],
-  ['Schreibpapier', 50, 200],
-  ['4', 300, 200],
-  ['1.234,50 €', 450, 200],
-  ['Gesamtbetrag', 300, 260],
-  ['1.234,50 €', 450, 260],
-]
-
-async function makeOrder(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create()
-  const page = doc.addPage([WIDTH, HEIGHT])
-  const font = await doc.embedFont(StandardFonts.Helvetica)
-  for (const [text, x, top] of LINES) page.drawText(text, { x, y: HEIGHT - top, size: SIZE, font })
-  return doc.save()
-}
-
-/** A box around what is printed at (x, top), `width` points wide, as fractions of the page. */
-function around(x: number, top: number, width: number) {
-  return { left: (x - 4) / WIDTH, top: (top - SIZE - 4) / HEIGHT, width: (width + 8) / WIDTH, height: (SIZE + 10) / HEIGHT }
-}
+const ORDER: Order = { reference: 'AX-7731', date: '03.04.2026', deposit: '1.234,50 €', total: '4.980,00 €' }
 
 const FIELDS = {
   total: { type: 'amount', description: 'Gesamtbetrag' },
   date: { type: 'date', description: 'Datum' },
   reference: { type: 'text', description: 'Beleg' },
-  items: { type: 'table', description: 'Artikel', columns: [{ key: 'name' }, { key: 'qty', type: 'number' }, { key: 'amount', type: 'amount' }] },
+  items: { type: 'table', description: 'Artikel', columns: [{ key: 'name' }, { key: 'amount', type: 'amount' }] },
   paid: { type: 'boolean', description: 'Bezahlt' },
 }
 
@@ -62,39 +32,47 @@ async function extract(t: TestApp, file: File, fields: Record<string, unknown> =
 
 const region = (t: TestApp, id: string, body: unknown, key?: string) => t.call('POST', `/api/v1/jobs/${id}/region`, { body, key })
 
-const pdf = async () => new File([await makeOrder()], 'order.pdf', { type: 'application/pdf' })
+const pdf = async () => new File([await makeOrder(ORDER)], 'order.pdf', { type: 'application/pdf' })
 
 test('reads the words under a box as the field: an amount, a dotted date, a text, a table cell; typed as an answer is', async () => {
   const t = await makeTestApp()
   const job = await extract(t, await pdf())
   expect(job.status).toBe('succeeded')
 
-  const total = await region(t, job.id, { key: 'total', page: 1, box: around(440, 260, 90) })
-  expect(total.status).toBe(200)
-  expect(Object.keys(total.body)).toEqual(['region'])
-  expect(total.body.region.text).toBe('1.234,50 €')
-  expect(total.body.region.value).toBe('1234.50')
+  const box = boxAround(ORDER, '1.234,50 €')
+  const deposit = await region(t, job.id, { key: 'total', page: 1, box })
+  expect(deposit.status).toBe(200)
+  expect(Object.keys(deposit.body)).toEqual(['region'])
+  expect(deposit.body.region.text).toBe('1.234,50 €')
+  expect(deposit.body.region.value).toBe('1234.50')
   // The words found lie inside the box drawn.
-  const box = around(440, 260, 90)
-  const found = total.body.region.bbox
+  const found = deposit.body.region.bbox
   expect(found.left).toBeGreaterThanOrEqual(box.left)
   expect(found.top).toBeGreaterThanOrEqual(box.top)
   expect(found.left + found.width).toBeLessThanOrEqual(box.left + box.width)
   expect(found.top + found.height).toBeLessThanOrEqual(box.top + box.height)
 
-  const date = await region(t, job.id, { key: 'date', page: 1, box: around(45, 130, 120) })
+  // A label and its date; the document's dates are dotted, day first.
+  const date = await region(t, job.id, { key: 'date', page: 1, box: boxAround(ORDER, 'Datum', 150) })
   expect(date.body.region).toMatchObject({ text: 'Datum 03.04.2026', value: '2026-04-03' })
-  // Two lines, read in order.
-  const two = await region(t, job.id, { key: 'reference', page: 1, box: { ...around(45, 60, 200), height: 75 / HEIGHT } })
-  expect(two.body.region).toMatchObject({ text: 'Kontor Lindqvist GmbH\nBeleg Nr. KL-55120', value: 'Kontor Lindqvist GmbH Beleg Nr. KL-55120' })
-  const cell = await region(t, job.id, { key: 'items', column: 'amount', page: 1, box: around(440, 200, 90) })
-  expect(cell.body.region).toMatchObject({ text: '1.234,50 €', value: '1234.50' })
-  const qty = await region(t, job.id, { key: 'items', column: 'qty', page: 1, box: around(295, 200, 20) })
-  expect(qty.body.region).toMatchObject({ text: '4', value: 4 })
+  // Two lines, read in order; a text's whitespace collapsed.
+  const twoLines = { ...boxAround(ORDER, 'Kontor Lindqvist GmbH', 220), height: 42 / PAGE.height }
+  const seller = await region(t, job.id, { key: 'reference', page: 1, box: twoLines })
+  expect(seller.body.region).toMatchObject({
+    text: 'Kontor Lindqvist GmbH\nHafenstrasse 7, 20457 Hamburg',
+    value: 'Kontor Lindqvist GmbH Hafenstrasse 7, 20457 Hamburg',
+  })
+  // A table's cell, as its column's type.
+  const cell = await region(t, job.id, { key: 'items', column: 'amount', page: 1, box: boxAround(ORDER, '4.980,00 €') })
+  expect(cell.body.region).toMatchObject({ text: '4.980,00 €', value: '4980.00' })
+  const name = await region(t, job.id, { key: 'items', column: 'name', page: 1, box: boxAround(ORDER, 'Regalsystem Eiche', 120) })
+  expect(name.body.region).toMatchObject({ text: 'Regalsystem Eiche', value: 'Regalsystem Eiche' })
 
   // Words that are no value of the type: the text, and no value. A box over blank paper: nothing.
-  const notAmount = await region(t, job.id, { key: 'total', page: 1, box: around(45, 180, 60) })
+  const notAmount = await region(t, job.id, { key: 'total', page: 1, box: boxAround(ORDER, 'Artikel', 60) })
   expect(notAmount.body.region).toMatchObject({ text: 'Artikel', value: null })
+  const notBoolean = await region(t, job.id, { key: 'paid', page: 1, box: boxAround(ORDER, 'Artikel', 60) })
+  expect(notBoolean.body.region).toMatchObject({ text: 'Artikel', value: null })
   const blank = await region(t, job.id, { key: 'total', page: 1, box: { left: 0.1, top: 0.8, width: 0.5, height: 0.1 } })
   expect(blank.status).toBe(200)
   expect(blank.body).toEqual({ region: { text: '', value: null, bbox: null } })
@@ -108,7 +86,7 @@ test('reads the words under a box as the field: an amount, a dotted date, a text
 test('an unknown key or column, a page the document lacks and a box off the page are 400, naming the path', async () => {
   const t = await makeTestApp()
   const job = await extract(t, await pdf())
-  const box = around(440, 260, 90)
+  const box = boxAround(ORDER, '1.234,50 €')
   expectValidation(await region(t, job.id, { key: 'nope', page: 1, box }), ['/key'])
   expectValidation(await region(t, job.id, { key: 'items', page: 1, box }), ['/column'])
   expectValidation(await region(t, job.id, { key: 'items', column: 'price', page: 1, box }), ['/column'])
@@ -132,7 +110,7 @@ test("another account's job is 404; a job that did not succeed, or without word 
   }
   const t = await makeTestApp({ engine: failing })
   const job = await extract(t, await pdf())
-  const body = { key: 'total', page: 1, box: around(440, 260, 90) }
+  const body = { key: 'total', page: 1, box: boxAround(ORDER, '1.234,50 €') }
   expectEnvelope(await region(t, job.id, body, t.keyB.key), 404, 'not_found', 'Job not found')
   expectEnvelope(await region(t, 'job_01m8ekr4kb56vmk289pdzsr5fpx2p7', body), 404, 'not_found')
   const failed = await extract(t, new File(['FAIL\n'], 'broken.txt'))
