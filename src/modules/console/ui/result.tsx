@@ -4,7 +4,7 @@
  * selecting one keeps it lit and turns to its page. On the jobs screen a value is corrected in
  * place or from a box drawn on the page, and the review confirmed (review.tsx, D341–D344).
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Bbox, FieldMeta, Job, JobField } from './api.ts'
 import { api, call, saveJson } from './api.ts'
 import { DocumentView, placeBox, shownAs } from './document.tsx'
@@ -33,6 +33,9 @@ export function ResultView({
   /** A table's row under the pointer or focus, in the table or on the page: `key:index` (D338). */
   const [row, setRow] = useState<string | null>(null)
   const [selected, setSelected] = useState<string | null>(null)
+  /** The field chosen last, before the render that shows it: keys pressed quickly move from there. */
+  const chosen = useRef(selected)
+  chosen.current = selected
   const meta = job.fields_meta ?? {}
   const pages = useMemo(() => pagesOf(meta), [job])
   const [page, setPage] = useState(pages[0] ?? 1)
@@ -41,17 +44,19 @@ export function ResultView({
   const canReview = reviewing !== undefined && job.status === 'succeeded'
   const shown = file ? shownAs(job.file.media_type, file.name) : 'none'
   const canDraw = canReview && (shown === 'pdf' || shown === 'image')
-  /** The field whose value button takes the focus after the next render (D343: Enter saves and goes on). */
+  /** The field whose value button takes the focus once it is drawn again (D343: Escape goes back to it). */
   const [focusing, setFocusing] = useState<string | null>(null)
 
   function select(key: string) {
-    setSelected(key === selected ? null : key)
+    chosen.current = key === selected ? null : key
+    setSelected(chosen.current)
     const onPage = meta[key]?.page
     if (onPage != null) setPage(Number(onPage))
   }
   /** Chooses a field without toggling it: the one a box is drawn for, on its page. */
   function choose(key: string) {
-    if (key === selected) return
+    if (key === chosen.current) return
+    chosen.current = key
     setSelected(key)
     const onPage = meta[key]?.page
     if (onPage != null) setPage(Number(onPage))
@@ -63,7 +68,7 @@ export function ResultView({
     const next = keys[Math.min(keys.length - 1, Math.max(0, at + step))]
     if (next === undefined) return
     choose(next)
-    setFocusing(next)
+    valueButton(next)?.focus()
   }
   /** Edits a field: a table from its first cell. */
   function edit(key: string) {
@@ -76,9 +81,9 @@ export function ResultView({
   }
 
   useEffect(() => setPage(pages[0] ?? 1), [job.id])
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusing) return
-    document.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(focusing)}"] .value-button`)?.focus()
+    valueButton(focusing)?.focus()
     setFocusing(null)
   }, [focusing])
   // The review's keys (D343), on the whole page while the job is shown; an editor's own keys stay its own.
@@ -95,9 +100,9 @@ export function ResultView({
       if (event.ctrlKey || event.metaKey || event.altKey) return
       const inResult = into === document.body || into.closest('.result') !== null
       const key = event.key.toLowerCase()
-      if (key === 'j' || (inResult && event.key === 'ArrowDown')) move(selected, 1)
-      else if (key === 'k' || (inResult && event.key === 'ArrowUp')) move(selected, -1)
-      else if (key === 'e') edit(selected ?? job.fields[0]?.key ?? '')
+      if (key === 'j' || (inResult && event.key === 'ArrowDown')) move(chosen.current, 1)
+      else if (key === 'k' || (inResult && event.key === 'ArrowUp')) move(chosen.current, -1)
+      else if (key === 'e') edit(chosen.current ?? job.fields[0]?.key ?? '')
       else if (key === 'b' && canDraw && review.target) review.setDrawing(!review.drawing)
       else if (key === 'n') reviewing.onNext()
       else if (event.key === 'Escape' && review.drawing) review.setDrawing(false)
@@ -183,6 +188,8 @@ export function ResultView({
     </section>
   )
 }
+
+const valueButton = (key: string) => document.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(key)}"] .value-button`)
 
 type JobErrorCode = NonNullable<Job['error']>['code']
 
