@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { browserRuns, launchBrowser } from '../helpers/browser'
 import { apiGet, extracted, openConsolePage, signIn } from '../helpers/console-page'
-import { boxAround, makeOrder, type Order } from '../helpers/order'
+import { boxAround, FIRST_ORDER as FIRST, makeOrder, NEXT_ORDER as NEXT, type Order } from '../helpers/order'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
 setDefaultTimeout(120_000)
@@ -40,8 +40,6 @@ const FIELDS = {
   date: { type: 'date', description: 'Order date' },
   items: { type: 'table', description: 'Items', columns: [{ key: 'description' }, { key: 'amount', type: 'amount' }] },
 }
-const FIRST: Order = { reference: 'AX-7731', date: '03.04.2026', deposit: '1.234,50 €', total: '4.980,00 €' }
-const NEXT: Order = { reference: 'BQ-1208', date: '17.05.2026', deposit: '310,00 €', total: '1.550,00 €' }
 
 const extractOrder = async (order: Order, part: Record<string, unknown> = {}) =>
   extracted(server, `order-${order.reference}.pdf`, await makeOrder(order), 'application/pdf', { document_type: 'invoice', fields: FIELDS, ...part })
@@ -60,7 +58,7 @@ async function drawBox(page: Page, box: { left: number; top: number; width: numb
 
 /** Waits until the focus is on a field's value. */
 const focusOn = (page: Page, key: string) =>
-  page.waitForFunction((wanted) => (document.activeElement as HTMLElement | null)?.closest('tr')?.dataset.key === wanted, key)
+  page.waitForFunction((wanted) => (globalThis as any).document.activeElement?.closest('tr')?.dataset.key === wanted, key)
 
 test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest, and the next document of the sender is read right', async () => {
   const first = await extractOrder(FIRST)

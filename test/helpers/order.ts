@@ -16,6 +16,10 @@ export interface Order {
 
 export const PAGE = { width: 595, height: 842 }
 
+/** Two of the sender's orders: the one reviewed, and the next one. */
+export const FIRST_ORDER: Order = { reference: 'AX-7731', date: '03.04.2026', deposit: '1.234,50 €', total: '4.980,00 €' }
+export const NEXT_ORDER: Order = { reference: 'BQ-1208', date: '17.05.2026', deposit: '310,00 €', total: '1.550,00 €' }
+
 /** What is printed where: text, x and the baseline's distance from the top, in points; size; bold. */
 export function orderLines(order: Order): { text: string; x: number; top: number; size: number; bold: boolean }[] {
   const line = (text: string, x: number, top: number, size = 11, bold = false) => ({ text, x, top, size, bold })

@@ -7,11 +7,9 @@ import type { Engine } from '../../src/modules/extraction/engines/types'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import { ExtractionError } from '../../src/modules/extraction/errors'
 import { expectEnvelope, expectValidation, makeTestApp, type TestApp } from '../helpers/app'
-import { boxAround, makeOrder, type Order, PAGE } from '../helpers/order'
+import { boxAround, FIRST_ORDER as ORDER, makeOrder, PAGE } from '../helpers/order'
 
 setDefaultTimeout(60_000)
-
-const ORDER: Order = { reference: 'AX-7731', date: '03.04.2026', deposit: '1.234,50 €', total: '4.980,00 €' }
 
 const FIELDS = {
   total: { type: 'amount', description: 'Gesamtbetrag' },
