@@ -325,11 +325,11 @@ function FieldRow({ field, value, meta, required, active, selected, onHover, onS
           ) : (
             shown
           )}
-          <Marks meta={meta} edited={review ? Object.hasOwn(review.review.edits, field.key) : false} />
         </td>
         <td class="nowrap">
           <meter min={0} max={1} low={0.6} high={0.85} optimum={1} value={confidence} aria-label={`Confidence of ${field.label}`} />
           <span class="confidence">{Math.round(confidence * 100)} %</span>
+          <Marks meta={meta} edited={review ? Object.hasOwn(review.review.edits, field.key) : false} />
         </td>
         <td>{meta?.page ?? '—'}</td>
       </tr>
