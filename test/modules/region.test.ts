@@ -3,10 +3,7 @@
  * of its fields and typed as an answer is, from what the job kept of its reading; its errors.
  */
 import { expect, setDefaultTimeout, test } from 'bun:test'
-import type { Engine } from '../../src/modules/extraction/engines/types'
-import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
-import { ExtractionError } from '../../src/modules/extraction/errors'
-import { expectEnvelope, expectValidation, makeTestApp, type TestApp } from '../helpers/app'
+import { expectEnvelope, expectValidation, failingOnFail, makeTestApp, type TestApp } from '../helpers/app'
 import { boxAround, FIRST_ORDER as ORDER, makeOrder, PAGE } from '../helpers/order'
 
 setDefaultTimeout(60_000)
@@ -99,14 +96,7 @@ test('an unknown key or column, a page the document lacks and a box off the page
 })
 
 test("another account's job is 404; a job that did not succeed, or without word places, is 409", async () => {
-  const failing: Engine = {
-    name: 'builtin',
-    async extract(input) {
-      if (input.document.pages.some((page) => page.includes('FAIL'))) throw new ExtractionError('corrupt_document', 'broken')
-      return builtinEngine.extract(input)
-    },
-  }
-  const t = await makeTestApp({ engine: failing })
+  const t = await makeTestApp({ engine: failingOnFail })
   const job = await extract(t, await pdf())
   const body = { key: 'total', page: 1, box: boxAround(ORDER, '1.234,50 €') }
   expectEnvelope(await region(t, job.id, body, t.keyB.key), 404, 'not_found', 'Job not found')
