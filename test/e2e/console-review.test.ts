@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { browserRuns, launchBrowser } from '../helpers/browser'
 import { apiGet, extracted, openConsolePage, signIn } from '../helpers/console-page'
+import { eventually } from '../helpers/eventually'
 import { boxAround, FIRST_ORDER as FIRST, makeOrder, NEXT_ORDER as NEXT, type Order } from '../helpers/order'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
@@ -175,6 +176,12 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   })
   // The list marks it reviewed.
   await entry(first).locator('.mark.reviewed').waitFor()
+  // Confirmed again as shown, the corrections stand (a review starts from what the engine read).
+  const firstReview = reviewed.reviewed_at
+  await page.keyboard.press('Control+Enter')
+  await eventually(async () => (await apiGet(server, `/api/v1/jobs/${first.id}`)).job.reviewed_at !== firstReview, 30_000)
+  await status.filter({ hasText: 'Reviewed: 4 corrected, the rest confirmed as read.' }).waitFor()
+  expect((await apiGet(server, `/api/v1/jobs/${first.id}`)).job.result).toEqual(reviewed.result)
 
   // The sender's next document: N opens it, as the next job that needs review, read with what the review taught.
   const next = await extractOrder(NEXT)

@@ -117,12 +117,14 @@ export function useReview(job: Job, selected: string | null, onReviewed: (job: J
     async confirm(more = {}) {
       setBusy(true)
       try {
-        const fields = { ...edits, ...more }
+        // A second review starts again from what the engine read (D271): the values an earlier review corrected are sent again, as shown (D344).
+        const corrected = job.fields.filter((field) => job.fields_meta?.[field.key]?.corrected).map((field) => [field.key, job.result?.[field.key] ?? null])
+        const fields = { ...Object.fromEntries(corrected), ...edits, ...more }
         const { job: reviewed } = await call(api.POST('/api/v1/jobs/{id}/review', { params: { path: { id: job.id } }, body: { fields } }))
         setEdits({})
         setEditingTarget(null)
-        const corrected = Object.values(reviewed.fields_meta ?? {}).filter((meta) => meta.corrected).length
-        setMessage({ text: `Reviewed: ${corrected} corrected, the rest confirmed as read.`, error: false })
+        const count = Object.values(reviewed.fields_meta ?? {}).filter((meta) => meta.corrected).length
+        setMessage({ text: `Reviewed: ${count} corrected, the rest confirmed as read.`, error: false })
         onReviewed(reviewed)
       } catch (failure) {
         setMessage({ text: (failure as Error).message, error: true })
