@@ -76,6 +76,8 @@ export function ResultView({
     if (!field) return
     choose(key)
     if (field.type !== 'table') return review.setEditing({ key })
+    // A table without columns takes any cells: it is not edited cell by cell (D342).
+    if (!field.columns?.length) return
     if (((review.shownValue(key) as unknown[] | null) ?? []).length === 0) return review.addRow(field)
     review.setEditing({ key, row: 0, column: field.columns?.[0]?.key })
   }
@@ -342,7 +344,7 @@ function FieldRow({ field, value, meta, required, active, selected, onHover, onS
               rowKey={field.key}
               activeRow={activeRow}
               onRow={onRow}
-              review={review && { ...review, field }}
+              review={review && field.columns?.length ? { ...review, field } : undefined}
             />
           </td>
         </tr>
