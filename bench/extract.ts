@@ -80,7 +80,10 @@ export interface ValueRecord {
 }
 /** `--recogniser=tesseract|paddle|mix` reads the scans with that OCR (D160); the default is the server's. */
 const RECOGNISER = process.argv.find((arg) => arg.startsWith('--recogniser='))?.slice('--recogniser='.length) as RecogniserName | undefined
-const extract = inProcessExtractor(builtinEngine, { read: OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument, recogniser: RECOGNISER })
+const extract = inProcessExtractor(builtinEngine, {
+  read: OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument,
+  recogniser: RECOGNISER,
+})
 
 /** Truth keys that are compared with a differently named catalog field. */
 const FIELD_FOR_TRUTH: Record<string, string> = { jurisdiction: 'governing_law' }
@@ -167,7 +170,9 @@ async function runDataset(set: string, name: string): Promise<DatasetResult> {
       pages = 1
       const issuedBySeller = CATALOG.get(manifest.document_type)?.issued_by_seller === true
       const task = { content: bytes, mediaType, documentType: manifest.document_type, issuedBySeller, fields: specs, limits: DEFAULT_READ_LIMITS }
-      answers = await extract(task, (progress) => (pages = progress.pages_total))
+      const output = await extract(task, (progress) => (pages = progress.pages_total))
+      if (output.kind !== 'answers') throw new Error('a task without typing answers its fields')
+      answers = output.answers
       const stored = storedAnswers(Object.keys(answers), answers)
       values = stored.result
       if (DUMP) dumped[`${set}/${name}/${file}`] = stored

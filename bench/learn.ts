@@ -25,7 +25,7 @@ import type { JobField } from '../src/lib/fields/model'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { type Answers, storedAnswers } from '../src/modules/extraction/answers'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
-import { inProcessExtractor } from '../src/modules/extraction/extractor'
+import { inProcessExtractor, type TaskOutput } from '../src/modules/extraction/extractor'
 import { markWeight, similarity } from '../src/modules/extraction/learning/fingerprint'
 import type { LayoutSource, LearnedLayout } from '../src/modules/extraction/learning/layout'
 import { hashKey, LayoutIndex, LayoutStore } from '../src/modules/extraction/learning/layout-index'
@@ -52,6 +52,12 @@ const LAYOUTS = Number(arg('layouts') ?? 10_000)
 const baseReader = OCR_CACHE ? cachedReader(resolve(OCR_CACHE)) : readDocument
 let lastRead: DocumentText | undefined
 const extractor = inProcessExtractor(builtinEngine, { read: async (...args: Parameters<typeof readDocument>) => (lastRead = await baseReader(...args)) })
+
+/** The answers of a task that names its type. */
+function answersOf(output: TaskOutput): Answers {
+  if (output.kind !== 'answers') throw new Error('a task without typing answers its fields')
+  return output.answers
+}
 
 /** What the scorer sends: its datasets' fields and descriptions (../shared/eval/score.mjs), not values. */
 const scorer = (await import(join(EVAL_ROOT, 'score.mjs'))) as {
@@ -86,7 +92,9 @@ interface Extracted {
 async function extract(doc: Doc, documentType: string, fields: JobField[], account?: LayoutStore): Promise<Extracted> {
   const bytes = new Uint8Array(readFileSync(doc.file))
   const mediaType = detectMediaType(bytes)!
-  const general = await extractor({ content: bytes, mediaType, documentType, issuedBySeller: documentType === 'invoice', fields, limits: DEFAULT_READ_LIMITS })
+  const general = answersOf(
+    await extractor({ content: bytes, mediaType, documentType, issuedBySeller: documentType === 'invoice', fields, limits: DEFAULT_READ_LIMITS }),
+  )
   // As the job runner does (D274): the document as read, again with the account's layouts.
   const answers = account ? await withLearnedLayouts(lastRead!, fields, general, account.source) : general
   return { answers, result: storedAnswers(Object.keys(answers), answers).result, document: lastRead! }
@@ -400,14 +408,16 @@ async function cost(): Promise<void> {
     for (const [i, document] of documents.entries()) {
       const group = total[matches[i] ? 'matched' : 'others']
       let started = performance.now()
-      const general = await inProcessExtractor(builtinEngine, { read: async () => document })({
-        content: encoder.encode(document.pages[0]!),
-        mediaType: 'text/plain',
-        documentType: 'invoice',
-        issuedBySeller: true,
-        fields,
-        limits: DEFAULT_READ_LIMITS,
-      })
+      const general = answersOf(
+        await inProcessExtractor(builtinEngine, { read: async () => document })({
+          content: encoder.encode(document.pages[0]!),
+          mediaType: 'text/plain',
+          documentType: 'invoice',
+          issuedBySeller: true,
+          fields,
+          limits: DEFAULT_READ_LIMITS,
+        }),
+      )
       group.none += performance.now() - started
       for (const [name, source] of [
         ['memory', memorySource],

@@ -132,6 +132,7 @@ async function seed(path: string): Promise<[string, string][]> {
       ...fields,
       accountId,
       engine: builtinEngine.name,
+      split: false,
       file: { name: `invoice-${i}.txt`, mediaType: 'text/plain', content, sha256 },
     })
     finished.push(runner.submit(job.id))

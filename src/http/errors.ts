@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   words_not_kept: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unreadable_document: 422,
   schema_limit_reached: 429,
   queue_limit_reached: 429,
   internal_error: 500,
@@ -38,6 +39,8 @@ export type ErrorExtras = {
   details?: ErrorDetail[]
   available_types?: string[]
   accepted_types?: string[]
+  /** Why a document could not be read: the code a job reading it would fail with (D252). */
+  reason?: string
 }
 
 export class ApiError extends Error {
@@ -112,6 +115,8 @@ export const errors = {
       {},
       { 'Retry-After': String(retryAfterSeconds) },
     ),
+  /** A document POST /classify could not read (D252); an extraction job would fail with `reason`. */
+  unreadableDocument: (reason: string, message: string) => new ApiError('unreadable_document', message, { reason }),
   webhookLimitReached: (max: number) => new ApiError('webhook_limit_reached', `Webhook limit reached: an account can hold at most ${max} webhooks`),
   internal: () => new ApiError('internal_error', 'Internal server error'),
   serviceUnavailable: () => new ApiError('service_unavailable', 'The database is not available right now; retry shortly', {}, { 'Retry-After': '1' }),

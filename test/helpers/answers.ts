@@ -3,6 +3,7 @@
  * `fields_meta`), and back: for tests that state what an engine answers field by field.
  */
 import type { Answers, FieldAnswer } from '../../src/modules/extraction/answers'
+import type { TaskOutput } from '../../src/modules/extraction/extractor'
 
 export interface Meta {
   confidence: number
@@ -50,4 +51,10 @@ export function joined({ values, meta }: { values: Record<string, unknown>; meta
       ]
     }),
   )
+}
+
+/** The answers of a task that extracts one document of a named type; fails the test on any other output. */
+export function taskAnswers(output: TaskOutput): Answers {
+  if (output.kind !== 'answers') throw new Error(`expected answers, got ${output.kind}`)
+  return output.answers
 }

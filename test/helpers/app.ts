@@ -5,6 +5,7 @@ import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
 import { ExtractionError } from '../../src/modules/extraction/errors'
+import { builtinClassifier } from '../../src/modules/extraction/engines/builtin/classify'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS, type ReadLimits, type RecogniserName } from '../../src/modules/extraction/readers/types'
 import type { QueueCaps } from '../../src/modules/extraction/repository'
@@ -70,7 +71,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
     database,
-    extract: inProcessExtractor(engine, { recogniser: options.recogniser }),
+    extract: inProcessExtractor(engine, { classifier: builtinClassifier, recogniser: options.recogniser }),
     catalog,
     concurrency: options.paused ? 0 : (options.workers ?? 2),
     keepFileMs: options.keepFileMs ?? 0,

@@ -80,7 +80,7 @@ test('the document describes the extract part as JSON with its schema, and says 
   expect(form.schema.properties.file).toMatchObject({ type: 'string', format: 'binary' })
   const extract = form.schema.properties.extract
   expect(extract).toMatchObject({ type: 'object', required: ['document_type'], additionalProperties: false })
-  expect(Object.keys(extract.properties)).toEqual(['document_type', 'fields', 'schema_id', 'schema_version', 'review_threshold'])
+  expect(Object.keys(extract.properties)).toEqual(['document_type', 'fields', 'schema_id', 'schema_version', 'review_threshold', 'split'])
   expect(extract.examples).toEqual([{ document_type: 'invoice', fields: { invoice_number: 'Invoice number as printed', total: 'Total due' } }])
   expect(extract.contentMediaType).toBeUndefined()
 })

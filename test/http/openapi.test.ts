@@ -45,6 +45,7 @@ describe('/openapi.json', () => {
         'POST /api/v1/jobs/{id}/cancel',
         'GET /api/v1/jobs/{id}/file',
         'POST /api/v1/extract',
+        'POST /api/v1/classify',
         'GET /api/v1/fields',
         'GET /api/v1/fields/json-schema',
         'GET /api/v1/schemas',
@@ -89,7 +90,10 @@ describe('/openapi.json', () => {
       expect(Object.keys(response.content)).toEqual([download ? 'application/octet-stream' : 'application/json'])
       if (Number(status) >= 400 && path.startsWith('/api/')) expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
     }
-    if (op.requestBody) expect(Object.keys(op.requestBody.content)).toEqual([op.operationId === 'extract' ? 'multipart/form-data' : 'application/json'])
+    if (op.requestBody)
+      expect(Object.keys(op.requestBody.content)).toEqual([
+        op.operationId === 'extract' || op.operationId === 'classify' ? 'multipart/form-data' : 'application/json',
+      ])
   })
 
   test.each(operations.filter(({ path }) => path.startsWith('/api/')))('$method $path requires the bearer key and documents 401', ({ op }) => {
@@ -257,6 +261,22 @@ describe('real responses conform to the document', () => {
     const overCap = await capped.call('POST', '/api/v1/extract?async=true', { body: upload({ document_type: 'invoice' }) })
     expect(overCap.status).toBe(429)
     conforms('post', '/api/v1/extract', overCap)
+    // Issue 34: a job found with auto, a split job and its documents' jobs, and POST /classify's every status.
+    conforms('post', '/api/v1/extract', await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'auto' }) }))
+    const split = await t.call('POST', '/api/v1/extract', { body: upload({ document_type: 'auto', split: true }) })
+    conforms('post', '/api/v1/extract', split)
+    conforms('get', '/api/v1/jobs/{id}', await t.call('GET', `/api/v1/jobs/${split.body.job.documents[0].job_id}`))
+    const classifyForm = (content: string | Uint8Array, name = 'invoice.txt') => {
+      const form = new FormData()
+      form.set('file', new File([content], name))
+      return form
+    }
+    conforms('post', '/api/v1/classify', await t.call('POST', '/api/v1/classify', { body: classifyForm('INVOICE\nInvoice No.: INV-1\nTotal: 12.00 EUR\n') }))
+    conforms('post', '/api/v1/classify', await t.call('POST', '/api/v1/classify', { body: classifyForm('') }))
+    conforms('post', '/api/v1/classify', await t.call('POST', '/api/v1/classify', { body: classifyForm('x'), key: null }))
+    conforms('post', '/api/v1/classify', await small.call('POST', '/api/v1/classify', { body: classifyForm('x'.repeat(100)) }))
+    conforms('post', '/api/v1/classify', await t.call('POST', '/api/v1/classify', { body: classifyForm(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1])) }))
+    conforms('post', '/api/v1/classify', await t.call('POST', '/api/v1/classify', { body: classifyForm('%PDF-1.7\n1 0 obj <<>>\n', 'broken.pdf') }))
     conforms('get', '/api/v1/jobs', await t.call('GET', '/api/v1/jobs'))
     conforms('get', '/api/v1/jobs', await t.call('GET', '/api/v1/jobs?limit=0'))
     conforms('get', '/api/v1/jobs', await t.call('GET', '/api/v1/jobs', { key: null }))

@@ -38,6 +38,12 @@ interface FixtureIds {
   key: string
 }
 
+function classifyForm(): FormData {
+  const form = new FormData()
+  form.append('file', new Blob(['INVOICE\nInvoice No.: INV-7\nTotal: 10.00 EUR\n']), 'invoice.txt')
+  return form
+}
+
 function extractForm(): FormData {
   const form = new FormData()
   form.append('file', new Blob(['Invoice No.: INV-7\nTotal: 10.00 EUR\n']), 'invoice.txt')
@@ -93,6 +99,12 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     route: 'GET /api/v1/schemas/:id/json-schema',
     name: 'GET /api/v1/schemas/:id/json-schema',
     call: (ids) => ({ method: 'GET', path: `/api/v1/schemas/${ids.schema}/json-schema` }),
+    okStatus: 200,
+  },
+  {
+    route: 'POST /api/v1/classify',
+    name: 'POST /api/v1/classify',
+    call: () => ({ method: 'POST', path: '/api/v1/classify', body: classifyForm() }),
     okStatus: 200,
   },
   {

@@ -359,6 +359,12 @@ describe('loadCatalog', () => {
     expect(error.message).toContain(message)
   })
 
+  test('a type with the slug "auto" stops the start: it asks for the classifier (D250)', () => {
+    const dir = dirWith({ 'auto.json': typeFile('auto') })
+    const error = catalogError(() => loadCatalog({ extraDir: dir }))
+    expect(error.message).toBe(`${join(dir, 'auto.json')}: /slug: "auto" asks for the classifier and cannot be a type's slug`)
+  })
+
   test('an empty operator directory leaves the built-in catalog as it is', () => {
     const catalog = loadCatalog({ extraDir: tempDir() })
     expect(catalog.slugs()).toEqual(SLUGS)

@@ -17,6 +17,27 @@ export type StoredJobField = Omit<JobField, 'type'> & Partial<Pick<JobField, 'ty
 /** A field's meta as stored: jobs stored before values had boxes have no `bbox`. */
 export type StoredFieldMeta = Omit<FieldMeta, 'bbox'> & Partial<Pick<FieldMeta, 'bbox'>>
 
+/** Which type a job's document was found to be (issue 34, D250), as the API answers it. */
+export interface JobClassification {
+  confidence: number
+  candidates: { document_type: string; confidence: number }[]
+}
+
+/** A document found in a job's file of several (D251), as the API answers it. */
+export interface JobDocument {
+  first_page: number
+  last_page: number
+  document_type: string | null
+  job_id: string
+}
+
+/** The file a found document's job was read from (D251): the job that split it, and its pages there. */
+export interface JobSplitFrom {
+  job_id: string
+  first_page: number
+  last_page: number
+}
+
 /** A document as it was read: the text of each page and, for PDFs and images, where its words are (readers/types.ts DocumentText). */
 export interface JobReading {
   pages: string[]
@@ -61,6 +82,14 @@ export const jobTables = defineTables((k) => {
       errorCode: k.text('error_code'),
       errorMessage: k.text('error_message'),
       engine: k.text('engine').notNull(),
+      /** Read the file as one or more documents (`"split": true`, D251). */
+      split: k.boolean('split').notNull().default(false),
+      /** The type found when the request left it to the classifier (`auto`, D250). */
+      classification: k.json<JobClassification>('classification'),
+      /** A split job's documents, each a job of its own (D251). */
+      documents: k.json<JobDocument[]>('documents'),
+      /** A found document's job: the job whose file it came from, and its pages there (D251). */
+      splitFrom: k.json<JobSplitFrom>('split_from'),
       /** The process run that claimed the job; only it may complete it. */
       runner: k.text('runner'),
       /** Until when the runner holds a running job; it renews this while it runs, and after it any runner may take the job over. */

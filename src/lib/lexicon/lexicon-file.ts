@@ -93,6 +93,10 @@ export interface PhraseLists {
   between_parties: string[]
   /** The word "and" that joins the last items of a list ("A, B and C", "A und B"). */
   list_and: string[]
+  /** Words for a page before its number ("Page 2 of 3", "Seite 1 von 2", "Strona 2 z 5"): where one document of several starts and goes on (D247). */
+  page_marks: string[]
+  /** Words that say a document goes on past its page ("continued", "Übertrag", "à suivre"): the next page is the same document's (D247). */
+  continued_marks: string[]
 }
 
 /**
@@ -349,6 +353,8 @@ const PHRASE_LISTS: (keyof PhraseLists)[] = [
   'agreement_words',
   'between_parties',
   'list_and',
+  'page_marks',
+  'continued_marks',
 ]
 
 /** Every list of words of a lexicon but the months, currencies, columns and labels, with how its words are written. */

@@ -2,7 +2,8 @@
 import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldListDetails } from '../../lib/fields/model'
-import { CatalogFile, type DocumentTypeEntry } from './model'
+import { AUTO_TYPE } from './classification'
+import { CatalogFile } from './model'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'
@@ -17,12 +18,15 @@ export interface SourceFile {
 let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undefined
 const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
 
-export function toEntry(data: CatalogFile): DocumentTypeEntry {
+/** A checked file with the keys of its fields marked `required`. */
+export type CheckedFile = CatalogFile & { suggestedKeys: string[] }
+
+export function toEntry(data: CatalogFile): CheckedFile {
   return { ...data, suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key) }
 }
 
 /** Parses and checks a file; a problem is a CatalogError naming the file and the JSON path. */
-export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry {
+export function parseCatalogFile({ file, text }: SourceFile): CheckedFile {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -40,6 +44,7 @@ export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry 
   }
   const duplicate = fieldListDetails(entry.fields)[0]
   if (duplicate) throw new CatalogError(`${file}: ${duplicate.path}: ${duplicate.message}`)
+  if (entry.slug === AUTO_TYPE) throw new CatalogError(`${file}: /slug: "${AUTO_TYPE}" asks for the classifier and cannot be a type's slug`)
   if (basename(file) !== `${entry.slug}.json`) throw new CatalogError(`${file}: /slug: the file must be named ${entry.slug}.json`)
   return toEntry(entry)
 }

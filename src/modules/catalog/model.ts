@@ -1,11 +1,25 @@
 /** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
 import { t } from 'elysia'
+import { CUE_SIGNS, type TypeCues } from './classification'
 import { CatalogField, Field } from '../../lib/fields/model'
 import { MAX_FIELDS } from '../../lib/fields/types'
 import { NOT_BLANK, Text } from '../../lib/text-type'
 
 export const SLUG_PATTERN = '^[a-z0-9_]{1,64}$'
 const Slug = t.String({ pattern: SLUG_PATTERN, examples: ['invoice'] })
+
+/** A word or phrase of a cue: text, with a `*` only at its start or end (it joins letters there, D241). */
+const CueWords = t.Array(Text({ minLength: 1, maxLength: 100, pattern: '^\\*?[^*\\s](?:[^*]*[^*\\s])?\\*?$' }), { maxItems: 300 })
+
+/** What says a document is of the type (D241); left out, it is derived from the label, description and fields. */
+const Cues = t.Object(
+  {
+    titles: t.Array(CueWords.items, { minItems: 1, maxItems: 300 }),
+    phrases: t.Optional(CueWords),
+    signs: t.Optional(t.Array(t.Union(CUE_SIGNS.map((sign) => t.Literal(sign))), { uniqueItems: true })),
+  },
+  { additionalProperties: false },
+)
 
 /** One file of data/document-types/ (or of an operator's catalog directory). */
 export const CatalogFile = t.Object(
@@ -21,14 +35,19 @@ export const CatalogFile = t.Object(
      */
     issued_by_seller: t.Optional(t.Boolean()),
     fields: t.Array(CatalogField, { minItems: 1, maxItems: MAX_FIELDS }),
+    /** For the classifier, never sent on the wire. */
+    cues: t.Optional(Cues),
   },
   { additionalProperties: false },
 )
 
 export type CatalogFile = typeof CatalogFile.static
 
-/** A document type as the server holds it: one file of the catalog, checked, with the keys of its fields marked `required`. */
-export type DocumentTypeEntry = CatalogFile & { suggestedKeys: string[] }
+/**
+ * A document type as the server holds it: one file of the catalog, checked, with the keys of its
+ * fields marked `required`, and its cues or those derived from it when it gives none (D241).
+ */
+export type DocumentTypeEntry = Omit<CatalogFile, 'cues'> & { suggestedKeys: string[]; cues: TypeCues }
 
 export const DocumentType = t.Object(
   {

@@ -6,9 +6,12 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
+import type { ClassifiableType } from './classification'
 import { completeField } from '../../lib/fields/model'
+import { resolveField } from '../../lib/fields/resolve'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
-import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
+import { CatalogError, type CheckedFile, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
+import { derivedCues } from './cues'
 import type { CatalogFile, DocumentType, DocumentTypeEntry, SuggestedFields } from './model'
 
 export { CatalogError }
@@ -19,10 +22,20 @@ export interface Catalog {
   list(): DocumentTypeEntry[]
   get(slug: string): DocumentTypeEntry | undefined
   slugs(): string[]
+  /** Every type with its cues and typed fields, as the classifier reads them (D240). */
+  classifiable(): ClassifiableType[]
 }
 
 /** The built-in types, already checked when the binary was built (the build fails on a bad file). */
 const builtInTypes: CatalogFile[] = embeddedCatalogTypes()
+
+/**
+ * A checked file as the server holds it: its cues, or those derived from it when it gives none
+ * (D241). Here, not in catalog-file.ts, which the build-time macro runs without the lexicons.
+ */
+function withCues({ cues, ...type }: CheckedFile): DocumentTypeEntry {
+  return { ...type, cues: cues ? { titles: cues.titles, phrases: cues.phrases ?? [], signs: cues.signs ?? [] } : derivedCues(type) }
+}
 
 function readDirectory(dir: string): SourceFile[] {
   let names: string[]
@@ -46,21 +59,27 @@ function readDirectory(dir: string): SourceFile[] {
 /** Builds the catalog from the built-in files and, when given, an operator's directory. */
 export function loadCatalog(options: { extraDir?: string; builtIns?: SourceFile[] } = {}): Catalog {
   const bySlug = new Map<string, DocumentTypeEntry>()
-  const builtIns = options.builtIns ? options.builtIns.map(parseCatalogFile) : builtInTypes.map(toEntry)
+  const builtIns = (options.builtIns ? options.builtIns.map(parseCatalogFile) : builtInTypes.map(toEntry)).map(withCues)
   for (const entry of builtIns) bySlug.set(entry.slug, entry)
   if (options.extraDir) {
     for (const source of readDirectory(options.extraDir)) {
-      const entry = parseCatalogFile(source)
+      const entry = withCues(parseCatalogFile(source))
       bySlug.set(entry.slug, entry)
     }
   }
   const entries = [...bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : 1))
   const slugs = entries.map((entry) => entry.slug)
+  const classifiable = entries.map(toClassifiable)
   return {
     list: () => entries,
     get: (slug) => bySlug.get(slug),
     slugs: () => slugs,
+    classifiable: () => classifiable,
   }
+}
+
+function toClassifiable({ slug, label, cues, fields }: DocumentTypeEntry): ClassifiableType {
+  return { slug, label, cues, fields: fields.map(({ aliases, ...field }) => resolveField(field, { type: field.type, aliases })) }
 }
 
 export function toDocumentType(entry: DocumentTypeEntry): DocumentType {

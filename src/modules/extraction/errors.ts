@@ -21,6 +21,8 @@ export const JOB_ERROR_CODES = [
   'extraction_timeout',
   'extraction_failed',
   'file_missing',
+  /** `"document_type": "auto"` and a document of none of the catalog's types (D250). */
+  'unknown_document_type',
 ] as const
 
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[number]

@@ -5,6 +5,7 @@
  * service manager's SIGTERM, is the server's to act on), and it ends with the server.
  */
 import { dlopen } from 'bun:ffi'
+import { builtinClassifier } from './engines/builtin/classify'
 import { builtinEngine } from './engines/builtin'
 import { createOpenAiEngine } from './engines/openai'
 import type { Engine } from './engines/types'
@@ -69,7 +70,8 @@ export function runExtractionProcess(): boolean {
     if (message.type === 'running') return void Atomics.store(running, 0, message.count)
     if (message.type === 'init') {
       const engine: Engine = message.llm ? createOpenAiEngine(message.llm) : builtinEngine
-      extract = inProcessExtractor(engine, { recogniser: message.recogniser })
+      // Whatever engine extracts, the built-in classifier knows the types (D248).
+      extract = inProcessExtractor(engine, { classifier: builtinClassifier, recogniser: message.recogniser })
       Atomics.store(running, 0, message.running)
       shareRunningJobs(running, message.ocrThreads)
       return

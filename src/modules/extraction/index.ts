@@ -11,10 +11,22 @@ import { Deleted, errorResponses } from '../../http/models'
 import { multipartBody } from '../../http/body'
 import { arrivedAt } from '../../http/request-log'
 import type { Catalog } from '../catalog/service'
-import { DEFAULT_JOB_PAGE, ExtractForm, ExtractQuery, ExtractRequest, JobEnvelope, JobList, JobParams, JobsQuery, MAX_JOB_PAGE } from './model'
+import {
+  ClassifyForm,
+  ClassifyResult,
+  DEFAULT_JOB_PAGE,
+  ExtractForm,
+  ExtractQuery,
+  ExtractRequest,
+  JobEnvelope,
+  JobList,
+  JobParams,
+  JobsQuery,
+  MAX_JOB_PAGE,
+} from './model'
 // Detection only: the readers themselves (PDF.js, OCR) load in the extraction processes (D190).
-import { ACCEPTED_MEDIA_TYPES } from './readers/types'
-import { cancelJob, createJob, deleteJob, getJob, getJobFile, jobOnceReadable, listJobs, resolveFields } from './service'
+import { ACCEPTED_MEDIA_TYPES, type MediaType } from './readers/types'
+import { cancelJob, classifyFile, createJob, deleteJob, getJob, getJobFile, jobOnceReadable, listJobs, resolveFields } from './service'
 import type { JobRunner } from './worker'
 
 export interface ExtractionDeps {
@@ -57,6 +69,21 @@ function parseExtract(text: string): ExtractRequest {
   throw errors.validation(details)
 }
 
+/** An uploaded file's checks, the same for every route that takes a document: a name, some bytes. */
+function checkFile(file: File): void {
+  if (!file.name) throw errors.validation([{ path: '/file', message: 'The file part needs a file name' }])
+  if (file.size === 0) throw errors.validation([{ path: '/file', message: 'The file is empty' }])
+}
+
+/** The media type of a document, from its content; 415 for a kind no reader takes. */
+async function mediaTypeOf(content: Uint8Array): Promise<MediaType> {
+  // Loaded with the first upload, not at start: its unzip library builds its tables as it loads (D150).
+  const { detectMediaType } = await import('./readers/detect')
+  const mediaType = detectMediaType(content)
+  if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
+  return mediaType
+}
+
 /** Content-Disposition for a download under its original name (RFC 6266: an ASCII fallback and the UTF-8 name). */
 function attachment(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_')
@@ -73,8 +100,7 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
         const deadline = (arrivedAt(request) ?? performance.now()) + runner.syncWaitMs
         const wanted = parseExtract(body.extract)
         const { file } = body
-        if (!file.name) throw errors.validation([{ path: '/file', message: 'The file part needs a file name' }])
-        if (file.size === 0) throw errors.validation([{ path: '/file', message: 'The file is empty' }])
+        checkFile(file)
         // The form is already in memory, bounded by the parser's limit.
         const content = new Uint8Array(await file.arrayBuffer())
         const sha256 = new Bun.CryptoHasher('sha256').update(content).digest('hex')
@@ -86,14 +112,17 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
           async () => {
             const resolved = await resolveFields(database, catalog, principal.accountId, wanted)
             if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
-            // Loaded with the first upload, not at start: its unzip library builds its tables as it loads (D150).
-            const { detectMediaType } = await import('./readers/detect')
-            const mediaType = detectMediaType(content)
-            if (!mediaType) throw errors.unsupportedDocument(ACCEPTED_MEDIA_TYPES)
+            const mediaType = await mediaTypeOf(content)
 
             const job = await createJob(
               database,
-              { accountId: principal.accountId, ...resolved, engine: engineName, file: { name: file.name, mediaType, content, sha256 } },
+              {
+                accountId: principal.accountId,
+                ...resolved,
+                engine: engineName,
+                split: wanted.split === true,
+                file: { name: file.name, mediaType, content, sha256 },
+              },
               runner.caps,
             )
             const finished = runner.submit(job.id)
@@ -127,6 +156,32 @@ export function extractionModule({ database, catalog, auth, idempotency, runner,
             '(`--sync-wait`, 55 s by default): poll `GET /api/v1/jobs/{id}` then. ' +
             'An account with too many jobs queued or running, or too many bytes of documents in them, gets 429 `queue_limit_reached` with `Retry-After`. With `Idempotency-Key`, a retry (the same `extract` part and the same file) ' +
             'gets the first answer again instead of a second job.',
+        },
+      },
+    )
+    .post(
+      '/classify',
+      async ({ body, request }) => {
+        const { file } = body
+        checkFile(file)
+        if (file.size > maxUploadBytes) throw errors.payloadTooLarge(maxUploadBytes)
+        const content = new Uint8Array(await file.arrayBuffer())
+        const mediaType = await mediaTypeOf(content)
+        return classifyFile(runner, { content, mediaType }, request.signal)
+      },
+      {
+        auth: true,
+        parse: multipartBody(maxUploadBytes),
+        body: ClassifyForm,
+        response: { 200: ClassifyResult, ...errorResponses(400, 401, 413, 415, 422) },
+        detail: {
+          operationId: 'classify',
+          summary: "Find a document's type",
+          description:
+            'Multipart form: `file`, as for POST /api/v1/extract. Answers which catalog type the document is (the built-in types and ' +
+            "the operator's own, `--catalog-dir`), reading no more than its first pages with text: `document_type` (null when none fits), " +
+            '`confidence`, the ranked `candidates`, and its page count. Makes no job and stores nothing. A document that cannot be read ' +
+            'is 422 `unreadable_document`, its `reason` the code an extraction job would fail with.',
         },
       },
     )

@@ -19,7 +19,13 @@ export type InlineField = typeof InlineField.static
 /** The JSON inside the `extract` part. */
 export const ExtractRequest = t.Object(
   {
-    document_type: t.String({ minLength: 1, description: 'A slug from GET /api/v1/document-types.' }),
+    document_type: t.String({
+      minLength: 1,
+      description:
+        'A slug from GET /api/v1/document-types, or `auto`: the type the document is found to be (as POST /api/v1/classify finds it); ' +
+        "then the job records it and its `classification`, without fields reads that type's suggested fields, and fails " +
+        '`unknown_document_type` when no type fits.',
+    }),
     fields: t.Optional(
       t.Record(t.String({ pattern: `^[A-Za-z0-9_]{1,64}$` }), t.Union([Text({ maxLength: 300 }), InlineField]), {
         minProperties: 1,
@@ -40,6 +46,13 @@ export const ExtractRequest = t.Object(
         minimum: 0,
         maximum: 1,
         description: 'Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out.',
+      }),
+    ),
+    split: t.Optional(
+      t.Boolean({
+        description:
+          '`true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, ' +
+          "each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type.",
       }),
     ),
   },
@@ -90,6 +103,34 @@ export const JobsQuery = t.Object(
 const JobField = t.Composite([t.Object({ key: t.String(), label: t.String(), description: t.String() }), t.Pick(Field, ['type', 'values', 'columns'])])
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
+const Confidence = t.Number({ minimum: 0, maximum: 1 })
+
+/** The types a document may be, best first, each with the chance that it is (D243). */
+export const Candidates = t.Array(t.Object({ document_type: t.String({ examples: ['invoice'] }), confidence: Confidence }), {
+  description: 'Every type with a chance worth telling, best first.',
+})
+
+/** The answer of POST /api/v1/classify (D252). */
+export const ClassifyResult = t.Object(
+  {
+    document_type: Nullable(t.String({ examples: ['invoice'], description: 'The likeliest catalog type; null when none fits.' })),
+    confidence: t.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'The chance the answer is right: that the document is of that type, or, for null, of none of them.',
+    }),
+    candidates: Candidates,
+    pages: t.Integer({ minimum: 1, description: "The document's page count." }),
+  },
+  { title: 'Classification' },
+)
+
+/** The multipart form of POST /api/v1/classify. */
+export const ClassifyForm = t.Object(
+  { file: t.File({ description: `The document: ${ACCEPTED_MEDIA_TYPES.join(', ')} (detected from its content).` }) },
+  { additionalProperties: false },
+)
+
 export const Job = t.Object(
   {
     id: t.String({ examples: ['job_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
@@ -120,6 +161,31 @@ export const Job = t.Object(
       }),
     ),
     engine: t.String({ examples: ['builtin'] }),
+    classification: t.Optional(
+      t.Object(
+        { confidence: Confidence, candidates: Candidates },
+        { description: 'Only with `"document_type": "auto"`: how sure the type found is, and the others it might be.' },
+      ),
+    ),
+    documents: t.Optional(
+      Nullable(
+        t.Array(
+          t.Object({
+            first_page: t.Integer({ minimum: 1 }),
+            last_page: t.Integer({ minimum: 1 }),
+            document_type: Nullable(t.String({ description: 'Null when, with `auto`, no type fits (its job failed `unknown_document_type`).' })),
+            job_id: t.String({ description: "The document's own job: its result, with pages counted from its first." }),
+          }),
+          { description: 'Only with `"split": true`: the documents found in the file, in page order; null until the job ends.' },
+        ),
+      ),
+    ),
+    split_from: t.Optional(
+      t.Object(
+        { job_id: t.String(), first_page: t.Integer({ minimum: 1 }), last_page: t.Integer({ minimum: 1 }) },
+        { description: "Only on a document found in a split file: the job that split it, and the document's pages in that file." },
+      ),
+    ),
     review_threshold: t.Number({
       minimum: 0,
       maximum: 1,

@@ -9,10 +9,9 @@
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
 import type { Logger } from '../../lib/log'
-import type { Answers } from './answers'
 import type { OpenAiEngineOptions } from './engines/openai'
 import { ExtractionError, type JobErrorCode, UNEXPECTED } from './errors'
-import type { ExtractionTask, Extractor, Progress } from './extractor'
+import type { ExtractionTask, Extractor, Progress, TaskOutput } from './extractor'
 import type { DocumentText, RecogniserName } from './readers/types'
 
 /**
@@ -28,7 +27,7 @@ export type ChildMessage =
   | { type: 'task'; id: number; task: Omit<ExtractionTask, 'content'>; size: number; read: boolean }
 
 export type ChildReply =
-  | { id: number; ok: true; output: Answers }
+  | { id: number; ok: true; output: TaskOutput }
   | { id: number; ok: false; error: { code: JobErrorCode; message: string }; detail?: string }
   | { id: number; progress: Progress }
   | { id: number; read: DocumentText }
@@ -65,7 +64,7 @@ interface Pending {
   task: ExtractionTask
   onProgress?: (progress: Progress) => void
   onRead?: (document: DocumentText) => void
-  resolve: (output: Answers) => void
+  resolve: (output: TaskOutput) => void
   reject: (error: ExtractionError) => void
 }
 
@@ -222,7 +221,7 @@ export function createProcessPool({ size, llm, timeoutMs, idleMs = CHILD_IDLE_MS
   }
 
   const extract: Extractor = (task, onProgress, signal, onRead) =>
-    new Promise<Answers>((resolve, reject) => {
+    new Promise<TaskOutput>((resolve, reject) => {
       if (closed) return reject(new ExtractionError(UNEXPECTED.code, 'The server is stopping'))
       if (signal?.aborted) return reject(CANCELED())
       const id = nextId++

@@ -9,7 +9,17 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
-import { type JobProgress, type JobReading, type JobStatus, jobTables, type StoredJobField } from '../../db/tables/jobs'
+import {
+  type JobClassification,
+  type JobDocument,
+  type JobProgress,
+  type JobReading,
+  type JobSplitFrom,
+  type JobStatus,
+  jobTables,
+  type StoredJobField,
+} from '../../db/tables/jobs'
+import type { JobField } from '../../lib/fields/model'
 import type { Tables } from '../../db/tables/kit'
 import { isoIn, nowIso } from '../../lib/time'
 import type { StoredAnswers } from './answers'
@@ -29,9 +39,21 @@ export interface NewJobRow {
   fileMediaType: string
   fileSha256: string
   engine: string
+  /** Read the file as one or more documents (D251). */
+  split: boolean
   reviewThreshold: number
   /** One instant: a new job's updated_at equals its created_at. */
   now: string
+}
+
+/**
+ * A found document's job (D251): made ended, with its outcome, in the transaction that ends the
+ * job that split its file; its ID chosen before, so that job lists it.
+ */
+export interface FoundJobRow extends Omit<NewJobRow, 'split'> {
+  id: string
+  splitFrom: JobSplitFrom
+  outcome: JobOutcome
 }
 
 export interface JobPage {
@@ -54,24 +76,48 @@ export type { QueueCaps } from './queue-limits'
 /** A new job, or which cap it would pass. */
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
-/** A job's end: its answers (and the document as it was read, kept for a review, D272), or its error. */
-export type JobOutcome = (StoredAnswers & { reading?: JobReading }) | { error: { code: JobErrorCode; message: string } }
+/**
+ * A job's end: its answers (and the document as it was read, kept for a review, D272), or its error;
+ * with `auto` (D250), the type found and the fields read as it, when one fits, and how sure the
+ * classifier was; with `split` (D251), the documents found, each a job of its own (its `result` null).
+ */
+export type JobOutcome = (
+  | (StoredAnswers & { reading?: JobReading })
+  | { result: null; fieldsMeta: null; needsReview: false }
+  | { error: { code: JobErrorCode; message: string } }
+) & {
+  documentType?: string
+  fields?: JobField[]
+  classification?: JobClassification
+  documents?: JobDocument[]
+}
 
 export const FINISHED: readonly JobStatus[] = ['succeeded', 'failed', 'canceled']
 
 /** What a job holds when it ends, by outcome. */
 function endOf(outcome: JobOutcome, now: string) {
+  const { documentType, fields, classification, documents } = outcome
+  const found = { ...(documentType && { documentType }), ...(fields && { fields }), ...(classification && { classification }), ...(documents && { documents }) }
   return 'result' in outcome
     ? {
         status: 'succeeded' as const,
         result: outcome.result,
         fieldsMeta: outcome.fieldsMeta,
         needsReview: outcome.needsReview,
+        ...found,
         leaseExpiresAt: null,
         updatedAt: now,
         completedAt: now,
       }
-    : { status: 'failed' as const, errorCode: outcome.error.code, errorMessage: outcome.error.message, leaseExpiresAt: null, updatedAt: now, completedAt: now }
+    : {
+        status: 'failed' as const,
+        errorCode: outcome.error.code,
+        errorMessage: outcome.error.message,
+        ...found,
+        leaseExpiresAt: null,
+        updatedAt: now,
+        completedAt: now,
+      }
 }
 
 const FILE_MISSING: JobOutcome = { error: { code: 'file_missing', message: 'The uploaded document is no longer stored' } }
@@ -365,6 +411,26 @@ export const jobsRepository = perDatabase((database) => {
 
     /** Records the outcome if `runner` still holds the job, and releases its document; the ended job. */
     finish,
+
+    /** Stores the jobs of the documents found in a split job's file, ended (D251); they hold no file of their own. */
+    *found(tx: Queries, found: FoundJobRow[]): Part<JobRow[]> {
+      if (found.length === 0) return []
+      const rows = yield* run(
+        tx
+          .insert(jobs)
+          .values(
+            found.map(({ now, outcome, ...job }) => {
+              const pages = job.splitFrom.last_page - job.splitFrom.first_page + 1
+              return { ...job, ...endOf(outcome, now), progress: { pages_done: pages, pages_total: pages }, attempts: 1, createdAt: now }
+            }),
+          )
+          .returning(),
+      )
+      // Each document keeps its own pages' reading for a review to learn from (D272).
+      const readings = found.flatMap(({ id, outcome }) => ('reading' in outcome && outcome.reading ? [{ jobId: id, reading: outcome.reading }] : []))
+      if (readings.length > 0) yield* run(tx.insert(jobReadings).values(readings))
+      return rows
+    },
 
     /** Deletes kept documents whose retention has passed, and gives the space of deleted documents back; how many. */
     async purgeExpiredFiles(): Promise<number> {

@@ -6,20 +6,26 @@
 import type { Database } from '../../db/database'
 import type { Part, Queries } from '../../db/dialect'
 import { isDatabaseUnavailable } from '../../db/errors'
-import type { JobReading, JobStatus, StoredFieldMeta } from '../../db/tables/jobs'
+import type { JobClassification, JobReading, JobStatus, StoredFieldMeta, StoredJobField } from '../../db/tables/jobs'
 import { errors } from '../../http/errors'
-import { isIdOf } from '../../lib/ids'
+import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type FieldInput, type JobField, typeRuleDetails } from '../../lib/fields/model'
+import { AUTO_TYPE, type Classification } from '../catalog/classification'
+import type { DocumentTypeEntry } from '../catalog/model'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
 import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
-import type { StoredAnswers } from './answers'
+import { type Answers, type StoredAnswers, storedAnswers } from './answers'
+import { pages } from './classifier'
+import { ExtractionError } from './errors'
+import type { DocumentOutput, TaskOutput, TaskType } from './extractor'
 import type { ExtractRequest, Job } from './model'
+import type { DocumentText } from './readers/types'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
-import { type ClaimedJob, type ClaimTurn, FINISHED, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
+import { type ClaimedJob, type ClaimTurn, FINISHED, type FoundJobRow, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
 import { jobFieldOf, toWire } from './wire'
 import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
@@ -43,9 +49,12 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
     )
     if (details.length > 0) throw errors.validation(details)
   }
-  const type = catalog.get(request.document_type)
-  if (!type) throw unknownDocumentType(catalog, request.document_type)
-  const known = new Map(type.fields.map((field) => [field.key, field]))
+  // D250: with `auto` the type is found as the job runs; its fields are typed without a catalog type, and take its aliases then.
+  const auto = request.document_type === AUTO_TYPE
+  const type = auto ? undefined : catalog.get(request.document_type)
+  if (!type && !auto) throw unknownDocumentType(catalog, request.document_type)
+  const documentType = type?.slug ?? AUTO_TYPE
+  const known = new Map(type?.fields.map((field) => [field.key, field]))
   const withCatalog = (field: Omit<FieldInput, 'required'>): JobField => resolveField(field, known.get(field.key))
 
   if (request.fields !== undefined) {
@@ -56,16 +65,34 @@ export async function resolveFields(database: Database, catalog: Catalog, accoun
           : { ...field, key, label: field.label ?? key, description: field.description ?? '' },
       ),
     )
-    return { documentType: type.slug, schemaId: null, schemaVersion: null, fields, reviewThreshold }
+    return { documentType, schemaId: null, schemaVersion: null, fields, reviewThreshold }
   }
   if (request.schema_id !== undefined) {
     const schema = await getActiveSchemaVersion(database, accountId, request.schema_id, request.schema_version)
     if (schema.fields.length === 0) throw errors.validation([{ path: '/extract/schema_id', message: 'The schema has no fields to extract' }])
     const fields = schema.fields.map(withCatalog)
-    return { documentType: type.slug, schemaId: schema.schema_id, schemaVersion: schema.version, fields, reviewThreshold: schema.review_threshold }
+    return { documentType, schemaId: schema.schema_id, schemaVersion: schema.version, fields, reviewThreshold: schema.review_threshold }
   }
-  const fields = type.fields.filter((field) => type.suggestedKeys.includes(field.key)).map(withCatalog)
-  return { documentType: type.slug, schemaId: null, schemaVersion: null, fields, reviewThreshold }
+  // With `auto`, no fields: the found type's suggested fields, chosen as the job runs (D250).
+  return { documentType, schemaId: null, schemaVersion: null, fields: type ? suggestedFields(type) : [], reviewThreshold }
+}
+/** A type's suggested fields as a job reads them, typed and with the catalog's aliases. */
+function suggestedFields(type: DocumentTypeEntry): JobField[] {
+  return type.fields.filter((field) => type.suggestedKeys.includes(field.key)).map((field) => resolveField(field, field))
+}
+
+/**
+ * Every catalog type as a task that classifies takes it (D250): its cues, and the fields a
+ * document of it is read with: the job's own, each with the aliases of the type's field of the same
+ * key, or, when the job gives none, the type's suggested fields.
+ */
+export function typesToRead(catalog: Catalog, given: readonly StoredJobField[]): TaskType[] {
+  return catalog.classifiable().map((type) => {
+    const entry = catalog.get(type.slug)!
+    const aliases = new Map(entry.fields.map((field) => [field.key, field.aliases]))
+    const read = given.length ? given.map((field) => resolveField(jobFieldOf(field), { aliases: aliases.get(field.key) })) : suggestedFields(entry)
+    return { ...type, read, issuedBySeller: entry.issued_by_seller === true }
+  })
 }
 
 export interface ResolvedFields {
@@ -81,6 +108,8 @@ export interface NewJob extends Omit<ResolvedFields, 'reviewThreshold'> {
   reviewThreshold?: number
   accountId: string
   engine: string
+  /** Read the file as one or more documents (D251); false when left out. */
+  split?: boolean
   file: { name: string; mediaType: MediaType; content: Uint8Array; sha256: string }
 }
 
@@ -101,6 +130,7 @@ export async function createJob(database: Database, input: NewJob, caps: QueueCa
       fileMediaType: input.file.mediaType,
       fileSha256: input.file.sha256,
       engine: input.engine,
+      split: input.split ?? false,
       reviewThreshold: input.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD,
       now: nowIso(),
     },
@@ -222,14 +252,31 @@ export async function claimNextJob(
 }
 
 /** Records the outcome if `runner` still holds the job, releases its document, and queues its webhook events; whether it did. */
-export function completeJob(database: Database, id: string, runner: string, outcome: JobOutcome, keepFileMs: number): Promise<boolean> {
+export function completeJob(
+  database: Database,
+  id: string,
+  runner: string,
+  outcome: JobOutcome,
+  keepFileMs: number,
+  found: FoundJobRow[] = [],
+): Promise<boolean> {
   const jobs = jobsRepository(database)
   return database.transaction(function* (tx) {
     const ended = yield* jobs.finish(tx, id, runner, outcome, keepFileMs)
     if (!ended) return false
-    yield* jobsEnded(database, tx, [ended])
+    const documents = yield* jobs.found(tx, found)
+    yield* jobsEnded(database, tx, [...documents, ended])
     return true
   })
+}
+
+/** A document read as more than this much JSON is not kept for a review: its job can be reviewed, but teaches no layout (D272). */
+export const MAX_READING_BYTES = 2 * 1024 * 1024
+
+/** What a job keeps of its document's reading for a review (D272): the reading without its second one, if it is not too large. */
+function keptReading(reading: DocumentText): JobReading | undefined {
+  const kept: JobReading = { pages: reading.pages, ...(reading.layout ? { layout: reading.layout } : {}) }
+  return JSON.stringify(kept).length <= MAX_READING_BYTES ? kept : undefined
 }
 
 // A review (D271): the reviews service composes these parts with its own tables and the webhook event.
@@ -264,4 +311,89 @@ export function* recordReview(database: Database, tx: Queries, accountId: string
   const row = yield* repository.locked(tx, accountId, id)
   if (!row) return undefined
   return toWire(yield* repository.reviewed(tx, id, review))
+}
+
+/**
+ * POST /classify (D252): the file's type and page count, read in the extraction threads; a file
+ * that cannot be read is 422 `unreadable_document`, with the code a job would fail with.
+ */
+export async function classifyFile(
+  runner: { classify(file: { content: Uint8Array; mediaType: MediaType }, signal?: AbortSignal): Promise<{ classification: Classification; pages: number }> },
+  file: { content: Uint8Array; mediaType: MediaType },
+  signal?: AbortSignal,
+): Promise<{ document_type: string | null; confidence: number; candidates: JobClassification['candidates']; pages: number }> {
+  try {
+    const { classification, pages } = await runner.classify(file, signal)
+    return { document_type: classification.documentType, ...classificationOf(classification), pages }
+  } catch (error) {
+    if (error instanceof ExtractionError) throw errors.unreadableDocument(error.code, error.message)
+    throw error
+  }
+}
+
+/** A classification as a job records it and the API answers it (D250). */
+export function classificationOf({ confidence, candidates }: Classification): JobClassification {
+  return { confidence, candidates: candidates.map((candidate) => ({ document_type: candidate.documentType, confidence: candidate.confidence })) }
+}
+
+/** A job with `auto` whose document is of no type the catalog holds fails, rather than be read as a guess (D250). */
+function noTypeFits({ candidates }: Classification): JobOutcome {
+  const likeliest = candidates[0]
+  const hint = likeliest ? ` (the likeliest, ${likeliest.documentType}, at ${likeliest.confidence.toFixed(2)})` : ''
+  return { error: { code: 'unknown_document_type', message: `The document is of none of the catalog's types${hint}` } }
+}
+
+/**
+ * What a task's output makes of a job (D250, D251): its outcome; with `auto`, the type found and
+ * its fields; with `split`, the jobs of the documents found, made ended, each with its pages, its
+ * type and its answers, and the job that split them listing them. Each document keeps what it was
+ * read as, its own pages of the file's reading, for a review to learn from (D272, D255).
+ */
+export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskType[], reading?: DocumentText): { outcome: JobOutcome; found: FoundJobRow[] } {
+  const keys = (fields: readonly { key: string }[]) => fields.map(({ key }) => key)
+  const answered = (fields: readonly { key: string }[], answers: Answers, text: DocumentText | undefined): JobOutcome => {
+    const kept = text && keptReading(text)
+    return { ...storedAnswers(keys(fields), answers, row.reviewThreshold), ...(kept && { reading: kept }) }
+  }
+  if (output.kind === 'answers') return { outcome: answered(row.fields, output.answers, reading), found: [] }
+  if (output.kind === 'classified') throw new Error('a job never only classifies')
+  const auto = row.documentType === AUTO_TYPE
+  /** One document's outcome: with `auto`, its type, the fields read as it and its classification. */
+  const documentOutcome = ({ firstPage, lastPage, documentType, classification, answers }: DocumentOutput): JobOutcome => {
+    const fields = auto ? types.find((type) => type.slug === documentType)?.read : row.fields.map(jobFieldOf)
+    if (answers === null || documentType === null || !fields)
+      return { ...noTypeFits(classification), ...(auto && { classification: classificationOf(classification) }) }
+    const stored = answered(fields, answers, reading && row.split ? pages(reading, firstPage, lastPage) : reading)
+    return auto ? { ...stored, documentType, fields, classification: classificationOf(classification) } : stored
+  }
+  if (!row.split) return { outcome: documentOutcome(output.documents[0]!), found: [] }
+  const now = nowIso()
+  const found: FoundJobRow[] = output.documents.map((document) => {
+    const outcome = documentOutcome(document)
+    return {
+      id: newId('job'),
+      accountId: row.accountId,
+      documentType: outcome.documentType ?? row.documentType,
+      schemaId: row.schemaId,
+      schemaVersion: row.schemaVersion,
+      fields: outcome.fields ?? row.fields,
+      fileName: row.fileName,
+      fileSize: row.fileSize,
+      fileMediaType: row.fileMediaType,
+      fileSha256: row.fileSha256,
+      engine: row.engine,
+      reviewThreshold: row.reviewThreshold,
+      splitFrom: { job_id: row.id, first_page: document.firstPage, last_page: document.lastPage },
+      outcome,
+      now,
+    }
+  })
+  const documents = found.map(({ id, splitFrom, documentType }) => ({
+    first_page: splitFrom.first_page,
+    last_page: splitFrom.last_page,
+    document_type: documentType === AUTO_TYPE ? null : documentType,
+    job_id: id,
+  }))
+  // The job that split holds no values of its own: its documents' jobs each say whether they need a person (D255).
+  return { outcome: { result: null, fieldsMeta: null, needsReview: false, documents }, found }
 }

@@ -25,6 +25,10 @@ export function toWire(row: JobRow): Job {
     fields_meta: row.fieldsMeta && withBoxes(row.fieldsMeta),
     error: row.errorCode ? { code: row.errorCode as JobErrorCode, message: row.errorMessage ?? '' } : null,
     engine: row.engine,
+    // Issue 34: only on the jobs that have them, so a request as before answers as before (D253).
+    ...(row.classification && { classification: row.classification }),
+    ...(row.split && { documents: row.documents }),
+    ...(row.splitFrom && { split_from: row.splitFrom }),
     review_threshold: row.reviewThreshold,
     needs_review: row.needsReview,
     created_at: row.createdAt,

@@ -12,23 +12,25 @@ import { noteDatabaseFailure } from '../../db/errors'
 import { createLeaseWorker } from '../../lib/lease-worker'
 import type { Logger } from '../../lib/log'
 import type { JobField } from '../../lib/fields/model'
+import { AUTO_TYPE, type Classification } from '../catalog/classification'
 import type { Catalog } from '../catalog/service'
-import { type Answers, storedAnswers } from './answers'
+import type { Answers } from './answers'
+import { pages } from './classifier'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './errors'
-import type { Extractor } from './extractor'
+import type { Extractor, TaskOutput, TaskType } from './extractor'
 import type { LayoutSource } from './learning/layout'
 import { withLearnedLayouts } from './learning/read'
 import type { DocumentText, MediaType, ReadLimits } from './readers/types'
-import { type ClaimedJob, type JobOutcome, jobsRepository, type QueueCaps, shareOf } from './repository'
-import { claimNextJob, completeJob } from './service'
+import { type ClaimedJob, type FoundJobRow, type JobOutcome, jobsRepository, type QueueCaps, shareOf } from './repository'
+import { claimNextJob, completeJob, outcomeOf, typesToRead } from './service'
 import { jobFieldOf } from './wire'
 
 export interface JobRunnerOptions {
   database: Database
   /** Reads a job's document and runs the engine: in extraction processes in the server (D190). */
   extract: Extractor
-  /** What the engine is told of a job's document type (D220). */
+  /** What the engine is told of a job's document type (D220); the types a job with `auto` or `split`, and POST /classify, tell apart (D250). */
   catalog: Catalog
   /** Jobs extracted at the same time. */
   concurrency: number
@@ -52,9 +54,6 @@ export interface JobRunnerOptions {
    */
   layoutsOf?: (accountId: string) => LayoutSource
 }
-
-/** A document read as more than this much JSON is not kept for a review: its job can be reviewed, but teaches no layout (D272). */
-export const MAX_READING_BYTES = 2 * 1024 * 1024
 
 /** The lease of a runner made without one (tests); the server's comes from `--job-lease`. */
 const DEFAULT_LEASE_MS = 30_000
@@ -104,9 +103,12 @@ export function createJobRunner({
     let progressWrites: Promise<unknown> = Promise.resolve()
     let outcome: JobOutcome
     let reading: DocumentText | undefined
+    let found: FoundJobRow[] = []
     try {
       const fields = row.fields.map(jobFieldOf)
-      let answers = await extractFields(
+      // D250, D251: a job that leaves its type to the classifier, or splits its file, takes the catalog's types along.
+      const types = row.documentType === AUTO_TYPE || row.split ? typesToRead(catalog, row.fields) : []
+      const output = await extractFields(
         {
           content,
           mediaType: row.fileMediaType as MediaType,
@@ -114,6 +116,7 @@ export function createJobRunner({
           issuedBySeller: catalog.get(row.documentType)?.issued_by_seller === true,
           fields,
           limits: readLimits,
+          ...(types.length > 0 && { typing: { mode: row.split ? 'split' : 'auto', types } }),
         },
         // One write after the other: on a pool, writes sent at once may land out of order, and page 2 overwrite page 3.
         (progress) =>
@@ -121,16 +124,8 @@ export function createJobRunner({
         signal,
         (document) => (reading = document),
       )
-      if (reading && layoutsOf) answers = await withLayouts(row, reading, fields, answers)
-      const kept = reading && JSON.stringify(reading)
-      outcome = {
-        ...storedAnswers(
-          row.fields.map(({ key }) => key),
-          answers,
-          row.reviewThreshold,
-        ),
-        ...(kept && kept.length <= MAX_READING_BYTES ? { reading: reading! } : {}),
-      }
+      const learned = reading && layoutsOf ? await withLayouts(row, reading, fields, types, output) : output
+      ;({ outcome, found } = outcomeOf(row, learned, types, reading))
     } catch (error) {
       if (signal.aborted) {
         log.info('job stopped while running: canceled, given back, or taken over by another runner', { job_id: id })
@@ -143,7 +138,7 @@ export function createJobRunner({
       }
     }
     try {
-      await completeJob(database, id, worker.owner, outcome, keepFileMs)
+      await completeJob(database, id, worker.owner, outcome, keepFileMs, found)
     } catch (error) {
       noteDatabaseFailure(database, error)
       // An answer that cannot be stored (say, a value JSON cannot hold) must not leave the job running.
@@ -158,16 +153,29 @@ export function createJobRunner({
     })
   }
 
-  /** The answers read again with the account's learned layouts; a lookup that fails leaves the general reading's (D274). */
-  async function withLayouts(row: ClaimedJob['row'], reading: DocumentText, fields: JobField[], answers: Answers): Promise<Answers> {
+  /**
+   * Each document's answers read again with the account's learned layouts, a bundle's documents on
+   * their own pages (D255); a lookup that fails leaves the general reading's (D274).
+   */
+  async function withLayouts(row: ClaimedJob['row'], reading: DocumentText, fields: JobField[], types: TaskType[], output: TaskOutput): Promise<TaskOutput> {
+    const layouts = layoutsOf!(row.accountId)
+    const learn = (text: DocumentText, wanted: JobField[], answers: Answers) => withLearnedLayouts(text, wanted, answers, layouts)
     try {
-      return await withLearnedLayouts(reading, fields, answers, layoutsOf!(row.accountId))
+      if (output.kind === 'answers') return { kind: 'answers', answers: await learn(reading, fields, output.answers) }
+      if (output.kind !== 'documents') return output
+      const documents = []
+      for (const document of output.documents) {
+        const wanted = row.documentType === AUTO_TYPE ? types.find((type) => type.slug === document.documentType)?.read : fields
+        const text = row.split ? pages(reading, document.firstPage, document.lastPage) : reading
+        documents.push(document.answers && wanted ? { ...document, answers: await learn(text, wanted, document.answers) } : document)
+      }
+      return { kind: 'documents', documents }
     } catch (error) {
       log.warn('learned layouts could not be read; the job keeps the general reading', {
         job_id: row.id,
         error: error instanceof Error ? error.message : String(error),
       })
-      return answers
+      return output
     }
   }
 
@@ -250,6 +258,19 @@ export function createJobRunner({
       const done = new Promise<void>((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]))
       void worker.poll()
       return done
+    },
+
+    /**
+     * The catalog type of a file and its page count, read in the extraction processes as far as its
+     * first pages with text (D244, D252): POST /classify, which makes no job. Rejects with the
+     * ExtractionError a job would fail with.
+     */
+    async classify(file: { content: Uint8Array; mediaType: MediaType }, signal?: AbortSignal): Promise<{ classification: Classification; pages: number }> {
+      const typing = { mode: 'classify' as const, types: typesToRead(catalog, []) }
+      const task = { ...file, documentType: AUTO_TYPE, issuedBySeller: false, fields: [], limits: readLimits, typing }
+      const output = await extractFields(task, undefined, signal)
+      if (output.kind !== 'classified') throw new Error('a classifying task answered something else')
+      return output
     },
 
     /** How long a finished job's document is kept (D60); canceled jobs follow it too. */

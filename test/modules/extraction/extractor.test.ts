@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import type { Answers as EngineAnswers } from '../../../src/modules/extraction/answers'
 import type { Engine, ExtractionInput } from '../../../src/modules/extraction/engines/types'
-import { joined, split } from '../../helpers/answers'
+import { joined, split, taskAnswers } from '../../helpers/answers'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import * as readers from '../../../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS, type DocumentText, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
@@ -57,7 +57,7 @@ describe('a scan read twice', () => {
   } satisfies Record<string, Answers>
 
   test('each field comes from the reading that answers it more surely, if at least 0.6 sure', async () => {
-    const output = split(await inProcessExtractor(engine(answers))(task))
+    const output = split(taskAnswers(await inProcessExtractor(engine(answers))(task)))
     expect(read.mock.calls[0]![2]!.readTwice).toBe(true)
     expect(output.values).toEqual({ total: '9.00', date: '2018-12-25', company_name: 'BOOK TA SDN BHD', currency: null })
     expect(output.meta.total).toEqual({ confidence: 0.85, page: 1, snippet: SECOND, bbox: null })
@@ -67,7 +67,7 @@ describe('a scan read twice', () => {
 
   test('an engine that does not read twice (a model call) answers from the first reading only', async () => {
     const once = engine(answers, false)
-    const output = split(await inProcessExtractor(once)(task))
+    const output = split(taskAnswers(await inProcessExtractor(once)(task)))
     // Its scans are not read a second time for nothing.
     expect(read.mock.calls[0]![2]!.readTwice).toBe(false)
     expect(once.seen).toEqual([FIRST])

@@ -20,6 +20,7 @@ import { readDocument } from '../../../src/modules/extraction/readers'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, type DocumentText, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
 import { renderPage, toPng } from '../../helpers/images'
+import { taskAnswers } from '../../helpers/answers'
 
 // One test reads scans through OCR.
 setDefaultTimeout(120_000)
@@ -147,7 +148,7 @@ const general: Engine = {
 
 async function extract(document: DocumentText, layouts?: LayoutStore): Promise<Answers> {
   const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.pdf, documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS }
-  const answers = await inProcessExtractor(general, { read: async () => document })(task)
+  const answers = taskAnswers(await inProcessExtractor(general, { read: async () => document })(task))
   // As the job runner does (D274): the document as read, again with the account's layouts.
   return layouts ? withLearnedLayouts(document, fields, answers, layouts.source) : answers
 }
@@ -321,14 +322,16 @@ describe('a scanned receipt', () => {
       withLearnedLayouts(
         document,
         fields,
-        await inProcessExtractor(reading, { read: async () => document })({
-          content: new Uint8Array([1]),
-          mediaType: MEDIA_TYPES.png,
-          documentType: 'invoice',
-          issuedBySeller: true,
-          fields,
-          limits: DEFAULT_READ_LIMITS,
-        }),
+        taskAnswers(
+          await inProcessExtractor(reading, { read: async () => document })({
+            content: new Uint8Array([1]),
+            mediaType: MEDIA_TYPES.png,
+            documentType: 'invoice',
+            issuedBySeller: true,
+            fields,
+            limits: DEFAULT_READ_LIMITS,
+          }),
+        ),
         layouts.source,
       )
     layouts.put(

@@ -44,7 +44,7 @@ function gatedExtractor(name: string) {
         reject(new Error('aborted'))
       })
     })
-    return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
+    return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
   }
   return { extract, release, state }
 }
@@ -239,7 +239,7 @@ describe('job leases', () => {
       async ({ fields, content }) => {
         seen.push(new TextDecoder().decode(content))
         await Bun.sleep(5)
-        return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
+        return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
       }
     // Leases long enough that a stalled event loop on a busy machine never lets one run out: this is about claims, not takeovers.
     runner(counting('here'), { concurrency: 3, leaseMs: 10_000 }).start()

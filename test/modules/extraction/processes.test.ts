@@ -7,7 +7,7 @@ import { createProcessPool } from '../../../src/modules/extraction/processes'
 import type { LlmConfig } from '../../../src/config'
 import { type Logger, silentLogger } from '../../../src/lib/log'
 import { readFileSync } from 'node:fs'
-import { split } from '../../helpers/answers'
+import { split, taskAnswers } from '../../helpers/answers'
 import { eventually } from '../../helpers/eventually'
 
 // Each test starts processes from the sources, which load the readers as they start.
@@ -65,7 +65,7 @@ function alive(pid: number): boolean {
 
 test('extracts a document in a child process of its own', async () => {
   const children = pool()
-  const output = split(await children.extract(textTask('ACME Ltd\nInvoice No.: T-123\nTotal: 10.00 EUR\n')))
+  const output = split(taskAnswers(await children.extract(textTask('ACME Ltd\nInvoice No.: T-123\nTotal: 10.00 EUR\n'))))
   expect(output.values.invoice_number).toBe('T-123')
   expect(output.meta.invoice_number).toEqual({ confidence: expect.any(Number), page: 1, snippet: 'Invoice No.: T-123', bbox: null })
   expect(Object.keys(output.values)).toEqual(['invoice_number'])
@@ -88,7 +88,7 @@ test('a document that is a view of a larger buffer is read as the view alone', a
   // Read whole, the first number would be the answer.
   const whole = new TextEncoder().encode('Invoice No.: W-1\nInvoice No.: V-7\n')
   const view = whole.subarray(whole.indexOf(0x0a) + 1)
-  expect((await children.extract({ ...textTask(''), content: view })).invoice_number!.value).toBe('V-7')
+  expect(taskAnswers(await children.extract({ ...textTask(''), content: view })).invoice_number!.value).toBe('V-7')
 })
 
 test("leaves the caller's event loop free while it works", async () => {
@@ -120,7 +120,7 @@ test('a canceled task is stopped: waiting, it never starts; running, its process
   await eventually(() => !alive(pid!))
   // The spare takes the next task.
   expect(children.pids).toEqual([spare!])
-  const output = split(await children.extract(textTask('Invoice No.: T-9\n')))
+  const output = split(taskAnswers(await children.extract(textTask('Invoice No.: T-9\n'))))
   expect(output.values.invoice_number).toBe('T-9')
   expect(children.pids[0]).toBe(spare!)
 })
@@ -154,7 +154,7 @@ test('a process that dies mid-task fails its task, is logged, and a new one take
   const error = await doomed
   expect([error.code, error.message]).toEqual(['extraction_failed', 'The extraction failed unexpectedly'])
   expect(logged).toEqual(['extraction process died'])
-  expect((await children.extract(textTask('Invoice No.: D-2\n'))).invoice_number!.value).toBe('D-2')
+  expect(taskAnswers(await children.extract(textTask('Invoice No.: D-2\n'))).invoice_number!.value).toBe('D-2')
 })
 
 test('runs several tasks on a bounded number of processes', async () => {
@@ -164,7 +164,7 @@ test('runs several tasks on a bounded number of processes', async () => {
   expect(children.size).toBe(3)
   expect(children.running).toBe(2)
   const outputs = await Promise.all(pending)
-  expect(outputs.map((output) => output.invoice_number!.value)).toEqual(['N-0', 'N-1', 'N-2', 'N-3', 'N-4', 'N-5'])
+  expect(outputs.map((output) => taskAnswers(output).invoice_number!.value)).toEqual(['N-0', 'N-1', 'N-2', 'N-3', 'N-4', 'N-5'])
   expect(children.size).toBeLessThanOrEqual(3)
   expect(children.running).toBe(0)
 })
@@ -175,7 +175,7 @@ test('ends idle processes', async () => {
   const [pid] = children.pids
   await eventually(() => children.size === 0)
   await eventually(() => !alive(pid!))
-  expect((await children.extract(textTask('Invoice No.: I-2\n'))).invoice_number!.value).toBe('I-2')
+  expect(taskAnswers(await children.extract(textTask('Invoice No.: I-2\n'))).invoice_number!.value).toBe('I-2')
 })
 
 test('refuses work once closed, and its processes are gone', async () => {

@@ -56,7 +56,7 @@ async function setup() {
         })
       })
       ended.push(name)
-      return joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} })
+      return { kind: 'answers' as const, answers: joined({ values: Object.fromEntries(fields.map(({ key }) => [key, name])), meta: {} }) }
     }
   const runner = (options: { ms?: number; concurrency?: number; pollMs?: number; leaseMs?: number; on?: Database } = {}) => {
     const made = createJobRunner({

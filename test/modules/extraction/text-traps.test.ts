@@ -14,6 +14,7 @@ import { readHtml } from '../../../src/modules/extraction/readers/html'
 import { readMarkdown, readText } from '../../../src/modules/extraction/readers/text'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
 import { TEXT_TRAPS, type TrapKind, trapFields } from '../../helpers/text-traps'
+import { taskAnswers } from '../../helpers/answers'
 
 const encode = (text: string) => new TextEncoder().encode(text)
 const MEDIA: Record<TrapKind, (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES]> = {
@@ -32,7 +33,9 @@ describe('every trap is read to an answer: detection, reader and engine with the
         expect(detectMediaType(content)).toBeDefined()
         let outcome = 'succeeded'
         try {
-          const answers = await extract({ content, mediaType: MEDIA[kind], documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS })
+          const answers = taskAnswers(
+            await extract({ content, mediaType: MEDIA[kind], documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS }),
+          )
           expect(Object.keys(answers)).toContain('invoice_number')
         } catch (error) {
           expect(error).toBeInstanceOf(ExtractionError)

@@ -1,6 +1,7 @@
 /**
- * Try a document: drop a file, choose where its fields come from (a catalog type's suggestions,
- * a saved schema and version, or fields typed here), watch its pages being read, see the result.
+ * Try a document: drop a file, choose its type or let it be found, say whether it holds several
+ * documents, choose where its fields come from (a catalog type's suggestions, a saved schema and
+ * version, or fields typed here), watch its pages being read, see the result or the documents found.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, call, type DocumentType, documentTypes, ENDED, extract, type Job, type Schema } from './api.ts'
@@ -20,6 +21,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
   const [schemas, setSchemas] = useState<Schema[]>([])
   const [file, setFile] = useState<File | null>(null)
   const [documentType, setDocumentType] = useState('invoice')
+  const [split, setSplit] = useState(false)
   const [source, setSource] = useState<Source>(schemaId ? 'schema' : 'catalog')
   const [schema, setSchema] = useState(schemaId ?? '')
   const [version, setVersion] = useState('')
@@ -51,7 +53,7 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
     setJob(null)
     setBusy(true)
     try {
-      const part: Record<string, unknown> = { document_type: documentType }
+      const part: Record<string, unknown> = { document_type: documentType, ...(split && { split: true }) }
       if (source === 'schema') {
         if (!schema) throw new Error('Choose a schema, or create one under Schemas.')
         part.schema_id = schema
@@ -91,7 +93,11 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
       <form class="try" onSubmit={run}>
         <DropZone file={file} onFile={setFile} />
         <div class="options">
-          <TypeSelect label="Document type" types={types} value={documentType} onChange={setDocumentType} />
+          <TypeSelect label="Document type" types={types} value={documentType} onChange={setDocumentType} detect="Detect the type" />
+          <label class="check">
+            <input type="checkbox" checked={split} onChange={(event) => setSplit(event.currentTarget.checked)} />
+            Several documents in one file
+          </label>
           <fieldset class="choices">
             <legend>Fields from</legend>
             <label class="check">
@@ -163,8 +169,61 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
       </form>
       {job && <Progress job={job} />}
       {sent && <CurlCommand command={curlOfExtract(location.origin, sent.fileName, sent.part)} />}
-      {job && ENDED.has(job.status) ? <ResultView job={job} file={file} required={sent?.required} /> : file && <Preview file={file} />}
+      {job?.classification && ENDED.has(job.status) && <Detected job={job} types={types} />}
+      {job?.documents ? (
+        <FoundDocuments job={job} types={types} />
+      ) : job && ENDED.has(job.status) ? (
+        <ResultView job={job} file={file} required={sent?.required} />
+      ) : (
+        file && <Preview file={file} />
+      )}
     </>
+  )
+}
+
+const typeLabel = (types: DocumentType[], slug: string | null) => (slug === null ? 'No type fits' : (types.find((type) => type.slug === slug)?.label ?? slug))
+const percent = (confidence: number) => `${Math.round(confidence * 100)} %`
+
+/** The type a job with "Detect the type" found (D250), how sure, and what else it might be. */
+function Detected({ job, types }: { job: Job; types: DocumentType[] }) {
+  const { confidence, candidates } = job.classification!
+  const others = candidates.filter((candidate) => candidate.document_type !== job.document_type)
+  return (
+    <p class="detected" role="status">
+      Detected: <strong>{typeLabel(types, job.document_type === 'auto' ? null : job.document_type)}</strong> ({percent(confidence)})
+      {others.length > 0 && ` · also ${others.map((candidate) => `${typeLabel(types, candidate.document_type)} ${percent(candidate.confidence)}`).join(', ')}`}
+    </p>
+  )
+}
+
+/** The documents a split job found in its file (D251), in page order, each with its pages, its type and its own job. */
+function FoundDocuments({ job, types }: { job: Job; types: DocumentType[] }) {
+  return (
+    <section aria-label="Documents found" class="found">
+      <h2>
+        {job.documents!.length} {job.documents!.length === 1 ? 'document' : 'documents'} found
+      </h2>
+      <table class="found-documents">
+        <thead>
+          <tr>
+            <th scope="col">Pages</th>
+            <th scope="col">Type</th>
+            <th scope="col">Job</th>
+          </tr>
+        </thead>
+        <tbody>
+          {job.documents!.map((found) => (
+            <tr key={found.job_id} data-job={found.job_id}>
+              <td>{found.first_page === found.last_page ? found.first_page : `${found.first_page}–${found.last_page}`}</td>
+              <td>{typeLabel(types, found.document_type)}</td>
+              <td>
+                <a href={`#/jobs/${found.job_id}`}>{found.job_id}</a>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   )
 }
 

@@ -1,4 +1,7 @@
-/** The catalog's document types as a labelled select; `any` adds a first choice that picks none (a filter). */
+/**
+ * The catalog's document types as a labelled select; `any` adds a first choice that picks none (a
+ * filter), `detect` one that leaves the type to the classifier (`auto`, D250).
+ */
 import type { DocumentType } from './api.ts'
 import { Labeled } from './labeled.tsx'
 
@@ -8,12 +11,14 @@ export function TypeSelect({
   value,
   onChange,
   any,
+  detect,
 }: {
   label: string
   types: DocumentType[]
   value: string
   onChange: (slug: string) => void
   any?: string
+  detect?: string
 }) {
   return (
     <Labeled label={label}>
@@ -21,6 +26,7 @@ export function TypeSelect({
         // Keyed by the count: the select is made again once the types arrive, so it shows `value`.
         <select id={id} key={types.length} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
           {any !== undefined && <option value="">{any}</option>}
+          {detect !== undefined && <option value="auto">{detect}</option>}
           {types.map((type) => (
             <option key={type.slug} value={type.slug}>
               {type.label}

@@ -16,11 +16,16 @@ export { detectMediaType } from './detect'
  * `no_text_layer`, `empty_document`, `too_many_pages`, `image_too_large`).
  */
 export async function readDocument(bytes: Uint8Array, mediaType: MediaType, options: ReadOptions = { limits: DEFAULT_READ_LIMITS }): Promise<DocumentText> {
-  const document = await readPages(bytes, mediaType, options)
+  let pageCount = 0
+  const onPage = (done: number, total: number) => {
+    pageCount = total
+    options.onPage?.(done, total)
+  }
+  const document = await readPages(bytes, mediaType, { ...options, onPage })
   // Formats read whole report their pages once, at the end; PDFs and images report each page.
   if (!document.layout) options.onPage?.(document.pages.length, document.pages.length)
   if (!document.pages.some((page) => page.trim())) throw new ExtractionError('empty_document', 'The document contains no text.')
-  return document
+  return pageCount > document.pages.length ? { ...document, pageCount } : document
 }
 
 async function readPages(bytes: Uint8Array, mediaType: MediaType, options: ReadOptions): Promise<DocumentText> {

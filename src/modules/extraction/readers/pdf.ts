@@ -11,7 +11,7 @@ import { checkDocumentPixels, checkPages, checkPixels } from './limits'
 import { type Raster, toGrey } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
 import { checkPdfBudget } from './pdf-budget'
-import type { ReadOptions } from './types'
+import { enoughText, type ReadOptions } from './types'
 
 interface PdfTextItem {
   str?: string
@@ -37,7 +37,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
     const pages: LaidOutPage[] = []
     const recogniser = pageRecogniser(options.readTwice, options.recogniser)
     const scanned = { pixels: 0 }
-    for (let number = 1; number <= pdf.numPages; number++) {
+    for (let number = 1; number <= pdf.numPages && !enoughText(pages, options); number++) {
       const page = await pdf.getPage(number)
       pages.push(await readPage(page, options, recogniser, scanned))
       page.cleanup()

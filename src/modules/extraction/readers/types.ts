@@ -25,6 +25,8 @@ export interface DocumentText {
   layout?: (PageLayout | undefined)[]
   /** The document again with its doubtful scanned pages as read a second time, larger (D67). */
   secondReading?: DocumentText
+  /** The file's number of pages, when a reader stopped before the last (`ReadOptions.textPages`, D244). */
+  pageCount?: number
 }
 
 /** What one document may cost to read (D67, D120). */
@@ -61,4 +63,15 @@ export interface ReadOptions {
   onPage?: (pagesDone: number, pagesTotal: number) => void
   /** Read a doubtful scanned page a second time, for an engine that answers from both readings (D67). */
   readTwice?: boolean
+  /**
+   * Stop once this many pages with text are read (PDFs and images, whose pages cost a text layer's
+   * parse or an OCR run each): what classifying a document needs (D244). The limits still apply to
+   * the whole file; other formats are read whole, as they cost next to nothing.
+   */
+  textPages?: number
+}
+
+/** Whether the pages read so far hold the `textPages` pages with text that were asked for (D244). */
+export function enoughText(pages: readonly { text: string }[], options: ReadOptions): boolean {
+  return options.textPages !== undefined && pages.filter((page) => /[\p{L}\p{N}]/u.test(page.text)).length >= options.textPages
 }

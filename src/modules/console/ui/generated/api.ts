@@ -241,6 +241,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find a document's type
+         * @description Multipart form: `file`, as for POST /api/v1/extract. Answers which catalog type the document is (the built-in types and the operator's own, `--catalog-dir`), reading no more than its first pages with text: `document_type` (null when none fits), `confidence`, the ranked `candidates`, and its page count. Makes no job and stores nothing. A document that cannot be read is 422 `unreadable_document`, its `reason` the code an extraction job would fail with.
+         */
+        post: operations["classify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -919,11 +939,34 @@ export interface components {
                  * @description Why the job failed (D58).
                  * @enum {string}
                  */
-                code: "corrupt_document" | "encrypted_document" | "no_text_layer" | "empty_document" | "too_many_pages" | "image_too_large" | "document_too_large" | "engine_timeout" | "engine_unavailable" | "engine_rejected" | "engine_refused" | "engine_invalid_answer" | "extraction_timeout" | "extraction_failed" | "file_missing";
+                code: "corrupt_document" | "encrypted_document" | "no_text_layer" | "empty_document" | "too_many_pages" | "image_too_large" | "document_too_large" | "engine_timeout" | "engine_unavailable" | "engine_rejected" | "engine_refused" | "engine_invalid_answer" | "extraction_timeout" | "extraction_failed" | "file_missing" | "unknown_document_type";
                 message: string;
             } | null;
             /** @example builtin */
             engine: string;
+            /** @description Only with `"document_type": "auto"`: how sure the type found is, and the others it might be. */
+            classification?: {
+                confidence: number;
+                /** @description Every type with a chance worth telling, best first. */
+                candidates: {
+                    /** @example invoice */
+                    document_type: string;
+                    confidence: number;
+                }[];
+            };
+            documents?: {
+                first_page: string | number;
+                last_page: string | number;
+                document_type: string | null;
+                /** @description The document's own job: its result, with pages counted from its first. */
+                job_id: string;
+            }[] | null;
+            /** @description Only on a document found in a split file: the job that split it, and the document's pages in that file. */
+            split_from?: {
+                job_id: string;
+                first_page: string | number;
+                last_page: string | number;
+            };
             /** @description The confidence under which a value needs a person: the schema's, the request's, or 0.95 (D284). */
             review_threshold: number;
             needs_review: boolean | null;
@@ -2185,7 +2228,7 @@ export interface operations {
                      *     }
                      */
                     extract: {
-                        /** @description A slug from GET /api/v1/document-types. */
+                        /** @description A slug from GET /api/v1/document-types, or `auto`: the type the document is found to be (as POST /api/v1/classify finds it); then the job records it and its `classification`, without fields reads that type's suggested fields, and fails `unknown_document_type` when no type fits. */
                         document_type: string;
                         /** @description Field key → what to look for: its description, or `{label?, description?, type?, values?, columns?}` to declare its type. Keys follow the Field rules; at most 50. */
                         fields?: {
@@ -2242,6 +2285,8 @@ export interface operations {
                         schema_version?: number;
                         /** @description Without `schema_id`: the confidence under which a value needs a person (`needs_review`, D284); 0.95 when left out. */
                         review_threshold?: number;
+                        /** @description `true`: the file may hold several documents (a scanned stack, a bundle). The job lists those it found in `documents`, each a job of its own with its pages' result; the fields apply to each, and with `auto` each has its own type. */
+                        split?: boolean;
                     };
                 };
             };
@@ -2325,6 +2370,102 @@ export interface operations {
             };
             /** @description Schema limit reached */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    classify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The document: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/html, text/markdown, text/plain, image/jpeg, image/png, image/tiff, image/webp, image/heic (detected from its content).
+                     */
+                    file: Blob;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        document_type: string | null;
+                        /** @description The chance the answer is right: that the document is of that type, or, for null, of none of them. */
+                        confidence: number;
+                        /** @description Every type with a chance worth telling, best first. */
+                        candidates: {
+                            /** @example invoice */
+                            document_type: string;
+                            confidence: number;
+                        }[];
+                        /** @description The document's page count. */
+                        pages: string | number;
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
