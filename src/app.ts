@@ -12,12 +12,14 @@ import { catalogModule } from './modules/catalog'
 import { consoleModule } from './modules/console'
 import type { Catalog } from './modules/catalog/service'
 import { extractionModule } from './modules/extraction'
+import { Job } from './modules/extraction/model'
 import { keysModule } from './modules/keys'
+import { authenticateKey } from './modules/keys/service'
 import type { JobRunner } from './modules/extraction/worker'
 import { reviewsModule } from './modules/reviews'
 import { schemasModule } from './modules/schemas'
 import { webhooksModule } from './modules/webhooks'
-import { DeliveryHeaders, RECEIVER_ANSWERS, WEBHOOK_EVENT_BODIES } from './modules/webhooks/model'
+import { DeliveryHeaders, RECEIVER_ANSWERS, webhookEventBodies } from './modules/webhooks/model'
 
 export interface AppOptions {
   database: Database
@@ -47,7 +49,7 @@ const TAGS = [
   { name: 'Schemas', description: "The account's saved sets of extraction fields." },
   { name: 'Catalog', description: 'Built-in document types and their suggested fields.' },
   { name: 'Extraction', description: 'Documents in, fields out: jobs that keep their own copy of the fields.' },
-  { name: 'Reviews', description: "A person's corrections of a job's values, and the layouts of senders they teach." },
+  { name: 'Reviews', description: "A person's corrections of a job's values, the layouts of senders they teach, and the account's accuracy they measure." },
   { name: 'Webhooks', description: 'Endpoints that are told when jobs end, signed per Standard Webhooks, and their delivery attempts.' },
   { name: 'Keys', description: "The account's own API keys: listed by prefix, created (the key shown once) and revoked." },
   { name: 'Operations', description: 'Liveness and readiness, without a key.' },
@@ -55,7 +57,7 @@ const TAGS = [
 
 export function createApp(options: AppOptions) {
   const { database, catalog, maxJsonBytes = DEFAULT_MAX_JSON_BYTES, log = silentLogger, extraction, webhooks } = options
-  const { plugin: auth, accountOf } = createAuth(database)
+  const { plugin: auth, accountOf } = createAuth((key) => authenticateKey(database, key))
   const idempotency = createIdempotency(database)
   let routes: RouteInfo[] = []
   const app = new Elysia({ normalize: false })
@@ -66,7 +68,7 @@ export function createApp(options: AppOptions) {
     .use(
       openApiPlugin({
         tags: TAGS,
-        webhooks: { tag: 'Webhooks', events: WEBHOOK_EVENT_BODIES, headers: DeliveryHeaders, answers: RECEIVER_ANSWERS },
+        webhooks: { tag: 'Webhooks', events: webhookEventBodies(Job), headers: DeliveryHeaders, answers: RECEIVER_ANSWERS },
         documentApp: (generator): DocumentApp => createApp({ ...options, log: silentLogger, openApiGenerator: generator }),
       }),
     )
@@ -104,7 +106,7 @@ export function createApp(options: AppOptions) {
         .use(schemasModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(catalogModule({ catalog, auth }))
         .use(extractionModule({ database, catalog, auth, idempotency, ...extraction }))
-        .use(reviewsModule({ database, auth, idempotency, maxJsonBytes }))
+        .use(reviewsModule({ database, catalog, auth, idempotency, maxJsonBytes }))
         .use(webhooksModule({ database, auth, maxJsonBytes, allowPrivate: webhooks?.allowPrivate ?? false }))
         .use(keysModule({ database, auth })),
     )

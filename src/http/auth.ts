@@ -4,9 +4,16 @@
  * so a bad key is a 401 even when the body is malformed too.
  */
 import { Elysia } from 'elysia'
-import type { Database } from '../db/database'
-import { authenticateKey, type Principal } from '../modules/keys/service'
 import { errors } from './errors'
+
+/** Who a request acts as: the account of the key it carries, and that key. */
+export interface Principal {
+  accountId: string
+  keyId: string
+}
+
+/** The principal of an API key, or undefined for a key that is unknown or revoked (the keys module's). */
+export type KeyAuthenticator = (key: string) => Principal | undefined | Promise<Principal | undefined>
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
@@ -16,14 +23,14 @@ function isApiPath(url: string): boolean {
   return pathStart !== -1 && url.startsWith('/api/', pathStart)
 }
 
-export function createAuth(database: Database) {
+export function createAuth(authenticateKey: KeyAuthenticator) {
   const principals = new WeakMap<Request, Principal>()
 
   async function authenticate(request: Request): Promise<Principal> {
     const known = principals.get(request)
     if (known) return known
     const key = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]
-    const principal = key === undefined ? undefined : await authenticateKey(database, key)
+    const principal = key === undefined ? undefined : await authenticateKey(key)
     if (!principal) throw errors.invalidApiKey()
     principals.set(request, principal)
     return principal

@@ -1,6 +1,6 @@
 /**
  * Webhooks through the compiled binary (D80–D86): a receiver in this test, on 127.0.0.1, checks
- * every signature with the README's verification code; deliveries are retried with backoff and
+ * every signature with the docs' verification code; deliveries are retried with backoff and
  * survive a restart of the server.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
@@ -46,7 +46,7 @@ function upload(text: string): FormData {
 
 /**
  * A receiver that answers `failing` requests with 500 first, then accepts each request whose
- * signature the README's code verifies (and refuses, with 401, any that it does not).
+ * signature the docs' code verifies (and refuses, with 401, any that it does not).
  */
 function signatureCheckingReceiver(secretOf: () => string, failing: () => boolean) {
   const accepted: string[] = []

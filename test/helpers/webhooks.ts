@@ -1,8 +1,9 @@
 /**
- * A local webhook receiver for tests, and the README's verification snippet: the code between
- * the markers below is the README's snippet, character for character (a test compares them).
+ * A local webhook receiver for tests, and the docs' verification snippet (docs/operations.md,
+ * "Verifying a delivery"): the code between the markers below is that snippet, character for
+ * character (a test compares them).
  */
-// README snippet start
+// docs snippet start
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /** True when the request was signed by extractd with this endpoint's secret in the last 5 minutes. */
@@ -22,7 +23,7 @@ export function verifyWebhook(secret: string, headers: Headers, body: string): b
     return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected)
   })
 }
-// README snippet end
+// docs snippet end
 
 export interface ReceivedRequest {
   method: string
@@ -58,10 +59,10 @@ export function startReceiver(answer: Answer = () => new Response('ok')) {
   }
 }
 
-/** The README section between its snippet's code fence, for the drift test. */
+/** The docs' snippet between the markers, for the drift test. */
 export function snippetOf(source: string): string {
-  const start = source.indexOf('// README snippet start\n')
-  const end = source.indexOf('// README snippet end')
+  const start = source.indexOf('// docs snippet start\n')
+  const end = source.indexOf('// docs snippet end')
   if (start === -1 || end === -1) throw new Error('snippet markers not found')
-  return source.slice(start + '// README snippet start\n'.length, end)
+  return source.slice(start + '// docs snippet start\n'.length, end)
 }

@@ -67,6 +67,7 @@ describe('/openapi.json', () => {
         'POST /api/v1/jobs/{id}/region',
         'GET /api/v1/layouts',
         'DELETE /api/v1/layouts/{id}',
+        'GET /api/v1/accuracy',
         'GET /api/v1/keys',
         'POST /api/v1/keys',
         'DELETE /api/v1/keys/{id}',
@@ -395,6 +396,15 @@ describe('real responses conform to the document', () => {
     conforms('delete', '/api/v1/layouts/{id}', await reviewing.call('DELETE', `/api/v1/layouts/${layoutId}`, { key: null }))
     conforms('delete', '/api/v1/layouts/{id}', await reviewing.call('DELETE', `/api/v1/layouts/${layoutId}`))
     conforms('delete', '/api/v1/layouts/{id}', await reviewing.call('DELETE', `/api/v1/layouts/${layoutId}`))
+    // The account's accuracy, from the review above (issue 33).
+    const reviewedAccuracy = await reviewing.call('GET', '/api/v1/accuracy?document_type=invoice&since=2020-01-01&threshold=0.9')
+    expect(reviewedAccuracy.body.jobs).toBe(1)
+    conforms('get', '/api/v1/accuracy', reviewedAccuracy)
+    conforms('get', '/api/v1/accuracy', await reviewing.call('GET', '/api/v1/accuracy', { key: reviewing.keyB.key }))
+    conforms('get', '/api/v1/accuracy', await reviewing.call('GET', '/api/v1/accuracy?since=soon'))
+    conforms('get', '/api/v1/accuracy', await reviewing.call('GET', '/api/v1/accuracy?schema_id=sch_nope'))
+    conforms('get', '/api/v1/accuracy', await reviewing.call('GET', '/api/v1/accuracy?document_type=nope'))
+    conforms('get', '/api/v1/accuracy', await reviewing.call('GET', '/api/v1/accuracy', { key: null }))
     // The account's own keys (D337).
     conforms('get', '/api/v1/keys', await t.call('GET', '/api/v1/keys'))
     conforms('get', '/api/v1/keys', await t.call('GET', '/api/v1/keys', { key: null }))

@@ -158,6 +158,7 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     okStatus: 409,
   },
   { route: 'GET /api/v1/layouts', name: 'GET /api/v1/layouts', call: () => ({ method: 'GET', path: '/api/v1/layouts' }), okStatus: 200 },
+  { route: 'GET /api/v1/accuracy', name: 'GET /api/v1/accuracy', call: () => ({ method: 'GET', path: '/api/v1/accuracy' }), okStatus: 200 },
   {
     route: 'DELETE /api/v1/layouts/:id',
     name: 'DELETE /api/v1/layouts/:id (none: 404)',

@@ -716,11 +716,13 @@ describe('fair delivery (D137) and the circuit breaker (D138)', () => {
   })
 })
 
-describe('the README', () => {
-  test("documents the signing scheme with the same verification code the tests' receivers use", async () => {
+describe('the docs', () => {
+  test("document the signing scheme, with the same verification code the tests' receivers use", async () => {
     const readme = await Bun.file(join(ROOT, 'README.md')).text()
+    const operations = await Bun.file(join(ROOT, 'docs/operations.md')).text()
     const helper = await Bun.file(join(ROOT, 'test/helpers/webhooks.ts')).text()
-    const block = /## Webhooks[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(readme).toContain('](docs/operations.md#verifying-a-delivery)')
+    const block = /### Verifying a delivery[\s\S]*?```ts\n([\s\S]*?)```/.exec(operations)?.[1]
     expect(block).toBeDefined()
     expect(block).toBe(snippetOf(helper))
     for (const word of [

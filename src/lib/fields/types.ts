@@ -31,6 +31,9 @@ export const MAX_DESCRIPTION_LENGTH = 300
 /** How many values an `enum` field may allow. */
 export const MAX_ENUM_VALUES = 100
 
+/** The confidence under which a value needs a person, when neither the schema nor the request sets one (D284). */
+export const DEFAULT_REVIEW_THRESHOLD = 0.95
+
 export function isFieldType(value: unknown): value is FieldType {
   return typeof value === 'string' && (FIELD_TYPES as readonly string[]).includes(value)
 }

@@ -4,7 +4,7 @@
  * `result` holds each requested key's value, `fields_meta` the rest — the one place an answer is split.
  */
 import type { FieldMeta } from '../../lib/fields/model'
-import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
+import { DEFAULT_REVIEW_THRESHOLD } from '../../lib/fields/types'
 
 /**
  * What an engine answers for one field, and what travels unsplit through normalisation (the only

@@ -58,6 +58,3 @@ export const DOCUMENT_CURRENCY = {
  * the other answers make (D282): one of the amounts is wrong and the check cannot tell which.
  */
 export const BROKEN_SUMS_FACTOR = 0.6
-
-/** The confidence under which a value needs a person, when neither the schema nor the request sets one (D284). */
-export const DEFAULT_REVIEW_THRESHOLD = 0.95

@@ -6,7 +6,7 @@
  * process's runner, and on PostgreSQL to every instance's. What a job's end means to other modules
  * (its webhook events) is the service's to add to the transaction (D213).
  */
-import { and, count, desc, eq, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, notify, type Part, type Queries, rows, run } from '../../db/dialect'
 import {
@@ -64,6 +64,14 @@ export interface JobPage {
   needsReview?: boolean
   /** Only jobs older than this one (D21's cursor). */
   after?: { createdAt: string; id: string }
+}
+
+/** Which reviewed jobs an account's accuracy counts (D290): one schema's, one document type's, those created from a time on. */
+export interface ReviewedFilter {
+  schemaId?: string
+  documentType?: string
+  /** An ISO 8601 UTC timestamp, compared with `created_at` (D5: both are written alike). */
+  since?: string
 }
 
 export interface ClaimedJob {
@@ -341,8 +349,14 @@ export const jobsRepository = perDatabase((database) => {
       }),
 
     // The runner's side: by job ID, fenced by the runner that claimed the job (D77).
-    /** Whether any job waits for a runner: a plain read, so an idle queue, the usual case, takes no lock at every poll. */
-    anyClaimable: async (): Promise<boolean> => (await db.select({ id: jobs.id }).from(jobs).where(claimable(nowIso())).limit(1)).length > 0,
+    /**
+     * Whether any job waits for a runner: a plain read, so an idle queue, the usual case, takes no
+     * lock at every poll. Claiming `insteadOf` an account (D194), only another account's queued job counts.
+     */
+    anyClaimable: async (insteadOf?: string): Promise<boolean> => {
+      const waiting = insteadOf === undefined ? claimable(nowIso()) : and(eq(jobs.status, 'queued'), ne(jobs.accountId, insteadOf))
+      return (await db.select({ id: jobs.id }).from(jobs).where(waiting).limit(1)).length > 0
+    },
 
     /** Claims a queued job, or a running one whose lease ran out, for `runner`; nothing when another holds it (it is passed over) or it ended. */
     claim: (tx: Queries, id: string, runner: string, leaseMs: number): Part<Claim> => claimIn(tx, id, runner, leaseMs, true),
@@ -466,6 +480,25 @@ export const jobsRepository = perDatabase((database) => {
           .returning(),
       )
       return row!
+    },
+
+    /**
+     * A page of the account's reviewed jobs (D271), newest first by creation, after `after` (the
+     * previous page's last): their ids, creation times and fields' meta, on the account's index of
+     * jobs by creation (D290).
+     */
+    reviewedPage(accountId: string, filter: ReviewedFilter, limit: number, after?: { createdAt: string; id: string }) {
+      let where = and(owned(accountId), isNotNull(jobs.reviewedAt))!
+      if (filter.schemaId !== undefined) where = and(where, eq(jobs.schemaId, filter.schemaId))!
+      if (filter.documentType !== undefined) where = and(where, eq(jobs.documentType, filter.documentType))!
+      if (filter.since !== undefined) where = and(where, gte(jobs.createdAt, filter.since))!
+      if (after !== undefined) where = and(where, or(lt(jobs.createdAt, after.createdAt), and(eq(jobs.createdAt, after.createdAt), lt(jobs.id, after.id))))!
+      return db
+        .select({ id: jobs.id, createdAt: jobs.createdAt, fieldsMeta: jobs.fieldsMeta })
+        .from(jobs)
+        .where(where)
+        .orderBy(desc(jobs.createdAt), desc(jobs.id))
+        .limit(limit)
     },
 
     /** Calls `wake` when a job may have been queued, here or (PostgreSQL) in another process; returns what stops it. */

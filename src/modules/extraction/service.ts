@@ -11,6 +11,7 @@ import { errors } from '../../http/errors'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type FieldInput, type JobField, typeRuleDetails } from '../../lib/fields/model'
+import { DEFAULT_REVIEW_THRESHOLD } from '../../lib/fields/types'
 import { AUTO_TYPE, type Classification } from '../catalog/classification'
 import type { DocumentTypeEntry } from '../catalog/model'
 import { type Catalog, unknownDocumentType } from '../catalog/service'
@@ -25,9 +26,18 @@ import type { ExtractRequest, Job } from './model'
 import type { DocumentText } from './readers/types'
 import type { MediaType } from './readers/types'
 import { DEFAULT_QUEUE_CAPS } from './queue-limits'
-import { type ClaimedJob, type ClaimTurn, FINISHED, type FoundJobRow, type JobOutcome, type JobRow, jobsRepository, type QueueCaps } from './repository'
+import {
+  type ClaimedJob,
+  type ClaimTurn,
+  FINISHED,
+  type FoundJobRow,
+  type JobOutcome,
+  type JobRow,
+  jobsRepository,
+  type QueueCaps,
+  type ReviewedFilter,
+} from './repository'
 import { jobFieldOf, toWire } from './wire'
-import { DEFAULT_REVIEW_THRESHOLD } from './confidence'
 
 /**
  * The field set of a request (D19): inline fields, a schema's fields, or the document type's
@@ -243,7 +253,7 @@ export async function claimNextJob(
   turn: ClaimTurn,
 ): Promise<(ClaimedJob & { interrupted: boolean }) | undefined> {
   const jobs = jobsRepository(database)
-  if (!(await jobs.anyClaimable())) return undefined
+  if (!(await jobs.anyClaimable(turn.insteadOf))) return undefined
   return database.transaction(function* (tx) {
     const { job, ended } = yield* jobs.claimNext(tx, runner, leaseMs, turn)
     yield* jobsEnded(database, tx, ended)
@@ -311,6 +321,59 @@ export function* recordReview(database: Database, tx: Queries, accountId: string
   const row = yield* repository.locked(tx, accountId, id)
   if (!row) return undefined
   return toWire(yield* repository.reviewed(tx, id, review))
+}
+
+/** One value of a reviewed job as the account's accuracy counts it (D290, D291): what the engine read, and what the reviewer did with it. */
+export interface ReviewedValue {
+  key: string
+  /** The engine's confidence in the value it read (0 for none). */
+  confidence: number
+  /** Whether the engine read a value (not null). */
+  read: boolean
+  /** Whether the latest review changed it (D271): a value given where none was read, a read value emptied, or another value. */
+  corrected: boolean
+  /** Whether the value breaks a sum between answers (D282). */
+  broken: boolean
+}
+
+/** Reviewed jobs are read in pages of this many: the account's accuracy holds one page at a time, whatever their number (D290). */
+const REVIEWED_PAGE = 500
+
+export type { ReviewedFilter }
+
+/**
+ * The values of the account's reviewed jobs, job by job, newest first, as their latest review left
+ * them (a job reviewed twice is one job, D271); read in pages so that memory holds one (D290).
+ * Keys in each job's field order.
+ */
+export async function* reviewedValues(
+  database: Database,
+  accountId: string,
+  filter: ReviewedFilter,
+  pageSize = REVIEWED_PAGE,
+): AsyncGenerator<ReviewedValue[]> {
+  const repository = jobsRepository(database)
+  let after: { createdAt: string; id: string } | undefined
+  for (;;) {
+    const page = await repository.reviewedPage(accountId, filter, pageSize, after)
+    for (const row of page)
+      yield Object.entries(row.fieldsMeta ?? {}).flatMap(([key, meta]) =>
+        // Every key of a reviewed job has `read_value` (D271); one without was not reviewed.
+        'read_value' in meta
+          ? [
+              {
+                key,
+                confidence: meta.confidence,
+                read: meta.read_value !== null && meta.read_value !== undefined,
+                corrected: meta.corrected === true,
+                broken: Boolean(meta.checks?.length),
+              },
+            ]
+          : [],
+      )
+    if (page.length < pageSize) return
+    after = page.at(-1)
+  }
 }
 
 /**

@@ -5,16 +5,14 @@
  * request looks its key up (D101). A revocation through this process forgets directly; new keys
  * need no signal, since a key not remembered is looked up.
  */
+import type { Principal } from '../../http/auth'
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
 import { forUpdate, lock, type Part, type Queries, run } from '../../db/dialect'
 import { accountTables } from '../../db/tables/accounts'
 import { nowIso } from '../../lib/time'
 
-export interface Principal {
-  accountId: string
-  keyId: string
-}
+export type { Principal }
 
 export interface KeySummary {
   id: string

@@ -1,4 +1,4 @@
-/** Routes of reviews and learned layouts (issue 32): POST /api/v1/jobs/{id}/review and /region, /api/v1/layouts. */
+/** Routes of reviews, learned layouts and the accuracy they measure (issues 32, 33): POST /api/v1/jobs/{id}/review and /region, /api/v1/layouts, GET /api/v1/accuracy. */
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/database'
 import type { AuthPlugin } from '../../http/auth'
@@ -6,19 +6,22 @@ import { jsonBody } from '../../http/body'
 import type { Idempotency } from '../../http/idempotency'
 import { errorResponses } from '../../http/models'
 import { pageLimit } from '../../http/paging'
+import type { Catalog } from '../catalog/service'
 import { JobEnvelope, JobParams } from '../extraction/model'
-import { DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, Region, RegionBody, ReviewBody } from './model'
+import { accountAccuracy } from './accuracy'
+import { Accuracy, AccuracyQuery, DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, Region, RegionBody, ReviewBody } from './model'
 import { readRegion } from './region'
 import { deleteLayout, listLayouts, reviewJob } from './service'
 
 export interface ReviewsDeps {
   database: Database
+  catalog: Catalog
   auth: AuthPlugin
   idempotency: Idempotency
   maxJsonBytes: number
 }
 
-export function reviewsModule({ database, auth, idempotency, maxJsonBytes }: ReviewsDeps) {
+export function reviewsModule({ database, catalog, auth, idempotency, maxJsonBytes }: ReviewsDeps) {
   return new Elysia({ tags: ['Reviews'] })
     .use(auth)
     .post(
@@ -101,4 +104,18 @@ export function reviewsModule({ database, auth, idempotency, maxJsonBytes }: Rev
         },
       },
     )
+    .get('/accuracy', async ({ principal, query }) => accountAccuracy(database, catalog, principal.accountId, query), {
+      auth: true,
+      query: AccuracyQuery,
+      response: { 200: Accuracy, ...errorResponses(400, 401, 404) },
+      detail: {
+        operationId: 'getAccuracy',
+        summary: "The account's accuracy, from its reviews",
+        description:
+          "Per field key, from the account's reviewed jobs (each as its latest review left it): values reviewed, right as read, corrected; " +
+          'the share right per confidence band; and what the review threshold would have let through unchecked, with how many of those were right. ' +
+          'Filter with `schema_id`, `document_type` and `since`; ask with `threshold` what another threshold would do. ' +
+          "400 for a `since` or `threshold` that is no date or share; 404 for a schema not found or another account's, and `unknown_document_type`.",
+      },
+    })
 }

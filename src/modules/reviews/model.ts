@@ -1,4 +1,4 @@
-/** Reviews and learned layouts on the wire (issue 32, D271, D275). */
+/** Reviews, learned layouts and the account's accuracy on the wire (issues 32 and 33, D271, D275, D295). */
 import { t } from 'elysia'
 import { BBox } from '../../lib/fields/model'
 
@@ -104,3 +104,75 @@ export const Region = t.Object(
 )
 
 export type Region = typeof Region.static
+// ── An account's accuracy (issue 33, D290–D296) ─────────────────────────────────────────────────
+
+export const AccuracyQuery = t.Object(
+  {
+    schema_id: t.Optional(
+      t.String({ description: "Only jobs created from this schema (one of the account's, deleted or not).", examples: ['sch_01m7zvb9bb611cmatkr3ef5dhzw8cw'] }),
+    ),
+    document_type: t.Optional(t.String({ description: 'Only jobs of this document type (a catalog slug).', examples: ['invoice'] })),
+    since: t.Optional(
+      t.String({
+        description: 'Only jobs created at or after this time: a date (`YYYY-MM-DD`, from midnight UTC) or a date-time with its zone.',
+        examples: ['2026-11-01', '2026-11-01T08:00:00Z'],
+      }),
+    ),
+    threshold: t.Optional(
+      t.String({
+        description:
+          "The review threshold to count unchecked values at, 0–1: what if it were this. Default: the schema's `review_threshold` with `schema_id`, else 0.95.",
+        examples: ['0.9'],
+      }),
+    ),
+  },
+  { additionalProperties: true },
+)
+
+export type AccuracyQuery = typeof AccuracyQuery.static
+
+/** A share 0–1 to 4 decimals, null when nothing was counted (D295). */
+const Share = (description: string) =>
+  t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], { description: `${description} To 4 decimals; null when nothing was counted.` })
+
+const Band = t.Object({
+  from: t.Number({ description: 'The least confidence of the band.' }),
+  to: t.Number({ description: 'The confidence the band ends before (the last band holds 1 too).' }),
+  values: t.Integer({ description: 'Values read at a confidence in the band.' }),
+  right: t.Integer({ description: 'Of them, the values the reviewer left as read.' }),
+  precision: Share('The share of them left as read.'),
+})
+
+const Tally = {
+  reviewed: t.Integer({ description: 'Values reviewed: one per reviewed job that has the field, as its latest review left it.' }),
+  right: t.Integer({ description: 'Values the reviewer left as read, an empty reading left empty included.' }),
+  corrected: t.Integer({ description: 'Values the reviewer changed, filled or emptied.' }),
+  answered: t.Integer({ description: 'Values the engine read (not null).' }),
+  precision: Share('Of the values read, the share left as read.'),
+  missed: t.Integer({ description: 'Values the engine read none of and the reviewer gave.' }),
+  bands: t.Array(Band, { description: 'The values read, by confidence: 0–0.5, 0.5–0.8, 0.8–0.9, 0.9–0.95, 0.95–0.99, 0.99–1 (D292).' }),
+  unchecked: t.Object(
+    {
+      values: t.Integer({ description: 'Values read at a confidence of at least the threshold that break no sum: those no person would have checked.' }),
+      right: t.Integer({ description: 'Of them, the values the reviewer left as read.' }),
+      share: Share('Their share of the values reviewed.'),
+      precision: Share('The share of them left as read.'),
+    },
+    { description: 'What the threshold would have let through unchecked (D293).' },
+  ),
+}
+
+export const FieldAccuracy = t.Object({ key: t.String({ examples: ['total'] }), ...Tally }, { title: 'FieldAccuracy' })
+
+export const Accuracy = t.Object(
+  {
+    threshold: t.Number({ minimum: 0, maximum: 1, description: 'The review threshold `unchecked` is counted at.' }),
+    jobs: t.Integer({ description: 'Reviewed jobs counted.' }),
+    fields: t.Array(FieldAccuracy, { description: 'Per field key, in the order the keys first appear, newest job first.' }),
+    total: t.Object(Tally, { description: 'All fields together.' }),
+  },
+  { title: 'Accuracy' },
+)
+
+export type Accuracy = typeof Accuracy.static
+export type FieldAccuracy = typeof FieldAccuracy.static

@@ -1,7 +1,6 @@
 /** Webhook endpoints and their delivery attempts on the wire (D80–D86). */
 import { type TSchema, t } from 'elysia'
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../db/tables/webhooks'
-import { Job } from '../extraction/model'
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20
 const MAX_URL_LENGTH = 2048
@@ -83,25 +82,6 @@ export const DeliveriesQuery = t.Object(
   { additionalProperties: true },
 )
 
-/** The body of a job's event (D81): the job exactly as GET /api/v1/jobs/:id answers it when it ends. */
-const jobEvent = <E extends WebhookEvent>(event: E, title: string) =>
-  t.Object(
-    {
-      type: t.Literal(event),
-      timestamp: t.String({
-        format: 'date-time',
-        description: 'When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).',
-        examples: ['2026-11-21T19:08:00.000Z'],
-      }),
-      data: t.Object({ job: Job }),
-    },
-    { title },
-  )
-
-const JobSucceededEvent = jobEvent('job.succeeded', 'JobSucceededEvent')
-const JobFailedEvent = jobEvent('job.failed', 'JobFailedEvent')
-const JobReviewedEvent = jobEvent('job.reviewed', 'JobReviewedEvent')
-
 /** The headers of every attempt (D82, Standard Webhooks). */
 export const DeliveryHeaders = t.Object({
   'webhook-id': t.String({
@@ -123,16 +103,32 @@ export const DeliveryHeaders = t.Object({
   'user-agent': t.String({ pattern: '^extractd/', examples: ['extractd/0.1.0'] }),
 })
 
+/** The body of a job's event (D81): the job exactly as GET /api/v1/jobs/:id answers it when it ends. */
+const jobEvent = <E extends WebhookEvent>(job: TSchema, event: E, title: string) =>
+  t.Object(
+    {
+      type: t.Literal(event),
+      timestamp: t.String({
+        format: 'date-time',
+        description: 'When the job ended (its `completed_at`); for `job.reviewed`, when it was reviewed (its `reviewed_at`).',
+        examples: ['2026-11-21T19:08:00.000Z'],
+      }),
+      data: t.Object({ job }),
+    },
+    { title },
+  )
+
 /**
  * Every event with the body it sends, and how the sender reads the receiver's answer: the OpenAPI
  * document's `webhooks` are made from these (D321), so an event added to WEBHOOK_EVENTS does not
- * compile until it has its body here.
+ * compile until it has its body here. `job` is the job's model, as the extraction module declares it.
  */
-export const WEBHOOK_EVENT_BODIES = {
-  'job.succeeded': { summary: 'A job succeeded', body: JobSucceededEvent },
-  'job.failed': { summary: 'A job failed', body: JobFailedEvent },
-  'job.reviewed': { summary: "A person reviewed a job's values (D272)", body: JobReviewedEvent },
-} satisfies Record<WebhookEvent, { summary: string; body: TSchema }>
+export const webhookEventBodies = (job: TSchema) =>
+  ({
+    'job.succeeded': { summary: 'A job succeeded', body: jobEvent(job, 'job.succeeded', 'JobSucceededEvent') },
+    'job.failed': { summary: 'A job failed', body: jobEvent(job, 'job.failed', 'JobFailedEvent') },
+    'job.reviewed': { summary: "A person reviewed a job's values (D272)", body: jobEvent(job, 'job.reviewed', 'JobReviewedEvent') },
+  }) satisfies Record<WebhookEvent, { summary: string; body: TSchema }>
 
 export const RECEIVER_ANSWERS = {
   '2XX': 'Delivered: any 2xx within 10 s (its body is not read). Nothing more is sent for this event.',

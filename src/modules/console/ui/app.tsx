@@ -1,7 +1,8 @@
-/** Sign-in, then five screens chosen by the URL's hash (#/try, #/schemas, #/jobs, #/webhooks, #/keys). */
+/** Sign-in, then six screens chosen by the URL's hash (#/try, #/schemas, #/jobs, #/accuracy, #/webhooks, #/keys). */
 import { useEffect, useState } from 'preact/hooks'
 import { documentTypes, session, whenUnauthorized } from './api.ts'
 import { route, SCREENS } from './router.ts'
+import { AccuracyScreen } from './accuracy.tsx'
 import { JobsScreen } from './jobs.tsx'
 import { KeysScreen } from './keys.tsx'
 import { SchemasScreen } from './schemas.tsx'
@@ -76,6 +77,7 @@ export function App() {
         {current.screen === 'try' && <TryScreen schemaId={current.argument} />}
         {current.screen === 'schemas' && <SchemasScreen selected={current.argument} />}
         {current.screen === 'jobs' && <JobsScreen selected={current.argument} />}
+        {current.screen === 'accuracy' && <AccuracyScreen />}
         {current.screen === 'webhooks' && <WebhooksScreen selected={current.argument} />}
         {current.screen === 'keys' && (
           <KeysScreen

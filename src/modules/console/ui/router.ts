@@ -3,6 +3,7 @@ export const SCREENS = [
   { path: 'try', label: 'Try a document' },
   { path: 'schemas', label: 'Schemas' },
   { path: 'jobs', label: 'Jobs' },
+  { path: 'accuracy', label: 'Accuracy' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'keys', label: 'API keys' },
 ] as const

@@ -422,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accuracy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's accuracy, from its reviews
+         * @description Per field key, from the account's reviewed jobs (each as its latest review left it): values reviewed, right as read, corrected; the share right per confidence band; and what the review threshold would have let through unchecked, with how many of those were right. Filter with `schema_id`, `document_type` and `since`; ask with `threshold` what another threshold would do. 400 for a `since` or `threshold` that is no date or share; 404 for a schema not found or another account's, and `unknown_document_type`.
+         */
+        get: operations["getAccuracy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -3145,6 +3165,168 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccuracy: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only jobs created from this schema (one of the account's, deleted or not).
+                 * @example sch_01m7zvb9bb611cmatkr3ef5dhzw8cw
+                 */
+                schema_id?: string;
+                /**
+                 * @description Only jobs of this document type (a catalog slug).
+                 * @example invoice
+                 */
+                document_type?: string;
+                /**
+                 * @description Only jobs created at or after this time: a date (`YYYY-MM-DD`, from midnight UTC) or a date-time with its zone.
+                 * @example 2026-11-01
+                 */
+                since?: string;
+                /**
+                 * @description The review threshold to count unchecked values at, 0–1: what if it were this. Default: the schema's `review_threshold` with `schema_id`, else 0.95.
+                 * @example 0.9
+                 */
+                threshold?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The review threshold `unchecked` is counted at. */
+                        threshold: number;
+                        /** @description Reviewed jobs counted. */
+                        jobs: string | number;
+                        /** @description Per field key, in the order the keys first appear, newest job first. */
+                        fields: {
+                            /** @example total */
+                            key: string;
+                            /** @description Values reviewed: one per reviewed job that has the field, as its latest review left it. */
+                            reviewed: string | number;
+                            /** @description Values the reviewer left as read, an empty reading left empty included. */
+                            right: string | number;
+                            /** @description Values the reviewer changed, filled or emptied. */
+                            corrected: string | number;
+                            /** @description Values the engine read (not null). */
+                            answered: string | number;
+                            /** @description Of the values read, the share left as read. To 4 decimals; null when nothing was counted. */
+                            precision: number | null;
+                            /** @description Values the engine read none of and the reviewer gave. */
+                            missed: string | number;
+                            /** @description The values read, by confidence: 0–0.5, 0.5–0.8, 0.8–0.9, 0.9–0.95, 0.95–0.99, 0.99–1 (D292). */
+                            bands: {
+                                /** @description The least confidence of the band. */
+                                from: number;
+                                /** @description The confidence the band ends before (the last band holds 1 too). */
+                                to: number;
+                                /** @description Values read at a confidence in the band. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            }[];
+                            /** @description What the threshold would have let through unchecked (D293). */
+                            unchecked: {
+                                /** @description Values read at a confidence of at least the threshold that break no sum: those no person would have checked. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description Their share of the values reviewed. To 4 decimals; null when nothing was counted. */
+                                share: number | null;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            };
+                        }[];
+                        /** @description All fields together. */
+                        total: {
+                            /** @description Values reviewed: one per reviewed job that has the field, as its latest review left it. */
+                            reviewed: string | number;
+                            /** @description Values the reviewer left as read, an empty reading left empty included. */
+                            right: string | number;
+                            /** @description Values the reviewer changed, filled or emptied. */
+                            corrected: string | number;
+                            /** @description Values the engine read (not null). */
+                            answered: string | number;
+                            /** @description Of the values read, the share left as read. To 4 decimals; null when nothing was counted. */
+                            precision: number | null;
+                            /** @description Values the engine read none of and the reviewer gave. */
+                            missed: string | number;
+                            /** @description The values read, by confidence: 0–0.5, 0.5–0.8, 0.8–0.9, 0.9–0.95, 0.95–0.99, 0.99–1 (D292). */
+                            bands: {
+                                /** @description The least confidence of the band. */
+                                from: number;
+                                /** @description The confidence the band ends before (the last band holds 1 too). */
+                                to: number;
+                                /** @description Values read at a confidence in the band. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            }[];
+                            /** @description What the threshold would have let through unchecked (D293). */
+                            unchecked: {
+                                /** @description Values read at a confidence of at least the threshold that break no sum: those no person would have checked. */
+                                values: string | number;
+                                /** @description Of them, the values the reviewer left as read. */
+                                right: string | number;
+                                /** @description Their share of the values reviewed. To 4 decimals; null when nothing was counted. */
+                                share: number | null;
+                                /** @description The share of them left as read. To 4 decimals; null when nothing was counted. */
+                                precision: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Invalid API key */
             401: {
