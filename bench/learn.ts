@@ -17,9 +17,10 @@
  * index, the bytes a layout takes stored, and the time an extraction takes with a match among them
  * against the same extraction without (`--layouts=N` another count).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { openDatabase } from '../src/db/database'
+import { closeDatabase, openDatabase } from '../src/db/database'
 import { resolveField } from '../src/lib/fields/resolve'
 import type { JobField } from '../src/lib/fields/model'
 import { loadCatalog } from '../src/modules/catalog/service'
@@ -27,14 +28,14 @@ import { type Answers, storedAnswers } from '../src/modules/extraction/answers'
 import { builtinEngine } from '../src/modules/extraction/engines/builtin'
 import { inProcessExtractor, type TaskOutput } from '../src/modules/extraction/extractor'
 import { markWeight, similarity } from '../src/modules/extraction/learning/fingerprint'
-import type { LayoutSource, LearnedLayout } from '../src/modules/extraction/learning/layout'
-import { hashKey, LayoutIndex, LayoutStore } from '../src/modules/extraction/learning/layout-index'
+import type { LearnedLayout } from '../src/modules/extraction/learning/layout'
+import { hashKey, LayoutStore } from '../src/modules/extraction/learning/layout-index'
 import { learnLayout, type ReadAnswer } from '../src/modules/extraction/learning/learn'
-import { matchLayout, toFetch, withLearnedLayouts } from '../src/modules/extraction/learning/read'
+import { matchLayout, withLearnedLayouts } from '../src/modules/extraction/learning/read'
 import { ownKeys } from '../src/modules/extraction/learning/words'
 import { createKey } from '../src/modules/keys/service'
 import { reviewsRepository } from '../src/modules/reviews/repository'
-import { layoutSource } from '../src/modules/reviews/service'
+import { layoutCache } from '../src/modules/reviews/layout-cache'
 import { detectMediaType, readDocument } from '../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS, type DocumentText } from '../src/modules/extraction/readers/types'
 import { cachedReader, compare, isEmpty } from './dev-sets'
@@ -207,7 +208,7 @@ async function evaluate(set: string, dataset: string): Promise<void> {
       const after = await extract(doc, spec.type, fields, accountA)
       const before = baseline.get(doc)!
       const keys = ownKeys(after.document)
-      const match = matchLayout(keys, await accountA.source([...keys]))
+      const match = matchLayout(keys, await accountA.source(() => keys))
       if (match) matched[part]++
       else if (DETAILS) {
         const closest = taught.find((other) => other.includes(doc))![0]!
@@ -357,27 +358,23 @@ async function cost(): Promise<void> {
     )
   }
   const bytes = layouts.reduce((sum, json) => sum + json.length, 0)
-  const heapBefore = heapMiB()
-  const index = new LayoutIndex()
-  for (const json of layouts) {
-    const layout = JSON.parse(json) as LearnedLayout
-    index.add(layout.id, layout.fingerprint)
-  }
-  const heapAfter = heapMiB()
   const marks = layouts.reduce((sum, json) => sum + (JSON.parse(json) as LearnedLayout).fingerprint.marks.length, 0)
   console.log(
     `  ${layouts.length} layouts (${layouts.length - LAYOUTS} taught by the dev set's receipts); learning one: ${learnMillis.toFixed(2)} ms; ` +
       `stored as JSON: ${(bytes / layouts.length / 1024).toFixed(2)} KiB a layout, ${(bytes / 2 ** 20).toFixed(1)} MiB for all; ${(marks / layouts.length).toFixed(1)} fingerprint words a layout`,
   )
-  console.log(`  the in-memory index of all: ${(heapAfter - heapBefore).toFixed(1)} MiB of heap`)
 
-  // The server's own form (D270): the layouts stored by the reviews repository in a SQLite
-  // database, and found by the runner's source (three indexed queries, then the match).
-  const database = await openDatabase(':memory:')
+  // The server's own form (D270, D300): the layouts stored by the reviews repository in a SQLite
+  // file, found by an instance's layout cache; a second account has none.
+  const file = join(tmpdir(), `extractd-bench-learn-${process.pid}.sqlite`)
+  const database = await openDatabase(file)
   const { accountId } = await createKey(database, 'bench')
+  const { accountId: emptyAccount } = await createKey(database, 'bench-none')
   const repository = reviewsRepository(database)
   const now = new Date().toISOString()
-  for (let i = 0; i < layouts.length; i += 500)
+  let saveMillis = 0
+  for (let i = 0; i < layouts.length; i += 500) {
+    const started = performance.now()
     await database.transaction(function* (tx) {
       for (const json of layouts.slice(i, i + 500)) {
         const layout = JSON.parse(json) as LearnedLayout
@@ -385,26 +382,56 @@ async function cost(): Promise<void> {
         yield* repository.save(tx, { id: layout.id, accountId, jobId: layout.id, body: json, marks, createdAt: now, updatedAt: now })
       }
     })
-  if (database.kind !== 'sqlite') throw new Error('an in-memory SQLite database')
+    saveMillis += performance.now() - started
+  }
+  if (database.kind !== 'sqlite') throw new Error('a SQLite database')
   const pages = (database.sqlite.query('PRAGMA page_count').get() as { page_count: number }).page_count
   const pageSize = (database.sqlite.query('PRAGMA page_size').get() as { page_size: number }).page_size
   console.log(
-    `  as the server stores them (layouts, layout_marks, layout_words and their indexes): ${((pages * pageSize) / 2 ** 20).toFixed(1)} MiB in the database, none of it in the server's memory`,
+    `  as the server stores them (layouts, layout_marks, layout_words and their indexes): ${((pages * pageSize) / 2 ** 20).toFixed(1)} MiB in the database; ` +
+      `storing one as a review does: ${(saveMillis / layouts.length).toFixed(2)} ms`,
   )
+
+  // An instance's cache of the account (D300), built after its first lookup: the memory it adds.
+  const heapBefore = heapMiB()
+  const rssBefore = rssMiB()
+  const cache = layoutCache(database)
+  const loadStarted = performance.now()
+  await cache.of(accountId)(() => new Set())
+  await cache.settled()
+  const loadMillis = performance.now() - loadStarted
+  const heapAfter = heapMiB()
+  const rssAfter = rssMiB()
+  console.log(
+    `  an instance's index of them (${cache.held().layouts} layouts), built after the first lookup in ${loadMillis.toFixed(0)} ms: ` +
+      `+${(heapAfter - heapBefore).toFixed(1)} MiB of heap, +${(rssAfter - rssBefore).toFixed(1)} MiB of RSS (${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB)`,
+  )
+  // The same account looked up in the database, as the server does for an account with more layouts than it holds.
+  const viaDatabase = layoutCache(database, 0)
+  await viaDatabase.of(accountId)(() => new Set())
+  await viaDatabase.settled()
+
   const documents = receipts.map((receipt) => receipt.document)
-  const memorySource: LayoutSource = async (keys) =>
-    toFetch(index.candidates(keys)).map((candidate) => JSON.parse(layouts[Number(candidate.id.slice(4))]!) as LearnedLayout)
-  const sqliteSource = layoutSource(database)(accountId)
+  const sources = {
+    none: cache.of(emptyAccount),
+    memory: cache.of(accountId),
+    database: viaDatabase.of(accountId),
+  }
   // Each receipt is extracted without layouts, then its answers are read again with each source:
   // the second part is what learning adds to an extraction. Interleaved per receipt, so that the
   // machine's load weighs on all alike; the medians of five rounds are compared, for the receipts
   // that match a layout (later receipts of taught senders) and for the others apart.
   const encoder = new TextEncoder()
-  const matches = await Promise.all(documents.map(async (document) => matchLayout(ownKeys(document), await memorySource([...ownKeys(document)])) !== undefined))
-  type Times = { none: number[]; memory: number[]; sqlite: number[] }
-  const rounds: Record<'matched' | 'others', Times> = { matched: { none: [], memory: [], sqlite: [] }, others: { none: [], memory: [], sqlite: [] } }
+  const matches = await Promise.all(
+    documents.map(async (document) => matchLayout(ownKeys(document), await sources.memory(() => ownKeys(document))) !== undefined),
+  )
+  type Source = keyof typeof sources
+  const names = Object.keys(sources) as Source[]
+  type Times = Record<'extraction' | Source, number[]>
+  const empty = (): Times => ({ extraction: [], none: [], memory: [], database: [] })
+  const rounds = { matched: empty(), others: empty() }
   for (let round = 0; round < 6; round++) {
-    const total = { matched: { none: 0, memory: 0, sqlite: 0 }, others: { none: 0, memory: 0, sqlite: 0 } }
+    const total = { matched: { extraction: 0, none: 0, memory: 0, database: 0 }, others: { extraction: 0, none: 0, memory: 0, database: 0 } }
     for (const [i, document] of documents.entries()) {
       const group = total[matches[i] ? 'matched' : 'others']
       let started = performance.now()
@@ -418,13 +445,10 @@ async function cost(): Promise<void> {
           limits: DEFAULT_READ_LIMITS,
         }),
       )
-      group.none += performance.now() - started
-      for (const [name, source] of [
-        ['memory', memorySource],
-        ['sqlite', sqliteSource],
-      ] as const) {
+      group.extraction += performance.now() - started
+      for (const name of names) {
         started = performance.now()
-        await withLearnedLayouts(document, fields, general, source)
+        await withLearnedLayouts(document, fields, general, sources[name])
         group[name] += performance.now() - started
       }
     }
@@ -432,20 +456,28 @@ async function cost(): Promise<void> {
     if (round > 0)
       for (const group of ['matched', 'others'] as const) {
         const count = matches.filter((matched) => matched === (group === 'matched')).length
-        for (const name of ['none', 'memory', 'sqlite'] as const) rounds[group][name].push(total[group][name] / Math.max(1, count))
+        for (const name of ['extraction', ...names] as const) rounds[group][name].push(total[group][name] / Math.max(1, count))
       }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   for (const group of ['matched', 'others'] as const) {
-    const none = median(rounds[group].none)
-    const added = (name: 'memory' | 'sqlite') => `+${median(rounds[group][name]).toFixed(3)} ms (${((100 * median(rounds[group][name])) / none).toFixed(1)} %)`
+    const none = median(rounds[group].extraction)
+    const added = (name: Source) => `+${median(rounds[group][name]).toFixed(3)} ms (${((100 * median(rounds[group][name])) / none).toFixed(1)} %)`
     console.log(
       `  ${matches.filter((matched) => matched === (group === 'matched')).length} dev text receipts ${group === 'matched' ? 'that match a layout' : 'that match none'}, per receipt, median of 5 rounds:\n` +
-        `    extraction without layouts              ${none.toFixed(2)} ms\n` +
-        `    matching and reading, in-memory index   ${added('memory')}\n` +
-        `    matching and reading, as the server does${added('sqlite')}`,
+        `    extraction without layouts                        ${none.toFixed(2)} ms\n` +
+        `    an account without layouts (its generation read)  ${added('none')}\n` +
+        `    matching and reading, the instance's index        ${added('memory')}\n` +
+        `    matching and reading, looked up in the database   ${added('database')}`,
     )
   }
+  await closeDatabase(database)
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true })
+}
+
+function rssMiB(): number {
+  Bun.gc(true)
+  return process.memoryUsage.rss() / 2 ** 20
 }
 
 if (MODE === 'cost') await cost()

@@ -1,35 +1,28 @@
 /**
- * Refits data/calibration.json (D283) from what the built-in engine scored on the development sets
- * and whether each value was right: the `--values` files of bench/extract.ts.
+ * Refits data/calibration.json (D283, D310, D311) from what the built-in engine scored on the
+ * development sets, text and scans, and whether each value was right: the `--values` files of
+ * bench/extract.ts. Give both sets: a set left out loses its kinds.
  *
  *   bun bench/extract.ts --split --scores-only --values=/tmp/values-dev.json --set=dev
- *   bun bench/extract.ts --split --scores-only --values=/tmp/values-scans.json --set=dev-scans
+ *   bun bench/extract.ts --split --scores-only --values=/tmp/values-scans.json --set=dev-scans --ocr-cache=/tmp/ocr
  *   bun run calibrate /tmp/values-dev.json /tmp/values-scans.json [--fit=odd] [--threshold=0.95]
  *                     [--score-json=/tmp/calibrated] [--dry-run] [--raw]
  *
- * For every evidence kind (how the document was read, the field's role, whether its sums agree),
- * the values of the fitting half (`--fit`, odd-numbered by default) give a step function from the
- * engine's score to the share right: binned by score (`fit`), each step shrunk towards the kind's
- * mean by `PRIOR` values so that a short run of right answers is not taken for certainty. Kinds with fewer than `MIN_VALUES` values are left out: their values fall back to
- * the wider kind. Then both halves are scored with the new table: the calibration error (ECE, in
- * the bands of ../shared/eval/calibration.py), and the share of all values with truth at or above
- * the threshold with their precision. `--score-json=PREFIX` writes each set and half as the JSON
- * of ../shared/eval/score.mjs (PREFIX-<set>-<half>.json), for `python3 calibration.py`.
- * `--raw` scores the engine's own scores instead (what confidence said before calibration).
+ * The values of the fitting half (`--fit`, odd-numbered by default) give every evidence kind its
+ * step function (scripts/calibration-fit.ts). Then each set and half is scored with the new table:
+ * the calibration error (ECE, in the bands of ../shared/eval/calibration.py), and the share of all
+ * values with truth at or above the threshold with their precision. `--score-json=PREFIX` writes
+ * each set and half as the JSON of ../shared/eval/score.mjs (PREFIX-<set>-<half>.json), for
+ * `python3 calibration.py`. `--raw` scores the engine's own scores instead (what confidence said
+ * before calibration).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ValueRecord } from '../bench/extract'
-import { type CalibrationTable, type Steps, stepShare } from '../src/modules/extraction/calibration'
+import { type CalibrationTable, confidenceOf } from '../src/modules/extraction/calibration'
+import { DEFAULT_REVIEW_THRESHOLD } from '../src/lib/fields/types'
+import { FIT, fitKinds } from './calibration-fit'
 
-/** Least values a kind needs to get a step function of its own. */
-const MIN_VALUES = 25
-/** Least values of a step. */
-const MIN_STEP = 15
-/** Values of the kind's mean added to every step: a step of 10 right of 10 is 0.98 or so, not 1. */
-const PRIOR = 8
-/** The most any value is given: nothing read from a document is certain. */
-const MOST = 0.998
 /** What a value of a field no kind measures may be given at most (see CalibrationTable). */
 const UNMEASURED_CAP = 0.9
 
@@ -37,80 +30,36 @@ const args = process.argv.slice(2)
 const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)
 const files = args.filter((arg) => !arg.startsWith('--'))
 if (!files.length) {
-  console.error('usage: bun run calibrate VALUES.json … [--fit=odd|even] [--threshold=0.95] [--score-json=PREFIX] [--dry-run]')
+  console.error('usage: bun run calibrate VALUES.json … [--fit=odd|even] [--threshold=0.95] [--score-json=PREFIX] [--dry-run] [--raw]')
   process.exit(2)
 }
 const fitHalf = option('fit') ?? 'odd'
-const threshold = Number(option('threshold') ?? 0.95)
+const threshold = Number(option('threshold') ?? DEFAULT_REVIEW_THRESHOLD)
 const RAW = args.includes('--raw')
 const records: ValueRecord[] = files.flatMap((file) => (JSON.parse(readFileSync(file, 'utf8')) as { values: ValueRecord[] }).values)
 
-/** Every kind a value counts for: its own kinds and its reading's pool (the fallback of unmeasured fields). */
-function kindsOf(record: ValueRecord): string[] {
-  const reading = record.kinds[0]?.split('/')[0]
-  return reading && !record.kinds.includes(reading) ? [...record.kinds, reading] : record.kinds
-}
-
-/** The kinds a value is looked up by, as calibration.ts's `kindsOf` gives them: a concept's role falls back to its reading's pool. */
-function lookupKinds(record: ValueRecord): string[] {
-  const group = record.kinds[0]?.split('/')[1]
-  return group && !group.startsWith('field:') ? kindsOf(record) : record.kinds
-}
-
-/**
- * Steps by score: every distinct score is a step (a reader's weight names its evidence: "after its
- * label", "the letterhead's top line"), steps with fewer than `MIN_STEP` values joined to the one
- * below (the lowest to the one above); each step's share shrunk towards the kind's mean.
- */
-function fit(points: { score: number; right: boolean }[]): Steps {
-  const sorted = [...points].sort((a, b) => a.score - b.score)
-  const mean = sorted.filter((p) => p.right).length / sorted.length
-  type Step = { from: number; n: number; right: number }
-  const steps: Step[] = []
-  for (const point of sorted) {
-    const last = steps[steps.length - 1]
-    if (last && (last.from === point.score || last.n < MIN_STEP)) {
-      last.n++
-      last.right += point.right ? 1 : 0
-    } else steps.push({ from: point.score, n: 1, right: point.right ? 1 : 0 })
-  }
-  // The last step may be short: joined to the one below.
-  while (steps.length > 1 && steps[steps.length - 1]!.n < MIN_STEP) {
-    const top = steps.pop()!
-    steps[steps.length - 1]!.n += top.n
-    steps[steps.length - 1]!.right += top.right
-  }
-  const share = (step: Step) => (step.right + PRIOR * mean) / (step.n + PRIOR)
-  return steps.map((step) => [step.from, Math.round(Math.min(MOST, share(step)) * 1000) / 1000])
-}
-
 const fitting = records.filter((record) => record.half === fitHalf && record.score !== null)
-const byKind = new Map<string, { score: number; right: boolean }[]>()
-for (const record of fitting)
-  for (const kind of kindsOf(record)) byKind.set(kind, [...(byKind.get(kind) ?? []), { score: record.score!, right: record.verdict === 'correct' }])
-
-const kinds: Record<string, Steps> = {}
-for (const [kind, points] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) if (points.length >= MIN_VALUES) kinds[kind] = fit(points)
+const kinds = fitKinds(
+  fitting.map((record) => ({ kinds: record.kinds, score: record.score!, right: record.verdict === 'correct' })),
+  { ...FIT, threshold },
+)
 
 const table: CalibrationTable = {
   fitted: {
     on: `${fitHalf}-numbered half of ${[...new Set(records.map((record) => record.set))].join(', ')}`,
     values: fitting.length,
-    min_values_per_kind: MIN_VALUES,
-    min_values_per_step: MIN_STEP,
-    prior: PRIOR,
+    min_values_per_kind: FIT.minValues,
+    min_values_per_step: FIT.minStep,
+    prior: FIT.prior,
+    band_precision: FIT.bandPrecision,
   },
   kinds,
   unmeasuredCap: UNMEASURED_CAP,
 }
 
-/** The confidence the table gives a recorded value, as calibration.ts looks it up. */
+/** The confidence the table gives a recorded value, as calibration.ts gives it. */
 function calibrated(record: ValueRecord): number {
-  if (RAW) return record.score!
-  const kind = lookupKinds(record).find((candidate) => Object.hasOwn(kinds, candidate))
-  if (kind) return stepShare(kinds[kind]!, record.score!)
-  const reading = kindsOf(record).pop()!
-  return Math.min(UNMEASURED_CAP, kinds[reading] ? stepShare(kinds[reading], record.score!) : record.score!)
+  return RAW ? record.score! : confidenceOf(table, record.kinds, record.score!)
 }
 
 const BANDS = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01]

@@ -8,7 +8,7 @@ import { engineName } from '../modules/extraction/engines/names'
 import { createProcessPool } from '../modules/extraction/processes'
 import { createJobRunner } from '../modules/extraction/worker'
 import { createFirstKey } from '../modules/keys/service'
-import { layoutSource } from '../modules/reviews/service'
+import { layoutCache } from '../modules/reviews/layout-cache'
 import { createDeliveryWorker } from '../modules/webhooks/delivery'
 import { VERSION } from '../version'
 import type { Output } from './keys'
@@ -74,7 +74,7 @@ export async function serve(config: ServeConfig, io: Output): Promise<void> {
     leaseMs: config.jobLeaseMs,
     ...config.jobQueue,
     log,
-    layoutsOf: layoutSource(database),
+    layoutsOf: layoutCache(database).of,
   })
   const deliveries = createDeliveryWorker({ database, log, ...config.webhooks })
   const app = createApp({

@@ -35,6 +35,7 @@ test('migrates an empty database to the latest version, with drizzle bookkeeping
     'job_readings',
     'job_turns',
     'jobs',
+    'layout_generations',
     'layout_marks',
     'layout_words',
     'layouts',
@@ -127,4 +128,23 @@ test('a database made by the first version keeps every row when the latest binar
     has_more: false,
   })
   await closeDatabase(latest)
+})
+
+test('layouts learned before generations were counted are given one, so every instance still reads them (D301)', () => {
+  const path = join(dir.path, 'layouts.sqlite')
+  const old = openDb(path)
+  const before = migrations.findIndex((migration) => migration.sql.some((statement) => statement.includes('layout_generations')))
+  expect(before).toBeGreaterThan(0)
+  migrate(old.db, migrations.slice(0, before))
+  const now = '2026-11-27T10:00:00.000Z'
+  old.sqlite.run("insert into accounts (id, name, created_at) values ('acc_taught', 'taught', ?), ('acc_none', 'none', ?)", [now, now])
+  for (const id of ['lay_1', 'lay_2'])
+    old.sqlite.run("insert into layouts (id, account_id, job_id, body, weight, created_at, updated_at) values (?, 'acc_taught', 'job_1', '{}', 1, ?, ?)", [
+      id,
+      now,
+      now,
+    ])
+  migrate(old.db, migrations)
+  expect(old.sqlite.query('select account_id, generation from layout_generations').all()).toEqual([{ account_id: 'acc_taught', generation: 1 }])
+  old.sqlite.close()
 })

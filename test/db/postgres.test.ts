@@ -27,6 +27,7 @@ test.skipIf(!POSTGRES_URL)('migrates an empty database to the latest version, wi
     'job_readings',
     'job_turns',
     'jobs',
+    'layout_generations',
     'layout_marks',
     'layout_words',
     'layouts',

@@ -11,7 +11,7 @@ import { DEFAULT_READ_LIMITS, type ReadLimits, type RecogniserName } from '../..
 import type { QueueCaps } from '../../src/modules/extraction/repository'
 import { createJobRunner } from '../../src/modules/extraction/worker'
 import { createKey } from '../../src/modules/keys/service'
-import { layoutSource } from '../../src/modules/reviews/service'
+import { layoutCache } from '../../src/modules/reviews/layout-cache'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from '../../src/modules/webhooks/delivery'
 import { type Logger, silentLogger } from '../../src/lib/log'
 import type { Database } from '../../src/db/database'
@@ -68,6 +68,8 @@ export interface TestAppOptions {
 export async function makeTestApp(options: TestAppOptions = {}) {
   const database = options.database ?? (await openTestDatabase(options.dbPath))
   const catalog = options.catalog ?? (sharedCatalog ??= loadCatalog())
+  /** This instance's index of its accounts' layouts (D300). */
+  const layouts = layoutCache(database)
   const engine = options.engine ?? builtinEngine
   const runner = createJobRunner({
     database,
@@ -79,7 +81,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
     log: silentLogger,
     caps: options.queueCaps,
     syncWaitMs: options.syncWaitMs,
-    layoutsOf: layoutSource(database),
+    layoutsOf: layouts.of,
   })
   const app = createApp({
     database,
@@ -117,7 +119,7 @@ export async function makeTestApp(options: TestAppOptions = {}) {
   /** Rows of SQL with `?` placeholders, on whichever database the app has. */
   const rows = <T = Record<string, unknown>>(text: string, params?: unknown[]) => query<T>(database, text, params)
 
-  return { app, database, catalog, keyA, keyB, call, rows, runner, deliveries }
+  return { app, database, catalog, keyA, keyB, call, rows, runner, deliveries, layouts }
 }
 
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>

@@ -5,6 +5,9 @@
  */
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
+import type { LearnedLayout } from '../../src/modules/extraction/learning/layout'
+import { ownKeys } from '../../src/modules/extraction/learning/words'
+import { layoutCache } from '../../src/modules/reviews/layout-cache'
 import { expectEnvelope, expectValidation, failingOnFail, ISO_MS, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app'
 import { anotherHandle } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
@@ -152,8 +155,14 @@ describe('POST /api/v1/jobs/{id}/review', () => {
     const second = await reviewed(t, job.id, { total: 13 })
     // What the first review said is gone from the job: the second confirms the engine's reading of the rest.
     expect(second.result).toEqual({ ...job.result, total: '13.00' })
-    expect(second.fields_meta.company_name).toEqual({ ...job.fields_meta.company_name, corrected: false, read_value: 'SANYU SUPPLY SDN BHD' })
-    expect(second.fields_meta.total).toEqual({ ...job.fields_meta.total, corrected: true, read_value: job.result.total })
+    // A person has checked it, whatever its confidence said (D284).
+    expect(second.fields_meta.company_name).toEqual({
+      ...job.fields_meta.company_name,
+      needs_review: false,
+      corrected: false,
+      read_value: 'SANYU SUPPLY SDN BHD',
+    })
+    expect(second.fields_meta.total).toEqual({ ...job.fields_meta.total, needs_review: false, corrected: true, read_value: job.result.total })
     const kept = await t.rows<{ values: string; corrected: string }>('select "values", corrected from reviews where job_id = ? order by created_at, id', [
       job.id,
     ])
@@ -432,6 +441,82 @@ describe('a review teaches the account the sender’s layout', () => {
     const second = await extract(other, receipt(SANYU, SECOND), one.keyA.key)
     expect(second.result.company_name).toBe('SANYU STATIONERY SHOP')
     expect(second.fields_meta.company_name.learned).toMatchObject({ job: first.id })
+  })
+
+  test('an instance holding the account’s layouts in memory reads what a review or a forget on another changed (D300, D301)', async () => {
+    const one = await makeTestApp({ dbPath: join(dir.path, 'held.sqlite') })
+    const other = await makeTestApp({ database: await anotherHandle(one.database) })
+    const key = one.keyA.key
+    const company = async (app: TestApp, sender: Sender, which: Receipt) => {
+      const job = await extract(app, receipt(sender, which), key)
+      return { name: job.result.company_name, learned: job.fields_meta.company_name.learned }
+    }
+    // MAJU taught on one; the other instance reads a receipt of it, and so holds the account's layouts.
+    await reviewed(one, (await extract(one, receipt(MAJU, FIRST))).id, { company_name: 'MAJU JAYA SHOP' })
+    expect((await company(other, MAJU, SECOND)).name).toBe('MAJU JAYA SHOP')
+    await other.layouts.settled()
+    expect(other.layouts.held()).toEqual({ layouts: 1, accounts: 1 })
+    expect(await company(other, SANYU, FIRST)).toEqual({ name: 'SANYU SUPPLY SDN BHD', learned: undefined })
+    // A review on one: the next extraction on the other reads with it (the database answers while its index catches up).
+    const sanyu = await extract(one, receipt(SANYU, FIRST))
+    await reviewed(one, sanyu.id, { company_name: 'SANYU STATIONERY SHOP' })
+    const second = await extract(other, receipt(SANYU, SECOND), key)
+    expect(second.result.company_name).toBe('SANYU STATIONERY SHOP')
+    expect(second.fields_meta.company_name.learned).toMatchObject({ job: sanyu.id, how: 'constant' })
+    await other.layouts.settled()
+    expect(other.layouts.held()).toEqual({ layouts: 2, accounts: 1 })
+    // A review on one that contradicts it: the other reads the later one.
+    await reviewed(one, second.id, { company_name: 'SANYU STATIONERS' })
+    expect(await company(other, SANYU, THIRD)).toMatchObject({ name: 'SANYU STATIONERS', learned: { job: second.id } })
+    await other.layouts.settled()
+    expect(await company(other, SANYU, THIRD)).toMatchObject({ name: 'SANYU STATIONERS', learned: { job: second.id } })
+    // Forgotten on one: the other no longer uses it, and still uses the account's other layout.
+    const layouts: { id: string; sender: string }[] = (await one.call('GET', '/api/v1/layouts')).body.layouts
+    const sanyuLayout = layouts.find((layout) => layout.sender.startsWith('sanyu'))!
+    expect((await one.call('DELETE', `/api/v1/layouts/${sanyuLayout.id}`)).status).toBe(204)
+    expect(await company(other, SANYU, THIRD)).toEqual({ name: 'SANYU SUPPLY SDN BHD', learned: undefined })
+    await other.layouts.settled()
+    expect(other.layouts.held()).toEqual({ layouts: 1, accounts: 1 })
+    expect(await company(other, SANYU, THIRD)).toEqual({ name: 'SANYU SUPPLY SDN BHD', learned: undefined })
+    expect((await company(other, MAJU, THIRD)).name).toBe('MAJU JAYA SHOP')
+    // Every layout forgotten, then one taught again: the other reads the new one, not the old.
+    const majuLayout = layouts.find((layout) => layout.sender.startsWith('maju'))!
+    expect((await one.call('DELETE', `/api/v1/layouts/${majuLayout.id}`)).status).toBe(204)
+    expect(await company(other, MAJU, THIRD)).toEqual({ name: 'MAJU JAYA ENTERPRISE', learned: undefined })
+    const again = await extract(one, receipt(MAJU, FIRST))
+    await reviewed(one, again.id, { company_name: 'MAJU JAYA TRADING' })
+    expect(await company(other, MAJU, SECOND)).toMatchObject({ name: 'MAJU JAYA TRADING', learned: { job: again.id } })
+    await other.layouts.settled()
+    expect(await company(other, MAJU, THIRD)).toMatchObject({ name: 'MAJU JAYA TRADING', learned: { job: again.id } })
+  })
+
+  test('an account without layouts is not looked up; one with more than an instance holds is looked up in the database alike (D300, D302)', async () => {
+    const t = await makeTestApp()
+    for (const sender of [SANYU, MAJU]) await reviewed(t, (await extract(t, receipt(sender, FIRST))).id, { company_name: `${sender.head[0]} SHOP` })
+    const accountA = t.keyA.accountId
+    const words = () => ownKeys({ pages: [receipt(SANYU, SECOND)] })
+    const senderOf = (layouts: readonly LearnedLayout[]) => layouts.map((layout) => layout.fingerprint.marks.find((mark) => mark.name)?.key)
+    // Account B has none: the document's words are never asked for.
+    const asked: string[] = []
+    const cache = layoutCache(t.database)
+    expect(
+      await cache.of(t.keyB.accountId)(() => {
+        asked.push('words')
+        return words()
+      }),
+    ).toEqual([])
+    expect(asked).toEqual([])
+    // The first lookup is answered by the database while the index is built; the next by the index, alike.
+    expect(senderOf(await cache.of(accountA)(words))).toEqual(['sanyu'])
+    await cache.settled()
+    expect(cache.held()).toEqual({ layouts: 2, accounts: 1 })
+    expect(senderOf(await cache.of(accountA)(words))).toEqual(['sanyu'])
+    // An instance that holds one layout holds none of A's two, and finds the same one in the database.
+    const small = layoutCache(t.database, 1)
+    expect(senderOf(await small.of(accountA)(words))).toEqual(['sanyu'])
+    await small.settled()
+    expect(small.held()).toEqual({ layouts: 0, accounts: 1 })
+    expect(senderOf(await small.of(accountA)(words))).toEqual(['sanyu'])
   })
 
   test('layouts are listed newest first, a page at a time', async () => {

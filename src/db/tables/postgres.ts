@@ -11,4 +11,4 @@ export const { schemas, schemaVersions } = schemaTables.postgres
 export const { jobs, jobFiles, jobTurns, jobReadings } = jobTables.postgres
 export const { idempotencyKeys } = idempotencyTables.postgres
 export const { webhookEndpoints, webhookMessages, webhookAttempts } = webhookTables.postgres
-export const { reviews, layouts, layoutMarks, layoutWords } = reviewTables.postgres
+export const { reviews, layouts, layoutMarks, layoutWords, layoutGenerations } = reviewTables.postgres

@@ -79,5 +79,17 @@ export const reviewTables = defineTables((k) => {
     (table) => [k.primaryKey({ columns: [table.accountId, table.word] })],
   )
 
-  return { reviews, layouts, layoutMarks, layoutWords }
+  /**
+   * Per account with layouts, the generation of its layouts (D301): counted up by every save and
+   * removal in its transaction, compared by each instance before it uses the layouts it holds.
+   */
+  const layoutGenerations = k.table('layout_generations', {
+    accountId: k
+      .text('account_id')
+      .primaryKey()
+      .references(() => accounts.id),
+    generation: k.integer('generation').notNull(),
+  })
+
+  return { reviews, layouts, layoutMarks, layoutWords, layoutGenerations }
 })

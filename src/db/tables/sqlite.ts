@@ -11,4 +11,4 @@ export const { schemas, schemaVersions } = schemaTables.sqlite
 export const { jobs, jobFiles, jobTurns, jobReadings } = jobTables.sqlite
 export const { idempotencyKeys } = idempotencyTables.sqlite
 export const { webhookEndpoints, webhookMessages, webhookAttempts } = webhookTables.sqlite
-export const { reviews, layouts, layoutMarks, layoutWords } = reviewTables.sqlite
+export const { reviews, layouts, layoutMarks, layoutWords, layoutGenerations } = reviewTables.sqlite

@@ -19,6 +19,8 @@ export type FieldAnswer = Omit<FieldMeta, 'bbox'> &
     value: unknown
     /** 0-based index of the snippet's line in its page's text, when the engine knows it: location reads it instead of searching. */
     line?: number
+    /** How well the words the value was read from were recognised (the least OCR confidence of those it is judged by, D68); calibration's evidence (D310), never stored. */
+    read?: number
     /** Whether the amounts this one is checked against agree with it (D282); absent when it is in no identity. */
     sums?: 'agree' | 'broken'
     /** The engine's own score and the evidence kinds calibration looked it up by (D283): for the benchmark that refits, never stored. */

@@ -1,10 +1,12 @@
 /**
- * Confidence that means what it says (D283): an engine's score for a value is mapped to the share
- * of such values measured right. Values are told apart by their evidence kind: how the document
- * was read (a text layer, or OCR), what the field is (its concept's role: total, issue_date,
- * issuer …), and whether its sums agree or break (checks.ts). Each kind has a step function from
- * score to share right, fitted by isotonic regression on the development sets' odd-numbered half
- * and checked on the even half (`bun run calibrate`, scripts/calibrate.ts); the fitted table is
+ * Confidence that means what it says (D283, D310): an engine's score for a value is mapped to the
+ * share of such values measured right. Values are told apart by their evidence kind: how the
+ * document was read (a text layer, or OCR), what the field is (its concept's role: total,
+ * issue_date, issuer …, and the role's class: typed or free text), whether its sums agree or break
+ * (checks.ts), and for free text read by OCR whether its words were read clearly. Each kind has a
+ * step function from score to share right, fitted on the development sets' odd-numbered half, text
+ * and scans, and checked on the even half (`bun run calibrate`, scripts/calibration-fit.ts; the band
+ * a person may leave unchecked is admitted by its measured precision, D311); the fitted table is
  * data/calibration.json, compiled in.
  */
 import table from '../../../data/calibration.json'
@@ -32,19 +34,39 @@ export function readingOf(document: DocumentText): 'text' | 'ocr' {
   return document.layout?.some((page) => page?.words.some((word) => word.confidence < 1)) ? 'ocr' : 'text'
 }
 
-/** What the value stands for: its concept's role when the field is read as that concept, else its type. */
-function groupOf(field: Pick<Field, 'key' | 'label' | 'type'>): string {
+/** Types of free text (a name, a clause, a list of names): what a value of them says is not checked for a shape. */
+const FREE_TEXT: ReadonlySet<string> = new Set(['text', 'list', 'table'])
+
+/**
+ * What the value stands for: its concept's role when the field is read as that concept, else its
+ * type (`field:<type>`); and, for a role, its class: `typed` for a date, amount, code … whose shape
+ * the normalisation layer checks, `untyped` for free text (D310).
+ */
+function groupOf(field: Pick<Field, 'key' | 'label' | 'type'>): { group: string; kind?: 'typed' | 'untyped' } {
   const concept = conceptOf(field.key, field.label)
-  return concept?.role && concept.kind === field.type ? concept.role : `field:${field.type}`
+  if (!concept?.role || concept.kind !== field.type) return { group: `field:${field.type}` }
+  return { group: concept.role, kind: FREE_TEXT.has(field.type) ? 'untyped' : 'typed' }
 }
 
 /**
- * The evidence kinds of a value, most specific first: reading, group and sums; reading and group;
- * for a concept's role, the reading alone (every measured value read so). A field of no role has
- * no measured kind: its score is capped (`unmeasuredCap`), and never raised above the engine's own.
+ * From this OCR confidence on, every word a value of free text was judged by (D68) counts as read
+ * clearly (D310): the engine's score no longer tells such words apart (`OCR_READING_ALLOWANCE`),
+ * and a name misread by a letter ("PASAF MINI", "SIN BHI") is read from less clear words than one
+ * read right. Chosen on the fitting half of the scans (0.9–0.98 tried; the calibration error there
+ * was least at 0.97).
  */
-export function kindsOf(reading: string, group: string, sums: FieldAnswer['sums']): string[] {
-  return [...(sums ? [`${reading}/${group}/${sums}`] : []), `${reading}/${group}`, ...(group.startsWith('field:') ? [] : [reading])]
+export const CLEAR_READING = 0.97
+
+/**
+ * The evidence kinds of a value, most specific first: reading, group and sums; for free text read
+ * by OCR, reading, group and whether its words were read clearly (D310); reading and group; for a
+ * concept's role, the reading and the role's class (typed or free text), then the reading alone
+ * (every measured value read so). A field of no role has no measured kind: its score is capped
+ * (`unmeasuredCap`), and never raised above the engine's own.
+ */
+export function kindsOf(reading: string, { group, kind }: { group: string; kind?: 'typed' | 'untyped' }, sums: FieldAnswer['sums'], read?: number): string[] {
+  const clarity = reading === 'ocr' && kind === 'untyped' && read !== undefined ? [`${reading}/${group}/${read >= CLEAR_READING ? 'clear' : 'unclear'}`] : []
+  return [...(sums ? [`${reading}/${group}/${sums}`] : []), ...clarity, `${reading}/${group}`, ...(kind ? [`${reading}/${kind}`, reading] : [])]
 }
 
 /** The share right of a score under a kind's steps. */
@@ -52,6 +74,20 @@ export function stepShare(steps: Steps, score: number): number {
   let share = steps[0]![1]
   for (const [from, value] of steps) if (score >= from) share = value
   return share
+}
+
+/**
+ * The measured chance of being right of a value of these evidence kinds (most specific first, as
+ * `kindsOf` gives them) and this engine score: the first kind the table measures gives it by its
+ * steps. A value no kind measures gets its reading's pooled share, at most `unmeasuredCap` and
+ * never above the engine's own score: what the engine marked down (a table whose rows do not add
+ * up, D117) stays down.
+ */
+export function confidenceOf(calibration: CalibrationTable, kinds: readonly string[], score: number): number {
+  const kind = kinds.find((candidate) => Object.hasOwn(calibration.kinds, candidate))
+  if (kind) return stepShare(calibration.kinds[kind]!, score)
+  const pool = calibration.kinds[kinds[0]!.split('/')[0]!]
+  return Math.min(calibration.unmeasuredCap, score, pool ? stepShare(pool, score) : score)
 }
 
 /**
@@ -65,13 +101,8 @@ export function calibrate(fields: readonly Field[], answers: Answers, document: 
     fields.map((field) => {
       const answer = answerOf(answers, field.key)
       if (answer.value === null || answer.value === undefined) return [field.key, answer] as const
-      const kinds = kindsOf(reading, groupOf(field), answer.sums)
-      const kind = kinds.find((candidate) => Object.hasOwn(calibration.kinds, candidate))
-      const share = kind
-        ? stepShare(calibration.kinds[kind]!, answer.confidence)
-        : // Never above the engine's own score either: what it marked down (a table whose rows do not add up, D117) stays down.
-          Math.min(calibration.unmeasuredCap, answer.confidence, stepShare(calibration.kinds[reading] ?? [[0, answer.confidence]], answer.confidence))
-      const confidence = Math.round(share * 1000) / 1000
+      const kinds = kindsOf(reading, groupOf(field), answer.sums, answer.read)
+      const confidence = Math.round(confidenceOf(calibration, kinds, answer.confidence) * 1000) / 1000
       return [field.key, { ...answer, confidence, score: { confidence: answer.confidence, kinds } }] as const
     }),
   )

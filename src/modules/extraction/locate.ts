@@ -42,7 +42,10 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       // its readings is clear.
       if (readConfidence < MIN_OCR_CONFIDENCE) readConfidence = Math.max(readConfidence, ...otherReadings(value, document.layout, lines, words))
       if (readConfidence < MIN_OCR_CONFIDENCE) return [key, { ...NO_ANSWER, bbox: null }] as const
-      return [key, { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + OCR_READING_ALLOWANCE)), bbox: boxOf(words) }] as const
+      return [
+        key,
+        { ...answer, confidence: round(answer.confidence * Math.min(1, readConfidence + OCR_READING_ALLOWANCE)), bbox: boxOf(words), read: readConfidence },
+      ] as const
     }),
   )
 }

@@ -2,7 +2,9 @@
  * Reviews and learned layouts in the database, written once for both dialects (D210). A layout is
  * kept as the JSON the learning core reads, with its index as rows (D270): one per layout and
  * fingerprint word (the word's 32-bit hash and weight), and per account and word the number of
- * layouts that print it, so that words too common to name a sender are not looked up (D268).
+ * layouts that print it, so that words too common to name a sender are not looked up (D268). Each
+ * change of an account's layouts counts up its generation (D301), which instances compare with
+ * the index they hold of them.
  */
 import { and, count, desc, eq, gt, inArray, lt, lte, or, sql, sum } from 'drizzle-orm'
 import { perDatabase } from '../../db/database'
@@ -31,18 +33,41 @@ export interface StoredLayout {
   updatedAt: string
 }
 
-/** The layouts weighed whole for one document: those sharing the most of its telling words (learning/layout-index.ts SHORTLIST). */
-const SHORTLIST = 8
-/** The least weight of telling words a candidate shares with the document: two words, or one of its head. */
-const MIN_SHARED = 2
-/** However few layouts an account has, a word printed by this many is still looked up (layout-index.ts MIN_COMMON). */
-const MIN_COMMON = 20
+/** How the database's lookup chooses candidates: the index's own rules (learning/layout-index.ts, D268, D303), handed in. */
+export interface LookupRules {
+  /** Layouts returned at most. */
+  shortlist: number
+  /** The least weight of telling words a candidate shares with the document. */
+  minShared: number
+  /** The most layouts, of the account's, that print a word still looked up. */
+  mostCommon: (layouts: number) => number
+}
+
+/** A layout's id, what last taught it and when: what tells an instance's copy of it from the stored one (D301). */
+export interface LayoutStamp {
+  id: string
+  jobId: string
+  updatedAt: string
+}
 
 export const reviewsRepository = perDatabase((database) => {
   const { db } = database
-  const { reviews, layouts, layoutMarks, layoutWords } = reviewTables[database.kind]
+  const { reviews, layouts, layoutMarks, layoutWords, layoutGenerations } = reviewTables[database.kind]
 
   const owned = (accountId: string, id: string) => and(eq(layouts.accountId, accountId), eq(layouts.id, id))!
+  // The two queries of every extraction of an account with layouts (D300, D301), prepared once.
+  const generationOf = database.prepare('layouts_generation', (q) =>
+    q
+      .select({ generation: layoutGenerations.generation })
+      .from(layoutGenerations)
+      .where(eq(layoutGenerations.accountId, sql.placeholder('accountId'))),
+  )
+  const layoutOf = database.prepare('layouts_body', (q) =>
+    q
+      .select({ body: layouts.body })
+      .from(layouts)
+      .where(and(eq(layouts.accountId, sql.placeholder('accountId')), eq(layouts.id, sql.placeholder('id')))),
+  )
 
   /** Takes a layout's words out of its account's counts, and its marks out of the index. */
   function* unindex(tx: Queries, accountId: string, id: string): Part<void> {
@@ -61,6 +86,21 @@ export const reviewsRepository = perDatabase((database) => {
     yield* run(tx.delete(layoutMarks).where(eq(layoutMarks.layoutId, id)))
   }
 
+  /**
+   * Counts up the generation of the account's layouts (D301); the first of an account starts at a
+   * random number, so that one whose layouts were all forgotten and taught again is not taken for
+   * the generation an instance held before. On PostgreSQL the row is held until the transaction
+   * ends: an account's layout writes take turns, and a generation read means its changes are committed.
+   */
+  function* nextGeneration(tx: Queries, accountId: string): Part<void> {
+    yield* run(
+      tx
+        .insert(layoutGenerations)
+        .values({ accountId, generation: 1 + Math.floor(Math.random() * 2 ** 30) })
+        .onConflictDoUpdate({ target: layoutGenerations.accountId, set: { generation: sql`${layoutGenerations.generation} + 1` } }),
+    )
+  }
+
   return {
     *insertReview(tx: Queries, review: NewReview): Part<void> {
       yield* run(tx.insert(reviews).values(review))
@@ -73,8 +113,9 @@ export const reviewsRepository = perDatabase((database) => {
     *save(tx: Queries, layout: StoredLayout): Part<void> {
       const [held] = yield* forUpdate(tx.select({ accountId: layouts.accountId }).from(layouts).where(eq(layouts.id, layout.id)))
       const weight = layout.marks.reduce((total, mark) => total + mark.weight, 0)
+      if (held && held.accountId !== layout.accountId) return
+      yield* nextGeneration(tx, layout.accountId)
       if (held) {
-        if (held.accountId !== layout.accountId) return
         yield* unindex(tx, layout.accountId, layout.id)
         yield* run(tx.update(layouts).set({ jobId: layout.jobId, body: layout.body, weight, updatedAt: layout.updatedAt }).where(eq(layouts.id, layout.id)))
       } else
@@ -93,13 +134,13 @@ export const reviewsRepository = perDatabase((database) => {
       const marks = [...new Map(layout.marks.map((mark) => [mark.word, mark])).values()]
       if (!marks.length) return
       yield* run(tx.insert(layoutMarks).values(marks.map((mark) => ({ layoutId: layout.id, accountId: layout.accountId, ...mark }))))
-      for (const { word } of marks)
-        yield* run(
-          tx
-            .insert(layoutWords)
-            .values({ accountId: layout.accountId, word, layouts: 1 })
-            .onConflictDoUpdate({ target: [layoutWords.accountId, layoutWords.word], set: { layouts: sql`${layoutWords.layouts} + 1` } }),
-        )
+      // All its words' counts in one statement (each word once in it, as PostgreSQL's ON CONFLICT wants).
+      yield* run(
+        tx
+          .insert(layoutWords)
+          .values(marks.map(({ word }) => ({ accountId: layout.accountId, word, layouts: 1 })))
+          .onConflictDoUpdate({ target: [layoutWords.accountId, layoutWords.word], set: { layouts: sql`${layoutWords.layouts} + 1` } }),
+      )
     },
 
     /** Forgets one of the account's layouts; whether it was there. */
@@ -107,10 +148,23 @@ export const reviewsRepository = perDatabase((database) => {
       database.transaction(function* (tx) {
         const [row] = yield* forUpdate(tx.select({ id: layouts.id }).from(layouts).where(owned(accountId, id)))
         if (!row) return false
+        yield* nextGeneration(tx, accountId)
         yield* unindex(tx, accountId, id)
         yield* run(tx.delete(layouts).where(eq(layouts.id, id)))
+        const [left] = yield* run(tx.select({ id: layouts.id }).from(layouts).where(eq(layouts.accountId, accountId)).limit(1))
+        if (!left) yield* run(tx.delete(layoutGenerations).where(eq(layoutGenerations.accountId, accountId)))
         return true
       }),
+
+    /** The generation of the account's layouts (D301); none when it has none. */
+    generation: async (accountId: string): Promise<number | undefined> => (await generationOf.execute({ accountId }))[0]?.generation,
+
+    /** The JSON of one of the account's layouts. */
+    body: async (accountId: string, id: string): Promise<string | undefined> => (await layoutOf.execute({ accountId, id }))[0]?.body,
+
+    /** Every layout of the account, by what tells a copy of it from the stored one (D301). */
+    stamps: (accountId: string): Promise<LayoutStamp[]> =>
+      db.select({ id: layouts.id, jobId: layouts.jobId, updatedAt: layouts.updatedAt }).from(layouts).where(eq(layouts.accountId, accountId)),
 
     /** The account's layouts, newest first, `limit` of them, after `after` (the previous page's last). */
     list(accountId: string, limit: number, after?: { createdAt: string; id: string }): Promise<LayoutRow[]> {
@@ -121,17 +175,18 @@ export const reviewsRepository = perDatabase((database) => {
 
     /**
      * The account's layouts a document printing these words (their hashes) may be the sender's of
-     * (D270): of its words printed by at most one layout in fifty, the layouts that share the most,
-     * at most eight, which the match then weighs whole. Three small queries, each on an index.
+     * (D270), for an account whose layouts an instance does not hold (D300): of its words not too
+     * common (`rules`), the layouts that share the most, which the match then weighs whole. Three
+     * small queries, each on an index.
      */
-    async candidates(accountId: string, words: number[]): Promise<string[]> {
+    async candidates(accountId: string, words: number[], rules: LookupRules): Promise<string[]> {
       if (!words.length) return []
       const [{ layouts: total } = { layouts: 0 }] = await db.select({ layouts: count() }).from(layouts).where(eq(layouts.accountId, accountId))
       if (!total) return []
       const telling = await db
         .select({ word: layoutWords.word })
         .from(layoutWords)
-        .where(and(eq(layoutWords.accountId, accountId), inArray(layoutWords.word, words), lte(layoutWords.layouts, Math.max(MIN_COMMON, total / 50))))
+        .where(and(eq(layoutWords.accountId, accountId), inArray(layoutWords.word, words), lte(layoutWords.layouts, rules.mostCommon(total))))
       if (!telling.length) return []
       const shared = sum(layoutMarks.weight)
       const shortlist = await db
@@ -147,21 +202,19 @@ export const reviewsRepository = perDatabase((database) => {
           ),
         )
         .groupBy(layoutMarks.layoutId)
-        .having(gt(shared, MIN_SHARED - 1))
+        .having(gt(shared, rules.minShared - 1))
         .orderBy(desc(shared), layoutMarks.layoutId)
-        .limit(SHORTLIST)
+        .limit(rules.shortlist)
       return shortlist.map((row) => row.id)
     },
 
-    /** The bodies of the account's layouts of these ids. */
-    bodies: async (accountId: string, ids: string[]): Promise<string[]> =>
+    /** The account's layouts of these ids, each with its JSON and stamp. */
+    bodies: async (accountId: string, ids: string[]): Promise<(LayoutStamp & { body: string })[]> =>
       ids.length
-        ? (
-            await db
-              .select({ body: layouts.body })
-              .from(layouts)
-              .where(and(eq(layouts.accountId, accountId), inArray(layouts.id, ids)))
-          ).map((row) => row.body)
+        ? await db
+            .select({ id: layouts.id, jobId: layouts.jobId, updatedAt: layouts.updatedAt, body: layouts.body })
+            .from(layouts)
+            .where(and(eq(layouts.accountId, accountId), inArray(layouts.id, ids)))
         : [],
   }
 })

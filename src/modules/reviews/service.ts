@@ -11,12 +11,13 @@ import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type JobToReview, jobToReview, recordReview } from '../extraction/service'
 import { markWeight } from '../extraction/learning/fingerprint'
-import { LAYOUT_VERSION, type LayoutSource, type LearnedLayout } from '../extraction/learning/layout'
+import type { LearnedLayout } from '../extraction/learning/layout'
 import { hashKey } from '../extraction/learning/layout-index'
 import { learnLayout, type ReadAnswer } from '../extraction/learning/learn'
 import type { DocumentText } from '../extraction/readers/types'
 import type { Job } from '../extraction/model'
 import { queueJobEvent } from '../webhooks/service'
+import { parseLayout } from './layout-cache'
 import type { Layout } from './model'
 import { type LayoutRow, reviewsRepository } from './repository'
 import { checkValue, pointer } from './values'
@@ -111,29 +112,6 @@ async function learned(
     marks: layout.fingerprint.marks.map((mark) => ({ word: hashKey(mark.key) | 0, weight: markWeight(mark) })),
     createdAt: layout.createdAt,
     updatedAt: layout.updatedAt,
-  }
-}
-
-function parseLayout(body: string): LearnedLayout | undefined {
-  const layout = JSON.parse(body) as LearnedLayout
-  // A layout stored in another version of the form is not read (layout.ts LAYOUT_VERSION).
-  return layout.version === LAYOUT_VERSION ? layout : undefined
-}
-
-/** A document's words looked up in the index: its first ones (its first page, where a sender's fingerprint is), at most this many. */
-const MAX_LOOKUP_WORDS = 2000
-
-/**
- * The source of an account's learned layouts for the job runner (D270, D274): the few a document
- * printing these words may be the sender's of, from the database, so that every instance reads
- * what a review on any of them taught.
- */
-export function layoutSource(database: Database): (accountId: string) => LayoutSource {
-  const repository = reviewsRepository(database)
-  return (accountId) => async (keys) => {
-    const words = [...new Set(keys.slice(0, MAX_LOOKUP_WORDS).map((key) => hashKey(key) | 0))]
-    const ids = await repository.candidates(accountId, words)
-    return (await repository.bodies(accountId, ids)).flatMap((body) => parseLayout(body) ?? [])
   }
 }
 

@@ -1,13 +1,13 @@
 /**
- * Calibrated confidence (D283): an engine's score becomes the share of such values measured right,
- * looked up by evidence kind (reading, the field's role, whether its sums agree), falling back to
- * the reading's pool for a role and capped for a field no kind measures. Tables written here; the
- * shipped table is checked for its form.
+ * Calibrated confidence (D283, D310, D311): an engine's score becomes the share of such values
+ * measured right, looked up by evidence kind (reading, the field's role, whether its sums agree),
+ * falling back to the role's class (typed or free text) and the reading's pool, and capped for a
+ * field no kind measures. Tables written here; the shipped table is checked for its form.
  */
 import { describe, expect, test } from 'bun:test'
 import { resolveField } from '../../../src/lib/fields/resolve'
 import type { Answers } from '../../../src/modules/extraction/answers'
-import { CALIBRATION, type CalibrationTable, calibrate, readingOf, stepShare } from '../../../src/modules/extraction/calibration'
+import { CALIBRATION, CLEAR_READING, type CalibrationTable, calibrate, readingOf, stepShare } from '../../../src/modules/extraction/calibration'
 import type { DocumentText } from '../../../src/modules/extraction/readers/types'
 
 const table: CalibrationTable = {
@@ -39,7 +39,7 @@ describe('calibrate', () => {
   test("a role's score maps through its kind's steps, and keeps the engine's score and kinds", () => {
     const out = calibrate([field('total')], { total: answer(0.92) }, text, table)
     expect(out.total!.confidence).toBe(0.97)
-    expect(out.total!.score).toEqual({ confidence: 0.92, kinds: ['text/total', 'text'] })
+    expect(out.total!.score).toEqual({ confidence: 0.92, kinds: ['text/total', 'text/typed', 'text'] })
     expect(calibrate([field('total')], { total: answer(0.6) }, text, table).total!.confidence).toBe(0.6)
   })
 
@@ -53,6 +53,44 @@ describe('calibrate', () => {
     expect(readingOf(scanned)).toBe('ocr')
     expect(readingOf(text)).toBe('text')
     expect(calibrate([field('total')], { total: answer(0.92) }, scanned, table).total!.confidence).toBe(0.4)
+  })
+
+  test('a free-text value read by OCR is looked up by how clearly its words were read, then by its role, its class and the OCR pool', () => {
+    const issuer = resolveField({ key: 'company_name', label: 'Company', description: '', type: 'text' })
+    const ocr: CalibrationTable = {
+      ...table,
+      kinds: { ocr: [[0, 0.4]], 'ocr/untyped': [[0, 0.5]], 'ocr/issuer': [[0, 0.6]], 'ocr/issuer/clear': [[0, 0.96]], 'ocr/issuer/unclear': [[0, 0.8]] },
+    }
+    const name = (read: number) => answer(0.85, { value: 'ACME SDN BHD', read })
+    const clear = calibrate([issuer], { company_name: name(CLEAR_READING) }, scanned, ocr).company_name!
+    expect(clear.confidence).toBe(0.96)
+    expect(clear.score!.kinds).toEqual(['ocr/issuer/clear', 'ocr/issuer', 'ocr/untyped', 'ocr'])
+    expect(calibrate([issuer], { company_name: name(0.9) }, scanned, ocr).company_name!.confidence).toBe(0.8)
+    // Each kind missing from the table gives way to the next one.
+    const { 'ocr/issuer/unclear': _, ...noUnclear } = ocr.kinds
+    expect(calibrate([issuer], { company_name: name(0.9) }, scanned, { ...ocr, kinds: noUnclear }).company_name!.confidence).toBe(0.6)
+    const { 'ocr/issuer': __, ...noRole } = noUnclear
+    expect(calibrate([issuer], { company_name: name(0.9) }, scanned, { ...ocr, kinds: noRole }).company_name!.confidence).toBe(0.5)
+    // Read from a text layer, the words' clarity is no evidence: the text kinds answer.
+    expect(calibrate([issuer], { company_name: name(1) }, text, table).company_name!.score!.kinds).toEqual(['text/issuer', 'text/untyped', 'text'])
+  })
+
+  test("a typed value read by OCR falls back to the typed values' pool, whatever its words' clarity", () => {
+    const ocr: CalibrationTable = {
+      ...table,
+      kinds: {
+        ocr: [[0, 0.4]],
+        'ocr/typed': [
+          [0, 0.3],
+          [0.9, 0.99],
+        ],
+        'ocr/untyped': [[0, 0.5]],
+      },
+    }
+    const out = calibrate([field('total')], { total: answer(0.92, { read: 0.5 }) }, scanned, ocr).total!
+    expect(out.score!.kinds).toEqual(['ocr/total', 'ocr/typed', 'ocr'])
+    expect(out.confidence).toBe(0.99)
+    expect(calibrate([field('total')], { total: answer(0.8, { read: 0.5 }) }, scanned, ocr).total!.confidence).toBe(0.3)
   })
 
   test("a field no kind measures gets its reading's pooled share, capped below the default threshold", () => {
@@ -76,6 +114,16 @@ describe('the shipped table', () => {
       for (const [, share] of steps) expect(share >= 0 && share <= 1).toBe(true)
     }
     expect(CALIBRATION.unmeasuredCap).toBeLessThan(0.95)
+  })
+
+  test('every share is bounded: above 0, at most 0.998, so no value read from a document is certain', () => {
+    for (const steps of Object.values(CALIBRATION.kinds)) for (const [, share] of steps) expect(share > 0 && share <= 0.998).toBe(true)
+  })
+
+  test('values read by OCR are measured: every catalog role read so has a kind, typed or free text', () => {
+    for (const kind of ['ocr/typed', 'ocr/untyped', 'ocr']) expect(Object.hasOwn(CALIBRATION.kinds, kind)).toBe(true)
+    const scannedTotal = calibrate([field('total')], { total: answer(0.99) }, scanned).total!
+    expect(scannedTotal.score!.kinds.some((kind) => Object.hasOwn(CALIBRATION.kinds, kind))).toBe(true)
   })
 
   test('stepShare takes the last step at or below the score, the first below all', () => {

@@ -88,7 +88,7 @@ export class LayoutIndex {
   candidates(keys: Iterable<string>, limit = 3): Candidate[] {
     const hashes = new Set<number>()
     for (const key of keys) hashes.add(hashKey(key))
-    const common = Math.max(MIN_COMMON, this.size / 50)
+    const common = mostCommon(this.size)
     const shared = new Map<number, number>()
     for (const hash of hashes) {
       const list = this.postings.get(hash)
@@ -99,27 +99,43 @@ export class LayoutIndex {
       .filter(([, weight]) => weight >= MIN_SHARED)
       .sort((a, b) => b[1] - a[1])
       .slice(0, SHORTLIST)
-    const found: Candidate[] = []
-    for (const [slot] of shortlist) {
-      const marks = this.marks[slot]!
-      const places = this.places[slot]!
-      const weighed = weigh(
-        marks.length,
-        (i) => places[i]!,
-        (i) => hashes.has(marks[i]!),
-      )
-      if (weighed.score >= LEAST_SCORE) found.push({ id: this.ids[slot]!, ...weighed })
-    }
-    return found.sort((a, b) => b.score - a.score).slice(0, limit)
+    return closestOf(
+      shortlist.map(([slot]) => {
+        const marks = this.marks[slot]!
+        const places = this.places[slot]!
+        return {
+          id: this.ids[slot]!,
+          ...weigh(
+            marks.length,
+            (i) => places[i]!,
+            (i) => hashes.has(marks[i]!),
+          ),
+        }
+      }),
+      limit,
+    )
   }
+}
+
+/** Of weighed candidates, those of which the document prints at least LEAST_SCORE, the closest first, at most `limit`. */
+export function closestOf<T extends Similarity>(weighed: readonly T[], limit = 3): T[] {
+  return weighed
+    .filter((candidate) => candidate.score >= LEAST_SCORE)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
 }
 
 /** However few layouts there are, a word printed by this many is still looked up. */
 const MIN_COMMON = 20
-/** Layouts weighed whole per document. */
-const SHORTLIST = 8
-/** The least weight of telling words a candidate shares with the document: two words, or one of its head. */
-const MIN_SHARED = 2
+
+/** The most layouts, of an account's `layouts`, that print a word still looked up (D268): one in fifty, at least MIN_COMMON; the database's lookup too. */
+export function mostCommon(layouts: number): number {
+  return Math.max(MIN_COMMON, layouts / 50)
+}
+/** Layouts weighed whole per document (D268; the database's lookup too). */
+export const SHORTLIST = 8
+/** The least weight of telling words a candidate shares with the document: two words, or one of its head (D268; the database's lookup too). */
+export const MIN_SHARED = 2
 /** The least share of its fingerprint a document prints, as printed, for a layout to be a candidate. */
 const LEAST_SCORE = 0.2
 
@@ -156,5 +172,6 @@ export class LayoutStore {
     return [...this.stored.values()].map((json) => JSON.parse(json) as LearnedLayout)
   }
 
-  readonly source: LayoutSource = async (keys) => toFetch(this.index.candidates(keys)).flatMap((candidate) => this.get(candidate.id) ?? [])
+  readonly source: LayoutSource = async (words) =>
+    this.size ? toFetch(this.index.candidates(words())).flatMap((candidate) => this.get(candidate.id) ?? []) : []
 }

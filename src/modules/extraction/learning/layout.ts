@@ -119,5 +119,6 @@ export interface LearnedSource {
 /**
  * The learned layouts of a job's account that a document printing these words (its fingerprint's
  * candidates, `ownKeys`) may be the sender's of (D268): the few the account's index finds, never all.
+ * The words are asked for only when the account has layouts: one that has none pays nothing (D302).
  */
-export type LayoutSource = (keys: string[]) => Promise<readonly LearnedLayout[]>
+export type LayoutSource = (words: () => ReadonlySet<string>) => Promise<readonly LearnedLayout[]>

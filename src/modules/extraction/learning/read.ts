@@ -73,9 +73,10 @@ function closest(keys: ReadonlySet<string>, layouts: readonly LearnedLayout[], m
  * layout knows read with it, each other field (and each the layout finds nothing for) as `general` answered.
  */
 export async function withLearnedLayouts(document: DocumentText, fields: readonly JobField[], general: Answers, source: LayoutSource): Promise<Answers> {
-  const keys = ownKeys(document)
-  const layouts = await source([...keys])
-  const match = layouts.length ? matchLayout(keys, layouts) : undefined
+  let keys: Set<string> | undefined
+  const words = () => (keys ??= ownKeys(document))
+  const layouts = await source(words)
+  const match = layouts.length ? matchLayout(words(), layouts) : undefined
   return match ? readWithLayout(pagesOf(document), fields, match, general) : general
 }
 

@@ -218,9 +218,12 @@ class Next {
   of(what: string, from: number): number {
     let list = this.positions.get(what)
     if (!list) {
-      const found: number[] = []
-      for (let at = this.html.indexOf(what); at !== -1; at = this.html.indexOf(what, at + 1)) found.push(at)
-      this.positions.set(what, (list = Int32Array.from(found)))
+      // Counted first, then listed: a million positions held as numbers in an array would cost ten times the bytes.
+      let count = 0
+      for (let at = this.html.indexOf(what); at !== -1; at = this.html.indexOf(what, at + 1)) count++
+      list = new Int32Array(count)
+      for (let at = this.html.indexOf(what), i = 0; at !== -1; at = this.html.indexOf(what, at + 1)) list[i++] = at
+      this.positions.set(what, list)
     }
     let [low, high] = [0, list.length]
     while (low < high) {
@@ -255,7 +258,8 @@ class Next {
         else at = closing + 1
       }
     }
-    for (const position of passed) this.tagEnds.set(position, end)
+    // Only a tag with quoted values is worth remembering: the search for a plain one's end is one lookup.
+    if (passed.length > 1) for (const position of passed) this.tagEnds.set(position, end)
     return end
   }
 }
