@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
   webhook_limit_reached: 409,
+  words_not_kept: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unreadable_document: 422,
@@ -88,6 +89,11 @@ export const errors = {
     ),
   jobFinished: (status: string) => new ApiError('job_finished', `The job has already ended (${status}); only queued or running jobs can be canceled`),
   jobNotSucceeded: (status: string) => new ApiError('job_not_succeeded', `The job is ${status}; only a succeeded job's values can be reviewed`),
+  wordsNotKept: () =>
+    new ApiError(
+      'words_not_kept',
+      "The places of this job's words are not kept (a text, Markdown, HTML or DOCX document has none; a document read as more than 2 MiB is not kept): type the value instead",
+    ),
   jobNotFinished: (status: string) => new ApiError('job_not_finished', `The job is ${status}; cancel it first, or wait until it ends, to delete it`),
   idempotencyKeyReused: () => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request'),
   idempotencyKeyInUse: () =>

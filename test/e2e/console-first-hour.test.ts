@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { browserRuns, launchBrowser } from '../helpers/browser'
-import { apiGet, openConsolePage, overflowing, signIn } from '../helpers/console-page'
+import { apiGet, extracted, openConsolePage, overflowing, signIn } from '../helpers/console-page'
 import { renderPage, textPdf, toPng } from '../helpers/images'
 import { makeInvoice } from '../helpers/invoice'
 import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
@@ -38,15 +38,6 @@ afterAll(async () => {
 })
 
 /** Sends a document through the API and waits for its job to end. */
-async function extracted(target: RunningServer, name: string, content: Uint8Array, type: string, part: Record<string, unknown> = { document_type: 'invoice' }) {
-  const form = new FormData()
-  form.append('file', new File([content], name, { type }))
-  form.append('extract', JSON.stringify(part))
-  const response = await fetch(`${target.url}/api/v1/extract`, { method: 'POST', headers: { authorization: `Bearer ${target.firstKey}` }, body: form })
-  expect(response.status).toBe(200)
-  return ((await response.json()) as { job: any }).job
-}
-
 test.skipIf(!runs)('shows a chosen PDF, image and text before reading it, with page thumbnails and zoom', async () => {
   const { page, blocked, problems, refused } = await openConsolePage(browser, server)
   await signIn(page, server)

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app'
 import { type Catalog, loadCatalog } from '../../src/modules/catalog/service'
 import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { Engine } from '../../src/modules/extraction/engines/types'
+import { ExtractionError } from '../../src/modules/extraction/errors'
 import { builtinClassifier } from '../../src/modules/extraction/engines/builtin/classify'
 import { inProcessExtractor } from '../../src/modules/extraction/extractor'
 import { DEFAULT_READ_LIMITS, type ReadLimits, type RecogniserName } from '../../src/modules/extraction/readers/types'
@@ -122,6 +123,15 @@ export async function makeTestApp(options: TestAppOptions = {}) {
 }
 
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>
+
+/** The built-in engine, except that a document printing FAIL fails (corrupt_document): for a job that did not succeed. */
+export const failingOnFail: Engine = {
+  name: 'builtin',
+  async extract(input) {
+    if (input.document.pages.some((page) => page.includes('FAIL'))) throw new ExtractionError('corrupt_document', 'broken')
+    return builtinEngine.extract(input)
+  },
+}
 
 /** A valid Field object. */
 export function field(key: string, overrides: Record<string, unknown> = {}) {

@@ -83,3 +83,20 @@ export async function apiGet(server: RunningServer, path: string, key = server.f
   const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
   return response.json()
 }
+
+/** A document extracted through the API (synchronously), as the account of `key`: its job. */
+export async function extracted(
+  target: RunningServer,
+  name: string,
+  content: Uint8Array,
+  type: string,
+  part: Record<string, unknown> = { document_type: 'invoice' },
+  key = target.firstKey!,
+) {
+  const form = new FormData()
+  form.append('file', new File([content], name, { type }))
+  form.append('extract', JSON.stringify(part))
+  const response = await fetch(`${target.url}/api/v1/extract`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form })
+  expect(response.status).toBe(200)
+  return ((await response.json()) as { job: any }).job
+}

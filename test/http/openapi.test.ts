@@ -8,6 +8,7 @@ import { createSchema, field, makeTestApp, type ApiResponse } from '../helpers/a
 import { openDatabase } from '../../src/db/database'
 import { JOB_ERROR_CODES } from '../../src/modules/extraction/errors'
 import { GENERATED_TYPES, generateTypes, openApiDocument } from '../helpers/openapi'
+import { boxAround, FIRST_ORDER as ORDER, makeOrder } from '../helpers/order'
 import { tempDir } from '../helpers/process'
 import { startReceiver } from '../helpers/webhooks'
 
@@ -63,6 +64,7 @@ describe('/openapi.json', () => {
         'DELETE /api/v1/webhooks/{id}',
         'GET /api/v1/webhooks/{id}/deliveries',
         'POST /api/v1/jobs/{id}/review',
+        'POST /api/v1/jobs/{id}/region',
         'GET /api/v1/layouts',
         'DELETE /api/v1/layouts/{id}',
         'GET /api/v1/accuracy',
@@ -374,6 +376,19 @@ describe('real responses conform to the document', () => {
     conforms('post', '/api/v1/jobs/{id}/review', await review({ fields: { invoice_number: 'X' } }, { headers: { 'idempotency-key': 'k' } }))
     conforms('post', '/api/v1/jobs/{id}/review', await review({ fields: { invoice_number: 'x'.repeat(2 * 1024 * 1024) } }))
     conforms('post', '/api/v1/jobs/{id}/review', await review('x', { headers: { 'content-type': 'text/plain' } }))
+    // A box read on a page (D340): of a PDF's job, of a text's (no word places: 409), and refused.
+    const ordered = (await reviewing.call('POST', '/api/v1/extract', { body: upload({ document_type: 'invoice' }, await makeOrder(ORDER), 'order.pdf') })).body
+      .job
+    const region = (body: unknown, options: { key?: string | null; headers?: Record<string, string>; id?: string } = {}) =>
+      reviewing.call('POST', `/api/v1/jobs/${options.id ?? ordered.id}/region`, { body, key: options.key, headers: options.headers })
+    const box = { key: 'total', page: 1, box: boxAround(ORDER, ORDER.total) }
+    conforms('post', '/api/v1/jobs/{id}/region', await region(box))
+    conforms('post', '/api/v1/jobs/{id}/region', await region({ ...box, page: 2 }))
+    conforms('post', '/api/v1/jobs/{id}/region', await region(box, { key: null }))
+    conforms('post', '/api/v1/jobs/{id}/region', await region(box, { id: 'job_nope' }))
+    conforms('post', '/api/v1/jobs/{id}/region', await region({ ...box, key: 'invoice_number' }, { id: toReview.id }))
+    conforms('post', '/api/v1/jobs/{id}/region', await region({ ...box, key: 'x'.repeat(2 * 1024 * 1024) }))
+    conforms('post', '/api/v1/jobs/{id}/region', await region('x', { headers: { 'content-type': 'text/plain' } }))
     conforms('get', '/api/v1/layouts', await reviewing.call('GET', '/api/v1/layouts'))
     conforms('get', '/api/v1/layouts', await reviewing.call('GET', '/api/v1/layouts?limit=0'))
     conforms('get', '/api/v1/layouts', await reviewing.call('GET', '/api/v1/layouts', { key: null }))

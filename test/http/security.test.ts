@@ -147,6 +147,16 @@ const PROTECTED_ROUTES: ProtectedRoute[] = [
     call: (ids) => ({ method: 'POST', path: `/api/v1/jobs/${ids.job}/review`, body: { fields: {} } }),
     okStatus: 200,
   },
+  {
+    route: 'POST /api/v1/jobs/:id/region',
+    name: 'POST /api/v1/jobs/:id/region (a text job, no word places: 409)',
+    call: (ids) => ({
+      method: 'POST',
+      path: `/api/v1/jobs/${ids.job}/region`,
+      body: { key: 'invoice_number', page: 1, box: { left: 0, top: 0, width: 1, height: 1 } },
+    }),
+    okStatus: 409,
+  },
   { route: 'GET /api/v1/layouts', name: 'GET /api/v1/layouts', call: () => ({ method: 'GET', path: '/api/v1/layouts' }), okStatus: 200 },
   { route: 'GET /api/v1/accuracy', name: 'GET /api/v1/accuracy', call: () => ({ method: 'GET', path: '/api/v1/accuracy' }), okStatus: 200 },
   {

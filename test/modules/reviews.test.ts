@@ -5,13 +5,10 @@
  */
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Engine } from '../../src/modules/extraction/engines/types'
-import { ExtractionError } from '../../src/modules/extraction/errors'
-import { builtinEngine } from '../../src/modules/extraction/engines/builtin'
 import type { LearnedLayout } from '../../src/modules/extraction/learning/layout'
 import { ownKeys } from '../../src/modules/extraction/learning/words'
 import { layoutCache } from '../../src/modules/reviews/layout-cache'
-import { expectEnvelope, expectValidation, ISO_MS, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app'
+import { expectEnvelope, expectValidation, failingOnFail, ISO_MS, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app'
 import { anotherHandle } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { tempDir } from '../helpers/process'
@@ -254,14 +251,7 @@ describe('POST /api/v1/jobs/{id}/review', () => {
   })
 
   test("another account's job and an unknown job are 404; a job that did not succeed is 409", async () => {
-    const failing: Engine = {
-      name: 'builtin',
-      async extract(input) {
-        if (input.document.pages.some((page) => page.includes('FAIL'))) throw new ExtractionError('corrupt_document', 'broken')
-        return builtinEngine.extract(input)
-      },
-    }
-    const t = await makeTestApp({ engine: failing })
+    const t = await makeTestApp({ engine: failingOnFail })
     const job = await extract(t, receipt(SANYU, FIRST))
     expectEnvelope(await review(t, job.id, { total: 1 }, { key: t.keyB.key }), 404, 'not_found', 'Job not found')
     expectEnvelope(await review(t, 'job_01m8ekr4kb56vmk289pdzsr5fpx2p7', { total: 1 }), 404, 'not_found')

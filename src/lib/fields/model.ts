@@ -132,7 +132,7 @@ export type JobField = Omit<Field, 'required' | 'type' | 'columns'> & { type: Re
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
 /** A box on a page, as the wire describes it (a value's, a table row's, a cell's: D338). */
-const BBox = t.Object(
+export const BBox = t.Object(
   {
     left: t.Number({ minimum: 0, maximum: 1 }),
     top: t.Number({ minimum: 0, maximum: 1 }),

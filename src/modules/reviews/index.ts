@@ -1,4 +1,4 @@
-/** Routes of reviews, learned layouts and the accuracy they measure (issues 32, 33): POST /api/v1/jobs/{id}/review, /api/v1/layouts, GET /api/v1/accuracy. */
+/** Routes of reviews, learned layouts and the accuracy they measure (issues 32, 33): POST /api/v1/jobs/{id}/review and /region, /api/v1/layouts, GET /api/v1/accuracy. */
 import { Elysia, t } from 'elysia'
 import type { Database } from '../../db/database'
 import type { AuthPlugin } from '../../http/auth'
@@ -9,7 +9,8 @@ import { pageLimit } from '../../http/paging'
 import type { Catalog } from '../catalog/service'
 import { JobEnvelope, JobParams } from '../extraction/model'
 import { accountAccuracy } from './accuracy'
-import { Accuracy, AccuracyQuery, DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, ReviewBody } from './model'
+import { Accuracy, AccuracyQuery, DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, Region, RegionBody, ReviewBody } from './model'
+import { readRegion } from './region'
 import { deleteLayout, listLayouts, reviewJob } from './service'
 
 export interface ReviewsDeps {
@@ -53,6 +54,24 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
         },
       },
     )
+    .post('/jobs/:id/region', async ({ principal, params, body }) => ({ region: await readRegion(database, principal.accountId, params.id, body) }), {
+      auth: true,
+      parse: jsonBody(maxJsonBytes),
+      params: JobParams,
+      body: RegionBody,
+      response: { 200: t.Object({ region: Region }), ...errorResponses(400, 401, 404, 409, 413, 415) },
+      detail: {
+        operationId: 'readRegion',
+        summary: 'Read the words under a box on a page',
+        description:
+          "The words of a succeeded job's page whose middle lies in the box, and their text read as the value of one of the job's fields (a " +
+          "table's: of one of its columns), typed as an answer is: what a reviewer who draws a box on the page would correct the field to. " +
+          'Nothing is stored; send the value in a review. Read from the words and places the job keeps of its document (PDFs and images), ' +
+          'also after the document itself is deleted. 400 for an unknown key or column, a page the document does not have, or a box off ' +
+          'the page; 409 `job_not_succeeded`, or `words_not_kept` when the job has no word places (a text, Markdown, HTML or DOCX ' +
+          'document, or one too large to keep).',
+      },
+    })
     .get(
       '/layouts',
       async ({ principal, query }) =>

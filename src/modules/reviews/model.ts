@@ -1,5 +1,6 @@
 /** Reviews, learned layouts and the account's accuracy on the wire (issues 32 and 33, D271, D275, D295). */
 import { t } from 'elysia'
+import { BBox } from '../../lib/fields/model'
 
 export const DEFAULT_LAYOUT_PAGE = 20
 export const MAX_LAYOUT_PAGE = 100
@@ -61,6 +62,48 @@ export type Layout = typeof Layout.static
 
 export const LayoutList = t.Object({ layouts: t.Array(Layout), has_more: t.Boolean() })
 
+/** A box drawn on a page, to read the words under it (D340). */
+export const RegionBody = t.Object(
+  {
+    key: t.String({ description: "The job's field the words are read as.", examples: ['total'] }),
+    column: t.Optional(t.String({ description: "For a table field: the column the words are read as (a cell's value).", examples: ['amount'] })),
+    page: t.Integer({ minimum: 1, description: 'The page, from 1.', examples: [1] }),
+    box: t.Object(
+      {
+        left: t.Number({ minimum: 0, maximum: 1 }),
+        top: t.Number({ minimum: 0, maximum: 1 }),
+        width: t.Number({ exclusiveMinimum: 0, maximum: 1 }),
+        height: t.Number({ exclusiveMinimum: 0, maximum: 1 }),
+      },
+      {
+        additionalProperties: false,
+        description: "Fractions of the page's width and height from its top-left corner, as a value's `bbox`; it must lie on the page.",
+        examples: [{ left: 0.62, top: 0.61, width: 0.2, height: 0.03 }],
+      },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export type RegionBody = typeof RegionBody.static
+
+export const Region = t.Object(
+  {
+    text: t.String({
+      description: "The words whose middle lies in the box, as the job's reading holds them, line by line; empty when none.",
+      examples: ['1.234,50 €'],
+    }),
+    value: t.Unknown({
+      description:
+        'The text read as the field\'s (or column\'s) type, as an answer is typed: `1.234,50 €` in an amount field is `"1234.50"`; null when it holds no value of the type.',
+      examples: ['1234.50'],
+    }),
+    bbox: t.Union([BBox, t.Null()], { description: 'Where the words found are printed, around all of them; null when none.' }),
+  },
+  { title: 'Region' },
+)
+
+export type Region = typeof Region.static
 // ── An account's accuracy (issue 33, D290–D296) ─────────────────────────────────────────────────
 
 export const AccuracyQuery = t.Object(

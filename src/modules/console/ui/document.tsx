@@ -252,3 +252,11 @@ function PdfThumbnail({ pdf, page }: { pdf: Promise<PdfDocument>; page: number }
   }, [pdf, page])
   return <canvas ref={canvas} />
 }
+
+/** Fractions of the page, as the API gives them, become percentages of the drawn page (set through the DOM: the CSP has no inline styles). */
+export function placeBox(element: HTMLElement, bbox: { left: number; top: number; width: number; height: number }) {
+  element.style.left = `${bbox.left * 100}%`
+  element.style.top = `${bbox.top * 100}%`
+  element.style.width = `${bbox.width * 100}%`
+  element.style.height = `${bbox.height * 100}%`
+}

@@ -1,6 +1,7 @@
 /**
- * The account's jobs, newest first: found by file name and filtered by status, document type,
- * schema and date (D332); one job's result, its document, cancel and delete.
+ * The account's jobs, those that need review first, then newest first (D345): found by file name
+ * and filtered by status, document type, schema and date (D332); one job's result, its review,
+ * its document, cancel and delete.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { api, call, type DocumentType, documentTypes, ENDED, type Job, jobFile, type Schema, saveBlob, saveJson, saveText } from './api.ts'
@@ -13,6 +14,13 @@ import { TypeSelect } from './type-select.tsx'
 
 const STATUSES = ['', 'queued', 'running', 'succeeded', 'failed', 'canceled'] as const
 type StatusFilter = (typeof STATUSES)[number]
+/** The jobs that need review first (the default), only them, or all newest first (D345). */
+const REVIEW_ORDERS = [
+  ['first', 'needs review first'],
+  ['only', 'needs review only'],
+  ['any', 'newest first'],
+] as const
+type ReviewOrder = (typeof REVIEW_ORDERS)[number][0]
 
 /** The API's largest page: a search over file names, types or dates reads this many jobs a call. */
 const PAGE = 100
@@ -22,6 +30,7 @@ const SEARCH_BUDGET = 1000
 const SHOWN = 20
 
 interface Filters {
+  review: ReviewOrder
   status: StatusFilter
   schema: string
   type: string
@@ -31,7 +40,13 @@ interface Filters {
   to: string
 }
 
-const NO_FILTERS: Filters = { status: '', schema: '', type: '', name: '', from: '', to: '' }
+const NO_FILTERS: Filters = { review: 'first', status: '', schema: '', type: '', name: '', from: '', to: '' }
+
+/** Where the list goes on from: in the jobs that need review, or in all of them (D345); after a job, or from the newest. */
+interface Position {
+  review: boolean
+  after: string | null
+}
 
 /** What the API cannot filter on is filtered here, on the pages it answers (D332). */
 function matches(job: Job, filters: Filters): boolean {
@@ -90,44 +105,61 @@ export function useNames(): Names & { schemas: Schema[]; types: DocumentType[] }
 export function JobsScreen({ selected }: { selected: string | null }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS)
   const [jobs, setJobs] = useState<Job[]>([])
-  /** The last job the API answered, to go on from; null when there are no more. */
-  const [cursor, setCursor] = useState<string | null>(null)
+  /** Where to go on from; null when there are no more. */
+  const [cursor, setCursor] = useState<Position | null>(null)
   const [read, setRead] = useState(0)
   const [loading, setLoading] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
   const names = useNames()
   const searching = Boolean(filters.type || filters.name.trim() || filters.from || filters.to)
 
-  /** Reads pages until enough jobs match (or the budget is spent), after `after` or from the newest. */
-  async function load(after: string | null, kept: Job[], scanned: number) {
+  /** Reads pages until enough jobs match (or the budget is spent), from `from` or from the start: those that need review, then the rest (D345). */
+  async function load(from: Position | null, kept: Job[], scanned: number) {
     setLoading(true)
     try {
       let found = kept
-      let next: string | null = after
+      let position: Position | null = from ?? { review: filters.review !== 'any', after: null }
       let seen = scanned
+      // Past the jobs that need review, the rest; a job that needs review is not listed twice.
+      const rest = (at: Position | null): Position | null => (at?.review && filters.review === 'first' ? { review: false, after: null } : null)
       do {
+        const at: Position = position
         const query = {
           limit: String(searching ? PAGE : SHOWN),
           ...(filters.status ? { status: filters.status } : {}),
           ...(filters.schema ? { schema_id: filters.schema } : {}),
-          ...(next ? { starting_after: next } : {}),
+          ...(at.review ? { needs_review: 'true' } : {}),
+          ...(at.after ? { starting_after: at.after } : {}),
         }
         const data = await call(api.GET('/api/v1/jobs', { params: { query } }))
         seen += data.jobs.length
-        found = [...found, ...data.jobs.filter((job) => matches(job, filters))]
-        next = data.has_more ? (data.jobs.at(-1)?.id ?? null) : null
-        // Newest first: past the first day asked for, nothing older can match.
+        const fresh = at.review || filters.review !== 'first' ? data.jobs : data.jobs.filter((job) => job.needs_review !== true)
+        found = [...found, ...fresh.filter((job) => matches(job, filters))]
         const oldest = data.jobs.at(-1)
-        if (filters.from && oldest && new Date(oldest.created_at) < startOfDay(filters.from)) next = null
-      } while (searching && next && found.length - kept.length < SHOWN && seen - scanned < SEARCH_BUDGET)
+        position = data.has_more && oldest ? { review: at.review, after: oldest.id } : rest(at)
+        // Newest first: past the first day asked for, nothing older can match.
+        if (filters.from && oldest && new Date(oldest.created_at) < startOfDay(filters.from)) position = rest(position)
+      } while (position && found.length - kept.length < SHOWN && seen - scanned < SEARCH_BUDGET)
       setJobs(found)
-      setCursor(next)
+      setCursor(position)
       setRead(seen)
       setError(null)
     } catch (failure) {
       setError((failure as Error).message)
     } finally {
       setLoading(false)
+    }
+  }
+  /** The next job that needs review (of the schema filtered on), after confirming one (D343). */
+  async function nextToReview() {
+    try {
+      const query = { needs_review: 'true', limit: '2', ...(filters.schema ? { schema_id: filters.schema } : {}) }
+      const next = (await call(api.GET('/api/v1/jobs', { params: { query } }))).jobs.find((job) => job.id !== selected)
+      setNotice(next ? null : 'No other job needs review.')
+      if (next) navigate('jobs', next.id)
+    } catch (failure) {
+      setError((failure as Error).message)
     }
   }
   useEffect(() => {
@@ -144,9 +176,21 @@ export function JobsScreen({ selected }: { selected: string | null }) {
           {error}
         </p>
       )}
+      {notice && <p class="notice">{notice}</p>}
       <div class="split">
         <section aria-label="Job list" class="list">
           <search class="filters">
+            <Labeled label="Order">
+              {(id) => (
+                <select id={id} value={filters.review} onChange={(event) => set({ review: event.currentTarget.value as ReviewOrder })}>
+                  {REVIEW_ORDERS.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Labeled>
             <Labeled label="File name" class="wide">
               {(id) => <input id={id} type="search" value={filters.name} placeholder="Search" onInput={(event) => set({ name: event.currentTarget.value })} />}
             </Labeled>
@@ -202,7 +246,7 @@ export function JobsScreen({ selected }: { selected: string | null }) {
           <p class="note" role="status">
             {loading
               ? 'Loading…'
-              : `${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'}${searching ? ` found in the newest ${read}` : ''}${cursor ? ', more to load' : ''}`}
+              : `${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'}${searching ? ` found among ${read} read` : ''}${cursor ? ', more to load' : ''}`}
           </p>
           {jobs.length > 0 && (
             <ul class="plain items">
@@ -211,7 +255,9 @@ export function JobsScreen({ selected }: { selected: string | null }) {
                   <a href={`#/jobs/${job.id}`} aria-current={job.id === selected ? 'true' : undefined}>
                     <strong class="file-name">{job.file.name}</strong>
                     <span class="note">
-                      <span class={`status status-${job.status}`}>{job.status}</span> {names.type(job.document_type)}
+                      <span class={`status status-${job.status}`}>{job.status}</span>
+                      {job.reviewed_at ? <span class="mark reviewed">reviewed</span> : job.needs_review && <span class="mark check">needs review</span>}{' '}
+                      {names.type(job.document_type)}
                       {job.schema_id ? ` · ${names.schema(job.schema_id, job.schema_version)}` : ''} · {new Date(job.created_at).toLocaleString()}
                     </span>
                   </a>
@@ -225,13 +271,17 @@ export function JobsScreen({ selected }: { selected: string | null }) {
             </button>
           )}
         </section>
-        {selected ? <JobView key={selected} id={selected} names={names} onChanged={() => load(null, [], 0)} /> : <p class="note">Choose a job.</p>}
+        {selected ? (
+          <JobView key={selected} id={selected} names={names} onChanged={() => load(null, [], 0)} onNext={nextToReview} />
+        ) : (
+          <p class="note">Choose a job.</p>
+        )}
       </div>
     </>
   )
 }
 
-function JobView({ id, names, onChanged }: { id: string; names: Names; onChanged: () => void }) {
+function JobView({ id, names, onChanged, onNext }: { id: string; names: Names; onChanged: () => void; onNext: () => void }) {
   const [job, setJob] = useState<Job | null>(null)
   /** undefined while it is being fetched; null when the server no longer keeps it. */
   const [file, setFile] = useState<File | null | undefined>(undefined)
@@ -323,7 +373,19 @@ function JobView({ id, names, onChanged }: { id: string; names: Names; onChanged
           </button>
         )}
       </div>
-      {ENDED.has(job.status) && <ResultView job={job} file={file} />}
+      {ENDED.has(job.status) && (
+        <ResultView
+          job={job}
+          file={file}
+          reviewing={{
+            onReviewed: (reviewed) => {
+              setJob(reviewed)
+              onChanged()
+            },
+            onNext,
+          }}
+        />
+      )}
     </section>
   )
 }

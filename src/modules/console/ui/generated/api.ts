@@ -362,6 +362,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/{id}/region": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the words under a box on a page
+         * @description The words of a succeeded job's page whose middle lies in the box, and their text read as the value of one of the job's fields (a table's: of one of its columns), typed as an answer is: what a reviewer who draws a box on the page would correct the field to. Nothing is stored; send the value in a review. Read from the words and places the job keeps of its document (PDFs and images), also after the document itself is deleted. 400 for an unknown key or column, a page the document does not have, or a box off the page; 409 `job_not_succeeded`, or `words_not_kept` when the job has no word places (a text, Markdown, HTML or DOCX document, or one too large to keep).
+         */
+        post: operations["readRegion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/layouts": {
         parameters: {
             query?: never;
@@ -2824,6 +2844,148 @@ export interface operations {
                 content: {
                     "application/json": {
                         job: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description Invalid request: validation_failed, invalid_json or missing_parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the state of the resource (a job, an Idempotency-Key, the webhook limit): see `code` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not available right now (service_unavailable, with Retry-After): retry shortly; or its storage is full (storage_full, D196): retry once its operator has freed space */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readRegion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example job_01m7zvb9bb611cmatkr3ef5dhzw8cw */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The job's field the words are read as.
+                     * @example total
+                     */
+                    key: string;
+                    /**
+                     * @description For a table field: the column the words are read as (a cell's value).
+                     * @example amount
+                     */
+                    column?: string;
+                    /**
+                     * @description The page, from 1.
+                     * @example 1
+                     */
+                    page: string | number;
+                    /**
+                     * @description Fractions of the page's width and height from its top-left corner, as a value's `bbox`; it must lie on the page.
+                     * @example {
+                     *       "left": 0.62,
+                     *       "top": 0.61,
+                     *       "width": 0.2,
+                     *       "height": 0.03
+                     *     }
+                     */
+                    box: {
+                        left: number;
+                        top: number;
+                        width: number;
+                        height: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Region */
+                        region: {
+                            /**
+                             * @description The words whose middle lies in the box, as the job's reading holds them, line by line; empty when none.
+                             * @example 1.234,50 €
+                             */
+                            text: string;
+                            /**
+                             * @description The text read as the field's (or column's) type, as an answer is typed: `1.234,50 €` in an amount field is `"1234.50"`; null when it holds no value of the type.
+                             * @example 1234.50
+                             */
+                            value: unknown;
+                            /** @description Where the words found are printed, around all of them; null when none. */
+                            bbox: {
+                                left: number;
+                                top: number;
+                                width: number;
+                                height: number;
+                            } | null;
+                        };
                     };
                 };
             };
