@@ -4,29 +4,13 @@
  * in all what `GET /api/v1/accuracy` answers, at the default threshold and at one picked, and
  * filters by document type. Skipped where Chromium is not installed.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { browserRuns, launchBrowser } from '../helpers/browser'
-import { apiGet, openConsolePage, signIn } from '../helpers/console-page'
-import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+import { expect, setDefaultTimeout, test } from 'bun:test'
+import { browserRuns } from '../helpers/browser'
+import { apiGet, consoleServer, openConsolePage, signIn } from '../helpers/console-page'
 
 setDefaultTimeout(90_000)
 
-const dir = tempDir('extractd-console-accuracy-')
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  if (!browserRuns) return
-  server = await startServer([await buildBinary()], [], dir.path)
-  browser = await launchBrowser()
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  dir.remove()
-})
+const running = consoleServer('extractd-console-accuracy-')
 
 const receipt = (no: string) =>
   [
@@ -40,12 +24,12 @@ const receipt = (no: string) =>
   ].join('\n')
 
 async function readAndReview(no: string, fields: Record<string, unknown>) {
-  const headers = { authorization: `Bearer ${server.firstKey}` }
+  const headers = { authorization: `Bearer ${running.server.firstKey}` }
   const form = new FormData()
   form.set('file', new File([receipt(no)], `${no}.txt`))
   form.set('extract', JSON.stringify({ document_type: 'invoice', fields: { company_name: 'The seller', date: 'Date', total: 'Total paid' } }))
-  const { job } = (await (await fetch(`${server.url}/api/v1/extract`, { method: 'POST', headers, body: form })).json()) as { job: { id: string } }
-  const reviewed = await fetch(`${server.url}/api/v1/jobs/${job.id}/review`, {
+  const { job } = (await (await fetch(`${running.server.url}/api/v1/extract`, { method: 'POST', headers, body: form })).json()) as { job: { id: string } }
+  const reviewed = await fetch(`${running.server.url}/api/v1/jobs/${job.id}/review`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ fields }),
@@ -58,11 +42,11 @@ const cells = (row: { locator: (selector: string) => { allInnerTexts: () => Prom
 test.skipIf(!browserRuns)('shows per field what the reviews say, at the default threshold and at one picked, and filters by document type', async () => {
   await readAndReview('CS001', { company_name: 'SANYU STATIONERY SHOP' })
   await readAndReview('CS002', {})
-  const expected = await apiGet(server, '/api/v1/accuracy')
+  const expected = await apiGet(running.server, '/api/v1/accuracy')
   expect(expected.jobs).toBe(2)
 
-  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
-  await signIn(page, server)
+  const { page, blocked, problems, refused } = await openConsolePage(running.browser, running.server)
+  await signIn(page, running.server)
   await page.getByRole('link', { name: 'Accuracy' }).click()
   await page.getByRole('heading', { name: 'Accuracy', level: 1 }).waitFor()
   const table = page.locator('table.accuracy')
@@ -78,7 +62,7 @@ test.skipIf(!browserRuns)('shows per field what the reviews say, at the default 
   await expect(table.locator('thead').innerText()).resolves.toContain('Unchecked at 0.95')
 
   // A threshold picked: the column and the summary say what it lets through.
-  const lower = await apiGet(server, '/api/v1/accuracy?threshold=0.8')
+  const lower = await apiGet(running.server, '/api/v1/accuracy?threshold=0.8')
   await page.getByRole('button', { name: '0.8', exact: true }).click()
   await table.locator('thead th', { hasText: 'Unchecked at 0.8' }).waitFor()
   const through = `${(lower.total.unchecked.share * 100).toFixed(1)} % (${lower.total.unchecked.values})`

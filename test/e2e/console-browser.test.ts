@@ -5,40 +5,25 @@
  * typed table field and run it, and find the jobs in the list. CI installs Debian's chromium;
  * elsewhere the test is skipped when it is not installed.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import { browserRuns, launchBrowser } from '../helpers/browser'
-import { openConsolePage, signIn as signInAs } from '../helpers/console-page'
+import { expect, setDefaultTimeout, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { browserRuns } from '../helpers/browser'
+import { consoleServer, openConsolePage, signIn as signInAs } from '../helpers/console-page'
 import { eventually } from '../helpers/eventually'
 import { renderPage, toPng } from '../helpers/images'
 import { makeInvoice } from '../helpers/invoice'
-import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
 setDefaultTimeout(90_000)
 
 const runs = browserRuns
 
-const dir = tempDir('extractd-console-')
-let server: RunningServer
-let browser: Browser
+const running = consoleServer('extractd-console-')
 
-beforeAll(async () => {
-  if (!runs) return
-  server = await startServer([await buildBinary()], [], dir.path)
-  browser = await launchBrowser()
-}, 90_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  dir.remove()
-})
-
-const openPage = (viewport?: { width: number; height: number }) => openConsolePage(browser, server, viewport)
-const signIn = (page: Page) => signInAs(page, server)
+const openPage = (viewport?: { width: number; height: number }) => openConsolePage(running.browser, running.server, viewport)
+const signIn = (page: Page) => signInAs(page, running.server)
 
 async function apiJob(id: string) {
-  const response = await fetch(`${server.url}/api/v1/jobs/${id}`, { headers: { authorization: `Bearer ${server.firstKey}` } })
+  const response = await fetch(`${running.server.url}/api/v1/jobs/${id}`, { headers: { authorization: `Bearer ${running.server.firstKey}` } })
   return ((await response.json()) as { job: any }).job
 }
 
@@ -46,7 +31,7 @@ test.skipIf(!runs)('signs in, reads an invoice and draws each field where the AP
   const { page, blocked, problems, refused } = await openPage()
 
   // A wrong key is refused and nothing is kept.
-  await page.goto(`${server.url}/console`)
+  await page.goto(`${running.server.url}/console`)
   await page.getByLabel('API key').fill('exd_wrong')
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid API key')
@@ -58,7 +43,7 @@ test.skipIf(!runs)('signs in, reads an invoice and draws each field where the AP
   await signIn(page)
   // The key stays in this tab's session storage, never in the URL or local storage.
   expect(await page.evaluate(() => [sessionStorage.length, localStorage.length])).toEqual([1, 0])
-  expect(page.url()).not.toContain(server.firstKey!)
+  expect(page.url()).not.toContain(running.server.firstKey!)
 
   await page
     .getByLabel('Document', { exact: true })
@@ -156,7 +141,7 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
   await page.getByRole('heading', { name: 'Supplier invoices · version 1' }).waitFor()
 
   // What the API stored is what was designed.
-  const listed = await (await fetch(`${server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${server.firstKey}` } })).json()
+  const listed = await (await fetch(`${running.server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${running.server.firstKey}` } })).json()
   const schema = (listed as { schemas: any[] }).schemas.find((entry) => entry.name === 'Supplier invoices')
   expect(schema.fields.map((field: any) => [field.key, field.type])).toEqual([
     ['invoice_number', 'text'],
@@ -208,17 +193,17 @@ test.skipIf(!runs)('designs a schema with a typed table field, runs it on a docu
   page.on('dialog', (dialog) => dialog.accept())
   await page.getByRole('button', { name: 'Delete job' }).click()
   await entry.waitFor({ state: 'detached' })
-  expect((await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${server.firstKey}` } })).status).toBe(404)
+  expect((await fetch(`${running.server.url}/api/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${running.server.firstKey}` } })).status).toBe(404)
   expect(blocked).toEqual([])
   await page.close()
 })
 
 test.skipIf(!runs)('works by keyboard alone and fits a phone', async () => {
   const { page, problems } = await openPage({ width: 390, height: 844 })
-  await page.goto(`${server.url}/console`)
+  await page.goto(`${running.server.url}/console`)
   // The key's field has the focus from the start.
   await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'api-key')
-  await page.keyboard.type(server.firstKey!)
+  await page.keyboard.type(running.server.firstKey!)
   await page.keyboard.press('Enter')
   await page.getByRole('heading', { name: 'Try a document', level: 1 }).waitFor()
   // Nothing is wider than the phone's screen.
@@ -318,14 +303,14 @@ test.skipIf(!runs)('the designer starts from catalog suggestions, keeps versions
 test.skipIf(!runs)('adds a webhook endpoint, shows its secret once, lists its deliveries and deletes it', async () => {
   const { page, blocked, problems, refused } = await openPage()
   page.on('dialog', (dialog) => dialog.accept())
-  const headers = { authorization: `Bearer ${server.firstKey}` }
+  const headers = { authorization: `Bearer ${running.server.firstKey}` }
   await signIn(page)
   await page.getByRole('link', { name: 'Webhooks' }).click()
   await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/extractd')
   await page.getByLabel('job.failed').uncheck()
   await page.getByRole('button', { name: 'Add endpoint' }).click()
   await expect(page.locator('code.secret').innerText()).resolves.toMatch(/^whsec_/)
-  const listed = (await (await fetch(`${server.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: { url: string; events: string[] }[] }
+  const listed = (await (await fetch(`${running.server.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: { url: string; events: string[] }[] }
   expect(listed.webhooks.map((webhook) => [webhook.url, webhook.events])).toEqual([['https://hooks.example.com/extractd', ['job.succeeded']]])
   await page.getByRole('button', { name: 'I have stored it' }).click()
   await page.locator('code.secret').waitFor({ state: 'detached' })
@@ -334,7 +319,7 @@ test.skipIf(!runs)('adds a webhook endpoint, shows its secret once, lists its de
   await page.getByText('No delivery attempts yet.').waitFor()
   await page.getByRole('button', { name: 'Delete endpoint' }).click()
   await page.getByText('No endpoints yet.').waitFor()
-  expect(((await (await fetch(`${server.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: unknown[] }).webhooks).toEqual([])
+  expect(((await (await fetch(`${running.server.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: unknown[] }).webhooks).toEqual([])
 
   expect(problems).toEqual([])
   expect(refused).toEqual([])

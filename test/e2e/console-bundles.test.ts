@@ -4,34 +4,18 @@
  * `auto` and `split`, the documents found are listed with their pages and types, and each opens as
  * its own job. CI installs Debian's chromium; elsewhere the test is skipped when it is not installed.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { browserRuns, launchBrowser } from '../helpers/browser'
-import { openConsolePage, signIn } from '../helpers/console-page'
+import { expect, setDefaultTimeout, test } from 'bun:test'
+import { browserRuns } from '../helpers/browser'
+import { consoleServer, openConsolePage, signIn } from '../helpers/console-page'
 import { sample, samplesPdf } from '../helpers/documents'
-import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
 setDefaultTimeout(90_000)
 
-const dir = tempDir('extractd-console-bundles-')
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  if (!browserRuns) return
-  server = await startServer([await buildBinary()], [], dir.path)
-  browser = await launchBrowser()
-}, 90_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  dir.remove()
-})
+const running = consoleServer('extractd-console-bundles-')
 
 test.skipIf(!browserRuns)('detects the types of the documents in one file, lists them with their pages, and opens each as its own job', async () => {
-  const { page, blocked, problems } = await openConsolePage(browser, server)
-  await signIn(page, server)
+  const { page, blocked, problems } = await openConsolePage(running.browser, running.server)
+  await signIn(page, running.server)
   const stack = await samplesPdf([sample('invoice-en'), sample('contract-en-three-pages')])
   await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'post.pdf', mimeType: 'application/pdf', buffer: Buffer.from(stack) })
   await page.getByLabel('Document type').selectOption({ label: 'Detect the type' })
@@ -54,7 +38,7 @@ test.skipIf(!browserRuns)('detects the types of the documents in one file, lists
   await rows.nth(1).getByRole('link').click()
   await page.waitForURL(`**/console#/jobs/${contractJob}`)
   await page.locator('table.fields tr[data-key]').first().waitFor()
-  const response = await fetch(`${server.url}/api/v1/jobs/${contractJob}`, { headers: { authorization: `Bearer ${server.firstKey}` } })
+  const response = await fetch(`${running.server.url}/api/v1/jobs/${contractJob}`, { headers: { authorization: `Bearer ${running.server.firstKey}` } })
   const { job } = (await response.json()) as { job: { document_type: string; split_from: { first_page: number; last_page: number } } }
   expect(job.document_type).toBe('contract')
   expect(job.split_from).toMatchObject({ first_page: 2, last_page: 4 })

@@ -5,33 +5,18 @@
  * removed, the rest confirmed by keyboard; the next document of that sender, reached with the
  * "next to review" key, is read right with what the review taught.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import { browserRuns, launchBrowser } from '../helpers/browser'
-import { apiGet, extracted, openConsolePage, signIn } from '../helpers/console-page'
+import { expect, setDefaultTimeout, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { browserRuns } from '../helpers/browser'
+import { apiGet, consoleServer, extracted, openConsolePage, signIn } from '../helpers/console-page'
 import { eventually } from '../helpers/eventually'
 import { boxAround, FIRST_ORDER as FIRST, makeOrder, NEXT_ORDER as NEXT, type Order } from '../helpers/order'
-import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
 
 setDefaultTimeout(120_000)
 
 const runs = browserRuns
-const dir = tempDir('extractd-console-review-')
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  if (!runs) return
-  // Documents are kept, so that a past job's page is shown and a box can be drawn on it.
-  server = await startServer([await buildBinary()], ['--keep-files', '1d'], dir.path)
-  browser = await launchBrowser()
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  dir.remove()
-})
+// Documents are kept, so that a past job's page is shown and a box can be drawn on it.
+const running = consoleServer('extractd-console-review-', ['--keep-files', '1d'])
 
 const FIELDS = {
   seller: { type: 'text', description: 'The seller' },
@@ -43,7 +28,7 @@ const FIELDS = {
 }
 
 const extractOrder = async (order: Order, part: Record<string, unknown> = {}) =>
-  extracted(server, `order-${order.reference}.pdf`, await makeOrder(order), 'application/pdf', { document_type: 'invoice', fields: FIELDS, ...part })
+  extracted(running.server, `order-${order.reference}.pdf`, await makeOrder(order), 'application/pdf', { document_type: 'invoice', fields: FIELDS, ...part })
 
 /** Drags a box on the drawn page around a place given in fractions of the page. */
 async function drawBox(page: Page, box: { left: number; top: number; width: number; height: number }) {
@@ -67,14 +52,14 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   expect(first.result.reference).toBeNull()
   expect(first.result.deposit).toBeNull()
   // A newer job that needs no review (its threshold is 0) is listed after the one that does.
-  const sure = await extracted(server, 'sure.txt', new TextEncoder().encode('Invoice No.: INV-7\nTotal: 10.00 EUR\n'), 'text/plain', {
+  const sure = await extracted(running.server, 'sure.txt', new TextEncoder().encode('Invoice No.: INV-7\nTotal: 10.00 EUR\n'), 'text/plain', {
     document_type: 'invoice',
     review_threshold: 0,
   })
   expect(sure.needs_review).toBe(false)
 
-  const { page, blocked, problems, refused } = await openConsolePage(browser, server)
-  await signIn(page, server)
+  const { page, blocked, problems, refused } = await openConsolePage(running.browser, running.server)
+  await signIn(page, running.server)
   await page.getByRole('link', { name: 'Jobs' }).click()
   const list = page.getByRole('region', { name: 'Job list' })
   const entry = (job: { id: string }) => list.locator(`a[href="#/jobs/${job.id}"]`)
@@ -152,7 +137,7 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   await page.locator('.review-bar .notice').filter({ hasText: 'Reviewed' }).waitFor()
   for (const key of ['seller', 'reference', 'deposit', 'items']) await row(key).locator('.mark.corrected').waitFor()
   await expect(row('total').locator('.mark').count()).resolves.toBe(0)
-  const reviewed = (await apiGet(server, `/api/v1/jobs/${first.id}`)).job
+  const reviewed = (await apiGet(running.server, `/api/v1/jobs/${first.id}`)).job
   expect(reviewed.reviewed_at).not.toBeNull()
   expect(reviewed.needs_review).toBe(false)
   expect(reviewed.result).toEqual({
@@ -179,9 +164,9 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   // Confirmed again as shown, the corrections stand (a review starts from what the engine read).
   const firstReview = reviewed.reviewed_at
   await page.keyboard.press('Control+Enter')
-  await eventually(async () => (await apiGet(server, `/api/v1/jobs/${first.id}`)).job.reviewed_at !== firstReview, 30_000)
+  await eventually(async () => (await apiGet(running.server, `/api/v1/jobs/${first.id}`)).job.reviewed_at !== firstReview, 30_000)
   await status.filter({ hasText: 'Reviewed: 4 corrected, the rest confirmed as read.' }).waitFor()
-  expect((await apiGet(server, `/api/v1/jobs/${first.id}`)).job.result).toEqual(reviewed.result)
+  expect((await apiGet(running.server, `/api/v1/jobs/${first.id}`)).job.result).toEqual(reviewed.result)
 
   // The sender's next document: N opens it, as the next job that needs review, read with what the review taught.
   const next = await extractOrder(NEXT)

@@ -3,40 +3,25 @@
  * blocked: it renders all operations, and "Authorize" then "Try it out" lists schemas.
  * CI installs Debian's chromium; elsewhere the test is skipped when it is not installed.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { browserRuns, launchBrowser } from '../helpers/browser'
-import { buildBinary, type RunningServer, startServer, tempDir } from '../helpers/process'
+import { expect, setDefaultTimeout, test } from 'bun:test'
+import { browserRuns } from '../helpers/browser'
+import { consoleServer } from '../helpers/console-page'
 
 // These tests build and start real processes.
 setDefaultTimeout(60_000)
 
 const runs = browserRuns
 
-const dir = tempDir('extractd-docs-')
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  if (!runs) return
-  server = await startServer([await buildBinary()], [], dir.path)
-  browser = await launchBrowser()
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  dir.remove()
-})
+const running = consoleServer('extractd-docs-')
 
 test.skipIf(!runs)('renders every operation offline, authorizes with a key, lists schemas and uploads a document through "Try it out"', async () => {
-  const page = await browser.newPage()
+  const page = await running.browser.newPage()
   // The page's Content-Security-Policy (D128) must block nothing it needs.
   const violations: string[] = []
   page.on('console', (message) => {
     if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text())
   })
-  const origin = new URL(server.url).host
+  const origin = new URL(running.server.url).host
   const blocked: string[] = []
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url())
@@ -46,16 +31,16 @@ test.skipIf(!runs)('renders every operation offline, authorizes with a key, list
   })
 
   // One schema exists, so the listing has something to show.
-  const create = await fetch(`${server.url}/api/v1/schemas`, {
+  const create = await fetch(`${running.server.url}/api/v1/schemas`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${server.firstKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${running.server.firstKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Seen in the browser' }),
   })
   expect(create.status).toBe(201)
 
-  await page.goto(`${server.url}/docs`)
+  await page.goto(`${running.server.url}/docs`)
   await page.waitForSelector('.opblock', { timeout: 15_000 })
-  const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, object>; webhooks: Record<string, object> }
+  const doc = (await (await fetch(`${running.server.url}/openapi.json`)).json()) as { paths: Record<string, object>; webhooks: Record<string, object> }
   const operationCount = [...Object.values(doc.paths), ...Object.values(doc.webhooks)].reduce((n, ops) => n + Object.keys(ops).length, 0)
   expect(await page.locator('.opblock').count()).toBe(operationCount)
   expect(await page.locator('.opblock-summary-path', { hasText: '/api/v1/schemas/{id}/restore' }).count()).toBe(1)
@@ -63,11 +48,11 @@ test.skipIf(!runs)('renders every operation offline, authorizes with a key, list
   for (const event of Object.keys(doc.webhooks)) expect(await page.locator('.opblock-summary-path', { hasText: event }).count()).toBe(1)
 
   await page.locator('button.authorize').first().click()
-  await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(server.firstKey!)
+  await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(running.server.firstKey!)
   await page.locator('.modal-ux button.authorize').click()
   await page.locator('.modal-ux button.btn-done').click()
   // The key lives in the page only: nothing in storage for the next person at this browser (D128).
-  expect(await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain(server.firstKey!)
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain(running.server.firstKey!)
 
   const listOperation = page.locator('#operations-Schemas-listSchemas')
   await listOperation.locator('.opblock-summary').click()

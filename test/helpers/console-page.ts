@@ -3,9 +3,10 @@
  * other host is refused and noted, and so are the server's answers of 400 and more and what the
  * console logs as an error.
  */
-import { expect } from 'bun:test'
+import { afterAll, beforeAll, expect } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import type { RunningServer } from './process'
+import { browserRuns, launchBrowser } from './browser'
+import { buildBinary, type RunningServer, startServer, tempDir } from './process'
 
 export interface ConsolePage {
   page: Page
@@ -99,4 +100,25 @@ export async function extracted(
   const response = await fetch(`${target.url}/api/v1/extract`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form })
   expect(response.status).toBe(200)
   return ((await response.json()) as { job: any }).job
+}
+
+/**
+ * The compiled binary started in an empty temporary directory (with `args`), and a Chromium,
+ * before a file's tests, both stopped after them; nothing is started where Chromium does not run.
+ * Read `server` and `browser` inside the tests.
+ */
+export function consoleServer(prefix: string, args: string[] = []): { server: RunningServer; browser: Browser } {
+  const dir = tempDir(prefix)
+  const started = {} as { server: RunningServer; browser: Browser }
+  beforeAll(async () => {
+    if (!browserRuns) return
+    started.server = await startServer([await buildBinary()], args, dir.path)
+    started.browser = await launchBrowser()
+  }, 120_000)
+  afterAll(async () => {
+    await started.browser?.close()
+    await started.server?.stop()
+    dir.remove()
+  })
+  return started
 }
