@@ -1409,3 +1409,20 @@ export async function samplesPdf(documents: readonly SampleDocument[]): Promise<
     }
   return pdf.save()
 }
+
+/** A delivery note, a type the catalog does not hold: the tests' operator's own type (--catalog-dir) reads it. */
+export const DELIVERY_NOTE_EN = [
+  'Quayside Wholesale Ltd',
+  '',
+  'DELIVERY NOTE',
+  '',
+  'Delivery Note Number: DN-55210',
+  'Order Number: PO-7781',
+  'Delivery Date: 02/06/2025',
+  '',
+  'Item                         Quantity',
+  'Copy paper A4, box                 12',
+  'Toner cartridge black               4',
+  '',
+  'Received in good condition: ____________',
+]

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { expectEnvelope, expectValidation, makeTestApp, type TestApp } from '../../helpers/app'
-import { type SampleDocument, SAMPLE_DOCUMENTS, sample, sampleText, samplesPdf } from '../../helpers/documents'
+import { DELIVERY_NOTE_EN, type SampleDocument, SAMPLE_DOCUMENTS, sample, sampleText, samplesPdf } from '../../helpers/documents'
 import { tempDir } from '../../helpers/process'
 import { startReceiver } from '../../helpers/webhooks'
 import { eventually } from '../../helpers/eventually'
@@ -304,18 +304,4 @@ const DELIVERY_NOTE_TYPE = {
   ],
 }
 
-const DELIVERY_NOTE = [
-  'Quayside Wholesale Ltd',
-  '',
-  'DELIVERY NOTE',
-  '',
-  'Delivery Note Number: DN-55210',
-  'Order Number: PO-7781',
-  'Delivery Date: 02/06/2025',
-  '',
-  'Item                         Quantity',
-  'Copy paper A4, box                 12',
-  'Toner cartridge black               4',
-  '',
-  'Received in good condition: ____________',
-].join('\n')
+const DELIVERY_NOTE = DELIVERY_NOTE_EN.join('\n')

@@ -14,7 +14,7 @@ import { classifyFile } from '../../../src/modules/extraction/classifier'
 import { builtinClassifier } from '../../../src/modules/extraction/engines/builtin/classify'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadOptions } from '../../../src/modules/extraction/readers/types'
-import { SAMPLE_DOCUMENTS, type SampleDocument, sampleText, samplesPdf } from '../../helpers/documents'
+import { DELIVERY_NOTE_EN, SAMPLE_DOCUMENTS, type SampleDocument, sampleText, samplesPdf } from '../../helpers/documents'
 import { tempDir } from '../../helpers/process'
 import { TEST_DIALECT } from '../../helpers/database'
 
@@ -116,24 +116,7 @@ describe.skipIf(ON_POSTGRES)("an operator's own type (--catalog-dir)", () => {
   const withOwn = loadCatalog({ extraDir: join(dir.path, 'types') }).classifiable()
 
   const notes = [
-    [
-      'English',
-      [
-        'Quayside Wholesale Ltd',
-        '',
-        'DELIVERY NOTE',
-        '',
-        'Delivery Note Number: DN-55210',
-        'Order Number: PO-7781',
-        'Delivery Date: 02/06/2025',
-        '',
-        'Item                         Quantity',
-        'Copy paper A4, box                 12',
-        'Toner cartridge black               4',
-        '',
-        'Received in good condition: ____________',
-      ],
-    ],
+    ['English', DELIVERY_NOTE_EN],
     [
       'German',
       [
