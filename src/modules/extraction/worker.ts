@@ -81,6 +81,9 @@ export function createJobRunner({
   layoutsOf,
 }: JobRunnerOptions) {
   const jobs = jobsRepository(database)
+  /** The catalog's types with their suggested fields, as a job without fields of its own and /classify read them: the catalog never changes while the server runs. */
+  let suggested: TaskType[] | undefined
+  const suggestedTypes = () => (suggested ??= typesToRead(catalog, []))
   /** Jobs waited on here (a synchronous request), with whoever waits for each to end. */
   const waiting = new Map<string, (() => void)[]>()
   let polled = false
@@ -107,7 +110,7 @@ export function createJobRunner({
     try {
       const fields = row.fields.map(jobFieldOf)
       // D250, D251: a job that leaves its type to the classifier, or splits its file, takes the catalog's types along.
-      const types = row.documentType === AUTO_TYPE || row.split ? typesToRead(catalog, row.fields) : []
+      const types = row.documentType === AUTO_TYPE || row.split ? (row.fields.length ? typesToRead(catalog, row.fields) : suggestedTypes()) : []
       const output = await extractFields(
         {
           content,
@@ -266,7 +269,7 @@ export function createJobRunner({
      * ExtractionError a job would fail with.
      */
     async classify(file: { content: Uint8Array; mediaType: MediaType }, signal?: AbortSignal): Promise<{ classification: Classification; pages: number }> {
-      const typing = { mode: 'classify' as const, types: typesToRead(catalog, []) }
+      const typing = { mode: 'classify' as const, types: suggestedTypes() }
       const task = { ...file, documentType: AUTO_TYPE, issuedBySeller: false, fields: [], limits: readLimits, typing }
       const output = await extractFields(task, undefined, signal)
       if (output.kind !== 'classified') throw new Error('a classifying task answered something else')

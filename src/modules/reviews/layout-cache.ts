@@ -134,8 +134,11 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
 
   /** The account's layouts of these ids (a few), in this order, as stored now: one forgotten is not there. */
   async function layoutsOf(accountId: string, ids: readonly string[]): Promise<LearnedLayout[]> {
-    const bodies = await Promise.all(ids.map((id) => repository.body(accountId, id)))
-    return bodies.flatMap((body) => (body === undefined ? [] : (parseLayout(body) ?? [])))
+    const byId = new Map((await repository.bodies(accountId, [...ids])).map((row) => [row.id, row.body]))
+    return ids.flatMap((id) => {
+      const body = byId.get(id)
+      return body === undefined ? [] : (parseLayout(body) ?? [])
+    })
   }
 
   return {

@@ -62,13 +62,6 @@ export const reviewsRepository = perDatabase((database) => {
       .from(layoutGenerations)
       .where(eq(layoutGenerations.accountId, sql.placeholder('accountId'))),
   )
-  const layoutOf = database.prepare('layouts_body', (q) =>
-    q
-      .select({ body: layouts.body })
-      .from(layouts)
-      .where(and(eq(layouts.accountId, sql.placeholder('accountId')), eq(layouts.id, sql.placeholder('id')))),
-  )
-
   /** Takes a layout's words out of its account's counts, and its marks out of the index. */
   function* unindex(tx: Queries, accountId: string, id: string): Part<void> {
     const marks = yield* run(tx.select({ word: layoutMarks.word }).from(layoutMarks).where(eq(layoutMarks.layoutId, id)))
@@ -158,9 +151,6 @@ export const reviewsRepository = perDatabase((database) => {
 
     /** The generation of the account's layouts (D301); none when it has none. */
     generation: async (accountId: string): Promise<number | undefined> => (await generationOf.execute({ accountId }))[0]?.generation,
-
-    /** The JSON of one of the account's layouts. */
-    body: async (accountId: string, id: string): Promise<string | undefined> => (await layoutOf.execute({ accountId, id }))[0]?.body,
 
     /** Every layout of the account, by what tells a copy of it from the stored one (D301). */
     stamps: (accountId: string): Promise<LayoutStamp[]> =>

@@ -11,7 +11,6 @@ import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
 import { type JobToReview, jobToReview, recordReview } from '../extraction/service'
 import { markWeight } from '../extraction/learning/fingerprint'
-import type { LearnedLayout } from '../extraction/learning/layout'
 import { hashKey } from '../extraction/learning/layout-index'
 import { learnLayout, type ReadAnswer } from '../extraction/learning/learn'
 import type { DocumentText } from '../extraction/readers/types'
@@ -116,15 +115,16 @@ async function learned(
 }
 
 function toWire(row: LayoutRow): Layout {
-  const layout = JSON.parse(row.body) as LearnedLayout
+  // A layout of an older LAYOUT_VERSION is listed (so it can be forgotten), without what it no longer says.
+  const layout = parseLayout(row.body)
   return {
     id: row.id,
     job_id: row.jobId,
-    sender: layout.fingerprint.marks
+    sender: (layout?.fingerprint.marks ?? [])
       .filter((mark) => mark.name)
       .map((mark) => mark.key)
       .join(' '),
-    fields: Object.fromEntries(Object.entries(layout.fields ?? {}).map(([key, field]) => [key, { how: field.how, job_id: field.job }])),
+    fields: Object.fromEntries(Object.entries(layout?.fields ?? {}).map(([key, field]) => [key, { how: field.how, job_id: field.job }])),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   }

@@ -165,7 +165,7 @@ export function JobsScreen({ selected }: { selected: string | null }) {
   useEffect(() => {
     const timer = setTimeout(() => load(null, [], 0), filters.name ? 250 : 0)
     return () => clearTimeout(timer)
-  }, [filters, selected])
+  }, [filters])
 
   const set = (change: Partial<Filters>) => setFilters({ ...filters, ...change })
   return (
