@@ -239,14 +239,19 @@ export function streamDictionary(
   return undefined
 }
 
-/** The value that starts at `at`, when it parses. */
-export function objectValue(source: PdfText, at: number): PdfValue | undefined {
+/** The parser's next value, when one parses there. */
+export function nextValue(parser: PdfParser): PdfValue | undefined {
   try {
-    return new PdfParser(source, at).value()
+    return parser.value()
   } catch (error) {
     if (error instanceof NotAnObject) return undefined
     throw error
   }
+}
+
+/** The value that starts at `at`, when it parses. */
+export function objectValue(source: PdfText, at: number): PdfValue | undefined {
+  return nextValue(new PdfParser(source, at))
 }
 
 /** Where objects start in a part of a PDF: after each `num gen obj` header, by object number. */
