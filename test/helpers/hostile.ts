@@ -301,6 +301,35 @@ export function pdfWithImages(width: number, height: number, images = 1): Uint8A
   ])
 }
 
+/** A page of `imagePagesPdf`: its content stream, its size in points, its /Rotate. */
+export interface ImagePage {
+  content: string
+  size: [number, number]
+  rotate?: number
+}
+
+/**
+ * A PDF whose pages may draw the images given (`/Im0`, `/Im1`, … in that order) and write in
+ * Courier (`/F1`): a JPEG made a PDF as img2pdf makes one, and the crafted variants of it (D350).
+ */
+export function imagePagesPdf(images: PdfObject[], pages: ImagePage[]): Uint8Array {
+  const font = 3 + images.length
+  const first = font + 1
+  const names = images.map((_, i) => `/Im${i} ${3 + i} 0 R`).join(' ')
+  return pdf([
+    { dictionary: '<< /Type /Catalog /Pages 2 0 R >>' },
+    { dictionary: `<< /Type /Pages /Kids [${pages.map((_, i) => `${first + 2 * i} 0 R`).join(' ')}] /Count ${pages.length} >>` },
+    ...images,
+    { dictionary: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>' },
+    ...pages.flatMap(({ content, size: [width, height], rotate }, i) => [
+      {
+        dictionary: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}]${rotate ? ` /Rotate ${rotate}` : ''} /Resources << /XObject << ${names} >> /Font << /F1 ${font} 0 R >> >> /Contents ${first + 2 * i + 1} 0 R >>`,
+      },
+      { dictionary: '<< >>', stream: encoder.encode(content) },
+    ]),
+  ])
+}
+
 /**
  * How a crafted stream is written: every spelling PDF.js accepts of the `stream` keyword's line,
  * of the filter and of the length, a stream inside an object stream, and filter chains.

@@ -57,10 +57,11 @@ const COMPONENTS: Record<string, number> = { DeviceGray: 1, CalGray: 1, G: 1, De
 export interface PdfPlan {
   /** Pages that are one JPEG, read by the photo path, by number. */
   photos: Map<number, PhotoPage>
-  /** The largest image PDF.js is let decode, in pixels (its `maxImageSize`): those pages' JPEGs past its budget are larger. */
+  /**
+   * The largest image PDF.js is let decode, in pixels (its `maxImageSize`): those pages' JPEGs past
+   * its budget are larger, and PDF.js leaves out any image as large (another page drawing one).
+   */
   maxImageSize: number
-  /** What the budget says of such a JPEG, should PDF.js be asked to decode it after all (another page drawing it). */
-  refusal?: ExtractionError
 }
 
 /**
@@ -109,11 +110,7 @@ class PdfBudget implements PdfObjects {
 
   /** Every stream of a part of the PDF (the file, or the content of an object stream), whose objects start at `objects`. */
   scan(source: PdfText, objects: ObjectStarts, nesting: number): void {
-    for (const [number, positions] of objects.byNumber) {
-      const known = this.objects.get(number) ?? []
-      known.push(...positions.map((at) => ({ source, at })))
-      this.objects.set(number, known)
-    }
+    this.index(source, objects)
     const records: StreamRecord[] = []
     for (const match of source.text.matchAll(/(?<!end)stream/g)) {
       if (++this.streams > MAX_STREAMS)
@@ -127,11 +124,20 @@ class PdfBudget implements PdfObjects {
     for (const record of records.filter((record) => !isObjectStream(record))) this.measure(record, nesting)
   }
 
+  /** The objects of a part of the PDF, for references to them. */
+  private index(source: PdfText, objects: ObjectStarts): void {
+    for (const [number, positions] of objects.byNumber) {
+      const known = this.objects.get(number) ?? []
+      known.push(...positions.map((at) => ({ source, at })))
+      this.objects.set(number, known)
+    }
+  }
+
   /**
    * The pages read by the photo path, once every stream is measured (D350). A JPEG past PDF.js's
    * budget is let through only when a page is that JPEG, within the photo path's budget, and PDF.js
-   * is then kept from decoding it: it decodes no image of as many pixels (`maxImageSize`), which
-   * takes no other image of the file (else it is refused as before).
+   * is then kept from decoding it: it leaves out any image of as many pixels (`maxImageSize`), which
+   * must then be no other image of the file (else it is refused as before).
    */
   plan(file: PdfText): PdfPlan {
     this.file = file
@@ -144,7 +150,7 @@ class PdfBudget implements PdfObjects {
     if (!this.deferred.length) return { photos, maxImageSize: this.limits.maxPagePixels }
     const smallest = this.deferred.reduce((least, image) => (image.pixels < least.pixels ? image : least))
     if (this.images.some((image) => !isPhoto(image) && image.pixels >= smallest.pixels)) throw smallest.error
-    return { photos, maxImageSize: Math.min(this.limits.maxPagePixels, smallest.pixels - 1), refusal: smallest.error }
+    return { photos, maxImageSize: Math.min(this.limits.maxPagePixels, smallest.pixels - 1) }
   }
 
   /** One stream: its data decoded through its filters with a ceiling, its cost checked, its objects scanned. */
@@ -205,12 +211,16 @@ class PdfBudget implements PdfObjects {
         'document_too_large',
         `The images of the PDF unpack to more than ${mebibytes(this.limits.maxDocumentPixels * 4)} MiB together; at most 4 bytes for each pixel of --max-document-megapixels are read per document.`,
       )
-    // Objects decoded from a stream (an object stream) are parsed by PDF.js, streams and all.
-    if (decoded && nesting < MAX_NESTING && data.length && containsStream(data)) {
+    // Objects decoded from a stream (an object stream) are parsed by PDF.js, streams and all; an
+    // object stream's objects are what references to them name (a page, D350) in any case.
+    const streams = decoded > 0 && containsStream(data)
+    if (nesting < MAX_NESTING && data.length && (streams || this.name(dictionary?.get('Type')) === 'ObjStm')) {
       const content = new PdfText(data)
       const count = this.number(dictionary?.get('N')) ?? 0
       const first = this.number(dictionary?.get('First')) ?? 0
-      this.scan(content, streamedObjects(content, Math.min(count, MAX_STREAMS), first), nesting + 1)
+      const objects = streamedObjects(content, Math.min(count, MAX_STREAMS), first)
+      if (streams) this.scan(content, objects, nesting + 1)
+      else this.index(content, objects)
     }
   }
 

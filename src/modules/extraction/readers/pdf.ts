@@ -53,8 +53,6 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
     return pages
   } catch (error) {
     if (error instanceof ExtractionError || error instanceof OcrError) throw error
-    // PDF.js met a JPEG the budget let through for the photo path only (D350): what the budget says of it.
-    if (plan.refusal && messageOf(error).startsWith('Image exceeded maximum allowed size')) throw plan.refusal
     throw new ExtractionError('corrupt_document', `The PDF could not be read: ${messageOf(error)}`)
   } finally {
     await pdf.loadingTask.destroy().catch(() => {})
@@ -248,7 +246,7 @@ async function openPdf(bytes: Uint8Array, maxImageSize: number): Promise<PdfDocu
     // Loaded on the first PDF, not at start: PDF.js is most of the server's start-up time.
     const { getDocumentProxy } = await import('unpdf')
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
-    // No image past the page limit (or past the budget's plan, D350) is decoded: PDF.js refuses it instead.
+    // No image past the page limit (or past the budget's plan, D350) is decoded: PDF.js leaves it out instead.
     return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, maxImageSize })
   } catch (error) {
     if ((error as { name?: string })?.name === 'PasswordException')
