@@ -330,6 +330,25 @@ export function imagePagesPdf(images: PdfObject[], pages: ImagePage[]): Uint8Arr
   ])
 }
 
+/** JPEG data whose frame header (baseline or progressive) claims `width` × `height`: what a decoder would allocate for. */
+export function jpegClaiming(bytes: Uint8Array, width: number, height: number): Uint8Array {
+  const copy = bytes.slice()
+  for (let at = 2; at + 9 < copy.length; at += 2 + ((copy[at + 2]! << 8) | copy[at + 3]!)) {
+    if (copy[at + 1] === 0xc0 || copy[at + 1] === 0xc2) {
+      copy.set([height >> 8, height & 0xff, width >> 8, width & 0xff], at + 5)
+      return copy
+    }
+  }
+  throw new Error('no frame header')
+}
+
+/** A page that is one JPEG, as img2pdf makes it (D350), of a 64 × 64 JPEG whose header claims `width` × `height`. */
+export function pdfJpegClaiming(width: number, height: number): Uint8Array {
+  const small = jpeg.encode({ data: new Uint8Array(64 * 64 * 4).fill(255), width: 64, height: 64 }, 80).data
+  const image = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode >>`
+  return imagePagesPdf([{ dictionary: image, stream: jpegClaiming(small, width, height) }], [{ content: 'q 612 0 0 792 0 0 cm /Im0 Do Q', size: [612, 792] }])
+}
+
 /**
  * How a crafted stream is written: every spelling PDF.js accepts of the `stream` keyword's line,
  * of the filter and of the length, a stream inside an object stream, and filter chains.

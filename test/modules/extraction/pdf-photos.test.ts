@@ -13,7 +13,7 @@ import { type Raster, rotate } from '../../../src/modules/extraction/readers/ocr
 import { placedImage, shownPlacement } from '../../../src/modules/extraction/readers/pdf-photos'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadLimits } from '../../../src/modules/extraction/readers/types'
 import { makeTestApp, type TestApp } from '../../helpers/app'
-import { type ImagePage, imagePagesPdf, type PdfObject } from '../../helpers/hostile'
+import { type ImagePage, imagePagesPdf, jpegClaiming, type PdfObject, pdfJpegClaiming } from '../../helpers/hostile'
 import { imagePdf, renderPage, toPng } from '../../helpers/images'
 
 setDefaultTimeout(60_000)
@@ -129,6 +129,9 @@ describe('a PDF page that is one JPEG is read by the photo path (D350)', () => {
     expect(document.pages).toHaveLength(3)
     expect(document.pages[0]!.trim()).toBe('Cover letter with a text layer')
     for (const page of [1, 2]) expect(document.pages[page]!).toContain('Receipt No: HB-5521')
+    // Under a budget PDF.js would refuse its JPEG with (81 MiB), the JPEG page reads word for word as the JPEG sent alone.
+    const alone = await readDocument(jpeg, MEDIA_TYPES.jpeg, { limits: limits() })
+    expect(document.pages[1]).toBe(alone.pages[0]!)
     // The photo page's words sit where the receipt lies in the photo; the scan's fill its page.
     const total = (page: number) => {
       const lines = document.pages[page]!.split('\n')
@@ -151,11 +154,18 @@ describe('a crafted page is budgeted as before (D351)', () => {
 
   test('a JPEG that declares a huge size is refused by the photo path from its header, before anything is decoded', async () => {
     // 12000 × 9000 (108 MP) claimed by a small file: shrunk on load a quarter, it still needs 26 MiB.
-    const claimed = withFrameSize(jpeg, 12000, 9000)
+    const claimed = jpegClaiming(jpeg, 12000, 9000)
     const bytes = imagePagesPdf([jpegImage(claimed, [12000, 9000])], [photoPage()])
     expect(await failure(bytes, limits({ maxDecodeBytes: 16 * MiB }))).toMatchObject({
       code: 'image_too_large',
       message: 'A page image of the document needs 27 MiB to decode; at most 16 MiB are used per document (--max-decode-mb).',
+    })
+  })
+
+  test("a page's JPEG claiming more than a page may hold even shrunk on load is refused so, as the JPEG alone would be", async () => {
+    expect(await failure(pdfJpegClaiming(60000, 60000), DEFAULT_READ_LIMITS)).toMatchObject({
+      code: 'image_too_large',
+      message: 'A page of the document is 7500 × 7500 pixels (56.3 MP); at most 40 MP are read per page (--max-page-megapixels).',
     })
   })
 
@@ -180,7 +190,10 @@ describe('a crafted page is budgeted as before (D351)', () => {
 
   test('another image of the file as large as the JPEG is refused as before: PDF.js could not be kept from the one and let decode the other', async () => {
     // One bit a pixel: 5.4 bytes a pixel as PDF.js holds it, 40 MiB, within the budget on its own.
-    const bits = { dictionary: `<< /Type /XObject /Subtype /Image /Width ${PHOTO.width} /Height ${PHOTO.height} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode >>`, stream: deflateSync(new Uint8Array((PHOTO.width / 8) * PHOTO.height).fill(255)) }
+    const bits = {
+      dictionary: `<< /Type /XObject /Subtype /Image /Width ${PHOTO.width} /Height ${PHOTO.height} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode >>`,
+      stream: deflateSync(new Uint8Array((PHOTO.width / 8) * PHOTO.height).fill(255)),
+    }
     const scan: ImagePage = { content: `q ${PAGE[0]} 0 0 ${PAGE[1]} 0 0 cm /Im1 Do Q`, size: PAGE }
     const bytes = imagePagesPdf([jpegImage(jpeg, [PHOTO.width, PHOTO.height]), bits], [photoPage(), scan])
     expect(await failure(bytes, limits())).toMatchObject({ code: 'image_too_large', message: expect.stringContaining('needs 81 MiB to decode') })
@@ -194,32 +207,24 @@ describe('what a page shows (D352)', () => {
   test('only q, Q, cm and one Do: anything else drawn and the page is not one image', () => {
     const encoder = new TextEncoder()
     expect(placedImage(encoder.encode('q 1 0 0 1 10 20 cm q 200 0 0 100 0 0 cm /Im0 Do Q Q'))).toEqual({ name: 'Im0', matrix: [200, 0, 0, 100, 10, 20] })
-    for (const content of ['/Im0 Do /Im0 Do', 'q 200 0 0 100 0 0 cm /Im0 Do Q 0 0 m 10 10 l S', 'BT (a) Tj ET /Im0 Do', 'q 1 0 0 cm /Im0 Do Q', 'q 1 0 0 1 0 0 cm Q'])
+    for (const content of [
+      '/Im0 Do /Im0 Do',
+      'q 200 0 0 100 0 0 cm /Im0 Do Q 0 0 m 10 10 l S',
+      'BT (a) Tj ET /Im0 Do',
+      'q 1 0 0 cm /Im0 Do Q',
+      'q 1 0 0 1 0 0 cm Q',
+    ])
       expect(placedImage(encoder.encode(content))).toBeUndefined()
   })
 
   test('an image is placed on the page as shown: its /Rotate, a cm that turns it; skewed or mirrored it is not read so', () => {
     const letter: [number, number, number, number] = [0, 0, 612, 792]
-    expect(shownPlacement([612, 0, 0, 792, 0, 0], letter, 0)).toEqual({ turn: 0, box: { left: 0, top: 0, width: 1, height: 1 }, widthPoints: 612 })
+    expect(shownPlacement([612, 0, 0, 792, 0, 0], letter, 0)).toEqual({ turn: 0, box: { left: 0, top: 0, width: 1, height: 1 } })
     // Half the page, its top half: shown turned a quarter, it is the right half of the page shown.
-    expect(shownPlacement([612, 0, 0, 396, 0, 396], letter, 90)).toEqual({ turn: 90, box: { left: 0.5, top: 0, width: 0.5, height: 1 }, widthPoints: 396 })
+    expect(shownPlacement([612, 0, 0, 396, 0, 396], letter, 90)).toEqual({ turn: 90, box: { left: 0.5, top: 0, width: 0.5, height: 1 } })
     // Rows running down the page: the image turned a quarter clockwise.
     expect(shownPlacement([0, -792, 612, 0, 0, 792], letter, 0)?.turn).toBe(90)
     expect(shownPlacement([612, 0, 100, 792, 0, 0], letter, 0)).toBeUndefined()
     expect(shownPlacement([-612, 0, 0, 792, 612, 0], letter, 0)).toBeUndefined()
   })
 })
-
-/** JPEG data whose frame header (SOF) claims `width` × `height`. */
-function withFrameSize(bytes: Uint8Array, width: number, height: number): Uint8Array {
-  const copy = bytes.slice()
-  for (let at = 2; at + 9 < copy.length; ) {
-    const marker = copy[at + 1]!
-    if (marker === 0xc0 || marker === 0xc2) {
-      copy.set([height >> 8, height & 0xff, width >> 8, width & 0xff], at + 5)
-      return copy
-    }
-    at += 2 + ((copy[at + 2]! << 8) | copy[at + 3]!)
-  }
-  throw new Error('no frame header')
-}

@@ -233,8 +233,6 @@ export interface PhotoPlacement {
   turn: Turn
   /** Fractions of the page as shown (after /Rotate), from its top-left corner; may reach past the page. */
   box: { left: number; top: number; width: number; height: number }
-  /** The box's width in points, for the image's resolution. */
-  widthPoints: number
 }
 
 /**
@@ -263,11 +261,9 @@ export function shownPlacement(matrix: Matrix, [x0, y0, x1, y1]: PageBox, rotate
   const ys = corners.map(([, y]) => y)
   const [shownWidth, shownHeight] = sideways ? [height, width] : [width, height]
   const [left, top] = [Math.min(...xs), Math.min(...ys)]
-  const widthPoints = Math.max(...xs) - left
   return {
     turn,
-    box: { left: left / shownWidth, top: top / shownHeight, width: widthPoints / shownWidth, height: (Math.max(...ys) - top) / shownHeight },
-    widthPoints,
+    box: { left: left / shownWidth, top: top / shownHeight, width: (Math.max(...xs) - left) / shownWidth, height: (Math.max(...ys) - top) / shownHeight },
   }
 }
 

@@ -9,7 +9,6 @@ import { type LaidOutPage, layOut, layOutReadings, mapBoxes, type PageWords, typ
 import { type PageRecogniser, pageRecogniser } from './ocr'
 import { checkDocumentPixels, checkPages, checkPixels } from './limits'
 import { jpegPhoto } from './ocr/images'
-import { jpegFrameSize } from './ocr/jpeg-header'
 import { photoPoint } from './ocr/paper'
 import { type Raster, toGrey, unturnPoint } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
@@ -107,10 +106,7 @@ async function readPhotoPage(
   recogniser: PageRecogniser,
   scanned: { pixels: number },
 ): Promise<LaidOutPage> {
-  const size = jpegFrameSize(photo.jpeg)!
-  const widthPixels = placement.turn % 180 ? size.height : size.width
-  const dpi = placement.widthPoints > 0 ? widthPixels / (placement.widthPoints / 72) : undefined
-  const decoded = await jpegPhoto(photo.jpeg, options.limits, { dpi, turn: placement.turn })()
+  const decoded = await jpegPhoto(photo.jpeg, options.limits, placement.turn)()
   scanned.pixels += decoded.page.width * decoded.page.height
   checkDocumentPixels(scanned.pixels, options.limits)
   const read = await recogniser.read(decoded.page)

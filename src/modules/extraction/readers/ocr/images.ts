@@ -41,7 +41,7 @@ export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLim
 function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): { count: number; decode(index: number): Raster | Promise<Raster> } {
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
-      const decode = checkedJpeg(bytes, limits, { dpi: jfifDpi(bytes), turn: 'exif' })
+      const decode = checkedJpeg(bytes, limits, 'exif')
       return { count: 1, decode: async () => (await decode()).page }
     }
     case MEDIA_TYPES.heic:
@@ -67,21 +67,21 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
  * holds), to decode when asked: by libvips where it is loaded, else by the built-in decoder. A PDF
  * page that is one JPEG is read so too (D350), turned as its page shows it.
  */
-export function jpegPhoto(bytes: Uint8Array, limits: ReadLimits, how: { dpi?: number | undefined; turn: JpegTurn }): () => Promise<DecodedJpeg> {
-  const decode = guarded(() => checkedJpeg(bytes, limits, how))
+export function jpegPhoto(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn): () => Promise<DecodedJpeg> {
+  const decode = guarded(() => checkedJpeg(bytes, limits, turn))
   return () => guardedAsync(decode)
 }
 
-function checkedJpeg(bytes: Uint8Array, limits: ReadLimits, how: { dpi?: number | undefined; turn: JpegTurn }): () => Promise<DecodedJpeg> {
+function checkedJpeg(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn): () => Promise<DecodedJpeg> {
   const frame = jpegFrameOf(bytes)
   // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
   const scans = jpegScanCount(bytes)
   if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
-  const page = jpegPage(bytes, frame, limits, how)
+  const page = jpegPage(bytes, frame, limits, { dpi: jfifDpi(bytes), turn })
   if (page) return page
-  const builtin = builtinJpegPage(bytes, limits, how.turn)
+  const builtin = builtinJpegPage(bytes, limits, turn)
   return async () => {
-    const decoded = { ...builtin(), dpi: how.dpi }
+    const decoded = builtin()
     return { page: decoded, width: decoded.width, height: decoded.height }
   }
 }
