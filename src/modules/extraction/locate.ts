@@ -207,8 +207,16 @@ function matcherOf(value: unknown): Matcher {
     }
   }
   const wanted = new Set(words(text))
-  return (word) => words(word).some((piece) => wanted.has(piece))
+  if (/\d/.test(text)) return (word) => words(word).some((piece) => wanted.has(piece))
+  // A name (no digit) as the engine mended what OCR misread in it (D381): "0ld" spells "Old", and
+  // "STAT" and "IONERY" (three letters or more, the start or end of a word of six or more) spell "STATIONERY".
+  const long = [...wanted].filter((word) => word.length >= 6)
+  const part = (piece: string) => piece.length >= 3 && long.some((word) => word !== piece && (word.startsWith(piece) || word.endsWith(piece)))
+  return (word) => words(lettersForZeros(word)).some((piece) => wanted.has(piece) || part(piece))
 }
+
+/** A word with its zeros as the letter o: how the engine mends a name OCR read "0ld" in (D381). */
+const lettersForZeros = (text: string) => text.replace(/0/g, 'o')
 
 function boxOf(words: PlacedWord[]): BoundingBox {
   const left = Math.min(...words.map((word) => word.box[0]))

@@ -160,6 +160,22 @@ describe('locateValues', () => {
     expect(locate(given, page(lines)).values.company_name).toBeNull()
   })
 
+  test('a name the engine mended (a zero for an O, a word split in two) is boxed and judged by the words OCR read (D381)', () => {
+    const lines: [string, number][][] = [
+      [
+        ['0ld', 0.97],
+        ['Mill', 0.99],
+        ['STAT', 0.99],
+        ['IONERY', 0.6],
+        ['Sdn', 1],
+      ],
+    ]
+    const given = output({ company_name: 'Old Mill STATIONERY Sdn' }, { company_name: '0ld Mill STAT IONERY Sdn' })
+    const located = locate(given, page(lines))
+    expect(located.meta.company_name!.bbox).toEqual({ left: 0.1, top: 0.1, width: 0.24, height: 0.02 })
+    expect(located.meta.company_name!.confidence).toBeLessThan(0.9)
+  })
+
   test('an IBAN whose checksum holds is kept however poorly its words were read; another value is not', () => {
     const scan = page([
       [
