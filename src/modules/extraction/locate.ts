@@ -212,11 +212,11 @@ function matcherOf(value: unknown): Matcher {
   // "STAT" and "IONERY" (three letters or more, the start or end of a word of six or more) spell "STATIONERY".
   const long = [...wanted].filter((word) => word.length >= 6)
   const part = (piece: string) => piece.length >= 3 && long.some((word) => word !== piece && (word.startsWith(piece) || word.endsWith(piece)))
-  return (word) => words(lettersForZeros(word)).some((piece) => wanted.has(piece) || part(piece))
+  return (word) => words(zerosAsLetters(word)).some((piece) => wanted.has(piece) || part(piece))
 }
 
 /** A word with its zeros as the letter o: how the engine mends a name OCR read "0ld" in (D381). */
-const lettersForZeros = (text: string) => text.replace(/0/g, 'o')
+const zerosAsLetters = (text: string) => text.replace(/0/g, 'o')
 
 function boxOf(words: PlacedWord[]): BoundingBox {
   const left = Math.min(...words.map((word) => word.box[0]))

@@ -113,12 +113,8 @@ const LETTERS_AND_ZEROS = /^[\p{L}0][\p{L}0.&'-]*$/u
  */
 function lettersForZeros(word: string): string {
   if (!word.includes('0') || !LETTERS_AND_ZEROS.test(word) || (word.match(/\p{L}/gu) ?? []).length < 2) return word
-  let out = ''
-  for (const [at, char] of [...word].entries()) {
-    if (char !== '0') out += char
-    else out += at > 0 && /\p{Ll}/u.test(word[at - 1]!) ? 'o' : 'O'
-  }
-  return out
+  const chars = [...word]
+  return chars.map((char, at) => (char !== '0' ? char : at > 0 && /\p{Ll}/u.test(chars[at - 1]!) ? 'o' : 'O')).join('')
 }
 
 /**
@@ -138,7 +134,7 @@ function joinSplitWords(name: string): string {
   return words.join(' ')
 }
 
-/** What OCR misread in a name's letters and gaps, mended (D381); a text layer's name has none of it. */
+/** What OCR misread in a name's letters and gaps, mended (D381); a text layer's names have none of it, and pass unchanged. */
 const mendWords = (name: string) => joinSplitWords(name.split(' ').map(lettersForZeros).join(' '))
 
 /** Registration numbers, former names, trailing punctuation and contact data cut from a name. */
