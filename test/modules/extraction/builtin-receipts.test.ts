@@ -107,6 +107,20 @@ describe('names as OCR misreads them (D381)', () => {
     expect(two.values.company_name).toBe('TANJUNG BOOK STORE SDN BHD')
   })
 
+  test('a legal form of several parts misread by a letter in a part is written as the lexicon writes it', async () => {
+    const upper = await read(lines('    TRI SHAAS SDN BHO (728515-H)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(upper.values.company_name).toBe('TRI SHAAS SDN BHD')
+    const mixed = await read(lines('    Lee Wah Florist Son Bhd', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(mixed.values.company_name).toBe('Lee Wah Florist Sdn Bhd')
+    const mark = await read(lines('    77 SPEED SHOP 5/B (519837-X)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(mark.values.company_name).toBe('77 SPEED SHOP S/B')
+    // A form as written stays, though another is one letter off it; two letters off is another word.
+    const written = await read(lines('    ORCHID TRADING PTE LTD', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(written.values.company_name).toBe('ORCHID TRADING PTE LTD')
+    const words = await read(lines('    GOLDEN SUN BAR SDN BHD', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(words.values.company_name).toBe('GOLDEN SUN BAR SDN BHD')
+  })
+
   test("a site's name that ends with a legal form is a company's name; a site alone is not", async () => {
     const named = await read(lines('  EXAMPLESHOP.COM SDN BHD (509213A)', ...ADDRESS, 'TOTAL   9.90'))
     expect(named.values.company_name).toBe('EXAMPLESHOP.COM SDN BHD')

@@ -176,6 +176,24 @@ describe('locateValues', () => {
     expect(located.meta.company_name!.confidence).toBeLessThan(0.9)
   })
 
+  test('a legal form the engine mended is boxed with the name and does not weigh its reading (D381)', () => {
+    const lines: [string, number][][] = [
+      [
+        ['SUN', 0.99],
+        ['SHAAS', 0.99],
+        ['SDN', 0.99],
+        ['BHO', 0.5],
+      ],
+    ]
+    const given = output({ company_name: 'SUN SHAAS SDN BHD' }, { company_name: 'SUN SHAAS SDN BHO' })
+    const located = locate(given, page(lines))
+    expect(located.meta.company_name!.bbox).toEqual({ left: 0.1, top: 0.1, width: 0.17, height: 0.02 })
+    expect(located.meta.company_name!.confidence).toBe(0.9)
+    // "SUN" is the name's own word, though one letter off "Sdn": read poorly, it weighs the value.
+    lines[0]![0] = ['SUN', 0.7]
+    expect(locate(given, page(lines)).meta.company_name!.confidence).toBeLessThan(0.9)
+  })
+
   test('an IBAN whose checksum holds is kept however poorly its words were read; another value is not', () => {
     const scan = page([
       [

@@ -8,6 +8,7 @@
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Doc, Line } from './document'
 import { legalForms, lexiconWords, nameWords, type PhraseMatch, Phrases, phrases } from '../../../../lib/lexicon'
+import { mendLegalForm } from '../../legal-forms'
 import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
 import { collapse, fold, isLetterOrDigit, squash } from '../../../../lib/text'
@@ -135,7 +136,7 @@ function joinSplitWords(name: string): string {
 }
 
 /** What OCR misread in a name's letters and gaps, mended (D381); a text layer's names have none of it, and pass unchanged. */
-const mendWords = (name: string) => joinSplitWords(name.split(' ').map(lettersForZeros).join(' '))
+const mendWords = (name: string) => mendLegalForm(joinSplitWords(name.split(' ').map(lettersForZeros).join(' ')).split(' ')).join(' ')
 
 /** Registration numbers, former names, trailing punctuation and contact data cut from a name. */
 function cleanName(text: string): string {
