@@ -136,7 +136,20 @@ function wordsOf(value: unknown, line: number | undefined, lines: string[], word
   const inLine = words.filter((word) => word.line === line)
   const spells = matcherOf(value)
   const spelling = inLine.filter((word) => spells(raw.slice(word.start, word.end)))
-  return spelling.length ? { words: spelling, spelled: true } : { words: inLine, spelled: false }
+  if (!spelling.length) return { words: inLine, spelled: false }
+  // A name's word printed in pieces with no space between them ("M" "UTUAL" in small capitals, a
+  // piece found as the start or end of the value's word, D381): a letter or two glued to a piece
+  // found is part of that word.
+  if (typeof value === 'string' && !/\d/.test(value)) {
+    const glued = inLine.filter((word) => {
+      const text = raw.slice(word.start, word.end)
+      return (
+        !spelling.includes(word) && (text.match(/\p{L}/gu) ?? []).length <= 2 && spelling.some((found) => found.end === word.start || word.end === found.start)
+      )
+    })
+    spelling.push(...glued)
+  }
+  return { words: spelling, spelled: true }
 }
 
 /** The index of the line that is, or else holds, a snippet (an engine that names no line: a model's). */

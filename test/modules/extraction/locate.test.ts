@@ -194,6 +194,27 @@ describe('locateValues', () => {
     expect(locate(given, page(lines)).meta.company_name!.confidence).toBeLessThan(0.9)
   })
 
+  test('letters glued to a piece of a name are part of its word: a title in small capitals (D381)', () => {
+    // "MUTUAL NON-DISCLOSURE" printed as a large capital and small ones, each its own word with no space between.
+    const text = 'MUTUAL NON-DISCLOSURE, page 1'
+    const pieces: [number, number][] = [
+      [0, 1],
+      [1, 6],
+      [7, 8],
+      [8, 10],
+      [10, 12],
+      [12, 21],
+      [23, 27],
+      [28, 29],
+    ]
+    const document: DocumentText = {
+      pages: [text],
+      layout: [{ words: pieces.map(([start, end]) => ({ line: 0, start, end, box: [start / 100, 0.1, end / 100, 0.12], confidence: 1 })) }],
+    }
+    const located = locate(output({ title: 'MUTUAL NON-DISCLOSURE' }, { title: text }), document)
+    expect(located.meta.title!.bbox).toEqual({ left: 0, top: 0.1, width: 0.21, height: 0.02 })
+  })
+
   test('an IBAN whose checksum holds is kept however poorly its words were read; another value is not', () => {
     const scan = page([
       [
