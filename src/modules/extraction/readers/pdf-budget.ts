@@ -250,9 +250,9 @@ class PdfBudget implements PdfObjects {
   }
 
   /**
-   * An image stream that is DCT alone: checked as PDF.js holds it (its dictionary and the JPEG's
-   * header), and when past that budget, kept until the pages show whether one of them is that JPEG
-   * (D350). Its size as its dictionary gives it is noted for `maxImageSize`.
+   * An image stream that is a JPEG under its one filter: checked as PDF.js holds it (its dictionary
+   * and the JPEG's header), and when past that budget, kept until the pages show whether one of
+   * them is that JPEG (D350). Every image's size as its dictionary gives it is noted for `maxImageSize`.
    */
   private jpegOnly(dictionary: PdfDictionary, place: StreamPlace, data: Uint8Array): boolean {
     const width = this.number(dictionary.get('Width') ?? dictionary.get('W'))
@@ -260,8 +260,10 @@ class PdfBudget implements PdfObjects {
     const pixels = width && height && width > 0 && height > 0 ? width * height : 0
     this.images.push({ ...place, pixels })
     const filters = this.filters(dictionary)
-    if (filters.length !== 1 || filters[0]!.filter !== 'image') return false
+    if (filters.length !== 1 || filters[0]!.filter !== 'image' || !jpegFrame(data)) return false
     try {
+      // As any image: its dictionary first, then with the JPEG's header.
+      this.checkImage(dictionary, undefined, 0)
       this.checkImage(dictionary, data, 0)
     } catch (error) {
       if (!(error instanceof ExtractionError) || error.code !== 'image_too_large' || !pixels) throw error
