@@ -9,6 +9,8 @@ import { deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { detectMediaType, readDocument } from '../../../src/modules/extraction/readers'
+import { cutPaper, type PaperFound, photoPoint } from '../../../src/modules/extraction/readers/ocr/paper'
+import type { Quad } from '../../../src/modules/extraction/readers/ocr/perspective'
 import { type Raster, rotate } from '../../../src/modules/extraction/readers/ocr/raster'
 import { placedImage, shownPlacement } from '../../../src/modules/extraction/readers/pdf-photos'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES, type ReadLimits } from '../../../src/modules/extraction/readers/types'
@@ -216,6 +218,24 @@ describe('what a page shows (D352)', () => {
       'q 1 0 0 1 0 0 cm Q',
     ])
       expect(placedImage(encoder.encode(content))).toBeUndefined()
+  })
+
+  test("a point of the paper cut from a photo is found again where it lies in the photo: its box, or its corners' warp", () => {
+    const photo: Raster = { width: 400, height: 300, data: new Uint8Array(400 * 300).fill(60) }
+    const dot = { x: 200, y: 150 }
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) photo.data[(dot.y + dy) * photo.width + dot.x + dx] = 255
+    const quad: Quad = [
+      { x: 50, y: 40 },
+      { x: 330, y: 60 },
+      { x: 350, y: 260 },
+      { x: 40, y: 240 },
+    ]
+    for (const paper of [{ corners: quad, inset: 2 }, { left: 30, top: 20, width: 300, height: 250 }] as PaperFound[]) {
+      const cut = cutPaper(photo, paper)
+      const brightest = cut.data.indexOf(Math.max(...cut.data))
+      const found = photoPoint(paper, { x: (brightest % cut.width) + 0.5, y: Math.floor(brightest / cut.width) + 0.5 })
+      expect(Math.hypot(found.x - (dot.x + 0.5), found.y - (dot.y + 0.5))).toBeLessThan(1.5)
+    }
   })
 
   test('an image is placed on the page as shown: its /Rotate, a cm that turns it; skewed or mirrored it is not read so', () => {
