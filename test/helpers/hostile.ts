@@ -342,11 +342,16 @@ export function jpegClaiming(bytes: Uint8Array, width: number, height: number): 
   throw new Error('no frame header')
 }
 
-/** A page that is one JPEG, as img2pdf makes it (D350), of a 64 × 64 JPEG whose header claims `width` × `height`. */
+/** A page that is one JPEG of `width` × `height` (its colour space `space`), as img2pdf makes it (D350). */
+export function pdfOfJpeg(bytes: Uint8Array, width: number, height: number, space = 'DeviceRGB'): Uint8Array {
+  const image = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /${space} /BitsPerComponent 8 /Filter /DCTDecode >>`
+  return imagePagesPdf([{ dictionary: image, stream: bytes }], [{ content: 'q 612 0 0 792 0 0 cm /Im0 Do Q', size: [612, 792] }])
+}
+
+/** A page that is one JPEG, of a 64 × 64 JPEG whose header claims `width` × `height`. */
 export function pdfJpegClaiming(width: number, height: number): Uint8Array {
   const small = jpeg.encode({ data: new Uint8Array(64 * 64 * 4).fill(255), width: 64, height: 64 }, 80).data
-  const image = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode >>`
-  return imagePagesPdf([{ dictionary: image, stream: jpegClaiming(small, width, height) }], [{ content: 'q 612 0 0 792 0 0 cm /Im0 Do Q', size: [612, 792] }])
+  return pdfOfJpeg(jpegClaiming(small, width, height), width, height)
 }
 
 /**

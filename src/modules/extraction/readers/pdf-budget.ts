@@ -18,7 +18,7 @@ import { checkImageBytes, checkPixels, inflatesPastBudget, mebibytes } from './l
 import { jpegFrame, jpegCoefficientBytes } from './ocr/jpeg-header'
 import { jpegPhoto } from './ocr/images'
 import { decodeFilter, type Filter, filterOf, PastLimit } from './pdf-filters'
-import { type PdfObjects, type PdfStream, type PhotoPage, photoPages } from './pdf-photos'
+import { PDF_FILE_COPIES, type PdfObjects, type PdfStream, type PhotoPage, photoPages } from './pdf-photos'
 import {
   nextValue,
   type ObjectStarts,
@@ -146,7 +146,7 @@ class PdfBudget implements PdfObjects {
     const refused = this.deferred.find((image) => !isPhoto(image))
     if (refused) throw refused.error
     // Each such page's JPEG is checked now as the photo path will check it, before PDF.js opens the file.
-    for (const photo of photos.values()) jpegPhoto(photo.jpeg, this.limits, 0)
+    for (const photo of photos.values()) jpegPhoto(photo.jpeg, this.limits, 0, PDF_FILE_COPIES * file.bytes.length)
     if (!this.deferred.length) return { photos, maxImageSize: this.limits.maxPagePixels }
     const smallest = this.deferred.reduce((least, image) => (image.pixels < least.pixels ? image : least))
     if (this.images.some((image) => !isPhoto(image) && image.pixels >= smallest.pixels)) throw smallest.error

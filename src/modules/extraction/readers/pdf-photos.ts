@@ -50,6 +50,12 @@ export interface PdfObjects {
   root(): PdfDictionary | undefined
 }
 
+/**
+ * Copies of the file the PDF reader holds while a page is decoded: the budget's scan of its bytes
+ * as text (one byte a character) and PDF.js's own. A page that is one JPEG is budgeted with them
+ * (D351): a photo made a PDF is a large file (measured, bench/decode-cost.ts).
+ */
+export const PDF_FILE_COPIES = 2
 /** An image covering less of the page than this is a logo or a stamp, not a scanned page. */
 export const MIN_SCAN_COVERAGE = 0.3
 /** A page's content that only places an image is a few dozen bytes; more is not read to find out. */

@@ -29,7 +29,9 @@ export class PdfText {
   readonly text: string
 
   constructor(readonly bytes: Uint8Array) {
-    this.text = new TextDecoder('latin1').decode(bytes)
+    // ISO 8859-1, one byte a character (a string of one byte a character); TextDecoder's "latin1"
+    // is windows-1252, whose characters past U+00FF made the string two bytes a character (D353).
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
   }
 }
 

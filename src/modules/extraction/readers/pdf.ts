@@ -13,7 +13,7 @@ import { photoPoint } from './ocr/paper'
 import { type Raster, toGrey, unturnPoint } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
 import { checkPdfBudget } from './pdf-budget'
-import { MIN_SCAN_COVERAGE, multiply, type PhotoPage, type PhotoPlacement, shownPlacement } from './pdf-photos'
+import { MIN_SCAN_COVERAGE, multiply, PDF_FILE_COPIES, type PhotoPage, type PhotoPlacement, shownPlacement } from './pdf-photos'
 import { enoughText, type ReadOptions } from './types'
 
 interface PdfTextItem {
@@ -40,7 +40,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
     const scanned = { pixels: 0 }
     for (let number = 1; number <= pdf.numPages && !enoughText(pages, options); number++) {
       const page = await pdf.getPage(number)
-      pages.push(await readPage(page, { ...options, photo: plan.photos.get(number) }, recogniser, scanned))
+      pages.push(await readPage(page, { ...options, photo: plan.photos.get(number), held: PDF_FILE_COPIES * bytes.length }, recogniser, scanned))
       page.cleanup()
       options.onPage?.(number, pdf.numPages)
     }
@@ -64,7 +64,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
  */
 async function readPage(
   page: PdfPage,
-  options: ReadOptions & { photo: PhotoPage | undefined },
+  options: ReadOptions & { photo: PhotoPage | undefined; held: number },
   recogniser: PageRecogniser,
   scanned: { pixels: number },
 ): Promise<LaidOutPage> {
@@ -102,11 +102,11 @@ async function readPage(
 async function readPhotoPage(
   photo: PhotoPage,
   placement: PhotoPlacement,
-  options: ReadOptions,
+  options: ReadOptions & { held: number },
   recogniser: PageRecogniser,
   scanned: { pixels: number },
 ): Promise<LaidOutPage> {
-  const decoded = await jpegPhoto(photo.jpeg, options.limits, placement.turn)()
+  const decoded = await jpegPhoto(photo.jpeg, options.limits, placement.turn, options.held)()
   scanned.pixels += decoded.page.width * decoded.page.height
   checkDocumentPixels(scanned.pixels, options.limits)
   const read = await recogniser.read(decoded.page)

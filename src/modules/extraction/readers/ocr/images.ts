@@ -67,19 +67,19 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
  * holds), to decode when asked: by libvips where it is loaded, else by the built-in decoder. A PDF
  * page that is one JPEG is read so too (D350), turned as its page shows it.
  */
-export function jpegPhoto(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn): () => Promise<DecodedJpeg> {
-  const decode = guarded(() => checkedJpeg(bytes, limits, turn))
+export function jpegPhoto(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedJpeg> {
+  const decode = guarded(() => checkedJpeg(bytes, limits, turn, held))
   return () => guardedAsync(decode)
 }
 
-function checkedJpeg(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn): () => Promise<DecodedJpeg> {
+function checkedJpeg(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedJpeg> {
   const frame = jpegFrameOf(bytes)
   // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
   const scans = jpegScanCount(bytes)
   if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
-  const page = jpegPage(bytes, frame, limits, { dpi: jfifDpi(bytes), turn })
+  const page = jpegPage(bytes, frame, limits, { dpi: jfifDpi(bytes), turn, held })
   if (page) return page
-  const builtin = builtinJpegPage(bytes, limits, turn)
+  const builtin = builtinJpegPage(bytes, limits, turn, held)
   return async () => {
     const decoded = builtin()
     return { page: decoded, width: decoded.width, height: decoded.height }
@@ -119,12 +119,12 @@ function asExtractionError(error: unknown): unknown {
  * its own (measured: about 1.6 times the coefficients' 4 bytes; 1.7 counted), then its samples, the RGB it
  * gives and the grey page.
  */
-export function builtinJpegPage(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn = 'exif'): () => Raster {
+export function builtinJpegPage(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn = 'exif', held = 0): () => Raster {
   const frame = jpegFrameOf(bytes)
   checkPixels(frame.width, frame.height, limits)
   const pixels = frame.width * frame.height
   const components = frame.components.length
-  checkImageBytes(Math.ceil(jpegCoefficientBytes(frame) * 2 * JPEG_JS_BLOCK_OVERHEAD) + pixels * (2 * components + 1) + bytes.length, limits)
+  checkImageBytes(Math.ceil(jpegCoefficientBytes(frame) * 2 * JPEG_JS_BLOCK_OVERHEAD) + pixels * (2 * components + 1) + bytes.length + held, limits)
   return () => decodeJpeg(bytes, limits, turn)
 }
 

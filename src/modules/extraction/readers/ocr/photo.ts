@@ -57,14 +57,15 @@ export interface DecodedJpeg {
  * The decoder of a JPEG by libvips, or undefined where libvips is not available here. A JPEG
  * larger than OCR needs (a photo) is shrunk on load and its paper found in it; a smaller one (a
  * scan) is decoded whole, four times as fast as the built-in decoder does. Both are turned
- * upright (`turn`); a scan keeps the resolution its file gives (`dpi`).
+ * upright (`turn`); a scan keeps the resolution its file gives (`dpi`). `held` is what the reader
+ * holds besides while it decodes (a PDF's copies of its file, D351), counted in the budget too.
  * Refuses, before decoding, a JPEG that would not fit the limits even shrunk on load.
  */
 export function jpegPage(
   bytes: Uint8Array,
   frame: JpegFrame,
   limits: ReadLimits,
-  { dpi, turn }: { dpi?: number | undefined; turn: JpegTurn },
+  { dpi, turn, held = 0 }: { dpi?: number | undefined; turn: JpegTurn; held?: number },
 ): (() => Promise<DecodedJpeg>) | undefined {
   const sharp = sharpDecoder()
   if (!sharp) return undefined
@@ -75,7 +76,7 @@ export function jpegPage(
   // The image as shrunk on load (three channels), and the grey page made from it; a progressive
   // JPEG's coefficients too, every one of the full image, however much it is shrunk (D183).
   const coefficients = frame.progressive ? Math.ceil(jpegCoefficientBytes(frame) * LIBJPEG_COEFFICIENT_MARGIN) : 0
-  checkImageBytes(loaded.width * loaded.height * 4 + coefficients + bytes.length, limits)
+  checkImageBytes(loaded.width * loaded.height * 4 + coefficients + bytes.length + held, limits)
   const photo = Math.max(width, height) > PHOTO_LONGEST_SIDE
   return async () => {
     const decoder = sharp(bytes, { limitInputPixels: false, failOn: 'truncated', sequentialRead: true })
