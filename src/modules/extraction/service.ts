@@ -19,7 +19,7 @@ import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
 import { type Answers, type StoredAnswers, storedAnswers } from './answers'
-import { pages } from './classifier'
+import { documentOf } from './documents'
 import { ExtractionError } from './errors'
 import type { DocumentOutput, TaskOutput, TaskType } from './extractor'
 import type { ExtractRequest, Job } from './model'
@@ -421,12 +421,14 @@ export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskT
   if (output.kind === 'answers') return { outcome: answered(row.fields, output.answers, reading), found: [] }
   if (output.kind === 'classified') throw new Error('a job never only classifies')
   const auto = row.documentType === AUTO_TYPE
+  const task = { documentType: row.documentType, split: row.split, fields: row.fields.map(jobFieldOf), types }
   /** One document's outcome: with `auto`, its type, the fields read as it and its classification. */
-  const documentOutcome = ({ firstPage, lastPage, documentType, classification, answers }: DocumentOutput): JobOutcome => {
-    const fields = auto ? types.find((type) => type.slug === documentType)?.read : row.fields.map(jobFieldOf)
+  const documentOutcome = (document: DocumentOutput): JobOutcome => {
+    const { documentType, classification, answers } = document
+    const { fields, text } = documentOf(task, document, reading)
     if (answers === null || documentType === null || !fields)
       return { ...noTypeFits(classification), ...(auto && { classification: classificationOf(classification) }) }
-    const stored = answered(fields, answers, reading && row.split ? pages(reading, firstPage, lastPage) : reading)
+    const stored = answered(fields, answers, text)
     return auto ? { ...stored, documentType, fields, classification: classificationOf(classification) } : stored
   }
   if (!row.split) return { outcome: documentOutcome(output.documents[0]!), found: [] }

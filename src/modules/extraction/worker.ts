@@ -15,7 +15,7 @@ import type { JobField } from '../../lib/fields/model'
 import { AUTO_TYPE, type Classification } from '../catalog/classification'
 import type { Catalog } from '../catalog/service'
 import type { Answers } from './answers'
-import { pages } from './classifier'
+import { documentOf } from './documents'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor, TaskOutput, TaskType } from './extractor'
@@ -167,9 +167,9 @@ export function createJobRunner({
       if (output.kind === 'answers') return { kind: 'answers', answers: await learn(reading, fields, output.answers) }
       if (output.kind !== 'documents') return output
       const documents = []
+      const task = { documentType: row.documentType, split: row.split, fields, types }
       for (const document of output.documents) {
-        const wanted = row.documentType === AUTO_TYPE ? types.find((type) => type.slug === document.documentType)?.read : fields
-        const text = row.split ? pages(reading, document.firstPage, document.lastPage) : reading
+        const { fields: wanted, text } = documentOf(task, document, reading)
         documents.push(document.answers && wanted ? { ...document, answers: await learn(text, wanted, document.answers) } : document)
       }
       return { kind: 'documents', documents }
