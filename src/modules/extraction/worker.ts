@@ -20,7 +20,6 @@ import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor, TaskOutput, TaskType } from './extractor'
 import type { LayoutSource } from './learning/layout'
-import { withLearnedLayouts } from './learning/read'
 import type { DocumentText, MediaType, ReadLimits } from './readers/types'
 import { type ClaimedJob, type FoundJobRow, type JobOutcome, jobsRepository, type QueueCaps, shareOf } from './repository'
 import { claimNextJob, completeJob, outcomeOf, typesToRead } from './service'
@@ -162,8 +161,10 @@ export function createJobRunner({
    */
   async function withLayouts(row: ClaimedJob['row'], reading: DocumentText, fields: JobField[], types: TaskType[], output: TaskOutput): Promise<TaskOutput> {
     const layouts = layoutsOf!(row.accountId)
-    const learn = (text: DocumentText, wanted: JobField[], answers: Answers) => withLearnedLayouts(text, wanted, answers, layouts)
     try {
+      // The learned reading's code (the normalisers, the lexicons) loads with the first job, not at start (D150, D372).
+      const { withLearnedLayouts } = await import('./learning/read')
+      const learn = (text: DocumentText, wanted: JobField[], answers: Answers) => withLearnedLayouts(text, wanted, answers, layouts)
       if (output.kind === 'answers') return { kind: 'answers', answers: await learn(reading, fields, output.answers) }
       if (output.kind !== 'documents') return output
       const documents = []

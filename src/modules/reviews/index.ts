@@ -10,8 +10,6 @@ import type { Catalog } from '../catalog/service'
 import { JobEnvelope, JobParams } from '../extraction/model'
 import { accountAccuracy } from './accuracy'
 import { Accuracy, AccuracyQuery, DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, Region, RegionBody, ReviewBody } from './model'
-import { readRegion } from './region'
-import { deleteLayout, listLayouts, reviewJob } from './service'
 
 export interface ReviewsDeps {
   database: Database
@@ -20,6 +18,13 @@ export interface ReviewsDeps {
   idempotency: Idempotency
   maxJsonBytes: number
 }
+
+/**
+ * A review's, a region's and the layouts' code reads values with the normalisers and learns
+ * layouts with the lexicons: loaded with the first request that needs it, not at start (D150, D372).
+ */
+const service = () => import('./service')
+const region = () => import('./region')
 
 export function reviewsModule({ database, catalog, auth, idempotency, maxJsonBytes }: ReviewsDeps) {
   return new Elysia({ tags: ['Reviews'] })
@@ -32,7 +37,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
           request,
           principal.accountId,
           () => `${params.id}\n${JSON.stringify(body)}`,
-          async () => ({ status: 200, body: JSON.stringify({ job: await reviewJob(database, principal.accountId, params.id, body.fields) }) }),
+          async () => ({ status: 200, body: JSON.stringify({ job: await (await service()).reviewJob(database, principal.accountId, params.id, body.fields) }) }),
         ),
       {
         auth: true,
@@ -54,7 +59,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
         },
       },
     )
-    .post('/jobs/:id/region', async ({ principal, params, body }) => ({ region: await readRegion(database, principal.accountId, params.id, body) }), {
+    .post('/jobs/:id/region', async ({ principal, params, body }) => ({ region: await (await region()).readRegion(database, principal.accountId, params.id, body) }), {
       auth: true,
       parse: jsonBody(maxJsonBytes),
       params: JobParams,
@@ -75,7 +80,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
     .get(
       '/layouts',
       async ({ principal, query }) =>
-        listLayouts(database, principal.accountId, pageLimit(query.limit, DEFAULT_LAYOUT_PAGE, MAX_LAYOUT_PAGE), query.starting_after),
+        (await service()).listLayouts(database, principal.accountId, pageLimit(query.limit, DEFAULT_LAYOUT_PAGE, MAX_LAYOUT_PAGE), query.starting_after),
       {
         auth: true,
         query: LayoutsQuery,
@@ -90,7 +95,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
     .delete(
       '/layouts/:id',
       async ({ principal, params, set }) => {
-        await deleteLayout(database, principal.accountId, params.id)
+        await (await service()).deleteLayout(database, principal.accountId, params.id)
         set.status = 204
       },
       {
