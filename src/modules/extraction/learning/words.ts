@@ -5,7 +5,7 @@
  * resolution or the distance a photo was taken from. Pages with a layout (PDFs, scans) give their
  * words' boxes; plain text pages are their own grid of characters and lines.
  */
-import { LEXICONS } from '../../../lib/lexicon'
+import { lexicons } from '../../../lib/lexicon'
 import { fold } from '../../../lib/text'
 import type { PlacedWord } from '../readers/layout'
 import type { DocumentText } from '../readers/types'
@@ -199,7 +199,7 @@ const MIN_IDENTIFIER_DIGITS = 5
  */
 let commonWords: ReadonlySet<string> | undefined
 function isCommonWord(key: string): boolean {
-  commonWords ??= new Set(LEXICONS.flatMap(({ language: _, name: __, ...lists }) => stringsIn(lists)).flatMap((text) => fold(text).match(RUN) ?? []))
+  commonWords ??= new Set(lexicons().flatMap(({ language: _, name: __, ...lists }) => stringsIn(lists)).flatMap((text) => fold(text).match(RUN) ?? []))
   return commonWords.has(key)
 }
 
