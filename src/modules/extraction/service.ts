@@ -283,10 +283,14 @@ export function completeJob(
 /** A document read as more than this much JSON is not kept for a review: its job can be reviewed, but teaches no layout (D272). */
 export const MAX_READING_BYTES = 2 * 1024 * 1024
 
-/** What a job keeps of its document's reading for a review (D272): the reading without its second one, if it is not too large. */
-function keptReading(reading: DocumentText): JobReading | undefined {
+/**
+ * What a job keeps of its document's reading for a review (D272): the reading without its second
+ * one, as the JSON stored, if it is not too large. Serialised once, here, and measured in bytes (D373).
+ */
+function keptReading(reading: DocumentText): string | undefined {
   const kept: JobReading = { pages: reading.pages, ...(reading.layout ? { layout: reading.layout } : {}) }
-  return JSON.stringify(kept).length <= MAX_READING_BYTES ? kept : undefined
+  const json = JSON.stringify(kept)
+  return Buffer.byteLength(json) <= MAX_READING_BYTES ? json : undefined
 }
 
 // A review (D271): the reviews service composes these parts with its own tables and the webhook event.
