@@ -36,4 +36,3 @@ export async function splitFile(content: Uint8Array, mediaType: MediaType, limit
   if (output.kind !== 'documents') throw new Error(`a split answers documents, not ${output.kind}`)
   return { documents: output.documents, handed }
 }
-

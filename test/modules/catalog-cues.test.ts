@@ -71,7 +71,11 @@ describe("a file's cues are checked", () => {
     const catalog = loadCatalog({
       builtIns: [fileOf('delivery_note', { cues: { titles: ['*lieferschein'], phrases: ['geliefert*'], signs: ['item_table'] } })],
     })
-    expect(catalog.classifiable().find((type) => type.slug === 'delivery_note')!.cues).toEqual({ titles: ['*lieferschein'], phrases: ['geliefert*'], signs: ['item_table'] })
+    expect(catalog.classifiable().find((type) => type.slug === 'delivery_note')!.cues).toEqual({
+      titles: ['*lieferschein'],
+      phrases: ['geliefert*'],
+      signs: ['item_table'],
+    })
   })
 })
 

@@ -10,6 +10,8 @@ import type { Catalog } from '../catalog/service'
 import { JobEnvelope, JobParams } from '../extraction/model'
 import { accountAccuracy } from './accuracy'
 import { Accuracy, AccuracyQuery, DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, Region, RegionBody, ReviewBody } from './model'
+import type * as RegionReader from './region'
+import type * as Service from './service'
 
 export interface ReviewsDeps {
   database: Database
@@ -19,12 +21,12 @@ export interface ReviewsDeps {
   maxJsonBytes: number
 }
 
-/**
- * A review's, a region's and the layouts' code reads values with the normalisers and learns
- * layouts with the lexicons: loaded with the first request that needs it, not at start (D150, D372).
- */
-const service = () => import('./service')
-const region = () => import('./region')
+// A review's, a region's and the layouts' code reads values with the normalisers and learns layouts
+// with the lexicons: loaded with the first request that needs it, not at start (D150, D372).
+const reviewJob: typeof Service.reviewJob = async (...args) => (await import('./service')).reviewJob(...args)
+const listLayouts: typeof Service.listLayouts = async (...args) => (await import('./service')).listLayouts(...args)
+const deleteLayout: typeof Service.deleteLayout = async (...args) => (await import('./service')).deleteLayout(...args)
+const readRegion: typeof RegionReader.readRegion = async (...args) => (await import('./region')).readRegion(...args)
 
 export function reviewsModule({ database, catalog, auth, idempotency, maxJsonBytes }: ReviewsDeps) {
   return new Elysia({ tags: ['Reviews'] })
@@ -37,7 +39,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
           request,
           principal.accountId,
           () => `${params.id}\n${JSON.stringify(body)}`,
-          async () => ({ status: 200, body: JSON.stringify({ job: await (await service()).reviewJob(database, principal.accountId, params.id, body.fields) }) }),
+          async () => ({ status: 200, body: JSON.stringify({ job: await reviewJob(database, principal.accountId, params.id, body.fields) }) }),
         ),
       {
         auth: true,
@@ -59,7 +61,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
         },
       },
     )
-    .post('/jobs/:id/region', async ({ principal, params, body }) => ({ region: await (await region()).readRegion(database, principal.accountId, params.id, body) }), {
+    .post('/jobs/:id/region', async ({ principal, params, body }) => ({ region: await readRegion(database, principal.accountId, params.id, body) }), {
       auth: true,
       parse: jsonBody(maxJsonBytes),
       params: JobParams,
@@ -80,7 +82,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
     .get(
       '/layouts',
       async ({ principal, query }) =>
-        (await service()).listLayouts(database, principal.accountId, pageLimit(query.limit, DEFAULT_LAYOUT_PAGE, MAX_LAYOUT_PAGE), query.starting_after),
+        listLayouts(database, principal.accountId, pageLimit(query.limit, DEFAULT_LAYOUT_PAGE, MAX_LAYOUT_PAGE), query.starting_after),
       {
         auth: true,
         query: LayoutsQuery,
@@ -95,7 +97,7 @@ export function reviewsModule({ database, catalog, auth, idempotency, maxJsonByt
     .delete(
       '/layouts/:id',
       async ({ principal, params, set }) => {
-        await (await service()).deleteLayout(database, principal.accountId, params.id)
+        await deleteLayout(database, principal.accountId, params.id)
         set.status = 204
       },
       {
