@@ -98,7 +98,7 @@ function notHead(list: readonly string[]): string[] {
 
 let kinds: { kind: ResolvedType; notHead: string[]; head: string[]; any: string[]; description: string[] }[] | undefined
 
-/** The kinds' words, made with the first field typed, not at start: `notHead` reads the lexicons (D150, D370). */
+/** The kinds' words, made with the first field typed, not at start: `notHead` reads the lexicons (D150, D375). */
 const kindsOf = () =>
   (kinds ??= (conceptsFile.kinds as KindEntry[]).map((entry) => ({
     kind: checkedKind(entry.kind, `kinds/${entry.kind}`),

@@ -11,7 +11,7 @@ export { type Accept, type PhraseMatch, Phrases, phrases, startsWord } from './p
 
 let parsed: readonly Lexicon[] | undefined
 
-/** Every language's lexicon, in file order: made with its first use, not as the server starts (the seven cost ~11 ms to build; D150, D370). */
+/** Every language's lexicon, in file order: made with its first use, not as the server starts (the seven cost ~11 ms to build; D150, D375). */
 export const lexicons = (): readonly Lexicon[] => (parsed ??= embeddedLexicons())
 
 /** The lists of a lexicon that are plain lists of words. */
