@@ -14,6 +14,7 @@ const LATER = [
   'src/modules/extraction/readers/index.ts',
   'src/modules/extraction/classifier.ts',
   'src/modules/extraction/normalise/',
+  'src/modules/extraction/legal-forms.ts',
   'src/modules/extraction/learning/read.ts',
   'src/modules/extraction/learning/words.ts',
   'src/modules/extraction/learning/learn.ts',
