@@ -47,22 +47,38 @@ const SAME_SENDER = 0.5
 const MIN_COMMON_MARKS = 8
 
 /**
- * The layout a review teaches: `into` (the layout the job was read with) updated when the
+ * What one review teaches, before it is laid over the layout its job was read with: the document's
+ * fingerprint, and per reviewed field what it learned of it — or undefined, when the review says it
+ * is not there or it cannot be placed. The costly part of learning, kept apart so that a review
+ * learns it outside the transaction that reads and updates the layout (D360).
+ */
+export interface Lesson {
+  fingerprint: Fingerprint
+  fields: Map<string, LearnedField | undefined>
+}
+
+export function lessonOf(review: Review): Lesson {
+  const pages = pagesOf(review.document)
+  const fields = new Map<string, LearnedField | undefined>()
+  for (const field of review.fields)
+    if (Object.hasOwn(review.values, field.key)) fields.set(field.key, learnField(pages, field, review.values[field.key], review.job, review.read?.[field.key]))
+  return { fingerprint: fingerprintOf(pages, MAX_MARKS), fields }
+}
+
+/**
+ * The layout a lesson teaches: `into` (the layout the job was read with) updated when the
  * document is still its sender's, else a new one with the id given. Fields the review does not
  * name keep what `into` taught of them.
  */
-export function learnLayout(review: Review, options: { into?: LearnedLayout; id: string; now: string }): LearnedLayout {
-  const pages = pagesOf(review.document)
-  const fingerprint = fingerprintOf(pages, MAX_MARKS)
+export function applyLesson(lesson: Lesson, options: { into?: LearnedLayout; id: string; now: string }): LearnedLayout {
+  const { fingerprint } = lesson
   const keys = new Set(fingerprint.marks.map((mark) => mark.key))
   const into = options.into && similarity(options.into.fingerprint, keys).score >= SAME_SENDER ? options.into : undefined
   const fields: Record<string, LearnedField> = { ...(into?.fields ?? {}) }
-  for (const field of review.fields) {
-    if (!Object.hasOwn(review.values, field.key)) continue
-    const learned = learnField(pages, field, review.values[field.key], review.job, review.read?.[field.key])
-    if (learned) fields[field.key] = learned
+  for (const [key, learned] of lesson.fields) {
+    if (learned) fields[key] = learned
     // What the review says is not there, or cannot be placed, the layout no longer claims to know.
-    else delete fields[field.key]
+    else delete fields[key]
   }
   return {
     id: into?.id ?? options.id,
@@ -72,6 +88,11 @@ export function learnLayout(review: Review, options: { into?: LearnedLayout; id:
     createdAt: into?.createdAt ?? options.now,
     updatedAt: options.now,
   }
+}
+
+/** The layout a review teaches (`lessonOf` laid over `into` by `applyLesson`). */
+export function learnLayout(review: Review, options: { into?: LearnedLayout; id: string; now: string }): LearnedLayout {
+  return applyLesson(lessonOf(review), options)
 }
 
 /** The words both documents print are the sender's; the rest were one document's. */
