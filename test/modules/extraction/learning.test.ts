@@ -37,6 +37,8 @@ interface Invoice {
   /** Printed day first: 14/11/2026. */
   date: string
   items: [description: string, quantity: number, amount: string][]
+  /** Rows printed under the total: a rounding line and the rounded total, what was paid. */
+  after?: [label: string, value: string][]
 }
 
 /** Where the page is printed: moved (points) and scaled, as a scan laid askew or a photo taken closer. */
@@ -95,6 +97,7 @@ async function invoicePdf(sender: Sender, invoice: Invoice, placement: Placement
     ['Subtotal', money(subtotal)],
     ['VAT 20%', money(subtotal * 0.2)],
     ['Total', totalOf(invoice)],
+    ...(invoice.after ?? []),
   ] as const) {
     y += 16
     text(label, 300, y)
@@ -262,6 +265,50 @@ describe('a reviewed document teaches its sender', () => {
     expect(result.line_items).toEqual(longer.items.map(([description, quantity, amount]) => ({ description, quantity, amount })))
     expect(fieldsMeta.line_items!.learned).toEqual({ layout: 'lay_job_1', job: 'job_1', how: 'table' })
     expect(result.total).toBe(totalOf(longer))
+  })
+})
+
+describe('a learned total and a rounding line the taught invoice did not print (D361)', () => {
+  const rounded = (invoice: Invoice, after: [string, string][]): Invoice => ({ ...invoice, after })
+  const totalRead = async (layouts: LayoutStore, invoice: Invoice) => {
+    const answers = await extract(await read(await invoicePdf(NORTHWIND, invoice, { dx: 20, dy: 30, scale: 1.1 })), layouts)
+    return { total: storedAnswers(['total'], answers).result.total, learned: answers.total!.learned }
+  }
+
+  test('gives way to the rounded total printed after the rounding line, signed or not, whatever the words', async () => {
+    const { layouts } = await taughtNorthwind()
+    // 67.32 is the second invoice's total; its rounding line brings it to the nearest 5 cents, 67.30.
+    expect(totalOf(second)).toBe('67.32')
+    const learned = { layout: 'lay_job_1', job: 'job_1', how: 'printed' }
+    expect(await totalRead(layouts, rounded(second, [['Rounding Adj', '-0.02'], ['Total Rounded', '67.30']]))).toEqual({ total: '67.30', learned })
+    expect(await totalRead(layouts, rounded(second, [['Arrondi', '0.02'], ['Net a payer', '67.30']]))).toEqual({ total: '67.30', learned })
+    expect(await totalRead(layouts, rounded(second, [['Afrunding', '-0,02'], ['I alt', '67,30']]))).toEqual({ total: '67.30', learned })
+    // Without the rounding line, the learned place answers as before.
+    expect(await totalRead(layouts, second)).toEqual({ total: '67.32', learned })
+  })
+
+  test('keeps the learned total where the arithmetic is not a rounding', async () => {
+    const { layouts } = await taughtNorthwind()
+    const cases: [string, string][][] = [
+      // What was paid, then the change: the small amount after the larger.
+      [['Paid', '67.35'], ['Change', '0.03']],
+      // A small amount, then one it makes that is no rounder than the total.
+      [['Discount', '0.02'], ['To pay', '67.34']],
+      // Rounded further than half a coin.
+      [['Adjustment', '-0.07'], ['To pay', '67.25']],
+    ]
+    for (const after of cases) expect((await totalRead(layouts, rounded(second, after))).total).toBe('67.32')
+  })
+
+  test('a total the person chose above a rounding line stays the unrounded one on the next invoice', async () => {
+    const layouts = new LayoutStore()
+    const taught = rounded(second, [['Rounding Adj', '-0.02'], ['Total Rounded', '67.30']])
+    const document = await read(await invoicePdf(NORTHWIND, taught))
+    const layout = review(layouts, 'job_1', document, await extract(document, layouts), truthOf(NORTHWIND, taught))
+    expect(layout.fields.total).toMatchObject({ how: 'printed', value: '67.32', unrounded: true })
+    // 281.28, rounded to 281.25 on the longer invoice: the person's choice holds.
+    expect(totalOf(longer)).toBe('281.28')
+    expect((await totalRead(layouts, rounded(longer, [['Rounding Adj', '-0.03'], ['Total Rounded', '281.25']]))).total).toBe('281.28')
   })
 })
 

@@ -16,6 +16,7 @@ import { anchorsOf } from './anchors'
 import { fingerprintOf, MAX_MARKS, similarity } from './fingerprint'
 import { type Fingerprint, LAYOUT_VERSION, type LearnedField, type LearnedLayout } from './layout'
 import { bboxOf } from './place'
+import { roundedAfter } from './rounding'
 import { learnTable } from './tables'
 import { type Printing, printings, squashed } from './values'
 import { type Page, pagesOf, type Word } from './words'
@@ -118,7 +119,18 @@ function learnField(pages: Page[], field: JobField, raw: unknown, job: string, r
   const anchors = anchorsOf(pages[chosen.page]!, chosen.words, field.type)
   if (!anchors.length) return constant
   const corrected = !read || JSON.stringify(normaliseValue(field, read.value)) !== JSON.stringify(value)
-  return { how: 'printed', type: field.type, job, value, page: chosen.page, anchors, corrected, ...(chosen.order ? { dateOrder: chosen.order } : {}) }
+  const unrounded = field.type === 'amount' && roundedAfter(pages[chosen.page]!, Number(value), chosen.words) !== undefined
+  return {
+    how: 'printed',
+    type: field.type,
+    job,
+    value,
+    page: chosen.page,
+    anchors,
+    corrected,
+    ...(chosen.order ? { dateOrder: chosen.order } : {}),
+    ...(unrounded ? { unrounded } : {}),
+  }
 }
 
 /**

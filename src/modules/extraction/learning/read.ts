@@ -16,6 +16,7 @@ import type { DocumentText } from '../readers/types'
 import { CONSTANT_MATCH, matches, type Similarity, similarity } from './fingerprint'
 import type { Anchor, LayoutSource, LearnedLayout, LearnedSource, PrintedField } from './layout'
 import { anchorOn, bboxOf, type Cell, cellsNear, predictedBox, textOf } from './place'
+import { roundedAfter } from './rounding'
 import { readTable } from './tables'
 import { spellings, squashed, typed } from './values'
 import { type Box, ownKeys, type Page, pagesOf, type Word } from './words'
@@ -163,7 +164,12 @@ function readPrinted(pages: Page[], field: JobField, learned: PrintedField, orde
   return landmarks === 1 ? answer(page, learned, agreed.reading, CONFIDENCE.landmark) : undefined
 }
 
-function answer(page: Page, learned: PrintedField, reading: Reading, confidence: number): FieldAnswer {
+/**
+ * The answer of a reading at a learned place; an amount there gives way to the rounded amount a
+ * rounding line below it leads to, unless the person chose the unrounded one (D361).
+ */
+function answer(page: Page, learned: PrintedField, found: Reading, confidence: number): FieldAnswer {
+  const reading = (learned.type === 'amount' && !learned.unrounded && roundedAfter(page, Number(found.value), found.words)) || found
   const first = reading.words[0]!
   return {
     value: reading.value,
