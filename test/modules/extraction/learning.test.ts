@@ -14,8 +14,10 @@ import type { Engine } from '../../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { type Candidate, LayoutIndex, LayoutStore } from '../../../src/modules/extraction/learning/layout-index'
 import type { LearnedLayout } from '../../../src/modules/extraction/learning/layout'
+import { CONSTANT_MATCH, matches, similarity } from '../../../src/modules/extraction/learning/fingerprint'
 import { learnLayout, type ReadAnswer } from '../../../src/modules/extraction/learning/learn'
 import { withLearnedLayouts } from '../../../src/modules/extraction/learning/read'
+import { ownKeys } from '../../../src/modules/extraction/learning/words'
 import { readDocument } from '../../../src/modules/extraction/readers'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, type DocumentText, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
@@ -279,7 +281,7 @@ describe('a learned total and a rounding line the taught invoice did not print (
     const { layouts } = await taughtNorthwind()
     // 67.32 is the second invoice's total; its rounding line brings it to the nearest 5 cents, 67.30.
     expect(totalOf(second)).toBe('67.32')
-    const learned = { layout: 'lay_job_1', job: 'job_1', how: 'printed' }
+    const learned = { layout: 'lay_job_1', job: 'job_1', how: 'printed' } as const
     expect(await totalRead(layouts, rounded(second, [['Rounding Adj', '-0.02'], ['Total Rounded', '67.30']]))).toEqual({ total: '67.30', learned })
     expect(await totalRead(layouts, rounded(second, [['Arrondi', '0.02'], ['Net a payer', '67.30']]))).toEqual({ total: '67.30', learned })
     expect(await totalRead(layouts, rounded(second, [['Afrunding', '-0,02'], ['I alt', '67,30']]))).toEqual({ total: '67.30', learned })
@@ -474,6 +476,26 @@ describe('constant facts', () => {
     const { result, fieldsMeta } = storedAnswers(Object.keys(answers), answers)
     expect(result.company_name).toBe('Northwind Stationery')
     expect(fieldsMeta.company_name).toMatchObject({ page: null, bbox: null, learned: { layout: 'lay_job_1', job: 'job_1', how: 'constant' } })
+  })
+
+  test('on a match too loose for a constant, it is answered where the general reading names the taught sender (D362)', async () => {
+    const layouts = new LayoutStore()
+    const one = await read(await invoicePdf(NORTHWIND, first))
+    const layout = review(layouts, 'job_1', one, await extract(one, layouts), { ...truthOf(NORTHWIND, first), company_name: 'Northwind Stationery' })
+    // Another branch: its own registration and footer, other goods.
+    const branch: Sender = { ...NORTHWIND, registration: 'BRANCH NO 7731', footer: 'RETURNS ACCEPTED WITHIN THIRTY DAYS' }
+    const goods: Invoice = { number: 'NW-2026-0702', date: '08/01/2027', items: [['Whiteboard markers', 6, '8.40'], ['Desk organiser', 2, '27.80']] }
+    const document = await read(await invoicePdf(branch, goods))
+    const found = similarity(layout.fingerprint, ownKeys(document))
+    expect(matches(found)).toBe(true)
+    expect(found.score < CONSTANT_MATCH.score || found.head < CONSTANT_MATCH.head).toBe(true)
+    const answers = await extract(document, layouts)
+    expect(answers.company_name).toMatchObject({ value: 'Northwind Stationery', learned: { layout: 'lay_job_1', job: 'job_1', how: 'constant' } })
+    // A document that matches as loosely but names another sender is answered as printed.
+    const renamed = await read(await invoicePdf({ ...branch, registration: NORTHWIND.registration, name: 'NORTHGATE OFFICE SUPPLY LTD' }, goods))
+    expect(matches(similarity(layout.fingerprint, ownKeys(renamed)))).toBe(true)
+    const other = (await extract(renamed, layouts)).company_name!
+    expect([other.value, other.learned]).toEqual(['NORTHGATE OFFICE SUPPLY LTD', undefined])
   })
 
   test('a value the person says is not there is not answered for that sender, and says why', async () => {

@@ -15,11 +15,11 @@ import { type DateOrder, dateOrderOf } from '../normalise/dates'
 import type { DocumentText } from '../readers/types'
 import { CONSTANT_MATCH, matches, type Similarity, similarity } from './fingerprint'
 import type { Anchor, LayoutSource, LearnedLayout, LearnedSource, PrintedField } from './layout'
-import { anchorOn, bboxOf, type Cell, cellsNear, predictedBox, textOf } from './place'
+import { anchorOn, bboxOf, type Cell, cellsNear, predictedBox, sameKey, textOf } from './place'
 import { roundedAfter } from './rounding'
 import { readTable } from './tables'
 import { spellings, squashed, typed } from './values'
-import { type Box, ownKeys, type Page, pagesOf, type Word } from './words'
+import { type Box, keysOf, ownKeys, type Page, pagesOf, type Word } from './words'
 
 /** How sure an answer read at a learned place is, by what found the place. */
 const CONFIDENCE: Record<Anchor['kind'] | 'landmarks' | 'constant', number> = {
@@ -98,7 +98,9 @@ export function readWithLayout(pages: Page[], fields: readonly JobField[], match
         case 'constant':
           return [
             field.key,
-            close ? { value: learned.value, confidence: CONFIDENCE.constant, page: null, snippet: null, bbox: null, learned: source } : fallback,
+            close || namesSender(fallback.value, layout)
+              ? { value: learned.value, confidence: CONFIDENCE.constant, page: null, snippet: null, bbox: null, learned: source }
+              : fallback,
           ] as const
         case 'absent':
           return [field.key, close ? { value: null, confidence: 0, page: null, snippet: null, bbox: null, learned: source } : fallback] as const
@@ -118,6 +120,19 @@ export function readWithLayout(pages: Page[], fields: readonly JobField[], match
       }
     }),
   )
+}
+
+/**
+ * Whether the general reading's value names the layout's sender: it prints every word of the
+ * sender's own on the name line the layout was taught from (a letter misread forgiven). A match
+ * too loose for a constant (D264) is then the sender's by its own name, and what the person
+ * always writes for it holds (D362).
+ */
+function namesSender(value: unknown, layout: LearnedLayout): boolean {
+  const names = layout.fingerprint.marks.filter((mark) => mark.name).map((mark) => mark.key)
+  if (!names.length || typeof value !== 'string') return false
+  const keys = keysOf(value)
+  return names.every((name) => keys.some((key) => sameKey(key, name)))
 }
 
 /** Types whose reviewed value is found again by its words (and answered as reviewed when they spell it). */
