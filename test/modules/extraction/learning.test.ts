@@ -282,9 +282,33 @@ describe('a learned total and a rounding line the taught invoice did not print (
     // 67.32 is the second invoice's total; its rounding line brings it to the nearest 5 cents, 67.30.
     expect(totalOf(second)).toBe('67.32')
     const learned = { layout: 'lay_job_1', job: 'job_1', how: 'printed' } as const
-    expect(await totalRead(layouts, rounded(second, [['Rounding Adj', '-0.02'], ['Total Rounded', '67.30']]))).toEqual({ total: '67.30', learned })
-    expect(await totalRead(layouts, rounded(second, [['Arrondi', '0.02'], ['Net a payer', '67.30']]))).toEqual({ total: '67.30', learned })
-    expect(await totalRead(layouts, rounded(second, [['Afrunding', '-0,02'], ['I alt', '67,30']]))).toEqual({ total: '67.30', learned })
+    expect(
+      await totalRead(
+        layouts,
+        rounded(second, [
+          ['Rounding Adj', '-0.02'],
+          ['Total Rounded', '67.30'],
+        ]),
+      ),
+    ).toEqual({ total: '67.30', learned })
+    expect(
+      await totalRead(
+        layouts,
+        rounded(second, [
+          ['Arrondi', '0.02'],
+          ['Net a payer', '67.30'],
+        ]),
+      ),
+    ).toEqual({ total: '67.30', learned })
+    expect(
+      await totalRead(
+        layouts,
+        rounded(second, [
+          ['Afrunding', '-0,02'],
+          ['I alt', '67,30'],
+        ]),
+      ),
+    ).toEqual({ total: '67.30', learned })
     // Without the rounding line, the learned place answers as before.
     expect(await totalRead(layouts, second)).toEqual({ total: '67.32', learned })
   })
@@ -293,24 +317,46 @@ describe('a learned total and a rounding line the taught invoice did not print (
     const { layouts } = await taughtNorthwind()
     const cases: [string, string][][] = [
       // What was paid, then the change: the small amount after the larger.
-      [['Paid', '67.35'], ['Change', '0.03']],
+      [
+        ['Paid', '67.35'],
+        ['Change', '0.03'],
+      ],
       // A small amount, then one it makes that is no rounder than the total.
-      [['Discount', '0.02'], ['To pay', '67.34']],
+      [
+        ['Discount', '0.02'],
+        ['To pay', '67.34'],
+      ],
       // Rounded further than half a coin.
-      [['Adjustment', '-0.07'], ['To pay', '67.25']],
+      [
+        ['Adjustment', '-0.07'],
+        ['To pay', '67.25'],
+      ],
     ]
     for (const after of cases) expect((await totalRead(layouts, rounded(second, after))).total).toBe('67.32')
   })
 
   test('a total the person chose above a rounding line stays the unrounded one on the next invoice', async () => {
     const layouts = new LayoutStore()
-    const taught = rounded(second, [['Rounding Adj', '-0.02'], ['Total Rounded', '67.30']])
+    const taught = rounded(second, [
+      ['Rounding Adj', '-0.02'],
+      ['Total Rounded', '67.30'],
+    ])
     const document = await read(await invoicePdf(NORTHWIND, taught))
     const layout = review(layouts, 'job_1', document, await extract(document, layouts), truthOf(NORTHWIND, taught))
     expect(layout.fields.total).toMatchObject({ how: 'printed', value: '67.32', unrounded: true })
     // 281.28, rounded to 281.25 on the longer invoice: the person's choice holds.
     expect(totalOf(longer)).toBe('281.28')
-    expect((await totalRead(layouts, rounded(longer, [['Rounding Adj', '-0.03'], ['Total Rounded', '281.25']]))).total).toBe('281.28')
+    expect(
+      (
+        await totalRead(
+          layouts,
+          rounded(longer, [
+            ['Rounding Adj', '-0.03'],
+            ['Total Rounded', '281.25'],
+          ]),
+        )
+      ).total,
+    ).toBe('281.28')
   })
 })
 
@@ -484,7 +530,14 @@ describe('constant facts', () => {
     const layout = review(layouts, 'job_1', one, await extract(one, layouts), { ...truthOf(NORTHWIND, first), company_name: 'Northwind Stationery' })
     // Another branch: its own registration and footer, other goods.
     const branch: Sender = { ...NORTHWIND, registration: 'BRANCH NO 7731', footer: 'RETURNS ACCEPTED WITHIN THIRTY DAYS' }
-    const goods: Invoice = { number: 'NW-2026-0702', date: '08/01/2027', items: [['Whiteboard markers', 6, '8.40'], ['Desk organiser', 2, '27.80']] }
+    const goods: Invoice = {
+      number: 'NW-2026-0702',
+      date: '08/01/2027',
+      items: [
+        ['Whiteboard markers', 6, '8.40'],
+        ['Desk organiser', 2, '27.80'],
+      ],
+    }
     const document = await read(await invoicePdf(branch, goods))
     const found = similarity(layout.fingerprint, ownKeys(document))
     expect(matches(found)).toBe(true)
