@@ -151,9 +151,9 @@ const general: Engine = {
   },
 }
 
-async function extract(document: DocumentText, layouts?: LayoutStore): Promise<Answers> {
+async function extract(document: DocumentText, layouts?: LayoutStore, engine: Engine = general): Promise<Answers> {
   const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.pdf, documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS }
-  const answers = taskAnswers(await inProcessExtractor(general, { read: async () => document })(task))
+  const answers = taskAnswers(await inProcessExtractor(engine, { read: async () => document })(task))
   // As the job runner does (D274): the document as read, again with the account's layouts.
   return layouts ? withLearnedLayouts(document, fields, answers, layouts.source) : answers
 }
@@ -309,8 +309,59 @@ describe('a learned total and a rounding line the taught invoice did not print (
         ]),
       ),
     ).toEqual({ total: '67.30', learned })
+    // An adjustment printed without the zero before its mark, as tills print cents.
+    expect(
+      await totalRead(
+        layouts,
+        rounded(second, [
+          ['Rounding Adj', ',02'],
+          ['Rounded', '67.30'],
+        ]),
+      ),
+    ).toEqual({ total: '67.30', learned })
+    // To a whole unit, where a rounding line names itself (in any of the lexicons' languages).
+    expect(
+      await totalRead(
+        layouts,
+        rounded(second, [
+          ['Rundung', '-0,32'],
+          ['Gesamt', '67,00'],
+        ]),
+      ),
+    ).toEqual({ total: '67.00', learned })
     // Without the rounding line, the learned place answers as before.
     expect(await totalRead(layouts, second)).toEqual({ total: '67.32', learned })
+  })
+
+  test('the general reading’s total, right on the taught invoice, gives way alike', async () => {
+    // A general reading that reads the first "Total" right, and says on which line, but knows no rounding.
+    const totalFirst: Engine = {
+      name: 'fake-total',
+      async extract({ document }) {
+        const lines = document.pages[0]!.split('\n')
+        const line = lines.findIndex((text) => /^\s*Total\s+\S+\s*$/.test(text))
+        const total = line < 0 ? null : lines[line]!.trim().split(/\s+/)[1]!
+        return { total: { value: total, confidence: 0.8, page: total === null ? null : 1, snippet: null, ...(total === null ? {} : { line }) } }
+      },
+    }
+    const layouts = new LayoutStore()
+    const document = await read(await invoicePdf(NORTHWIND, first))
+    const answers = await extract(document, layouts, totalFirst)
+    expect(review(layouts, 'job_1', document, answers, truthOf(NORTHWIND, first)).fields.total).toMatchObject({ how: 'printed', corrected: false })
+    const next = await read(
+      await invoicePdf(
+        NORTHWIND,
+        rounded(second, [
+          ['Afrunding', '-0,02'],
+          ['At betale', '67,30'],
+        ]),
+      ),
+    )
+    expect((await extract(next, undefined, totalFirst)).total!.value).toBe('67.32')
+    expect(await extract(next, layouts, totalFirst)).toMatchObject({ total: { value: '67.30', learned: { layout: 'lay_job_1', how: 'printed' } } })
+    // Without a rounding line, the general reading's total stands, unchanged.
+    const plain = await read(await invoicePdf(NORTHWIND, second))
+    expect((await extract(plain, layouts, totalFirst)).total).toEqual((await extract(plain, undefined, totalFirst)).total)
   })
 
   test('keeps the learned total where the arithmetic is not a rounding', async () => {
@@ -331,8 +382,18 @@ describe('a learned total and a rounding line the taught invoice did not print (
         ['Adjustment', '-0.07'],
         ['To pay', '67.25'],
       ],
+      // A whole unit and a tax that make the total, on a row that names no rounding.
+      [
+        ['VAT', '0.32'],
+        ['Net', '67.00'],
+      ],
+      // A breakdown of net and tax: two amounts on a row are no rounding line.
+      [
+        ['Net and VAT', '67.00   0.32'],
+        ['Tax summary', '67.00   0.32'],
+      ],
     ]
-    for (const after of cases) expect((await totalRead(layouts, rounded(second, after))).total).toBe('67.32')
+    for (const after of cases) expect([after, (await totalRead(layouts, rounded(second, after))).total]).toEqual([after, '67.32'])
   })
 
   test('a total the person chose above a rounding line stays the unrounded one on the next invoice', async () => {

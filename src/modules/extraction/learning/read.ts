@@ -11,6 +11,7 @@ import { collapse } from '../../../lib/text'
 import { type Answers, answerOf, answersOf, type FieldAnswer } from '../answers'
 import { MIN_OCR_CONFIDENCE } from '../confidence'
 import { normaliseValue } from '../normalise'
+import { findAmounts } from '../normalise/amounts'
 import { type DateOrder, dateOrderOf } from '../normalise/dates'
 import type { DocumentText } from '../readers/types'
 import { CONSTANT_MATCH, matches, type Similarity, similarity } from './fingerprint'
@@ -112,7 +113,11 @@ export function readWithLayout(pages: Page[], fields: readonly JobField[], match
           // A field the general reading got right is left to it where it answers, but for the
           // reviewed text found again at its place: its spelling as the person confirmed it (D265).
           const generalFirst = !learned.corrected && fallback.value !== null && fallback.value !== undefined
-          if (generalFirst && !TEXT_TYPES.has(field.type)) return [field.key, fallback] as const
+          if (generalFirst && !TEXT_TYPES.has(field.type)) {
+            // Its amount, too, gives way to a rounded one below it that the taught document did not print (D361).
+            const rounded = field.type === 'amount' && !learned.unrounded ? roundedGeneral(pages, fallback) : undefined
+            return [field.key, rounded ? { ...rounded, learned: source } : fallback] as const
+          }
           const read = readPrinted(pages, field, learned, learned.dateOrder ?? (field.type === 'date' ? order() : undefined))
           const taken = read && (!generalFirst || JSON.stringify(read.value) === JSON.stringify(learned.value))
           return [field.key, taken ? { ...read, learned: source } : fallback] as const
@@ -185,15 +190,30 @@ function readPrinted(pages: Page[], field: JobField, learned: PrintedField, orde
  */
 function answer(page: Page, learned: PrintedField, found: Reading, confidence: number): FieldAnswer {
   const reading = (learned.type === 'amount' && !learned.unrounded && roundedAfter(page, Number(found.value), found.words)) || found
+  return answerAt(page, learned.page, reading, confidence)
+}
+
+function answerAt(page: Page, index: number, reading: Reading, confidence: number): FieldAnswer {
   const first = reading.words[0]!
   return {
     value: reading.value,
     confidence,
-    page: learned.page + 1,
+    page: index + 1,
     snippet: collapse(page.lines[first.line] ?? ''),
     line: first.line,
     bbox: bboxOf(page, reading.words),
   }
+}
+
+/** The rounded amount below the general reading's amount, on the line it says it read it from (D361). */
+function roundedGeneral(pages: Page[], general: FieldAnswer): FieldAnswer | undefined {
+  const page = general.page === null ? undefined : pages[general.page - 1]
+  const value = Number(general.value)
+  if (!page || general.line === undefined || !Number.isFinite(value)) return undefined
+  const printed = findAmounts(page.lines[general.line] ?? '').find((amount) => Math.abs(amount.number - value) < 0.005)
+  const words = printed && (page.rows.get(general.line) ?? []).filter((word) => word.start < printed.end && word.end > printed.start)
+  const rounded = words?.length ? roundedAfter(page, value, words) : undefined
+  return rounded && answerAt(page, general.page! - 1, rounded, general.confidence)
 }
 
 /**
