@@ -75,6 +75,8 @@ export interface ValueRecord {
   /** The engine's own score, before calibration; null when the value is empty. */
   score: number | null
   kinds: string[]
+  /** For a value read by OCR: the least confidence of the words it was judged by (locate.ts), to study what tells right from wrong. */
+  read?: number
   confidence: number | null
   verdict: 'correct' | 'wrong' | 'empty'
 }
@@ -210,6 +212,7 @@ function recordValues(set: string, name: string, file: string, index: number, tr
       key,
       score: empty ? null : (answer.score?.confidence ?? answer.confidence),
       kinds: answer?.score?.kinds ?? [],
+      ...(answer?.read !== undefined && !empty ? { read: answer.read } : {}),
       confidence: empty ? null : answer.confidence,
       verdict: empty ? 'empty' : compare(truthKey, answer.value, expected).match ? 'correct' : 'wrong',
     })

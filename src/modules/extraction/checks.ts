@@ -127,7 +127,11 @@ function identities(fields: readonly Field[], answers: Answers): Identity[] {
   }
   const lines = linesSum(fields, answers)
   const base = subtotal ?? (tax ? undefined : total)
-  if (lines && base) {
+  // Against the total while a tax field asked for went unanswered, the lines may leave out the tax
+  // nobody read (a receipt's prices before GST): equal to the total they agree, unequal they break
+  // nothing (D380).
+  const taxUnread = !subtotal && !tax && fields.some((field) => sumRoleOf(field.key, field.label, field.type) === 'tax')
+  if (lines && base && (!taxUnread || agrees(lines.number, base.number))) {
     const table: Member = { key: lines.key, role: 'subtotal', number: lines.number }
     add(
       'lines_sum',

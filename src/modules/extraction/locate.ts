@@ -10,6 +10,7 @@ import { type Answers, answerOf, answersOf, NO_ANSWER } from './answers'
 import { MIN_OCR_CONFIDENCE, OCR_READING_ALLOWANCE } from './confidence'
 import { findShape } from './normalise/shapes'
 import { legalForms } from '../../lib/lexicon'
+import { misreadFormWord } from './legal-forms'
 import type { PlacedWord } from './readers/layout'
 import type { DocumentText } from './readers/types'
 
@@ -35,7 +36,7 @@ export function locateValues(answers: Answers, document: DocumentText): Answers 
       // An amount or date no word spells (a sum, a cash-rounded total) is judged by the line's numbers.
       const whole = wholeMatcherOf(value)
       const numbers = spelled || !whole ? [] : words.filter((word) => /\d/.test(wordText(word, pageLines)))
-      const judged = numbers.length ? numbers : spelled && !whole ? telling(words, pageLines) : words
+      const judged = numbers.length ? numbers : spelled && !whole ? telling(words, pageLines, value) : words
       let readConfidence = Math.min(...judged.map((word) => word.confidence))
       // The same value read again elsewhere, from other words, is a second reading of it: an amount
       // or date that recurs (a receipt's total as cash paid, a date in a footer) holds when one of
@@ -111,14 +112,18 @@ const isLegalFormWord = (word: string) => !!LEGAL_FORMS.at(word, 0, (form) => ['
  * The words a text value's reading is judged by: those with two letters or digits or more that are
  * no legal form (all words when none is left). A speck or mark read as a word ("&", "-K") says
  * nothing of how the name was read, and neither does its legal form: a word of a short list,
- * read badly more often than the name's own words, and what tells names apart is the rest.
+ * read badly more often than the name's own words, and what tells names apart is the rest. That
+ * holds for a form misread by a letter that the engine mended ("BHO" for "BHD", D381), unless the
+ * value spells the word as printed ("SUN" of "SUN VICTORY").
  */
-function telling(words: PlacedWord[], lines: string[]): PlacedWord[] {
-  const kept = words.filter((word) => {
+function telling(placed: PlacedWord[], lines: string[], value: unknown): PlacedWord[] {
+  const spelled = new Set(words(String(value)))
+  const kept = placed.filter((word) => {
     const text = wordText(word, lines)
-    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !isLegalFormWord(text)
+    const mendedForm = misreadFormWord(text) && !words(text).every((piece) => spelled.has(piece))
+    return (text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && !isLegalFormWord(text) && !mendedForm
   })
-  return kept.length ? kept : words
+  return kept.length ? kept : placed
 }
 
 /**
@@ -131,7 +136,20 @@ function wordsOf(value: unknown, line: number | undefined, lines: string[], word
   const inLine = words.filter((word) => word.line === line)
   const spells = matcherOf(value)
   const spelling = inLine.filter((word) => spells(raw.slice(word.start, word.end)))
-  return spelling.length ? { words: spelling, spelled: true } : { words: inLine, spelled: false }
+  if (!spelling.length) return { words: inLine, spelled: false }
+  // A name's word printed in pieces with no space between them ("M" "UTUAL" in small capitals, a
+  // piece found as the start or end of the value's word, D381): a letter or two glued to a piece
+  // found is part of that word.
+  if (typeof value === 'string' && !/\d/.test(value)) {
+    const glued = inLine.filter((word) => {
+      const text = raw.slice(word.start, word.end)
+      return (
+        !spelling.includes(word) && (text.match(/\p{L}/gu) ?? []).length <= 2 && spelling.some((found) => found.end === word.start || word.end === found.start)
+      )
+    })
+    spelling.push(...glued)
+  }
+  return { words: spelling, spelled: true }
 }
 
 /** The index of the line that is, or else holds, a snippet (an engine that names no line: a model's). */
@@ -207,8 +225,18 @@ function matcherOf(value: unknown): Matcher {
     }
   }
   const wanted = new Set(words(text))
-  return (word) => words(word).some((piece) => wanted.has(piece))
+  if (/\d/.test(text)) return (word) => words(word).some((piece) => wanted.has(piece))
+  // A name (no digit) as the engine mended what OCR misread in it (D381): "0ld" spells "Old", and
+  // "STAT" and "IONERY" (three letters or more, the start or end of a word of six or more) spell "STATIONERY".
+  // And a legal form misread by a letter that the engine mended ("BHO" for the value's "BHD").
+  const long = [...wanted].filter((word) => word.length >= 6)
+  const part = (piece: string) => piece.length >= 3 && long.some((word) => word !== piece && (word.startsWith(piece) || word.endsWith(piece)))
+  const hasForm = LEGAL_FORMS.test(text)
+  return (word) => words(zerosAsLetters(word)).some((piece) => wanted.has(piece) || part(piece)) || (hasForm && misreadFormWord(word))
 }
+
+/** A word with its zeros as the letter o: how the engine mends a name OCR read "0ld" in (D381). */
+const zerosAsLetters = (text: string) => text.replace(/0/g, 'o')
 
 function boxOf(words: PlacedWord[]): BoundingBox {
   const left = Math.min(...words.map((word) => word.box[0]))

@@ -87,6 +87,55 @@ describe('receipt names', () => {
   })
 })
 
+describe('names as OCR misreads them (D381)', () => {
+  test('a zero among the letters of a word is the letter O', async () => {
+    const first = await read(lines('    0ld Mill Kopitiam Sdn Bhd', '        (716269-X)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(first.values.company_name).toBe('Old Mill Kopitiam Sdn Bhd')
+    const second = await read(lines('       SIN-0 JAYA BHD', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(second.values.company_name).toBe('SIN-O JAYA BHD')
+    // A number of its own, or digits beside the zero, are left as printed.
+    const number = await read(lines('    7 0 MART SDN BHD', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(number.values.company_name).toBe('7 0 MART SDN BHD')
+  })
+
+  test('a trade word or legal form split by OCR is joined, words that are one already are not', async () => {
+    const trade = await read(lines('      K&Y STAT IONERY', '       (002050590-H)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(trade.values.company_name).toBe('K&Y STATIONERY')
+    const form = await read(lines('   MELATI BAKERIES (KL) SDN BH D (139386 X)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(form.values.company_name).toBe('MELATI BAKERIES (KL) SDN BHD')
+    const two = await read(lines('    TANJUNG BOOK STORE SDN BHD', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(two.values.company_name).toBe('TANJUNG BOOK STORE SDN BHD')
+  })
+
+  test('a legal form of several parts misread by a letter in a part is written as the lexicon writes it', async () => {
+    const upper = await read(lines('    TRI SHAAS SDN BHO (728515-H)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(upper.values.company_name).toBe('TRI SHAAS SDN BHD')
+    const mixed = await read(lines('    Lee Wah Florist Son Bhd', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(mixed.values.company_name).toBe('Lee Wah Florist Sdn Bhd')
+    const mark = await read(lines('    77 SPEED SHOP 5/B (519837-X)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(mark.values.company_name).toBe('77 SPEED SHOP S/B')
+    // A form as written stays, though another is one letter off it; two letters off is another word.
+    const written = await read(lines('    ORCHID TRADING PTE LTD', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(written.values.company_name).toBe('ORCHID TRADING PTE LTD')
+    const words = await read(lines('    GOLDEN SUN BAR SDN BHD', '        (123456-A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(words.values.company_name).toBe('GOLDEN SUN BAR SDN BHD')
+  })
+
+  test("a site's name that ends with a legal form is a company's name; a site alone is not", async () => {
+    const named = await read(lines('  EXAMPLESHOP.COM SDN BHD (509213A)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(named.values.company_name).toBe('EXAMPLESHOP.COM SDN BHD')
+    const site = await read(lines('  KEDAI MAJU SDN BHD', '  www.kedaimaju.com.my', ...ADDRESS, 'TOTAL   9.90'))
+    expect(site.values.company_name).toBe('KEDAI MAJU SDN BHD')
+  })
+
+  test("a name split at a wide gap before its legal form is read whole; a title before it is not the name's", async () => {
+    const split = await read(lines('    IKANU  HANDEL SDN BHD', '     (1074617K)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(split.values.company_name).toBe('IKANU HANDEL SDN BHD')
+    const titled = await read(lines('    RECEIPT   HANDEL SDN BHD', '     (1074617K)', ...ADDRESS, 'TOTAL   9.90'))
+    expect(titled.values.company_name).toBe('HANDEL SDN BHD')
+  })
+})
+
 describe('receipt totals', () => {
   test('the total before a rounding line plus the adjustment, when the rounded total is misread', async () => {
     const { values } = await read(

@@ -160,6 +160,61 @@ describe('locateValues', () => {
     expect(locate(given, page(lines)).values.company_name).toBeNull()
   })
 
+  test('a name the engine mended (a zero for an O, a word split in two) is boxed and judged by the words OCR read (D381)', () => {
+    const lines: [string, number][][] = [
+      [
+        ['0ld', 0.97],
+        ['Mill', 0.99],
+        ['STAT', 0.99],
+        ['IONERY', 0.6],
+        ['Sdn', 1],
+      ],
+    ]
+    const given = output({ company_name: 'Old Mill STATIONERY Sdn' }, { company_name: '0ld Mill STAT IONERY Sdn' })
+    const located = locate(given, page(lines))
+    expect(located.meta.company_name!.bbox).toEqual({ left: 0.1, top: 0.1, width: 0.24, height: 0.02 })
+    expect(located.meta.company_name!.confidence).toBeLessThan(0.9)
+  })
+
+  test('a legal form the engine mended is boxed with the name and does not weigh its reading (D381)', () => {
+    const lines: [string, number][][] = [
+      [
+        ['SUN', 0.99],
+        ['SHAAS', 0.99],
+        ['SDN', 0.99],
+        ['BHO', 0.5],
+      ],
+    ]
+    const given = output({ company_name: 'SUN SHAAS SDN BHD' }, { company_name: 'SUN SHAAS SDN BHO' })
+    const located = locate(given, page(lines))
+    expect(located.meta.company_name!.bbox).toEqual({ left: 0.1, top: 0.1, width: 0.17, height: 0.02 })
+    expect(located.meta.company_name!.confidence).toBe(0.9)
+    // "SUN" is the name's own word, though one letter off "Sdn": read poorly, it weighs the value.
+    lines[0]![0] = ['SUN', 0.7]
+    expect(locate(given, page(lines)).meta.company_name!.confidence).toBeLessThan(0.9)
+  })
+
+  test('letters glued to a piece of a name are part of its word: a title in small capitals (D381)', () => {
+    // "MUTUAL NON-DISCLOSURE" printed as a large capital and small ones, each its own word with no space between.
+    const text = 'MUTUAL NON-DISCLOSURE, page 1'
+    const pieces: [number, number][] = [
+      [0, 1],
+      [1, 6],
+      [7, 8],
+      [8, 10],
+      [10, 12],
+      [12, 21],
+      [23, 27],
+      [28, 29],
+    ]
+    const document: DocumentText = {
+      pages: [text],
+      layout: [{ words: pieces.map(([start, end]) => ({ line: 0, start, end, box: [start / 100, 0.1, end / 100, 0.12], confidence: 1 })) }],
+    }
+    const located = locate(output({ title: 'MUTUAL NON-DISCLOSURE' }, { title: text }), document)
+    expect(located.meta.title!.bbox).toEqual({ left: 0, top: 0.1, width: 0.21, height: 0.02 })
+  })
+
   test('an IBAN whose checksum holds is kept however poorly its words were read; another value is not', () => {
     const scan = page([
       [

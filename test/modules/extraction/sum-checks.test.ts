@@ -101,24 +101,40 @@ describe('cash − change = paid', () => {
   })
 })
 
-describe('the lines add up to the subtotal', () => {
-  const fields = [field('subtotal'), resolveField({ key: 'line_items', label: 'Line items', description: '', type: 'table' })]
-  const withLines = (subtotal: string, sum: string): Answers => ({
-    ...answers({ subtotal }),
-    line_items: {
-      value: [{ description: 'A', amount: sum }],
-      confidence: 0.9,
-      page: 1,
-      snippet: null,
-      table_check: { lines_sum: sum, total: 'not_checked', rows: 'not_checked' },
-    },
-  })
+/** A table field, and the answers with its lines adding up to `sum` (the engine's table check, D117). */
+const table = resolveField({ key: 'line_items', label: 'Line items', description: '', type: 'table' })
+const withLines = (values: Record<string, unknown>, sum: string): Answers => ({
+  ...answers(values),
+  line_items: {
+    value: [{ description: 'A', amount: sum }],
+    confidence: 0.9,
+    page: 1,
+    snippet: null,
+    table_check: { lines_sum: sum, total: 'not_checked', rows: 'not_checked' },
+  },
+})
 
-  test('agree', () => expect(checkSums(fields, withLines('45.00', '45.00')).subtotal!.sums).toBe('agree'))
+describe('the lines add up to the subtotal', () => {
+  const fields = [field('subtotal'), table]
+
+  test('agree', () => expect(checkSums(fields, withLines({ subtotal: '45.00' }, '45.00')).subtotal!.sums).toBe('agree'))
 
   test('a subtotal the lines do not add up to is marked', () => {
-    const meta = storedAnswers(['subtotal', 'line_items'], checkSums(fields, withLines('54.00', '45.00'))).fieldsMeta
+    const meta = storedAnswers(['subtotal', 'line_items'], checkSums(fields, withLines({ subtotal: '54.00' }, '45.00'))).fieldsMeta
     expect(meta.subtotal!.checks).toEqual([{ check: 'lines_sum', expected: '45.00', found: '54.00' }])
+  })
+})
+
+describe('the lines against the total while a tax field asked for is unanswered (D380)', () => {
+  test('lines before a tax nobody read break nothing; lines equal to the total agree', () => {
+    const fields = [field('tax'), field('total'), table]
+    expect(checkSums(fields, withLines({ total: '8.70' }, '8.21')).total!.sums).toBeUndefined()
+    expect(checkSums(fields, withLines({ total: '8.70' }, '8.70')).total!.sums).toBe('agree')
+  })
+
+  test('with no tax field asked for, lines that are not the total break it', () => {
+    const meta = storedAnswers(['total', 'line_items'], checkSums([field('total'), table], withLines({ total: '8.70' }, '8.21'))).fieldsMeta
+    expect(meta.total!.checks).toEqual([{ check: 'lines_sum', expected: '8.21', found: '8.70' }])
   })
 })
 

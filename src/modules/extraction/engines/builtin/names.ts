@@ -8,6 +8,7 @@
 import { best, memo, type Answer, type Context, type Plan } from './context'
 import type { Doc, Line } from './document'
 import { legalForms, lexiconWords, nameWords, type PhraseMatch, Phrases, phrases } from '../../../../lib/lexicon'
+import { mendLegalForm } from '../../legal-forms'
 import { hitsOf } from './generic'
 import type { LabelHit } from './labels'
 import { collapse, fold, isLetterOrDigit, squash } from '../../../../lib/text'
@@ -103,6 +104,40 @@ function withoutRegistrationNumbers(text: string): string {
 /** Words between a name and its former name ("fka", "formerly known as"): cut with all after them. */
 const FORMER = phrases(nameWords('former_marks'))
 
+/** A word of letters with a zero among them ("0ld", "HAI-0", "C0M"): punctuation inside a name's word, or nothing but letters and zeros. */
+const LETTERS_AND_ZEROS = /^[\p{L}0][\p{L}0.&'-]*$/u
+
+/**
+ * A zero among the letters of a word is the letter O that OCR read as a digit ("0ld Town" for
+ * "Old Town", "HAI-0"): a name's word of two letters or more and no other digit (D381). Upper
+ * case at the word's start or after a capital, lower case after a small letter.
+ */
+function lettersForZeros(word: string): string {
+  if (!word.includes('0') || !LETTERS_AND_ZEROS.test(word) || (word.match(/\p{L}/gu) ?? []).length < 2) return word
+  const chars = [...word]
+  return chars.map((char, at) => (char !== '0' ? char : at > 0 && /\p{Ll}/u.test(chars[at - 1]!) ? 'o' : 'O')).join('')
+}
+
+/**
+ * Two neighbouring words that are no trade word or legal form, and that make one when joined
+ * ("STAT IONERY", "SDN BH D"), are one word OCR split at a gap between its letters (D381).
+ */
+function joinSplitWords(name: string): string {
+  const words = name.split(' ')
+  const known = (word: string) =>
+    TRADE_WORD.at(word, 0, (found) => found.end === word.length) !== undefined ||
+    LEGAL_FORM_WORDS.at(word, 0, (found) => found.end === word.length) !== undefined
+  for (let at = 0; at + 1 < words.length; at++) {
+    const [left, right] = [words[at]!, words[at + 1]!]
+    if (!/^\p{L}+$/u.test(left) || !/^\p{L}+\.?$/u.test(right) || known(left) || known(right) || !known(left + right)) continue
+    words.splice(at, 2, left + right)
+  }
+  return words.join(' ')
+}
+
+/** What OCR misread in a name's letters and gaps, mended (D381); a text layer's names have none of it, and pass unchanged. */
+const mendWords = (name: string) => mendLegalForm(joinSplitWords(name.split(' ').map(lettersForZeros).join(' ')).split(' ')).join(' ')
+
 /** Registration numbers, former names, trailing punctuation and contact data cut from a name. */
 function cleanName(text: string): string {
   let name = withoutRegistrationNumbers(text)
@@ -110,13 +145,15 @@ function cleanName(text: string): string {
   if (registration) name = name.slice(0, registration.start)
   const former = FORMER.find(name, 0, (found) => isSpace(name[found.start - 1]) && isSpace(name[name[found.end] === '.' ? found.end + 1 : found.end]))
   if (former) name = name.slice(0, former.start - 1)
-  return collapse(
-    name
-      .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
-      .replace(/\s[-–|•●·]\s.*$/, '')
-      // "SKCA HARDWARE SDN. BHD. Wo": a speck read as a short word after the legal form is not part of the name.
-      .replace(/(\S)\s+[\p{L}\d]{1,2}$/u, (whole, last: string, offset: number, all: string) => (endsWithLegalForm(all.slice(0, offset + 1)) ? last : whole))
-      .replace(/[,;:]+\s*$/, ''),
+  return mendWords(
+    collapse(
+      name
+        .replace(/\s\(?\d{4,}-?[A-Z]\)?$/, '')
+        .replace(/\s[-–|•●·]\s.*$/, '')
+        // "SKCA HARDWARE SDN. BHD. Wo": a speck read as a short word after the legal form is not part of the name.
+        .replace(/(\S)\s+[\p{L}\d]{1,2}$/u, (whole, last: string, offset: number, all: string) => (endsWithLegalForm(all.slice(0, offset + 1)) ? last : whole))
+        .replace(/[,;:]+\s*$/, ''),
+    ),
   )
 }
 
@@ -186,7 +223,8 @@ function looksLikeName(text: string): boolean {
   if (STARTS_AS_NO_NAME.at(cleaned, 0)) return false
   if (onlyLegalForm(cleaned)) return false
   if (/^\d{4,5}\s+\p{L}/u.test(cleaned)) return false // "12345 Musterstadt"
-  if (isAddress(cleaned)) return false
+  // "ECOSWAY.COM SDN BHD": a site's name that ends with a legal form is the company's (D381).
+  if (isAddress(cleaned) && (cleaned.includes('@') || !endsWithLegalForm(cleaned))) return false
   return true
 }
 
@@ -419,6 +457,9 @@ function registrationOnly(text: string): boolean {
   return rests.some((rest) => /^[\w.-]*\d[\w.-]*\s*\)?$/.test(rest))
 }
 
+/** A cell of words of letters only (and the marks inside names: "&", "'", ".", "-"). */
+const NAME_WORDS_ONLY = /^[\p{L}&'.-]+(?: [\p{L}&'.-]+)*$/u
+
 /**
  * The letterhead: name-like lines near the top of page one (and the footer, where many
  * invoices repeat the company with its legal form), scored by legal form, trade words, a domain
@@ -445,6 +486,11 @@ function letterhead(ctx: Context): Answer | undefined {
     // "MR. D.I.Y.  (M) SDN BHD": a legal form printed apart on the same line ends the name.
     const after = line.cells[cellIndex + 1]
     if (after && onlyLegalForm(after.text)) text = `${text} ${after.text}`
+    // "IKANO  HANDEL SDN BHD": a name with its legal form, after a line's first cell of name words
+    // only, is the end of one name OCR split at a wide gap (D381).
+    const before = cellIndex === 1 ? line.cells[0]! : undefined
+    if (before && hasLegalForm(text) && NAME_WORDS_ONLY.test(before.text) && looksLikeName(before.text) && !hasLegalForm(before.text))
+      text = `${before.text} ${text}`
     const next = doc.lines[line.index + 1]
     const nextCell = next?.cells.find((c) => Math.abs(c.start - cell.start) <= 3 || (c.start < cell.end && c.end > cell.start))
     // "POPULAR BOOK" over "CO.    (M) SDN BHD": a line of legal forms only, in cells or not, ends it too.
