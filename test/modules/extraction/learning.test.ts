@@ -612,6 +612,43 @@ describe('constant facts', () => {
     expect([other.value, other.learned]).toEqual(['NORTHGATE OFFICE SUPPLY LTD', undefined])
   })
 
+  test('on a match too loose for a constant, it is answered where the general reading reads it with a letter wrong (D362)', async () => {
+    const layouts = new LayoutStore()
+    const one = await read(await invoicePdf(NORTHWIND, first))
+    const layout = review(layouts, 'job_1', one, await extract(one, layouts), { ...truthOf(NORTHWIND, first), company_name: 'Harbour Stationers' })
+    expect(layout.fields.company_name).toMatchObject({ how: 'constant', value: 'Harbour Stationers' })
+    const goods: Invoice = { number: 'NW-2026-0702', date: '08/01/2027', items: [['Whiteboard markers', 6, '8.40']] }
+    // A branch that prints the name the person writes, read with a letter wrong; and one that prints another.
+    const branch = (name: string): Sender => ({ ...NORTHWIND, name, footer: 'RETURNS ACCEPTED WITHIN THIRTY DAYS' })
+    const misread = await read(await invoicePdf(branch('HARBOUR STATIONFRS'), goods))
+    const found = similarity(layout.fingerprint, ownKeys(misread))
+    expect(matches(found) && found.score < CONSTANT_MATCH.score).toBe(true)
+    expect((await extract(misread, layouts)).company_name).toMatchObject({ value: 'Harbour Stationers', learned: { how: 'constant' } })
+    const another = (await extract(await read(await invoicePdf(branch('HARBOUR TRADING CO'), goods)), layouts)).company_name!
+    expect([another.value, another.learned]).toEqual(['HARBOUR TRADING CO', undefined])
+  })
+
+  test('the sender’s printed name, where its learned place finds nothing, is the reviewed one when the general reading misreads it (D362)', async () => {
+    const { layouts, layout } = await taughtNorthwind()
+    const name = layout.fields.company_name!
+    expect(name).toMatchObject({ how: 'printed', value: NORTHWIND.name })
+    // The place the name was learned at finds nothing on this page (as on a poor scan).
+    layouts.put({ ...layout, fields: { ...layout.fields, company_name: { ...name, anchors: [] } as typeof name } })
+    const document = await read(await invoicePdf(NORTHWIND, second))
+    const reading = (company: string): Engine => ({
+      name: 'fake-name',
+      async extract() {
+        return { company_name: { value: company, confidence: 0.8, page: 1, snippet: null } }
+      },
+    })
+    expect((await extract(document, layouts, reading('NORTHWLND OFFLCE SUPPIY LTD'))).company_name).toMatchObject({
+      value: NORTHWIND.name,
+      learned: { layout: 'lay_job_1', how: 'printed' },
+    })
+    const other = (await extract(document, layouts, reading('NORTHWIND PAPER MILLS PLC'))).company_name!
+    expect([other.value, other.learned]).toEqual(['NORTHWIND PAPER MILLS PLC', undefined])
+  })
+
   test('a value the person says is not there is not answered for that sender, and says why', async () => {
     const layouts = new LayoutStore()
     const one = await read(await invoicePdf(NORTHWIND, first))

@@ -16,10 +16,10 @@ import { type DateOrder, dateOrderOf } from '../normalise/dates'
 import type { DocumentText } from '../readers/types'
 import { CONSTANT_MATCH, matches, type Similarity, similarity } from './fingerprint'
 import type { Anchor, LayoutSource, LearnedLayout, LearnedSource, PrintedField } from './layout'
-import { anchorOn, bboxOf, type Cell, cellsNear, predictedBox, sameKey, textOf } from './place'
+import { anchorOn, bboxOf, type Cell, cellsNear, editDistance, predictedBox, sameKey, textOf } from './place'
 import { roundedAfter } from './rounding'
 import { readTable } from './tables'
-import { spellings, squashed, typed } from './values'
+import { spellings, squashed, TEXT_LIKENESS, typed } from './values'
 import { type Box, keysOf, ownKeys, type Page, pagesOf, type Word } from './words'
 
 /** How sure an answer read at a learned place is, by what found the place. */
@@ -99,7 +99,7 @@ export function readWithLayout(pages: Page[], fields: readonly JobField[], match
         case 'constant':
           return [
             field.key,
-            close || namesSender(fallback.value, layout)
+            close || namesSender(fallback.value, layout) || spelledAs(fallback.value, learned.value)
               ? { value: learned.value, confidence: CONFIDENCE.constant, page: null, snippet: null, bbox: null, learned: source }
               : fallback,
           ] as const
@@ -120,7 +120,10 @@ export function readWithLayout(pages: Page[], fields: readonly JobField[], match
           }
           const read = readPrinted(pages, field, learned, learned.dateOrder ?? (field.type === 'date' ? order() : undefined))
           const taken = read && (!generalFirst || JSON.stringify(read.value) === JSON.stringify(learned.value))
-          return [field.key, taken ? { ...read, learned: source } : fallback] as const
+          if (taken) return [field.key, { ...read, learned: source }] as const
+          // The sender's own name, read by the general reading with a letter or two wrong, is the reviewed one (D362).
+          const issuer = conceptOf(field.key, field.label)?.role === 'issuer' && spelledAs(fallback.value, learned.value)
+          return [field.key, issuer ? { ...fallback, value: learned.value, learned: source } : fallback] as const
         }
       }
     }),
@@ -138,6 +141,18 @@ function namesSender(value: unknown, layout: LearnedLayout): boolean {
   if (!names.length || typeof value !== 'string') return false
   const keys = keysOf(value)
   return names.every((name) => keys.some((key) => sameKey(key, name)))
+}
+
+/**
+ * Whether the general reading's text is the constant misread: its letters and digits within
+ * TEXT_LIKENESS of the constant's, with the same digits, as a reviewed text found again at its place
+ * is judged (D265, D269). What the person wrote holds then on any match (D362).
+ */
+function spelledAs(read: unknown, constant: unknown): boolean {
+  if (typeof read !== 'string' || typeof constant !== 'string') return false
+  const [a, b] = [squashed(read), squashed(constant)]
+  const limit = Math.floor(b.length * TEXT_LIKENESS)
+  return b.length > 0 && digitsOf(a) === digitsOf(b) && editDistance(a, b, limit) <= limit
 }
 
 /** Types whose reviewed value is found again by its words (and answered as reviewed when they spell it). */
