@@ -2,7 +2,7 @@
  * How data/calibration.json is fitted (D283, D310, D311), apart from the command that reads the
  * benchmark's values and writes the table (scripts/calibrate.ts), so that tests can hold it.
  */
-import type { Steps } from '../src/modules/extraction/calibration'
+import { type Steps, stepAt } from '../src/modules/extraction/calibration'
 import { DEFAULT_REVIEW_THRESHOLD } from '../src/lib/fields/types'
 
 /** One value with truth from the fitting half: the kinds calibration.ts looks it up by, the engine's score, whether it was right. */
@@ -88,8 +88,7 @@ export function fitKinds(observations: readonly Observation[], options: FitOptio
   /** The step a value falls in, as calibration.ts looks it up; undefined when no kind measures it. */
   const stepOf = (observation: Observation) => {
     const kind = observation.kinds.find((candidate) => fitted.has(candidate))
-    const steps = kind ? fitted.get(kind)! : []
-    return steps.filter((step) => observation.score >= step.from).pop() ?? steps[0]
+    return stepAt(kind ? fitted.get(kind)! : [], observation.score, (step) => step.from)
   }
   for (const reading of new Set(observations.map(readingOf))) {
     const candidates = new Map<Step, number>()

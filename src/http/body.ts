@@ -5,6 +5,7 @@
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { errors } from './errors'
+import { pointerSegment } from '../lib/text'
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
 const FORM_TYPE = /^multipart\/form-data$/i
@@ -51,7 +52,7 @@ function nestingDepth(text: string, limit: number): number {
 function pathsWithNul(value: unknown, path = ''): string[] {
   if (typeof value === 'string') return value.includes('\0') ? [path] : []
   if (value === null || typeof value !== 'object') return []
-  return Object.entries(value).flatMap(([key, inner]) => pathsWithNul(inner, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`))
+  return Object.entries(value).flatMap(([key, inner]) => pathsWithNul(inner, `${path}/${pointerSegment(key)}`))
 }
 
 export function jsonBody(limitBytes: number) {

@@ -33,6 +33,11 @@ export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
+/** One segment of a JSON Pointer (RFC 6901), as the paths of error details are written: "~" as "~0", "/" as "~1". */
+export function pointerSegment(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1')
+}
+
 /** Letters and digits of a text, folded, with the index in the original of each kept character. */
 export function squash(text: string): { chars: string; map: number[] } {
   let chars = ''

@@ -145,6 +145,16 @@ export async function createSchema(t: TestApp, body: Record<string, unknown> = {
   return response.body.schema
 }
 
+/** Extracts a file through the API as a client does (its `extract` part as given, as `key`'s account) and returns the job; fails the test if the answer is not 200. */
+export async function extractedJob(t: TestApp, file: File, extract: Record<string, unknown>, key?: string) {
+  const form = new FormData()
+  form.set('file', file)
+  form.set('extract', JSON.stringify(extract))
+  const response = await t.call('POST', '/api/v1/extract', { body: form, key })
+  if (response.status !== 200) throw new Error(`extract failed: ${response.status} ${response.text}`)
+  return response.body.job
+}
+
 /** D5: ISO 8601 UTC with milliseconds and `Z`. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 

@@ -71,7 +71,11 @@ describe("a file's cues are checked", () => {
     const catalog = loadCatalog({
       builtIns: [fileOf('delivery_note', { cues: { titles: ['*lieferschein'], phrases: ['geliefert*'], signs: ['item_table'] } })],
     })
-    expect(catalog.get('delivery_note')!.cues).toEqual({ titles: ['*lieferschein'], phrases: ['geliefert*'], signs: ['item_table'] })
+    expect(catalog.classifiable().find((type) => type.slug === 'delivery_note')!.cues).toEqual({
+      titles: ['*lieferschein'],
+      phrases: ['geliefert*'],
+      signs: ['item_table'],
+    })
   })
 })
 
@@ -89,7 +93,7 @@ describe('a type without cues gets them from what it says of itself', () => {
       }),
     ],
   })
-  const { cues } = catalog.get('delivery_note')!
+  const { cues } = catalog.classifiable().find((type) => type.slug === 'delivery_note')!
 
   test('titles: its label and the label’s parts, in every lexicon language the lexicons name them in', () => {
     expect(cues.titles).toEqual(

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import type { LearnedLayout } from '../../src/modules/extraction/learning/layout'
 import { ownKeys } from '../../src/modules/extraction/learning/words'
 import { layoutCache } from '../../src/modules/reviews/layout-cache'
-import { expectEnvelope, expectValidation, failingOnFail, ISO_MS, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app'
+import { expectEnvelope, expectValidation, extractedJob, failingOnFail, ISO_MS, makeTestApp, type TestApp, type TestAppOptions } from '../helpers/app'
 import { anotherHandle } from '../helpers/database'
 import { eventually } from '../helpers/eventually'
 import { tempDir } from '../helpers/process'
@@ -98,14 +98,8 @@ const ITEMS = {
 
 // --- Requests -----------------------------------------------------------------------------------
 
-async function extract(t: TestApp, text: string, key?: string, fields: Record<string, unknown> = FIELDS) {
-  const form = new FormData()
-  form.set('file', new File([text], 'receipt.txt'))
-  form.set('extract', JSON.stringify({ document_type: 'invoice', fields }))
-  const response = await t.call('POST', '/api/v1/extract', { body: form, key })
-  if (response.status !== 200) throw new Error(`extract failed: ${response.status} ${response.text}`)
-  return response.body.job
-}
+const extract = (t: TestApp, text: string, key?: string, fields: Record<string, unknown> = FIELDS) =>
+  extractedJob(t, new File([text], 'receipt.txt'), { document_type: 'invoice', fields }, key)
 
 const review = (t: TestApp, id: string, fields: Record<string, unknown>, options: { key?: string; headers?: Record<string, string> } = {}) =>
   t.call('POST', `/api/v1/jobs/${id}/review`, { body: { fields }, ...options })

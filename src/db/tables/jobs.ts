@@ -139,13 +139,14 @@ export const jobTables = defineTables((k) => {
   /**
    * What a succeeded job's document was read as (its pages' text and words' places): a review
    * learns the sender's layout from it after the document itself is gone (D272). Deleted with its job.
+   * The JSON text of a JobReading, serialised once by the service that measures it (D373).
    */
   const jobReadings = k.table('job_readings', {
     jobId: k
       .text('job_id')
       .primaryKey()
       .references(() => jobs.id, { onDelete: 'cascade' }),
-    reading: k.json<JobReading>('reading').notNull(),
+    reading: k.text('reading').notNull(),
   })
 
   return { jobs, jobFiles, jobTurns, jobReadings }

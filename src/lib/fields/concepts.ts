@@ -96,13 +96,17 @@ function notHead(list: readonly string[]): string[] {
   return [...new Set([...list, ...forms.flatMap((form) => words(form))])]
 }
 
-const KINDS = (conceptsFile.kinds as KindEntry[]).map((entry) => ({
-  kind: checkedKind(entry.kind, `kinds/${entry.kind}`),
-  notHead: notHead(entry.not_head ?? []),
-  head: entry.head ?? [],
-  any: entry.any ?? [],
-  description: entry.description ?? [],
-}))
+let kinds: { kind: ResolvedType; notHead: string[]; head: string[]; any: string[]; description: string[] }[] | undefined
+
+/** The kinds' words, made with the first field typed, not at start: `notHead` reads the lexicons (D150, D375). */
+const kindsOf = () =>
+  (kinds ??= (conceptsFile.kinds as KindEntry[]).map((entry) => ({
+    kind: checkedKind(entry.kind, `kinds/${entry.kind}`),
+    notHead: notHead(entry.not_head ?? []),
+    head: entry.head ?? [],
+    any: entry.any ?? [],
+    description: entry.description ?? [],
+  })))
 
 const hasAny = (list: readonly string[], wanted: readonly string[]) => wanted.some((word) => list.includes(word))
 
@@ -125,7 +129,7 @@ function inferKind(key: string, label: string, description: string): ResolvedTyp
   const head = words(`${key} ${label}`.replace(/#/g, ' number '))
   const all = words(`${key} ${label} ${description}`)
   const phrase = description.toLowerCase()
-  const found = KINDS.find(
+  const found = kindsOf().find(
     (entry) =>
       !hasAny(head, entry.notHead) && (hasAny(head, entry.head) || hasAny(all, entry.any) || entry.description.some((wanted) => phrase.includes(wanted))),
   )

@@ -6,6 +6,7 @@
  */
 import type { ColumnInput, FieldInput, Problem } from './model'
 import { FIELD_KEY_PATTERN, MAX_COLUMNS, MAX_DESCRIPTION_LENGTH, MAX_FIELDS, MAX_LABEL_LENGTH } from './types'
+import { pointerSegment } from '../text'
 
 type Json = Record<string, unknown>
 
@@ -40,12 +41,7 @@ function typesOf(node: Json, path: string, problems: Problems): string[] | undef
 function unsupportedKeywords(node: Json, allowed: string[], path: string, problems: Problems): void {
   for (const keyword of Object.keys(node))
     if (!ANNOTATIONS.has(keyword) && !allowed.includes(keyword))
-      problems.add(`${path}/${pointerToken(keyword)}`, `Unsupported keyword "${keyword}": see D97 for the subset that is read`)
-}
-
-/** JSON Pointer escaping of one token. */
-function pointerToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1')
+      problems.add(`${path}/${pointerSegment(keyword)}`, `Unsupported keyword "${keyword}": see D97 for the subset that is read`)
 }
 
 /** The label and description of a property: `title` (else the key) and `description`. */
@@ -168,7 +164,7 @@ function properties(node: Json, path: string, problems: Problems, inTable: boole
     problems.add(`${path}/required`, 'Expected an array of property names')
   const fields: FieldInput[] = []
   for (const key of keys) {
-    const at = `${path}/properties/${pointerToken(key)}`
+    const at = `${path}/properties/${pointerSegment(key)}`
     if (!KEY.test(key) || key.length > 64) {
       problems.add(at, 'Invalid field key: ASCII letters, digits and underscores only, 1 to 64 of them')
       continue

@@ -9,7 +9,10 @@ import { longestFirst, Phrases, phrases, wordPattern } from './phrases'
 
 export { type Accept, type PhraseMatch, Phrases, phrases, startsWord } from './phrases'
 
-export const LEXICONS: readonly Lexicon[] = embeddedLexicons()
+let parsed: readonly Lexicon[] | undefined
+
+/** Every language's lexicon, in file order: made with its first use, not as the server starts (the seven cost ~11 ms to build; D150, D375). */
+export const lexicons = (): readonly Lexicon[] => (parsed ??= embeddedLexicons())
 
 /** The lists of a lexicon that are plain lists of words. */
 type WordList = { [K in keyof Lexicon]: Lexicon[K] extends string[] ? K : never }[keyof Lexicon]
@@ -21,18 +24,18 @@ export function lexiconWords(list: WordList, language?: string): string[] {
 
 /** Every language's words for one kind of table column. */
 export function columnWords(kind: ColumnKind): string[] {
-  return [...new Set(LEXICONS.flatMap((lexicon) => lexicon.columns[kind]))]
+  return [...new Set(lexicons().flatMap((lexicon) => lexicon.columns[kind]))]
 }
 
 /** Month names and abbreviations of every language, each with its month (1–12). */
 export function monthNames(): [name: string, month: number][] {
-  return LEXICONS.flatMap((lexicon) => lexicon.months.flatMap((names, index) => names.map((name): [string, number] => [name, index + 1])))
+  return lexicons().flatMap((lexicon) => lexicon.months.flatMap((names, index) => names.map((name): [string, number] => [name, index + 1])))
 }
 
 /** Currency names of every language, by ISO 4217 code. */
 export function currencyNames(): Map<string, string[]> {
   const byCode = new Map<string, string[]>()
-  for (const lexicon of LEXICONS) for (const [code, names] of Object.entries(lexicon.currencies)) byCode.set(code, [...(byCode.get(code) ?? []), ...names])
+  for (const lexicon of lexicons()) for (const [code, names] of Object.entries(lexicon.currencies)) byCode.set(code, [...(byCode.get(code) ?? []), ...names])
   return byCode
 }
 
@@ -53,7 +56,7 @@ export function legalForms(asWritten = false): Phrases {
 }
 
 function legalFormSpellings(asWritten: boolean): [form: string, spelling: string][] {
-  const forms = [...new Set(LEXICONS.flatMap((lexicon) => lexicon.legal_forms))]
+  const forms = [...new Set(lexicons().flatMap((lexicon) => lexicon.legal_forms))]
   return asWritten
     ? forms.flatMap((form): [string, string][] => [
         [form, form],
@@ -76,8 +79,8 @@ export function numberWords(language?: string): Map<string, number> {
 
 /** One language's lexicon, or every lexicon for none (or a language without one). */
 function lexiconsOf(language: string | undefined): readonly Lexicon[] {
-  const one = language === undefined ? undefined : LEXICONS.find((lexicon) => lexicon.language === language)
-  return one ? [one] : LEXICONS
+  const one = language === undefined ? undefined : lexicons().find((lexicon) => lexicon.language === language)
+  return one ? [one] : lexicons()
 }
 
 /**
@@ -118,13 +121,13 @@ function withApostrophes(words: string[]): string[] {
 
 /** Every language's words of one list of the names section (D224). */
 export function nameWords(list: NameList): string[] {
-  return [...new Set(LEXICONS.flatMap((lexicon) => lexicon.names[list]))]
+  return [...new Set(lexicons().flatMap((lexicon) => lexicon.names[list]))]
 }
 
 /** The names of every jurisdiction in every language, each with the name it is answered with ("Bundesrepublik Deutschland" → "Germany"). */
 export function jurisdictionNames(): Map<string, string> {
   const names = new Map<string, string>()
-  for (const lexicon of LEXICONS)
+  for (const lexicon of lexicons())
     for (const [jurisdiction, written] of Object.entries(lexicon.contract.jurisdictions)) for (const name of written) names.set(name, jurisdiction)
   return names
 }
@@ -132,7 +135,7 @@ export function jurisdictionNames(): Map<string, string> {
 /** Phrases that name a jurisdiction's law by an adjective ("deutsches Recht", "droit français"), each with the jurisdiction. */
 export function governingLawPhrases(): Map<string, string> {
   const laws = new Map<string, string>()
-  for (const lexicon of LEXICONS)
+  for (const lexicon of lexicons())
     for (const [jurisdiction, phrases] of Object.entries(lexicon.contract.governing_laws))
       for (const phrase of withApostrophes(phrases)) laws.set(phrase, jurisdiction)
   return laws
@@ -141,7 +144,7 @@ export function governingLawPhrases(): Map<string, string> {
 /** Each federation with the jurisdictions that are its states. */
 export function federations(): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>()
-  for (const lexicon of LEXICONS)
+  for (const lexicon of lexicons())
     for (const [federation, states] of Object.entries(lexicon.contract.federations))
       found.set(federation, new Set([...(found.get(federation) ?? []), ...states]))
   return found
@@ -157,15 +160,15 @@ export function durationUnits(language: string | undefined): Map<string, Duratio
 
 /** The printed labels of one of the built-in engine's concepts, from every lexicon. */
 export function conceptLabels(concept: string): string[] {
-  return LEXICONS.flatMap((lexicon) => (Object.hasOwn(lexicon.labels, concept) ? lexicon.labels[concept]! : []))
+  return lexicons().flatMap((lexicon) => (Object.hasOwn(lexicon.labels, concept) ? lexicon.labels[concept]! : []))
 }
 
 /** Every concept id some lexicon gives labels for (each must be a concept of the engine; a test checks it). */
 export function labelledConcepts(): string[] {
-  return [...new Set(LEXICONS.flatMap((lexicon) => Object.keys(lexicon.labels)))]
+  return [...new Set(lexicons().flatMap((lexicon) => Object.keys(lexicon.labels)))]
 }
 
 /** The vocabulary of each language (D110), by language code. */
 export function vocabularies(): Map<string, Vocabulary> {
-  return new Map(LEXICONS.map((lexicon) => [lexicon.language, lexicon.vocabulary]))
+  return new Map(lexicons().map((lexicon) => [lexicon.language, lexicon.vocabulary]))
 }

@@ -3,7 +3,7 @@ import { basename } from 'node:path'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { fieldListDetails } from '../../lib/fields/model'
 import { AUTO_TYPE } from './classification'
-import { CatalogFile } from './model'
+import { CatalogFile, type DocumentTypeEntry } from './model'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'
@@ -19,14 +19,12 @@ let checker: ReturnType<typeof TypeCompiler.Compile<typeof CatalogFile>> | undef
 const catalogFileChecker = () => (checker ??= TypeCompiler.Compile(CatalogFile))
 
 /** A checked file with the keys of its fields marked `required`. */
-export type CheckedFile = CatalogFile & { suggestedKeys: string[] }
-
-export function toEntry(data: CatalogFile): CheckedFile {
+export function toEntry(data: CatalogFile): DocumentTypeEntry {
   return { ...data, suggestedKeys: data.fields.filter((field) => field.required).map((field) => field.key) }
 }
 
 /** Parses and checks a file; a problem is a CatalogError naming the file and the JSON path. */
-export function parseCatalogFile({ file, text }: SourceFile): CheckedFile {
+export function parseCatalogFile({ file, text }: SourceFile): DocumentTypeEntry {
   let data: unknown
   try {
     data = JSON.parse(text)

@@ -9,22 +9,35 @@ import { lexiconWords, vocabularies } from '../../lib/lexicon'
 import { escapeRegex, fold, words } from '../../lib/text'
 import type { CatalogFile } from './model'
 
-/** Every language's forms of each vocabulary group, by the group's forms folded: "delivery note" → Lieferschein, følgeseddel … */
-const GROUP_FORMS = (() => {
+let groupForms: Map<string, string[]> | undefined
+
+/**
+ * Every language's forms of each vocabulary group, by the group's forms folded: "delivery note" →
+ * Lieferschein, følgeseddel … Made with the first type that needs its cues derived, not at start
+ * (D150, D371).
+ */
+function formsOfGroups(): Map<string, string[]> {
+  if (groupForms) return groupForms
   const byGroup = new Map<string, Set<string>>()
   for (const vocabulary of vocabularies().values())
     for (const [group, forms] of Object.entries(vocabulary.groups))
       for (const form of forms) (byGroup.get(group) ?? byGroup.set(group, new Set()).get(group)!).add(form)
-  const byForm = new Map<string, string[]>()
-  for (const forms of byGroup.values()) for (const form of forms) byForm.set(words(form).join(' '), [...(byForm.get(words(form).join(' ')) ?? []), ...forms])
-  return byForm
-})()
+  groupForms = new Map()
+  for (const forms of byGroup.values())
+    for (const form of forms) {
+      const key = words(form).join(' ')
+      ;(groupForms.get(key) ?? groupForms.set(key, []).get(key)!).push(...forms)
+    }
+  return groupForms
+}
 
 /** The most words of a description's item that is taken as a phrase of the type: its enumerations name kinds of it ("pay stubs", "Kontoauszüge"). */
 const MAX_PHRASE_WORDS = 3
 
+let itemEnd: RegExp | undefined
+
 /** Where a description's items end: punctuation, or the word "and" of a lexicon language. */
-const ITEM_END = new RegExp(`[,;:.()]|\\s(?:${lexiconWords('list_and').map(escapeRegex).join('|')})\\s`, 'iu')
+const itemEndPattern = () => (itemEnd ??= new RegExp(`[,;:.()]|\\s(?:${lexiconWords('list_and').map(escapeRegex).join('|')})\\s`, 'iu'))
 
 export function derivedCues(type: CatalogFile): TypeCues {
   const titles = new Set<string>()
@@ -34,11 +47,11 @@ export function derivedCues(type: CatalogFile): TypeCues {
     if (!/\p{L}{2}/u.test(name)) continue
     titles.add(name)
     // A name the lexicons know is known in their every language.
-    for (const form of GROUP_FORMS.get(words(name).join(' ')) ?? []) if (/\p{L}{2}/u.test(form)) titles.add(form)
+    for (const form of formsOfGroups().get(words(name).join(' ')) ?? []) if (/\p{L}{2}/u.test(form)) titles.add(form)
   }
   const named = new Set([...titles].map(fold))
   const phrases = new Set<string>()
-  for (const item of type.description.split(ITEM_END)) {
+  for (const item of type.description.split(itemEndPattern())) {
     const itemWords = item.trim().split(/\s+/u).filter(Boolean)
     if (itemWords.length && itemWords.length <= MAX_PHRASE_WORDS && /\p{L}{4}/u.test(item) && !named.has(fold(item.trim()))) phrases.add(itemWords.join(' '))
   }

@@ -1,6 +1,6 @@
 /** The catalog: its file format under data/document-types/ and its wire shapes (interface.md 2.3–2.4). */
 import { t } from 'elysia'
-import { CUE_SIGNS, type TypeCues } from './classification'
+import { CUE_SIGNS } from './classification'
 import { CatalogField, Field } from '../../lib/fields/model'
 import { MAX_FIELDS } from '../../lib/fields/types'
 import { NOT_BLANK, Text } from '../../lib/text-type'
@@ -45,9 +45,10 @@ export type CatalogFile = typeof CatalogFile.static
 
 /**
  * A document type as the server holds it: one file of the catalog, checked, with the keys of its
- * fields marked `required`, and its cues or those derived from it when it gives none (D241).
+ * fields marked `required`. Its cues, or those derived from it when it gives none (D241), are made
+ * with the first classification (catalog/service.ts).
  */
-export type DocumentTypeEntry = Omit<CatalogFile, 'cues'> & { suggestedKeys: string[]; cues: TypeCues }
+export type DocumentTypeEntry = CatalogFile & { suggestedKeys: string[] }
 
 export const DocumentType = t.Object(
   {

@@ -6,11 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../http/errors'
-import type { ClassifiableType } from './classification'
+import type { ClassifiableType, TypeCues } from './classification'
 import { completeField } from '../../lib/fields/model'
 import { resolveField } from '../../lib/fields/resolve'
 import { embeddedCatalogTypes } from './embed-catalog' with { type: 'macro' }
-import { CatalogError, type CheckedFile, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
+import { CatalogError, parseCatalogFile, type SourceFile, toEntry } from './catalog-file'
 import { derivedCues } from './cues'
 import type { CatalogFile, DocumentType, DocumentTypeEntry, SuggestedFields } from './model'
 
@@ -30,11 +30,12 @@ export interface Catalog {
 const builtInTypes: CatalogFile[] = embeddedCatalogTypes()
 
 /**
- * A checked file as the server holds it: its cues, or those derived from it when it gives none
- * (D241). Here, not in catalog-file.ts, which the build-time macro runs without the lexicons.
+ * A type's cues, or those derived from it when it gives none (D241). Here, not in catalog-file.ts,
+ * which the build-time macro runs without the lexicons.
  */
-function withCues({ cues, ...type }: CheckedFile): DocumentTypeEntry {
-  return { ...type, cues: cues ? { titles: cues.titles, phrases: cues.phrases ?? [], signs: cues.signs ?? [] } : derivedCues(type) }
+function cuesOf(type: DocumentTypeEntry): TypeCues {
+  const { cues } = type
+  return cues ? { titles: cues.titles, phrases: cues.phrases ?? [], signs: cues.signs ?? [] } : derivedCues(type)
 }
 
 function readDirectory(dir: string): SourceFile[] {
@@ -59,27 +60,29 @@ function readDirectory(dir: string): SourceFile[] {
 /** Builds the catalog from the built-in files and, when given, an operator's directory. */
 export function loadCatalog(options: { extraDir?: string; builtIns?: SourceFile[] } = {}): Catalog {
   const bySlug = new Map<string, DocumentTypeEntry>()
-  const builtIns = (options.builtIns ? options.builtIns.map(parseCatalogFile) : builtInTypes.map(toEntry)).map(withCues)
+  const builtIns = options.builtIns ? options.builtIns.map(parseCatalogFile) : builtInTypes.map(toEntry)
   for (const entry of builtIns) bySlug.set(entry.slug, entry)
   if (options.extraDir) {
     for (const source of readDirectory(options.extraDir)) {
-      const entry = withCues(parseCatalogFile(source))
+      const entry = parseCatalogFile(source)
       bySlug.set(entry.slug, entry)
     }
   }
   const entries = [...bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : 1))
   const slugs = entries.map((entry) => entry.slug)
-  const classifiable = entries.map(toClassifiable)
+  // Made with the first classification, not at start: deriving cues reads the lexicons (D150, D371).
+  let classifiable: ClassifiableType[] | undefined
   return {
     list: () => entries,
     get: (slug) => bySlug.get(slug),
     slugs: () => slugs,
-    classifiable: () => classifiable,
+    classifiable: () => (classifiable ??= entries.map(toClassifiable)),
   }
 }
 
-function toClassifiable({ slug, label, cues, fields }: DocumentTypeEntry): ClassifiableType {
-  return { slug, label, cues, fields: fields.map(({ aliases, ...field }) => resolveField(field, { type: field.type, aliases })) }
+function toClassifiable(type: DocumentTypeEntry): ClassifiableType {
+  const { slug, label, fields } = type
+  return { slug, label, cues: cuesOf(type), fields: fields.map(({ aliases, ...field }) => resolveField(field, { type: field.type, aliases })) }
 }
 
 export function toDocumentType(entry: DocumentTypeEntry): DocumentType {

@@ -69,11 +69,16 @@ export function kindsOf(reading: string, { group, kind }: { group: string; kind?
   return [...(sums ? [`${reading}/${group}/${sums}`] : []), ...clarity, `${reading}/${group}`, ...(kind ? [`${reading}/${kind}`, reading] : [])]
 }
 
+/** The step a score falls in: the last whose score it reaches; below them all, the first (undefined for none). The fit (scripts/calibration-fit.ts) looks steps up the same way. */
+export function stepAt<Step>(steps: readonly Step[], score: number, from: (step: Step) => number): Step | undefined {
+  let found = steps[0]
+  for (const step of steps) if (score >= from(step)) found = step
+  return found
+}
+
 /** The share right of a score under a kind's steps. */
 export function stepShare(steps: Steps, score: number): number {
-  let share = steps[0]![1]
-  for (const [from, value] of steps) if (score >= from) share = value
-  return share
+  return stepAt(steps, score, ([from]) => from)![1]
 }
 
 /**

@@ -10,7 +10,8 @@ import { BROKEN_SUMS_FACTOR, SECOND_READING_MIN_CONFIDENCE } from './confidence'
 import { type Answers, answerOf, answersOf } from './answers'
 import { calibrate } from './calibration'
 import { checkSums } from './checks'
-import { type Classifier, classifyFile, pages } from './classifier'
+import { type Classifier, classifyFile } from './classifier'
+import { documentOf } from './documents'
 import type { Engine } from './engines/types'
 import { locateValues } from './locate'
 import { normaliseAnswers } from './normalise'
@@ -126,12 +127,11 @@ export function inProcessExtractor(engine: Engine, { classifier, read = readDocu
         ? classifier.split(document, typing.types)
         : [{ firstPage: 1, lastPage: document.pages.length, classification: classifier.classify(document, typing.types) }]
     const documents: DocumentOutput[] = []
+    const task = { documentType, split: typing.mode === 'split', fields, types: typing.types }
     for (const { firstPage, lastPage, classification } of found) {
       signal?.throwIfAborted()
       const slug = documentType === AUTO_TYPE ? classification.documentType : documentType
-      const type = documentType === AUTO_TYPE ? typing.types.find((candidate) => candidate.slug === slug) : undefined
-      const wanted = documentType === AUTO_TYPE ? type?.read : fields
-      const text = typing.mode === 'split' ? pages(document, firstPage, lastPage) : document
+      const { type, fields: wanted, text } = documentOf(task, { firstPage, lastPage, documentType: slug }, document)
       const answers = slug !== null && wanted ? await extract(text, slug, type ? type.issuedBySeller : issuedBySeller, wanted) : null
       documents.push({ firstPage, lastPage, documentType: slug, classification, answers })
     }

@@ -4,14 +4,14 @@
  * words of the form it mended, and does not judge the name's reading by them (D310 judges a name
  * by its own words, not its legal form).
  */
-import { LEXICONS } from '../../lib/lexicon'
+import { lexicons } from '../../lib/lexicon'
 
 /**
  * The legal forms of several words or with a mark inside ("Sdn. Bhd.", "S/B", "A/S"), each word
  * without its closing dot: long enough that a letter misread in each word still names them; a
  * form of one plain word ("AG", "Ltd") misread by a letter is another word.
  */
-const MULTIPART_FORMS = [...new Set(LEXICONS.flatMap((lexicon) => lexicon.legal_forms))]
+const MULTIPART_FORMS = [...new Set(lexicons().flatMap((lexicon) => lexicon.legal_forms))]
   .map((form) => form.split(' ').map((word) => word.replace(/\.$/, '')))
   .filter((words) => words.length > 1 || /[^\p{L}.]/u.test(words[0]!))
 

@@ -85,12 +85,12 @@ export type { QueueCaps } from './queue-limits'
 export type Created = { row: JobRow } | { over: 'jobs' | 'bytes' }
 
 /**
- * A job's end: its answers (and the document as it was read, kept for a review, D272), or its error;
+ * A job's end: its answers (and the document as it was read, as JSON, kept for a review, D272), or its error;
  * with `auto` (D250), the type found and the fields read as it, when one fits, and how sure the
  * classifier was; with `split` (D251), the documents found, each a job of its own (its `result` null).
  */
 export type JobOutcome = (
-  | (StoredAnswers & { reading?: JobReading })
+  | (StoredAnswers & { reading?: string })
   | { result: null; fieldsMeta: null; needsReview: false }
   | { error: { code: JobErrorCode; message: string } }
 ) & {
@@ -467,7 +467,8 @@ export const jobsRepository = perDatabase((database) => {
 
     /** What a job's document was read as, when it was kept (D272). */
     async reading(id: string): Promise<JobReading | undefined> {
-      return (await db.select({ reading: jobReadings.reading }).from(jobReadings).where(eq(jobReadings.jobId, id)))[0]?.reading
+      const text = (await db.select({ reading: jobReadings.reading }).from(jobReadings).where(eq(jobReadings.jobId, id)))[0]?.reading
+      return text === undefined ? undefined : (JSON.parse(text) as JobReading)
     },
 
     /** A job's values as a review leaves them; the job as it is then. */

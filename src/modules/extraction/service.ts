@@ -19,7 +19,7 @@ import { getActiveSchemaVersion } from '../schemas/service'
 import { queueJobEvent } from '../webhooks/service'
 import { resolveField } from '../../lib/fields/resolve'
 import { type Answers, type StoredAnswers, storedAnswers } from './answers'
-import { pages } from './classifier'
+import { documentOf } from './documents'
 import { ExtractionError } from './errors'
 import type { DocumentOutput, TaskOutput, TaskType } from './extractor'
 import type { ExtractRequest, Job } from './model'
@@ -283,10 +283,14 @@ export function completeJob(
 /** A document read as more than this much JSON is not kept for a review: its job can be reviewed, but teaches no layout (D272). */
 export const MAX_READING_BYTES = 2 * 1024 * 1024
 
-/** What a job keeps of its document's reading for a review (D272): the reading without its second one, if it is not too large. */
-function keptReading(reading: DocumentText): JobReading | undefined {
+/**
+ * What a job keeps of its document's reading for a review (D272): the reading without its second
+ * one, as the JSON stored, if it is not too large. Serialised once, here, and measured in bytes (D373).
+ */
+function keptReading(reading: DocumentText): string | undefined {
   const kept: JobReading = { pages: reading.pages, ...(reading.layout ? { layout: reading.layout } : {}) }
-  return JSON.stringify(kept).length <= MAX_READING_BYTES ? kept : undefined
+  const json = JSON.stringify(kept)
+  return Buffer.byteLength(json) <= MAX_READING_BYTES ? json : undefined
 }
 
 // A review (D271): the reviews service composes these parts with its own tables and the webhook event.
@@ -421,12 +425,14 @@ export function outcomeOf(row: JobRow, output: TaskOutput, types: readonly TaskT
   if (output.kind === 'answers') return { outcome: answered(row.fields, output.answers, reading), found: [] }
   if (output.kind === 'classified') throw new Error('a job never only classifies')
   const auto = row.documentType === AUTO_TYPE
+  const task = { documentType: row.documentType, split: row.split, fields: row.fields.map(jobFieldOf), types }
   /** One document's outcome: with `auto`, its type, the fields read as it and its classification. */
-  const documentOutcome = ({ firstPage, lastPage, documentType, classification, answers }: DocumentOutput): JobOutcome => {
-    const fields = auto ? types.find((type) => type.slug === documentType)?.read : row.fields.map(jobFieldOf)
+  const documentOutcome = (document: DocumentOutput): JobOutcome => {
+    const { documentType, classification, answers } = document
+    const { fields, text } = documentOf(task, document, reading)
     if (answers === null || documentType === null || !fields)
       return { ...noTypeFits(classification), ...(auto && { classification: classificationOf(classification) }) }
-    const stored = answered(fields, answers, reading && row.split ? pages(reading, firstPage, lastPage) : reading)
+    const stored = answered(fields, answers, text)
     return auto ? { ...stored, documentType, fields, classification: classificationOf(classification) } : stored
   }
   if (!row.split) return { outcome: documentOutcome(output.documents[0]!), found: [] }

@@ -15,12 +15,11 @@ import type { JobField } from '../../lib/fields/model'
 import { AUTO_TYPE, type Classification } from '../catalog/classification'
 import type { Catalog } from '../catalog/service'
 import type { Answers } from './answers'
-import { pages } from './classifier'
+import { documentOf } from './documents'
 import { DEFAULT_QUEUE_CAPS, DEFAULT_SYNC_WAIT_MS } from './queue-limits'
 import { ExtractionError, UNEXPECTED } from './errors'
 import type { Extractor, TaskOutput, TaskType } from './extractor'
 import type { LayoutSource } from './learning/layout'
-import { withLearnedLayouts } from './learning/read'
 import type { DocumentText, MediaType, ReadLimits } from './readers/types'
 import { type ClaimedJob, type FoundJobRow, type JobOutcome, jobsRepository, type QueueCaps, shareOf } from './repository'
 import { claimNextJob, completeJob, outcomeOf, typesToRead } from './service'
@@ -162,14 +161,16 @@ export function createJobRunner({
    */
   async function withLayouts(row: ClaimedJob['row'], reading: DocumentText, fields: JobField[], types: TaskType[], output: TaskOutput): Promise<TaskOutput> {
     const layouts = layoutsOf!(row.accountId)
-    const learn = (text: DocumentText, wanted: JobField[], answers: Answers) => withLearnedLayouts(text, wanted, answers, layouts)
     try {
+      // The learned reading's code (the normalisers, the lexicons) loads with the first job, not at start (D150, D372).
+      const { withLearnedLayouts } = await import('./learning/read')
+      const learn = (text: DocumentText, wanted: JobField[], answers: Answers) => withLearnedLayouts(text, wanted, answers, layouts)
       if (output.kind === 'answers') return { kind: 'answers', answers: await learn(reading, fields, output.answers) }
       if (output.kind !== 'documents') return output
       const documents = []
+      const task = { documentType: row.documentType, split: row.split, fields, types }
       for (const document of output.documents) {
-        const wanted = row.documentType === AUTO_TYPE ? types.find((type) => type.slug === document.documentType)?.read : fields
-        const text = row.split ? pages(reading, document.firstPage, document.lastPage) : reading
+        const { fields: wanted, text } = documentOf(task, document, reading)
         documents.push(document.answers && wanted ? { ...document, answers: await learn(text, wanted, document.answers) } : document)
       }
       return { kind: 'documents', documents }

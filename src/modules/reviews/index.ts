@@ -10,8 +10,8 @@ import type { Catalog } from '../catalog/service'
 import { JobEnvelope, JobParams } from '../extraction/model'
 import { accountAccuracy } from './accuracy'
 import { Accuracy, AccuracyQuery, DEFAULT_LAYOUT_PAGE, LayoutList, LayoutParams, LayoutsQuery, MAX_LAYOUT_PAGE, Region, RegionBody, ReviewBody } from './model'
-import { readRegion } from './region'
-import { deleteLayout, listLayouts, reviewJob } from './service'
+import type * as RegionReader from './region'
+import type * as Service from './service'
 
 export interface ReviewsDeps {
   database: Database
@@ -20,6 +20,13 @@ export interface ReviewsDeps {
   idempotency: Idempotency
   maxJsonBytes: number
 }
+
+// A review's, a region's and the layouts' code reads values with the normalisers and learns layouts
+// with the lexicons: loaded with the first request that needs it, not at start (D150, D372).
+const reviewJob: typeof Service.reviewJob = async (...args) => (await import('./service')).reviewJob(...args)
+const listLayouts: typeof Service.listLayouts = async (...args) => (await import('./service')).listLayouts(...args)
+const deleteLayout: typeof Service.deleteLayout = async (...args) => (await import('./service')).deleteLayout(...args)
+const readRegion: typeof RegionReader.readRegion = async (...args) => (await import('./region')).readRegion(...args)
 
 export function reviewsModule({ database, catalog, auth, idempotency, maxJsonBytes }: ReviewsDeps) {
   return new Elysia({ tags: ['Reviews'] })

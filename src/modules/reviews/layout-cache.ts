@@ -8,9 +8,7 @@
  */
 import type { Database } from '../../db/database'
 import { type Fingerprint, LAYOUT_VERSION, type LayoutSource, type LearnedLayout } from '../extraction/learning/layout'
-import { similarity } from '../extraction/learning/fingerprint'
-import { closestOf, hashKey, LayoutIndex, MIN_SHARED, mostCommon, SHORTLIST } from '../extraction/learning/layout-index'
-import { toFetch } from '../extraction/learning/read'
+import type { LayoutIndex } from '../extraction/learning/layout-index'
 import { type LayoutStamp, reviewsRepository } from './repository'
 
 /**
@@ -23,6 +21,19 @@ export const MAX_HELD_LAYOUTS = 25_000
 const READ_BATCH = 500
 /** Words of a document the database is asked about for an account not held: its first ones (its first page, where a fingerprint is). */
 const MAX_LOOKUP_WORDS = 2000
+
+/**
+ * The code that matches a document to layouts (its words, the normalisers and the lexicons): loaded
+ * with the first document of an account that has layouts, not at start (D150, D372).
+ */
+async function matching() {
+  const [index, { similarity }, { toFetch }] = await Promise.all([
+    import('../extraction/learning/layout-index'),
+    import('../extraction/learning/fingerprint'),
+    import('../extraction/learning/read'),
+  ])
+  return { ...index, similarity, toFetch }
+}
 
 /** A layout stored in another version of the form is not read (layout.ts LAYOUT_VERSION). */
 export function parseLayout(body: string): LearnedLayout | undefined {
@@ -92,6 +103,7 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
    * time), then changes the index at once: a document matched meanwhile sees it before or after.
    */
   async function refresh(accountId: string, generation: number): Promise<void> {
+    const { LayoutIndex } = await matching()
     const stamps = await repository.stamps(accountId)
     const before = held.get(accountId)
     if (stamps.length > maxLayouts) {
@@ -148,6 +160,7 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
       async (words) => {
         const entry = await current(accountId)
         if (entry === 'none') return []
+        const { closestOf, hashKey, MIN_SHARED, mostCommon, SHORTLIST, similarity, toFetch } = await matching()
         if (entry !== 'database' && entry.index)
           return entry.index.size
             ? layoutsOf(

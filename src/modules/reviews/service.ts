@@ -20,7 +20,8 @@ import { queueJobEvent } from '../webhooks/service'
 import { parseLayout } from './layout-cache'
 import type { Layout } from './model'
 import { type LayoutRow, reviewsRepository } from './repository'
-import { checkValue, pointer } from './values'
+import { checkValue } from './values'
+import { pointerSegment } from '../../lib/text'
 
 /**
  * Reviews one of the account's succeeded jobs (D271): each listed key takes its value, each other
@@ -36,7 +37,7 @@ export async function reviewJob(database: Database, accountId: string, jobId: st
   const given = new Map<string, unknown>()
   for (const [key, raw] of Object.entries(values)) {
     const field = byKey.get(key)
-    const path = `/fields/${pointer(key)}`
+    const path = `/fields/${pointerSegment(key)}`
     if (!field) {
       details.push({ path, message: `Unknown field: the job's fields are ${[...byKey.keys()].join(', ')}` })
       continue

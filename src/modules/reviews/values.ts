@@ -10,11 +10,9 @@ import type { JobField, ResolvedColumn } from '../../lib/fields/model'
 import type { ResolvedType } from '../../lib/fields/types'
 import { normaliseValue } from '../extraction/normalise'
 import { parseDate } from '../extraction/normalise/dates'
+import { pointerSegment } from '../../lib/text'
 
 export type Checked = { ok: true; value: unknown } | { ok: false; details: ErrorDetail[] }
-
-/** A JSON pointer's segment (RFC 6901). */
-export const pointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1')
 
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/
 const CURRENCY = /^[A-Z]{3}$/
@@ -79,18 +77,18 @@ function checkTable(columns: readonly ResolvedColumn[] | undefined, value: unkno
     if (!columns?.length) {
       for (const [key, cell] of Object.entries(cells))
         if (cell !== null && typeof cell !== 'string' && !(typeof cell === 'number' && Number.isFinite(cell)))
-          details.push({ path: `${at}/${pointer(key)}`, message: 'Expected a string, a number or null' })
+          details.push({ path: `${at}/${pointerSegment(key)}`, message: 'Expected a string, a number or null' })
       return cells
     }
     const known = new Set(columns.map((column) => column.key))
     for (const key of Object.keys(cells))
-      if (!known.has(key)) details.push({ path: `${at}/${pointer(key)}`, message: `Unknown column: expected one of ${[...known].join(', ')}` })
+      if (!known.has(key)) details.push({ path: `${at}/${pointerSegment(key)}`, message: `Unknown column: expected one of ${[...known].join(', ')}` })
     return Object.fromEntries(
       columns.map((column) => {
         const checked: Checked = Object.hasOwn(cells, column.key)
           ? cells[column.key] === null
             ? { ok: true, value: null }
-            : checkScalar(column.type, column.values, cells[column.key], `${at}/${pointer(column.key)}`)
+            : checkScalar(column.type, column.values, cells[column.key], `${at}/${pointerSegment(column.key)}`)
           : { ok: true, value: null }
         if (!checked.ok) details.push(...checked.details)
         return [column.key, checked.ok ? checked.value : null]

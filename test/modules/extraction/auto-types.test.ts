@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import { inferType } from '../../../src/lib/fields/concepts'
 import { resolveField } from '../../../src/lib/fields/resolve'
-import { LEXICONS } from '../../../src/lib/lexicon'
+import { lexicons } from '../../../src/lib/lexicon'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { split } from '../../helpers/answers'
 
@@ -21,7 +21,7 @@ describe('identifier words never infer an amount', () => {
   for (const key of ['vat_id', 'tax_id', 'vat_number', 'tax_no', 'iban', 'reference_code', 'price_code', 'fee_reference', 'amount_ref'])
     test(key, () => expect(inferType(key, key, '')).not.toBe('amount'))
 
-  for (const lexicon of LEXICONS)
+  for (const lexicon of lexicons())
     test(`${lexicon.name}: each form of "number" and "iban" beside an amount word`, () => {
       const forms = [...(lexicon.vocabulary.groups.number ?? []), ...(lexicon.vocabulary.groups.iban ?? [])]
       expect(forms.length).toBeGreaterThan(0)

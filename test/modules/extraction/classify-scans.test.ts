@@ -4,13 +4,14 @@
  */
 import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { loadCatalog } from '../../../src/modules/catalog/service'
-import { classifyFile, splitFile } from '../../../src/modules/extraction/classifier'
+import { classifyFile } from '../../../src/modules/extraction/classifier'
 import { builtinClassifier } from '../../../src/modules/extraction/engines/builtin/classify'
 import { detectMediaType } from '../../../src/modules/extraction/readers'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { type SampleDocument, sample, winAnsi } from '../../helpers/documents'
 import { imagePdf, renderPages, toJpeg, toPng } from '../../helpers/images'
 import { TEST_DIALECT } from '../../helpers/database'
+import { splitFile } from '../../helpers/split'
 
 /** No database here: the PostgreSQL run of test/modules would only read the same documents again. */
 const ON_POSTGRES = TEST_DIALECT === 'postgres'
@@ -44,7 +45,7 @@ test.skipIf(ON_POSTGRES)('a scanned bundle (an image-only PDF) is split into its
   const documents = [sample('prescription-de'), sample('bank-statement-en'), sample('contract-fr')]
   const pages = (await Promise.all(documents.map(scan))).flat()
   const pdf = await imagePdf(pages.map((page) => ({ png: toPng(page) })))
-  const found = await splitFile(builtinClassifier, types, { content: pdf, mediaType: detectMediaType(pdf)!, limits: DEFAULT_READ_LIMITS })
+  const { documents: found } = await splitFile(pdf, detectMediaType(pdf)!)
   expect(found.map(({ firstPage, lastPage, classification }) => [firstPage, lastPage, classification.documentType])).toEqual([
     [1, 1, 'medical_prescription'],
     [2, 2, 'bank_statement'],

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { JobField as Field } from '../../../src/lib/fields/model'
 import { resolveField } from '../../../src/lib/fields/resolve'
-import { LEXICONS } from '../../../src/lib/lexicon'
+import { lexicons } from '../../../src/lib/lexicon'
 import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon-file'
 import { loadCatalog } from '../../../src/modules/catalog/service'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
@@ -216,7 +216,7 @@ describe("a clause's words are its own language's", () => {
 })
 
 describe('the contract section of a lexicon file (D222)', () => {
-  const german = LEXICONS.find((lexicon) => lexicon.language === 'de')!
+  const german = lexicons().find((lexicon) => lexicon.language === 'de')!
 
   test.each([
     [{ contract: { colour: {} } }, '/contract/colour: unknown property'],

@@ -5,20 +5,16 @@
  * page) kept whole, with or without a letterhead that every document repeats.
  */
 import { describe, expect, test } from 'bun:test'
-import { loadCatalog } from '../../../src/modules/catalog/service'
-import { splitFile } from '../../../src/modules/extraction/classifier'
-import { builtinClassifier } from '../../../src/modules/extraction/engines/builtin/classify'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
 import { type SampleDocument, sample, sampleText, samplesPdf } from '../../helpers/documents'
 import { TEST_DIALECT } from '../../helpers/database'
+import { splitFile } from '../../helpers/split'
 
 /** No database here: the PostgreSQL run of test/modules would only read the same documents again. */
 const ON_POSTGRES = TEST_DIALECT === 'postgres'
 
-const types = loadCatalog().classifiable()
-
 async function split(documents: readonly SampleDocument[], limits = DEFAULT_READ_LIMITS) {
-  const found = await splitFile(builtinClassifier, types, { content: await samplesPdf(documents), mediaType: MEDIA_TYPES.pdf, limits })
+  const { documents: found } = await splitFile(await samplesPdf(documents), MEDIA_TYPES.pdf, limits)
   return found.map(({ firstPage, lastPage, classification }) => ({ pages: [firstPage, lastPage], type: classification.documentType }))
 }
 
@@ -125,7 +121,7 @@ describe.skipIf(ON_POSTGRES)('a file of several documents', () => {
   test('a text file of documents separated by form feeds is split the same way', async () => {
     const documents = [sample('payslip-en'), sample('payslip-es'), sample('minutes-de'), sample('lab-report-pl')]
     const text = new TextEncoder().encode(documents.map(sampleText).join('\n\f'))
-    const found = await splitFile(builtinClassifier, types, { content: text, mediaType: MEDIA_TYPES.text, limits: DEFAULT_READ_LIMITS })
+    const { documents: found } = await splitFile(text, MEDIA_TYPES.text)
     expect(found.map(({ firstPage, lastPage, classification }) => ({ pages: [firstPage, lastPage], type: classification.documentType }))).toEqual(
       expected(documents),
     )
@@ -145,11 +141,16 @@ describe.skipIf(ON_POSTGRES)('a document of several pages is not cut', () => {
 
   test("each document found holds its own pages' reading, counted from its first page", async () => {
     const documents = [sample('invoice-en'), sample('contract-en-three-pages'), sample('payslip-fr')]
-    const found = await splitFile(builtinClassifier, types, { content: await samplesPdf(documents), mediaType: MEDIA_TYPES.pdf, limits: DEFAULT_READ_LIMITS })
-    expect(found.map((document) => document.document.pages.length)).toEqual([1, 3, 1])
-    expect(found[1]!.document.pages[0]).toContain('MUTUAL NON-DISCLOSURE AGREEMENT')
-    expect(found[1]!.document.layout).toHaveLength(3)
-    expect(found[2]!.document.pages[0]).toContain('BULLETIN DE PAIE')
+    const { documents: found, handed } = await splitFile(await samplesPdf(documents), MEDIA_TYPES.pdf)
+    expect(found.map(({ firstPage, lastPage }) => [firstPage, lastPage])).toEqual([
+      [1, 1],
+      [2, 4],
+      [5, 5],
+    ])
+    expect(handed.map((document) => document.pages.length)).toEqual([1, 3, 1])
+    expect(handed[1]!.pages[0]).toContain('MUTUAL NON-DISCLOSURE AGREEMENT')
+    expect(handed[1]!.layout).toHaveLength(3)
+    expect(handed[2]!.pages[0]).toContain('BULLETIN DE PAIE')
   })
 })
 

@@ -4,7 +4,7 @@
  * unchecked, so that a user picks the threshold on their own documents.
  */
 import { useEffect, useState } from 'preact/hooks'
-import { api, call, type DocumentType, documentTypes, type Schema } from './api.ts'
+import { api, call, useSchemasAndTypes } from './api.ts'
 import type { paths } from './generated/api.ts'
 import { Labeled } from './labeled.tsx'
 import { TypeSelect } from './type-select.tsx'
@@ -18,22 +18,13 @@ const CHOICES = [0.8, 0.9, 0.95, 0.99]
 const percent = (share: number | null) => (share === null ? '—' : `${(share * 100).toFixed(1)} %`)
 
 export function AccuracyScreen() {
-  const [schemas, setSchemas] = useState<Schema[]>([])
-  const [types, setTypes] = useState<DocumentType[]>([])
   const [schemaId, setSchemaId] = useState('')
   const [documentType, setDocumentType] = useState('')
   const [since, setSince] = useState('')
   const [threshold, setThreshold] = useState('')
   const [accuracy, setAccuracy] = useState<Accuracy | null>(null)
   const [error, setError] = useState<string | null>(null)
-
-  useEffect(() => {
-    call(api.GET('/api/v1/schemas')).then(
-      (data) => setSchemas(data.schemas),
-      (failure: Error) => setError(failure.message),
-    )
-    documentTypes().then(setTypes, (failure: Error) => setError(failure.message))
-  }, [])
+  const { schemas, types } = useSchemasAndTypes(setError)
 
   useEffect(() => {
     const query = {

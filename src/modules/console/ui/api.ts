@@ -4,6 +4,7 @@
  * sessionStorage: never in a URL, never in localStorage.
  */
 import createClient, { type Middleware } from 'openapi-fetch'
+import { useEffect, useState } from 'preact/hooks'
 import type { components, paths } from './generated/api.ts'
 
 export { FIELD_TYPES } from '../../../lib/fields/types.ts'
@@ -111,6 +112,21 @@ export function documentTypes(): Promise<DocumentType[]> {
     },
   )
   return catalog
+}
+
+/**
+ * The account's schemas and the catalog's types, read as a screen opens: the pickers of the jobs,
+ * accuracy and try screens read them here. A failed read is told to `onError`, if given.
+ */
+export function useSchemasAndTypes(onError?: (message: string) => void): { schemas: Schema[]; types: DocumentType[] } {
+  const [schemas, setSchemas] = useState<Schema[]>([])
+  const [types, setTypes] = useState<DocumentType[]>([])
+  useEffect(() => {
+    const failed = (failure: Error) => onError?.(failure.message)
+    call(api.GET('/api/v1/schemas')).then((data) => setSchemas(data.schemas), failed)
+    documentTypes().then(setTypes, failed)
+  }, [])
+  return { schemas, types }
 }
 
 /** The upload: multipart, so the body is the form itself. */

@@ -3,8 +3,8 @@
  * and filtered by status, document type, schema and date (D332); one job's result, its review,
  * its document, cancel and delete.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks'
-import { api, call, type DocumentType, documentTypes, ENDED, type Job, jobFile, type Schema, saveBlob, saveJson, saveText } from './api.ts'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { api, call, type DocumentType, ENDED, type Job, jobFile, type Schema, saveBlob, saveJson, saveText, useSchemasAndTypes } from './api.ts'
 import { jobsCsv, tableRowsCsv } from './export.ts'
 import { ResultView } from './result.tsx'
 import { navigate } from './router.ts'
@@ -70,17 +70,9 @@ export interface Names {
 }
 
 export function useNames(): Names & { schemas: Schema[]; types: DocumentType[] } {
-  const [schemas, setSchemas] = useState<Schema[]>([])
-  const [types, setTypes] = useState<DocumentType[]>([])
+  const { schemas, types } = useSchemasAndTypes()
   /** Schemas not in the list (deleted ones stay readable by ID, D11), fetched once each. */
   const [others, setOthers] = useState<Record<string, string>>({})
-  useEffect(() => {
-    call(api.GET('/api/v1/schemas')).then(
-      (data) => setSchemas(data.schemas),
-      () => {},
-    )
-    documentTypes().then(setTypes, () => {})
-  }, [])
   const byId = useMemo(() => new Map(schemas.map((schema) => [schema.id, schema.name])), [schemas])
   const asked = useMemo(() => new Set<string>(), [])
   return {
@@ -113,9 +105,13 @@ export function JobsScreen({ selected }: { selected: string | null }) {
   const [notice, setNotice] = useState<string | null>(null)
   const names = useNames()
   const searching = Boolean(filters.type || filters.name.trim() || filters.from || filters.to)
+  const filtered = (Object.keys(NO_FILTERS) as (keyof Filters)[]).some((key) => filters[key] !== NO_FILTERS[key])
+  /** The latest reading of the list: an earlier one that answers later (a slower search) is dropped, not shown over it (D374). */
+  const latest = useRef(0)
 
   /** Reads pages until enough jobs match (or the budget is spent), from `from` or from the start: those that need review, then the rest (D345). */
   async function load(from: Position | null, kept: Job[], scanned: number) {
+    const reading = ++latest.current
     setLoading(true)
     try {
       let found = kept
@@ -133,6 +129,7 @@ export function JobsScreen({ selected }: { selected: string | null }) {
           ...(at.after ? { starting_after: at.after } : {}),
         }
         const data = await call(api.GET('/api/v1/jobs', { params: { query } }))
+        if (reading !== latest.current) return
         seen += data.jobs.length
         const fresh = at.review || filters.review !== 'first' ? data.jobs : data.jobs.filter((job) => job.needs_review !== true)
         found = [...found, ...fresh.filter((job) => matches(job, filters))]
@@ -146,9 +143,9 @@ export function JobsScreen({ selected }: { selected: string | null }) {
       setRead(seen)
       setError(null)
     } catch (failure) {
-      setError((failure as Error).message)
+      if (reading === latest.current) setError((failure as Error).message)
     } finally {
-      setLoading(false)
+      if (reading === latest.current) setLoading(false)
     }
   }
   /** The next job that needs review (of the schema filtered on), after confirming one (D343). */
@@ -227,7 +224,7 @@ export function JobsScreen({ selected }: { selected: string | null }) {
             <button type="button" class="quiet" onClick={() => load(null, [], 0)}>
               Refresh
             </button>
-            <button type="button" class="quiet" disabled={filters === NO_FILTERS} onClick={() => setFilters(NO_FILTERS)}>
+            <button type="button" class="quiet" disabled={!filtered} onClick={() => setFilters(NO_FILTERS)}>
               Clear filters
             </button>
           </div>

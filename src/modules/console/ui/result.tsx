@@ -311,7 +311,7 @@ function FieldRow({ field, value, meta, required, active, selected, onHover, onS
                 review.review.save({ key: field.key }, next)
                 review.onSaved(field.key)
               }}
-              onConfirm={(next) => review.review.confirm({ [field.key]: next })}
+              onConfirm={(next) => review.review.confirm({ target: { key: field.key }, value: next })}
               onCancel={() => review.onCanceled(field.key)}
             />
           ) : review ? (
@@ -450,7 +450,7 @@ function RowsTable({ columns, rows, rowKey, activeRow, onRow, review }: RowsTabl
                         }}
                         onConfirm={(value) => {
                           review.review.save(target, value)
-                          review.review.confirm({ [field.key]: withCell(rows, target, value) })
+                          review.review.confirm({ target, value })
                         }}
                         onCancel={() => review.onCanceled(field.key)}
                       />
@@ -491,11 +491,6 @@ function RowsTable({ columns, rows, rowKey, activeRow, onRow, review }: RowsTabl
       )}
     </div>
   )
-}
-
-/** The rows with one cell changed: a confirm sent with a cell's edit does not wait for the edit to be kept. */
-function withCell(rows: Record<string, unknown>[], { row, column }: { row: number; column: string }, value: unknown) {
-  return rows.map((entry, index) => (index === row ? { ...entry, [column]: value } : entry))
 }
 
 interface PageViewProps {

@@ -49,7 +49,8 @@ export interface Review {
   readBox: (page: number, box: Bbox) => Promise<void>
   /** The field or cell a box drawn now is read into. */
   target: Target | null
-  confirm: (more?: Record<string, unknown>) => Promise<void>
+  /** Confirms the review: the corrections, and with `edit` one more not yet saved (an editor's Ctrl+Enter does not wait for its save to be kept). */
+  confirm: (edit?: { target: Target; value: unknown }) => Promise<void>
   busy: boolean
   message: { text: string; error: boolean } | null
 }
@@ -114,12 +115,12 @@ export function useReview(job: Job, selected: string | null, onReviewed: (job: J
         setMessage({ text: (failure as Error).message, error: true })
       }
     },
-    async confirm(more = {}) {
+    async confirm(edit) {
       setBusy(true)
       try {
         // A second review starts again from what the engine read (D271): the values an earlier review corrected are sent again, as shown (D344).
         const corrected = job.fields.filter((field) => job.fields_meta?.[field.key]?.corrected).map((field) => [field.key, job.result?.[field.key] ?? null])
-        const fields = { ...Object.fromEntries(corrected), ...edits, ...more }
+        const fields = { ...Object.fromEntries(corrected), ...(edit ? withValue(edits, edit.target, edit.value) : edits) }
         const { job: reviewed } = await call(api.POST('/api/v1/jobs/{id}/review', { params: { path: { id: job.id } }, body: { fields } }))
         setEdits({})
         setEditingTarget(null)

@@ -4,7 +4,7 @@
  * version, or fields typed here), watch its pages being read, see the result or the documents found.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, call, type DocumentType, documentTypes, ENDED, extract, type Job, type Schema } from './api.ts'
+import { api, call, type DocumentType, ENDED, extract, type Job, useSchemasAndTypes } from './api.ts'
 import { type DraftField, emptyField, FieldsEditor, typedPart } from './fields-editor.tsx'
 import { DocumentView } from './document.tsx'
 import { curlOfExtract } from './export.ts'
@@ -17,8 +17,6 @@ type Source = 'catalog' | 'schema' | 'fields'
 const ACCEPT = '.pdf,.jpg,.jpeg,.png,.tif,.tiff,.webp,.txt,.md,.html,.htm,.docx,application/pdf,image/*,text/*'
 
 export function TryScreen({ schemaId }: { schemaId: string | null }) {
-  const [types, setTypes] = useState<DocumentType[]>([])
-  const [schemas, setSchemas] = useState<Schema[]>([])
   const [file, setFile] = useState<File | null>(null)
   const [documentType, setDocumentType] = useState('invoice')
   const [split, setSplit] = useState(false)
@@ -32,17 +30,11 @@ export function TryScreen({ schemaId }: { schemaId: string | null }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
+  const { schemas, types } = useSchemasAndTypes(setError)
+  // The first schema is chosen once the list is read, unless the screen was opened for one.
   useEffect(() => {
-    documentTypes()
-      .then(setTypes)
-      .catch((failure: Error) => setError(failure.message))
-    call(api.GET('/api/v1/schemas'))
-      .then((data) => {
-        setSchemas(data.schemas)
-        if (!schemaId && data.schemas[0]) setSchema(data.schemas[0].id)
-      })
-      .catch((failure: Error) => setError(failure.message))
-  }, [])
+    if (!schemaId && schemas[0]) setSchema(schemas[0].id)
+  }, [schemas])
 
   const chosen = schemas.find((entry) => entry.id === schema)
 

@@ -5,9 +5,9 @@
  * resolution or the distance a photo was taken from. Pages with a layout (PDFs, scans) give their
  * words' boxes; plain text pages are their own grid of characters and lines.
  */
-import { LEXICONS } from '../../../lib/lexicon'
+import { lexicons } from '../../../lib/lexicon'
 import { fold } from '../../../lib/text'
-import type { PlacedWord } from '../readers/layout'
+import { median, type PlacedWord } from '../readers/layout'
 import type { DocumentText } from '../readers/types'
 
 /** A box [x0, y0, x1, y1] in page units: character widths across, text heights down, from the page's top left. */
@@ -178,12 +178,6 @@ function unitsOf(placed: PlacedWord[]): { x: number; y: number } {
   return { x: median(widths) || 0.01, y: median(heights) || 0.01 }
 }
 
-function median(values: number[]): number {
-  if (!values.length) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
-
 /** A word that changes from one document to the next of a sender: an amount, a date, a time, a count — any run of digits shorter than an identifier. */
 export function isVariable(key: string): boolean {
   let digits = 0
@@ -204,7 +198,11 @@ const MIN_IDENTIFIER_DIGITS = 5
  */
 let commonWords: ReadonlySet<string> | undefined
 function isCommonWord(key: string): boolean {
-  commonWords ??= new Set(LEXICONS.flatMap(({ language: _, name: __, ...lists }) => stringsIn(lists)).flatMap((text) => fold(text).match(RUN) ?? []))
+  commonWords ??= new Set(
+    lexicons()
+      .flatMap(({ language: _, name: __, ...lists }) => stringsIn(lists))
+      .flatMap((text) => fold(text).match(RUN) ?? []),
+  )
   return commonWords.has(key)
 }
 

@@ -115,7 +115,8 @@ function groupRows(units: PositionedWord[][]): PositionedWord[][] {
   return rows.map((row) => row.words.sort((p, q) => p.x0 - q.x0))
 }
 
-function median(values: number[]): number {
+/** The middle value of a list (the upper one of an even list's two), 0 for none. */
+export function median(values: number[]): number {
   const sorted = [...values].sort((p, q) => p - q)
   return sorted[Math.floor(sorted.length / 2)] ?? 0
 }

@@ -6,7 +6,7 @@
  */
 import type { DocumentText } from '../../readers/types'
 import { dateOrderOf } from '../../normalise/dates'
-import { LEXICONS } from '../../../../lib/lexicon'
+import { lexicons } from '../../../../lib/lexicon'
 import { collapse, fold } from '../../../../lib/text'
 import { letterWords } from './text'
 
@@ -81,7 +81,7 @@ function splitCells(raw: string): Cell[] {
 export type Language = string
 
 /** Each lexicon's common words as compared: folded like the text. */
-const COMMON_WORDS = LEXICONS.map((lexicon) => ({ language: lexicon.language, words: lexicon.common_words.map(fold) }))
+const COMMON_WORDS = lexicons().map((lexicon) => ({ language: lexicon.language, words: lexicon.common_words.map(fold) }))
 
 /** The language with the most of its common words in the text (OCR uses it to pick a model too). */
 export function detectLanguage(text: string): Language {

@@ -4,7 +4,7 @@
  * "Kundennummer"); a word that two lexicons share ("total", "datum") tells none. Labels count
  * because the top of an invoice is mostly labels, names and numbers, with few common words.
  */
-import { LEXICONS } from '../../../../lib/lexicon'
+import { lexicons } from '../../../../lib/lexicon'
 import { fold } from '../../../../lib/text'
 import type { OcrLanguage } from './tesseract'
 
@@ -26,7 +26,7 @@ const wordsIn = (text: string) => fold(text).split(/[^\p{L}]+/u)
 /** Each telling word, with the one language whose lexicon has it. */
 const TELLS: Map<string, string> = (() => {
   const lexiconsOf = new Map<string, string[]>()
-  for (const lexicon of LEXICONS) {
+  for (const lexicon of lexicons()) {
     const phrases = [
       ...lexicon.common_words,
       ...Object.values(lexicon.labels).flat(),
