@@ -437,6 +437,36 @@ describe('a review teaches the account the sender’s layout', () => {
     expect(second.fields_meta.company_name.learned).toMatchObject({ job: first.id })
   })
 
+  test('two reviews at once of one sender’s documents, on two instances, keep both changes to its layout (D360)', async () => {
+    const one = await makeTestApp({ dbPath: join(dir.path, 'concurrent.sqlite') })
+    const other = await makeTestApp({ database: await anotherHandle(one.database) })
+    const key = one.keyA.key
+    const fields = {
+      ...FIELDS,
+      tendered: { type: 'amount', description: 'Amount tendered by the customer' },
+      quantity: { type: 'number', description: 'Number of items' },
+    }
+    const first = await extract(one, receipt(SANYU, FIRST), key, fields)
+    await reviewed(one, first.id, { company_name: 'SANYU STATIONERY SHOP' }, key)
+    // Both later receipts are read with the layout the first taught; each review then teaches it another field.
+    const second = await extract(one, receipt(SANYU, SECOND), key, fields)
+    const third = await extract(other, receipt(SANYU, THIRD), key, fields)
+    const [layout] = (await one.call('GET', '/api/v1/layouts')).body.layouts
+    for (const job of [second, third]) expect(job.fields_meta.company_name.learned).toMatchObject({ layout: layout.id })
+    await Promise.all([reviewed(one, second.id, { tendered: 19.2 }, key), reviewed(other, third.id, { quantity: 1 }, key)])
+    const { layouts } = (await one.call('GET', '/api/v1/layouts')).body
+    expect(layouts).toHaveLength(1)
+    expect(layouts[0].fields).toMatchObject({
+      company_name: { how: 'constant' },
+      tendered: { how: 'printed', job_id: second.id },
+      quantity: { how: 'printed', job_id: third.id },
+    })
+    const next = await extract(other, receipt(SANYU, { ...FIRST, indent: 4 }), key, fields)
+    expect([next.result.company_name, next.result.tendered, next.result.quantity]).toEqual(['SANYU STATIONERY SHOP', '22.50', 2])
+    expect(next.fields_meta.tendered.learned).toMatchObject({ job: second.id, how: 'printed' })
+    expect(next.fields_meta.quantity.learned).toMatchObject({ job: third.id, how: 'printed' })
+  })
+
   test('an instance holding the account’s layouts in memory reads what a review or a forget on another changed (D300, D301)', async () => {
     const one = await makeTestApp({ dbPath: join(dir.path, 'held.sqlite') })
     const other = await makeTestApp({ database: await anotherHandle(one.database) })

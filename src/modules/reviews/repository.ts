@@ -102,6 +102,12 @@ export const reviewsRepository = perDatabase((database) => {
     /** One of the account's layouts. */
     find: async (accountId: string, id: string): Promise<LayoutRow | undefined> => (await db.select().from(layouts).where(owned(accountId, id)))[0],
 
+    /** One of the account's layouts, held until the transaction ends (PostgreSQL's row lock): a review reads what it updates (D360). */
+    *locked(tx: Queries, accountId: string, id: string): Part<LayoutRow | undefined> {
+      const [row] = yield* forUpdate(tx.select().from(layouts).where(owned(accountId, id)))
+      return row
+    },
+
     /** Stores a layout, or replaces the one of the same id with its index; the account's, or none when another's holds the id. */
     *save(tx: Queries, layout: StoredLayout): Part<void> {
       const [held] = yield* forUpdate(tx.select({ accountId: layouts.accountId }).from(layouts).where(eq(layouts.id, layout.id)))

@@ -5,14 +5,15 @@
  * they match (D274). Nothing here reaches another account: every query names the account.
  */
 import type { Database } from '../../db/database'
+import type { Part, Queries } from '../../db/dialect'
 import { type ErrorDetail, errors } from '../../http/errors'
 import type { FieldMeta } from '../../lib/fields/model'
 import { isIdOf, newId } from '../../lib/ids'
 import { nowIso } from '../../lib/time'
-import { type JobToReview, jobToReview, recordReview } from '../extraction/service'
+import { jobToReview, recordReview } from '../extraction/service'
 import { markWeight } from '../extraction/learning/fingerprint'
 import { hashKey } from '../extraction/learning/layout-index'
-import { learnLayout, type ReadAnswer } from '../extraction/learning/learn'
+import { applyLesson, type Lesson, lessonOf, type ReadAnswer } from '../extraction/learning/learn'
 import type { DocumentText } from '../extraction/readers/types'
 import type { Job } from '../extraction/model'
 import { queueJobEvent } from '../webhooks/service'
@@ -69,13 +70,15 @@ export async function reviewJob(database: Database, accountId: string, jobId: st
   }
 
   const now = nowIso()
-  const layout = target.reading && (await learned(database, accountId, jobId, target, taught, read, now))
+  // What the review teaches is learned before the transaction; the layout it updates is read inside it (D360).
+  const lesson = target.reading ? lessonOf({ job: jobId, document: target.reading as DocumentText, fields: target.fields, values: taught, read }) : undefined
+  const readWith = Object.values(target.fieldsMeta).find((meta) => meta.learned)?.learned?.layout
   const repository = reviewsRepository(database)
   const job = await database.transaction(function* (tx) {
     const job = yield* recordReview(database, tx, accountId, jobId, { result, fieldsMeta, needsReview: false, at: now })
     if (!job) return undefined
     yield* repository.insertReview(tx, { accountId, jobId, values: result, corrected, createdAt: now })
-    if (layout) yield* repository.save(tx, layout)
+    if (lesson) yield* learn(tx, repository, { accountId, jobId, lesson, readWith, now })
     yield* queueJobEvent(database, tx, { id: jobId, accountId, status: job.status, completedAt: job.completed_at, wire: job, reviewed: now })
     return job
   })
@@ -85,26 +88,23 @@ export async function reviewJob(database: Database, accountId: string, jobId: st
 }
 
 /**
- * The layout a review teaches (D260–D264, D273): the one the job was read with, updated, when the
- * document is still its sender's; else a new one. None when the review places nothing.
+ * Lays what a review teaches over the layout the job was read with (D260–D264, D273), read and
+ * held in the review's transaction (D360): two reviews of one sender's documents at once take
+ * turns (PostgreSQL's row lock; SQLite's immediate transaction), and the second updates what the
+ * first wrote, so neither one's change is lost. A new layout when the job was read with none, or
+ * the document is no longer its sender's; none when the review places nothing.
  */
-async function learned(
-  database: Database,
-  accountId: string,
-  jobId: string,
-  target: JobToReview,
-  values: Record<string, unknown>,
-  read: Record<string, ReadAnswer>,
-  now: string,
-) {
-  const repository = reviewsRepository(database)
-  const readWith = Object.values(target.fieldsMeta).find((meta) => meta.learned)?.learned?.layout
-  const row = readWith ? await repository.find(accountId, readWith) : undefined
+function* learn(
+  tx: Queries,
+  repository: ReturnType<typeof reviewsRepository>,
+  review: { accountId: string; jobId: string; lesson: Lesson; readWith: string | undefined; now: string },
+): Part<void> {
+  const { accountId, jobId, lesson, readWith, now } = review
+  const row = readWith ? yield* repository.locked(tx, accountId, readWith) : undefined
   const into = row ? parseLayout(row.body) : undefined
-  const document = target.reading as DocumentText
-  const layout = learnLayout({ job: jobId, document, fields: target.fields, values, read }, { into, id: newId('lay'), now })
-  if (!layout.fingerprint.marks.length || (!into && !Object.keys(layout.fields).length)) return undefined
-  return {
+  const layout = applyLesson(lesson, { into, id: newId('lay'), now })
+  if (!layout.fingerprint.marks.length || (!into && !Object.keys(layout.fields).length)) return
+  yield* repository.save(tx, {
     id: layout.id,
     accountId,
     jobId,
@@ -112,7 +112,7 @@ async function learned(
     marks: layout.fingerprint.marks.map((mark) => ({ word: hashKey(mark.key) | 0, weight: markWeight(mark) })),
     createdAt: layout.createdAt,
     updatedAt: layout.updatedAt,
-  }
+  })
 }
 
 function toWire(row: LayoutRow): Layout {

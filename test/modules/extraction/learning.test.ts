@@ -14,8 +14,10 @@ import type { Engine } from '../../../src/modules/extraction/engines/types'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { type Candidate, LayoutIndex, LayoutStore } from '../../../src/modules/extraction/learning/layout-index'
 import type { LearnedLayout } from '../../../src/modules/extraction/learning/layout'
+import { CONSTANT_MATCH, matches, similarity } from '../../../src/modules/extraction/learning/fingerprint'
 import { learnLayout, type ReadAnswer } from '../../../src/modules/extraction/learning/learn'
 import { withLearnedLayouts } from '../../../src/modules/extraction/learning/read'
+import { ownKeys } from '../../../src/modules/extraction/learning/words'
 import { readDocument } from '../../../src/modules/extraction/readers'
 import type { Raster } from '../../../src/modules/extraction/readers/ocr/raster'
 import { DEFAULT_READ_LIMITS, type DocumentText, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
@@ -37,6 +39,8 @@ interface Invoice {
   /** Printed day first: 14/11/2026. */
   date: string
   items: [description: string, quantity: number, amount: string][]
+  /** Rows printed under the total: a rounding line and the rounded total, what was paid. */
+  after?: [label: string, value: string][]
 }
 
 /** Where the page is printed: moved (points) and scaled, as a scan laid askew or a photo taken closer. */
@@ -95,6 +99,7 @@ async function invoicePdf(sender: Sender, invoice: Invoice, placement: Placement
     ['Subtotal', money(subtotal)],
     ['VAT 20%', money(subtotal * 0.2)],
     ['Total', totalOf(invoice)],
+    ...(invoice.after ?? []),
   ] as const) {
     y += 16
     text(label, 300, y)
@@ -146,9 +151,9 @@ const general: Engine = {
   },
 }
 
-async function extract(document: DocumentText, layouts?: LayoutStore): Promise<Answers> {
+async function extract(document: DocumentText, layouts?: LayoutStore, engine: Engine = general): Promise<Answers> {
   const task = { content: new Uint8Array([1]), mediaType: MEDIA_TYPES.pdf, documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS }
-  const answers = taskAnswers(await inProcessExtractor(general, { read: async () => document })(task))
+  const answers = taskAnswers(await inProcessExtractor(engine, { read: async () => document })(task))
   // As the job runner does (D274): the document as read, again with the account's layouts.
   return layouts ? withLearnedLayouts(document, fields, answers, layouts.source) : answers
 }
@@ -213,6 +218,16 @@ const longer: Invoice = {
   ],
 }
 
+/** Goods none of the invoices above lists: with another branch's lines, an invoice that matches its sender's layout loosely. */
+const otherGoods: Invoice = {
+  number: 'NW-2026-0702',
+  date: '08/01/2027',
+  items: [
+    ['Whiteboard markers', 6, '8.40'],
+    ['Desk organiser', 2, '27.80'],
+  ],
+}
+
 /** A store that learned Northwind's first invoice, reviewed right. */
 async function taughtNorthwind(): Promise<{ layouts: LayoutStore; layout: LearnedLayout }> {
   const layouts = new LayoutStore()
@@ -262,6 +277,151 @@ describe('a reviewed document teaches its sender', () => {
     expect(result.line_items).toEqual(longer.items.map(([description, quantity, amount]) => ({ description, quantity, amount })))
     expect(fieldsMeta.line_items!.learned).toEqual({ layout: 'lay_job_1', job: 'job_1', how: 'table' })
     expect(result.total).toBe(totalOf(longer))
+  })
+})
+
+describe('a learned total and a rounding line the taught invoice did not print (D361)', () => {
+  const rounded = (invoice: Invoice, after: [string, string][]): Invoice => ({ ...invoice, after })
+  const totalRead = async (layouts: LayoutStore, invoice: Invoice) => {
+    const answers = await extract(await read(await invoicePdf(NORTHWIND, invoice, { dx: 20, dy: 30, scale: 1.1 })), layouts)
+    return { total: storedAnswers(['total'], answers).result.total, learned: answers.total!.learned }
+  }
+
+  test('gives way to the rounded total printed after the rounding line, signed or not, whatever the words', async () => {
+    const { layouts } = await taughtNorthwind()
+    // 67.32 is the second invoice's total; its rounding line brings it to the nearest 5 cents, 67.30.
+    expect(totalOf(second)).toBe('67.32')
+    const learned = { layout: 'lay_job_1', job: 'job_1', how: 'printed' } as const
+    const cases: [after: [string, string][], total: string][] = [
+      [
+        [
+          ['Rounding Adj', '-0.02'],
+          ['Total Rounded', '67.30'],
+        ],
+        '67.30',
+      ],
+      // Unsigned, and in words the lexicons do not hold: the arithmetic tells it.
+      [
+        [
+          ['Arrondi', '0.02'],
+          ['Net a payer', '67.30'],
+        ],
+        '67.30',
+      ],
+      [
+        [
+          ['Afrunding', '-0,02'],
+          ['I alt', '67,30'],
+        ],
+        '67.30',
+      ],
+      // An adjustment printed without the zero before its mark, as tills print cents.
+      [
+        [
+          ['Rounding Adj', ',02'],
+          ['Rounded', '67.30'],
+        ],
+        '67.30',
+      ],
+      // To a whole unit, where a rounding line names itself (in any of the lexicons' languages).
+      [
+        [
+          ['Rundung', '-0,32'],
+          ['Gesamt', '67,00'],
+        ],
+        '67.00',
+      ],
+    ]
+    for (const [after, total] of cases) expect([after, await totalRead(layouts, rounded(second, after))]).toEqual([after, { total, learned }])
+    // Without the rounding line, the learned place answers as before.
+    expect(await totalRead(layouts, second)).toEqual({ total: '67.32', learned })
+  })
+
+  test('the general reading’s total, right on the taught invoice, gives way alike', async () => {
+    // A general reading that reads the first "Total" right, and says on which line, but knows no rounding.
+    const totalFirst: Engine = {
+      name: 'fake-total',
+      async extract({ document }) {
+        const lines = document.pages[0]!.split('\n')
+        const line = lines.findIndex((text) => /^\s*Total\s+\S+\s*$/.test(text))
+        const total = line < 0 ? null : lines[line]!.trim().split(/\s+/)[1]!
+        return { total: { value: total, confidence: 0.8, page: total === null ? null : 1, snippet: null, ...(total === null ? {} : { line }) } }
+      },
+    }
+    const layouts = new LayoutStore()
+    const document = await read(await invoicePdf(NORTHWIND, first))
+    const answers = await extract(document, layouts, totalFirst)
+    expect(review(layouts, 'job_1', document, answers, truthOf(NORTHWIND, first)).fields.total).toMatchObject({ how: 'printed', corrected: false })
+    const next = await read(
+      await invoicePdf(
+        NORTHWIND,
+        rounded(second, [
+          ['Afrunding', '-0,02'],
+          ['At betale', '67,30'],
+        ]),
+      ),
+    )
+    expect((await extract(next, undefined, totalFirst)).total!.value).toBe('67.32')
+    expect(await extract(next, layouts, totalFirst)).toMatchObject({ total: { value: '67.30', learned: { layout: 'lay_job_1', how: 'printed' } } })
+    // Without a rounding line, the general reading's total stands, unchanged.
+    const plain = await read(await invoicePdf(NORTHWIND, second))
+    expect((await extract(plain, layouts, totalFirst)).total).toEqual((await extract(plain, undefined, totalFirst)).total)
+  })
+
+  test('keeps the learned total where the arithmetic is not a rounding', async () => {
+    const { layouts } = await taughtNorthwind()
+    const cases: [string, string][][] = [
+      // What was paid, then the change: the small amount after the larger.
+      [
+        ['Paid', '67.35'],
+        ['Change', '0.03'],
+      ],
+      // A small amount, then one it makes that is no rounder than the total.
+      [
+        ['Discount', '0.02'],
+        ['To pay', '67.34'],
+      ],
+      // Rounded further than half a coin.
+      [
+        ['Adjustment', '-0.07'],
+        ['To pay', '67.25'],
+      ],
+      // A whole unit and a tax that make the total, on a row that names no rounding.
+      [
+        ['VAT', '0.32'],
+        ['Net', '67.00'],
+      ],
+      // A breakdown of net and tax: two amounts on a row are no rounding line.
+      [
+        ['Net and VAT', '67.00   0.32'],
+        ['Tax summary', '67.00   0.32'],
+      ],
+    ]
+    for (const after of cases) expect([after, (await totalRead(layouts, rounded(second, after))).total]).toEqual([after, '67.32'])
+  })
+
+  test('a total the person chose above a rounding line stays the unrounded one on the next invoice', async () => {
+    const layouts = new LayoutStore()
+    const taught = rounded(second, [
+      ['Rounding Adj', '-0.02'],
+      ['Total Rounded', '67.30'],
+    ])
+    const document = await read(await invoicePdf(NORTHWIND, taught))
+    const layout = review(layouts, 'job_1', document, await extract(document, layouts), truthOf(NORTHWIND, taught))
+    expect(layout.fields.total).toMatchObject({ how: 'printed', value: '67.32', unrounded: true })
+    // 281.28, rounded to 281.25 on the longer invoice: the person's choice holds.
+    expect(totalOf(longer)).toBe('281.28')
+    expect(
+      (
+        await totalRead(
+          layouts,
+          rounded(longer, [
+            ['Rounding Adj', '-0.03'],
+            ['Total Rounded', '281.25'],
+          ]),
+        )
+      ).total,
+    ).toBe('281.28')
   })
 })
 
@@ -427,6 +587,61 @@ describe('constant facts', () => {
     const { result, fieldsMeta } = storedAnswers(Object.keys(answers), answers)
     expect(result.company_name).toBe('Northwind Stationery')
     expect(fieldsMeta.company_name).toMatchObject({ page: null, bbox: null, learned: { layout: 'lay_job_1', job: 'job_1', how: 'constant' } })
+  })
+
+  test('on a match too loose for a constant, it is answered where the general reading names the taught sender (D362)', async () => {
+    const layouts = new LayoutStore()
+    const one = await read(await invoicePdf(NORTHWIND, first))
+    const layout = review(layouts, 'job_1', one, await extract(one, layouts), { ...truthOf(NORTHWIND, first), company_name: 'Northwind Stationery' })
+    // Another branch: its own registration and footer, other goods.
+    const branch: Sender = { ...NORTHWIND, registration: 'BRANCH NO 7731', footer: 'RETURNS ACCEPTED WITHIN THIRTY DAYS' }
+    const document = await read(await invoicePdf(branch, otherGoods))
+    const found = similarity(layout.fingerprint, ownKeys(document))
+    expect(matches(found)).toBe(true)
+    expect(found.score < CONSTANT_MATCH.score || found.head < CONSTANT_MATCH.head).toBe(true)
+    const answers = await extract(document, layouts)
+    expect(answers.company_name).toMatchObject({ value: 'Northwind Stationery', learned: { layout: 'lay_job_1', job: 'job_1', how: 'constant' } })
+    // A document that matches as loosely but names another sender is answered as printed.
+    const renamed = await read(await invoicePdf({ ...branch, registration: NORTHWIND.registration, name: 'NORTHGATE OFFICE SUPPLY LTD' }, otherGoods))
+    expect(matches(similarity(layout.fingerprint, ownKeys(renamed)))).toBe(true)
+    const other = (await extract(renamed, layouts)).company_name!
+    expect([other.value, other.learned]).toEqual(['NORTHGATE OFFICE SUPPLY LTD', undefined])
+  })
+
+  test('on a match too loose for a constant, it is answered where the general reading reads it with a letter wrong (D362)', async () => {
+    const layouts = new LayoutStore()
+    const one = await read(await invoicePdf(NORTHWIND, first))
+    const layout = review(layouts, 'job_1', one, await extract(one, layouts), { ...truthOf(NORTHWIND, first), company_name: 'Harbour Stationers' })
+    expect(layout.fields.company_name).toMatchObject({ how: 'constant', value: 'Harbour Stationers' })
+    // A branch that prints the name the person writes, read with a letter wrong; and one that prints another.
+    const branch = (name: string): Sender => ({ ...NORTHWIND, name, footer: 'RETURNS ACCEPTED WITHIN THIRTY DAYS' })
+    const misread = await read(await invoicePdf(branch('HARBOUR STATIONFRS'), otherGoods))
+    const found = similarity(layout.fingerprint, ownKeys(misread))
+    expect(matches(found) && found.score < CONSTANT_MATCH.score).toBe(true)
+    expect((await extract(misread, layouts)).company_name).toMatchObject({ value: 'Harbour Stationers', learned: { how: 'constant' } })
+    const another = (await extract(await read(await invoicePdf(branch('HARBOUR TRADING CO'), otherGoods)), layouts)).company_name!
+    expect([another.value, another.learned]).toEqual(['HARBOUR TRADING CO', undefined])
+  })
+
+  test('the sender’s printed name, where its learned place finds nothing, is the reviewed one when the general reading misreads it (D362)', async () => {
+    const { layouts, layout } = await taughtNorthwind()
+    const name = layout.fields.company_name!
+    expect(name).toMatchObject({ how: 'printed', value: NORTHWIND.name })
+    // The place the name was learned at finds nothing on this page (as on a poor scan).
+    layouts.put({ ...layout, fields: { ...layout.fields, company_name: { ...name, anchors: [] } as typeof name } })
+    const document = await read(await invoicePdf(NORTHWIND, second))
+    const reading = (company: string): Engine => ({
+      name: 'fake-name',
+      async extract() {
+        return { company_name: { value: company, confidence: 0.8, page: 1, snippet: null } }
+      },
+    })
+    expect((await extract(document, layouts, reading('NORTHWLND OFFLCE SUPPIY LTD'))).company_name).toMatchObject({
+      value: NORTHWIND.name,
+      learned: { layout: 'lay_job_1', how: 'printed' },
+    })
+    const other = (await extract(document, layouts, reading('NORTHWIND PAPER MILLS PLC'))).company_name!
+    expect([other.value, other.learned]).toEqual(['NORTHWIND PAPER MILLS PLC', undefined])
   })
 
   test('a value the person says is not there is not answered for that sender, and says why', async () => {

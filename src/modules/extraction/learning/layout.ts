@@ -69,6 +69,11 @@ export interface PrintedField {
   corrected: boolean
   /** Day before month or after, as the reviewed date was printed. */
   dateOrder?: DateOrder
+  /**
+   * An amount the person chose though a rounding line and a rounded amount are printed after it:
+   * it does not give way to the rounded amount on the sender's next documents (D361).
+   */
+  unrounded?: true
 }
 
 /** A value that is not printed as reviewed: the sender's name as a person always writes it. */

@@ -16,6 +16,7 @@ import { anchorsOf } from './anchors'
 import { fingerprintOf, MAX_MARKS, similarity } from './fingerprint'
 import { type Fingerprint, LAYOUT_VERSION, type LearnedField, type LearnedLayout } from './layout'
 import { bboxOf } from './place'
+import { roundedAfter } from './rounding'
 import { learnTable } from './tables'
 import { type Printing, printings, squashed } from './values'
 import { type Page, pagesOf, type Word } from './words'
@@ -47,22 +48,38 @@ const SAME_SENDER = 0.5
 const MIN_COMMON_MARKS = 8
 
 /**
- * The layout a review teaches: `into` (the layout the job was read with) updated when the
+ * What one review teaches, before it is laid over the layout its job was read with: the document's
+ * fingerprint, and per reviewed field what it learned of it — or undefined, when the review says it
+ * is not there or it cannot be placed. The costly part of learning, kept apart so that a review
+ * learns it outside the transaction that reads and updates the layout (D360).
+ */
+export interface Lesson {
+  fingerprint: Fingerprint
+  fields: Map<string, LearnedField | undefined>
+}
+
+export function lessonOf(review: Review): Lesson {
+  const pages = pagesOf(review.document)
+  const fields = new Map<string, LearnedField | undefined>()
+  for (const field of review.fields)
+    if (Object.hasOwn(review.values, field.key)) fields.set(field.key, learnField(pages, field, review.values[field.key], review.job, review.read?.[field.key]))
+  return { fingerprint: fingerprintOf(pages, MAX_MARKS), fields }
+}
+
+/**
+ * The layout a lesson teaches: `into` (the layout the job was read with) updated when the
  * document is still its sender's, else a new one with the id given. Fields the review does not
  * name keep what `into` taught of them.
  */
-export function learnLayout(review: Review, options: { into?: LearnedLayout; id: string; now: string }): LearnedLayout {
-  const pages = pagesOf(review.document)
-  const fingerprint = fingerprintOf(pages, MAX_MARKS)
+export function applyLesson(lesson: Lesson, options: { into?: LearnedLayout; id: string; now: string }): LearnedLayout {
+  const { fingerprint } = lesson
   const keys = new Set(fingerprint.marks.map((mark) => mark.key))
   const into = options.into && similarity(options.into.fingerprint, keys).score >= SAME_SENDER ? options.into : undefined
   const fields: Record<string, LearnedField> = { ...(into?.fields ?? {}) }
-  for (const field of review.fields) {
-    if (!Object.hasOwn(review.values, field.key)) continue
-    const learned = learnField(pages, field, review.values[field.key], review.job, review.read?.[field.key])
-    if (learned) fields[field.key] = learned
+  for (const [key, learned] of lesson.fields) {
+    if (learned) fields[key] = learned
     // What the review says is not there, or cannot be placed, the layout no longer claims to know.
-    else delete fields[field.key]
+    else delete fields[key]
   }
   return {
     id: into?.id ?? options.id,
@@ -72,6 +89,11 @@ export function learnLayout(review: Review, options: { into?: LearnedLayout; id:
     createdAt: into?.createdAt ?? options.now,
     updatedAt: options.now,
   }
+}
+
+/** The layout a review teaches (`lessonOf` laid over `into` by `applyLesson`). */
+export function learnLayout(review: Review, options: { into?: LearnedLayout; id: string; now: string }): LearnedLayout {
+  return applyLesson(lessonOf(review), options)
 }
 
 /** The words both documents print are the sender's; the rest were one document's. */
@@ -97,7 +119,18 @@ function learnField(pages: Page[], field: JobField, raw: unknown, job: string, r
   const anchors = anchorsOf(pages[chosen.page]!, chosen.words, field.type)
   if (!anchors.length) return constant
   const corrected = !read || JSON.stringify(normaliseValue(field, read.value)) !== JSON.stringify(value)
-  return { how: 'printed', type: field.type, job, value, page: chosen.page, anchors, corrected, ...(chosen.order ? { dateOrder: chosen.order } : {}) }
+  const unrounded = field.type === 'amount' && roundedAfter(pages[chosen.page]!, Number(value), chosen.words) !== undefined
+  return {
+    how: 'printed',
+    type: field.type,
+    job,
+    value,
+    page: chosen.page,
+    anchors,
+    corrected,
+    ...(chosen.order ? { dateOrder: chosen.order } : {}),
+    ...(unrounded ? { unrounded } : {}),
+  }
 }
 
 /**

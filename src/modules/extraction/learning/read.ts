@@ -11,14 +11,16 @@ import { collapse } from '../../../lib/text'
 import { type Answers, answerOf, answersOf, type FieldAnswer } from '../answers'
 import { MIN_OCR_CONFIDENCE } from '../confidence'
 import { normaliseValue } from '../normalise'
+import { findAmounts } from '../normalise/amounts'
 import { type DateOrder, dateOrderOf } from '../normalise/dates'
 import type { DocumentText } from '../readers/types'
 import { CONSTANT_MATCH, matches, type Similarity, similarity } from './fingerprint'
 import type { Anchor, LayoutSource, LearnedLayout, LearnedSource, PrintedField } from './layout'
-import { anchorOn, bboxOf, type Cell, cellsNear, predictedBox, textOf } from './place'
+import { anchorOn, bboxOf, type Cell, cellsNear, editDistance, predictedBox, sameKey, textOf } from './place'
+import { roundedAfter } from './rounding'
 import { readTable } from './tables'
-import { spellings, squashed, typed } from './values'
-import { type Box, ownKeys, type Page, pagesOf, type Word } from './words'
+import { spellings, squashed, TEXT_LIKENESS, typed } from './values'
+import { type Box, keysOf, ownKeys, type Page, pagesOf, type Word } from './words'
 
 /** How sure an answer read at a learned place is, by what found the place. */
 const CONFIDENCE: Record<Anchor['kind'] | 'landmarks' | 'constant', number> = {
@@ -97,7 +99,9 @@ export function readWithLayout(pages: Page[], fields: readonly JobField[], match
         case 'constant':
           return [
             field.key,
-            close ? { value: learned.value, confidence: CONFIDENCE.constant, page: null, snippet: null, bbox: null, learned: source } : fallback,
+            close || namesSender(fallback.value, layout) || spelledAs(fallback.value, learned.value)
+              ? { value: learned.value, confidence: CONFIDENCE.constant, page: null, snippet: null, bbox: null, learned: source }
+              : fallback,
           ] as const
         case 'absent':
           return [field.key, close ? { value: null, confidence: 0, page: null, snippet: null, bbox: null, learned: source } : fallback] as const
@@ -109,14 +113,46 @@ export function readWithLayout(pages: Page[], fields: readonly JobField[], match
           // A field the general reading got right is left to it where it answers, but for the
           // reviewed text found again at its place: its spelling as the person confirmed it (D265).
           const generalFirst = !learned.corrected && fallback.value !== null && fallback.value !== undefined
-          if (generalFirst && !TEXT_TYPES.has(field.type)) return [field.key, fallback] as const
+          if (generalFirst && !TEXT_TYPES.has(field.type)) {
+            // Its amount, too, gives way to a rounded one below it that the taught document did not print (D361).
+            const rounded = field.type === 'amount' && !learned.unrounded ? roundedGeneral(pages, fallback) : undefined
+            return [field.key, rounded ? { ...rounded, learned: source } : fallback] as const
+          }
           const read = readPrinted(pages, field, learned, learned.dateOrder ?? (field.type === 'date' ? order() : undefined))
           const taken = read && (!generalFirst || JSON.stringify(read.value) === JSON.stringify(learned.value))
-          return [field.key, taken ? { ...read, learned: source } : fallback] as const
+          if (taken) return [field.key, { ...read, learned: source }] as const
+          // The sender's own name, read by the general reading with a letter or two wrong, is the reviewed one (D362).
+          const issuer = conceptOf(field.key, field.label)?.role === 'issuer' && spelledAs(fallback.value, learned.value)
+          return [field.key, issuer ? { ...fallback, value: learned.value, learned: source } : fallback] as const
         }
       }
     }),
   )
+}
+
+/**
+ * Whether the general reading's value names the layout's sender: it prints every word of the
+ * sender's own on the name line the layout was taught from (a letter misread forgiven). A match
+ * too loose for a constant (D264) is then the sender's by its own name, and what the person
+ * always writes for it holds (D362).
+ */
+function namesSender(value: unknown, layout: LearnedLayout): boolean {
+  const names = layout.fingerprint.marks.filter((mark) => mark.name).map((mark) => mark.key)
+  if (!names.length || typeof value !== 'string') return false
+  const keys = keysOf(value)
+  return names.every((name) => keys.some((key) => sameKey(key, name)))
+}
+
+/**
+ * Whether the general reading's text is the constant misread: its letters and digits within
+ * TEXT_LIKENESS of the constant's, with the same digits, as a reviewed text found again at its place
+ * is judged (D265, D269). What the person wrote holds then on any match (D362).
+ */
+function spelledAs(read: unknown, constant: unknown): boolean {
+  if (typeof read !== 'string' || typeof constant !== 'string') return false
+  const [a, b] = [squashed(read), squashed(constant)]
+  const limit = Math.floor(b.length * TEXT_LIKENESS)
+  return b.length > 0 && digitsOf(a) === digitsOf(b) && editDistance(a, b, limit) <= limit
 }
 
 /** Types whose reviewed value is found again by its words (and answered as reviewed when they spell it). */
@@ -163,16 +199,36 @@ function readPrinted(pages: Page[], field: JobField, learned: PrintedField, orde
   return landmarks === 1 ? answer(page, learned, agreed.reading, CONFIDENCE.landmark) : undefined
 }
 
-function answer(page: Page, learned: PrintedField, reading: Reading, confidence: number): FieldAnswer {
+/**
+ * The answer of a reading at a learned place; an amount there gives way to the rounded amount a
+ * rounding line below it leads to, unless the person chose the unrounded one (D361).
+ */
+function answer(page: Page, learned: PrintedField, found: Reading, confidence: number): FieldAnswer {
+  const reading = (learned.type === 'amount' && !learned.unrounded && roundedAfter(page, Number(found.value), found.words)) || found
+  return answerAt(page, learned.page, reading, confidence)
+}
+
+function answerAt(page: Page, index: number, reading: Reading, confidence: number): FieldAnswer {
   const first = reading.words[0]!
   return {
     value: reading.value,
     confidence,
-    page: learned.page + 1,
+    page: index + 1,
     snippet: collapse(page.lines[first.line] ?? ''),
     line: first.line,
     bbox: bboxOf(page, reading.words),
   }
+}
+
+/** The rounded amount below the general reading's amount, on the line it says it read it from (D361). */
+function roundedGeneral(pages: Page[], general: FieldAnswer): FieldAnswer | undefined {
+  const page = general.page === null ? undefined : pages[general.page - 1]
+  const value = Number(general.value)
+  if (!page || general.line === undefined || !Number.isFinite(value)) return undefined
+  const printed = findAmounts(page.lines[general.line] ?? '').find((amount) => Math.abs(amount.number - value) < 0.005)
+  const words = printed && (page.rows.get(general.line) ?? []).filter((word) => word.start < printed.end && word.end > printed.start)
+  const rounded = words?.length ? roundedAfter(page, value, words) : undefined
+  return rounded && answerAt(page, general.page! - 1, rounded, general.confidence)
 }
 
 /**

@@ -81,6 +81,11 @@ export function keyOf(run: string): string {
   return ASCII.test(run) ? run.toLowerCase() : fold(run)
 }
 
+/** The keys of a text's words, as a page's words are keyed. */
+export function keysOf(text: string): string[] {
+  return [...text.matchAll(RUN)].map((run) => keyOf(run[0]))
+}
+
 /**
  * The words of a document that can tell its sender (its fingerprint's candidates), found from its
  * text alone: what the index is asked with, for every extraction of an account with layouts
