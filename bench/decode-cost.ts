@@ -14,10 +14,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ExtractionError } from '../src/modules/extraction/errors'
 import { detectMediaType } from '../src/modules/extraction/readers'
-import { builtinJpegPage, imagePages, imagePixels } from '../src/modules/extraction/readers/ocr/images'
+import { builtinJpegPage, imagePages, imagePixels, jpegPhoto } from '../src/modules/extraction/readers/ocr/images'
 import { checkPdfBudget } from '../src/modules/extraction/readers/pdf-budget'
+import { PDF_FILE_COPIES } from '../src/modules/extraction/readers/pdf-photos'
 import { MEDIA_TYPES, type MediaType, type ReadLimits } from '../src/modules/extraction/readers/types'
-import { heicGrid, heifCodedImage, jpegProgressive, pdfContentBomb, pdfWithImages, pngWithCompressedChunk, tiffSharedStrip } from '../test/helpers/hostile'
+import {
+  heicGrid,
+  heifCodedImage,
+  jpegProgressive,
+  pdfContentBomb,
+  pdfOfJpeg,
+  pdfWithImages,
+  pngWithCompressedChunk,
+  tiffSharedStrip,
+} from '../test/helpers/hostile'
 
 const MiB = 1024 * 1024
 /** A process's resident memory moves by a few MiB for reasons of its own (code compiled, heap grown): allowed over any budget. */
@@ -106,6 +116,11 @@ const CASES: Case[] = [
   { name: 'HEIC grid 4 × 8 tiles, 35 MP', make: () => heicGrid(heic(), 4, 8), warm: () => heicGrid(heic(), 1, 1) },
   { name: 'TIFF grey Deflate 40 MP', make: () => tiffSharedStrip(1, 8000, 5000), warm: () => tiffSharedStrip(1, 64, 64) },
   { name: 'TIFF 5 pages × 40 MP, one after another', make: () => tiffSharedStrip(5, 8000, 5000), warm: () => tiffSharedStrip(1, 64, 64) },
+  {
+    name: 'PDF page that is one JPEG, photo 96 MP (libvips, shrunk on load)',
+    make: async () => pdfOfJpeg(await sharpImage(12000, 8000, 3, (i) => i.jpeg()), 12000, 8000),
+    warm: async () => pdfOfJpeg(await sharpImage(64, 64, 3, (i) => i.jpeg()), 64, 64),
+  },
   { name: 'PDF grey Deflate image 36 MP', make: () => pdfWithImages(6000, 6000), warm: () => pdfWithImages(64, 64) },
   { name: 'PDF content stream of 100 MiB', make: () => pdfContentBomb(100 * MiB), warm: () => pdfContentBomb(1000) },
 ]
@@ -190,15 +205,23 @@ function decoder(mediaType: MediaType, builtinJpeg: boolean): (bytes: Uint8Array
   }
 }
 
-/** A PDF's pages as the PDF reader takes them: the budget, then text, operators and images of each page. */
+/**
+ * A PDF's pages as the PDF reader takes them: the budget, then text, operators and images of each
+ * page; a page that is one JPEG decoded by the photo path (D350).
+ */
 async function decodePdf(bytes: Uint8Array, limits: ReadLimits): Promise<void> {
-  checkPdfBudget(bytes, limits)
+  const plan = checkPdfBudget(bytes, limits)
   const { getDocumentProxy, getResolvedPDFJS } = await import('unpdf')
   const { OPS } = await getResolvedPDFJS()
-  const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, maxImageSize: limits.maxPagePixels })
+  const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, maxImageSize: plan.maxImageSize })
   for (let number = 1; number <= pdf.numPages; number++) {
     const page = await pdf.getPage(number)
     await page.getTextContent()
+    const photo = plan.photos.get(number)
+    if (photo) {
+      await jpegPhoto(photo.jpeg, limits, 0, PDF_FILE_COPIES * bytes.length)()
+      continue
+    }
     const operators = await page.getOperatorList()
     for (let i = 0; i < operators.fnArray.length; i++) {
       if (operators.fnArray[i] !== OPS.paintImageXObject) continue

@@ -28,6 +28,7 @@ import {
   jpegProgressive,
   pdfContentBomb,
   pdfDeepNesting,
+  pdfJpegClaiming,
   pdfNestedForms,
   pdfPageCount,
   pdfWithImages,
@@ -109,6 +110,8 @@ const FILES: [name: string, fileName: string, make: () => Uint8Array | Promise<U
   ['HEIC grid of 8 × 4 tiles, 35 MP', 'grid.heic', () => heicGrid(heicTile(), 4, 8)],
   ['HEIC grid of 992 tiles cropped to 36 MP', 'tiles.heic', () => heicGrid(heicTile('smallest'), 31, 32, 6000, 6000)],
   ['TIFF 25 pages of 40 MP (the 1000 MP document limit)', 'pages.tif', () => tiffSharedStrip(25, 8000, 5000)],
+  // A page that is one JPEG is read by the photo path (D350): its header is what it is budgeted by.
+  ['PDF page that is one JPEG claiming 60000×60000', 'jpeg-page.pdf', () => pdfJpegClaiming(60000, 60000)],
   ...['html: comment openers', 'html: tag openers', 'markdown: brackets', 'markdown: underscores', 'text: spaces then a letter', 'text: minus signs'].map(
     (name): (typeof FILES)[number] => {
       const trap = TEXT_TRAPS.find((each) => each.name === name)!

@@ -301,6 +301,59 @@ export function pdfWithImages(width: number, height: number, images = 1): Uint8A
   ])
 }
 
+/** A page of `imagePagesPdf`: its content stream, its size in points, its /Rotate. */
+export interface ImagePage {
+  content: string
+  size: [number, number]
+  rotate?: number
+}
+
+/**
+ * A PDF whose pages may draw the images given (`/Im0`, `/Im1`, … in that order) and write in
+ * Courier (`/F1`): a JPEG made a PDF as img2pdf makes one, and the crafted variants of it (D350).
+ */
+export function imagePagesPdf(images: PdfObject[], pages: ImagePage[]): Uint8Array {
+  const font = 3 + images.length
+  const first = font + 1
+  const names = images.map((_, i) => `/Im${i} ${3 + i} 0 R`).join(' ')
+  return pdf([
+    { dictionary: '<< /Type /Catalog /Pages 2 0 R >>' },
+    { dictionary: `<< /Type /Pages /Kids [${pages.map((_, i) => `${first + 2 * i} 0 R`).join(' ')}] /Count ${pages.length} >>` },
+    ...images,
+    { dictionary: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>' },
+    ...pages.flatMap(({ content, size: [width, height], rotate }, i) => [
+      {
+        dictionary: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}]${rotate ? ` /Rotate ${rotate}` : ''} /Resources << /XObject << ${names} >> /Font << /F1 ${font} 0 R >> >> /Contents ${first + 2 * i + 1} 0 R >>`,
+      },
+      { dictionary: '<< >>', stream: encoder.encode(content) },
+    ]),
+  ])
+}
+
+/** JPEG data whose frame header (baseline or progressive) claims `width` × `height`: what a decoder would allocate for. */
+export function jpegClaiming(bytes: Uint8Array, width: number, height: number): Uint8Array {
+  const copy = bytes.slice()
+  for (let at = 2; at + 9 < copy.length; at += 2 + ((copy[at + 2]! << 8) | copy[at + 3]!)) {
+    if (copy[at + 1] === 0xc0 || copy[at + 1] === 0xc2) {
+      copy.set([height >> 8, height & 0xff, width >> 8, width & 0xff], at + 5)
+      return copy
+    }
+  }
+  throw new Error('no frame header')
+}
+
+/** A page that is one JPEG of `width` × `height` (its colour space `space`), as img2pdf makes it (D350). */
+export function pdfOfJpeg(bytes: Uint8Array, width: number, height: number, space = 'DeviceRGB'): Uint8Array {
+  const image = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /${space} /BitsPerComponent 8 /Filter /DCTDecode >>`
+  return imagePagesPdf([{ dictionary: image, stream: bytes }], [{ content: 'q 612 0 0 792 0 0 cm /Im0 Do Q', size: [612, 792] }])
+}
+
+/** A page that is one JPEG, of a 64 × 64 JPEG whose header claims `width` × `height`. */
+export function pdfJpegClaiming(width: number, height: number): Uint8Array {
+  const small = jpeg.encode({ data: new Uint8Array(64 * 64 * 4).fill(255), width: 64, height: 64 }, 80).data
+  return pdfOfJpeg(jpegClaiming(small, width, height), width, height)
+}
+
 /**
  * How a crafted stream is written: every spelling PDF.js accepts of the `stream` keyword's line,
  * of the filter and of the length, a stream inside an object stream, and filter chains.

@@ -92,6 +92,24 @@ export function layOut(units: PositionedWord[][], pageWidth: number, pageHeight:
   return { text: out.join('\n'), layout: { words: placed } }
 }
 
+/**
+ * A laid-out page (and its second reading) with each word's box carried to another frame: `map`
+ * takes a point as fractions of the page read to fractions of the page shown, and a box becomes
+ * the box around its corners carried so. The text and its lines stay as read (D352).
+ */
+export function mapBoxes(page: LaidOutPage, map: (point: [number, number]) => [number, number]): LaidOutPage {
+  const words = page.layout.words.map((word) => {
+    const [x0, y0, x1, y1] = word.box
+    const corners = [map([x0, y0]), map([x1, y0]), map([x0, y1]), map([x1, y1])]
+    const xs = corners.map(([x]) => x)
+    const ys = corners.map(([, y]) => y)
+    const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].map(clamp01) as PlacedWord['box']
+    return { ...word, box }
+  })
+  const mapped: LaidOutPage = { text: page.text, layout: { words } }
+  return page.second ? { ...mapped, second: mapBoxes(page.second, map) } : mapped
+}
+
 function clamp01(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000
 }

@@ -16,8 +16,11 @@
 import { ExtractionError } from '../errors'
 import { checkImageBytes, checkPixels, inflatesPastBudget, mebibytes } from './limits'
 import { jpegFrame, jpegCoefficientBytes } from './ocr/jpeg-header'
+import { jpegPhoto } from './ocr/images'
 import { decodeFilter, type Filter, filterOf, PastLimit } from './pdf-filters'
+import { PDF_FILE_COPIES, type PdfObjects, type PdfStream, type PhotoPage, photoPages } from './pdf-photos'
 import {
+  nextValue,
   type ObjectStarts,
   objectValue,
   type PdfDictionary,
@@ -50,10 +53,26 @@ const MAX_NESTING = 4
 /** Components of the colour spaces named in an image's dictionary; others count as four. */
 const COMPONENTS: Record<string, number> = { DeviceGray: 1, CalGray: 1, G: 1, DeviceRGB: 3, CalRGB: 3, RGB: 3, DeviceCMYK: 4, CMYK: 4 }
 
-/** Checks every stream of a PDF against the budget; throws ExtractionError for one past it. */
-export function checkPdfBudget(bytes: Uint8Array, limits: ReadLimits): void {
+/** How a PDF that keeps to the budget is read (D350). */
+export interface PdfPlan {
+  /** Pages that are one JPEG, read by the photo path, by number. */
+  photos: Map<number, PhotoPage>
+  /**
+   * The largest image PDF.js is let decode, in pixels (its `maxImageSize`): those pages' JPEGs past
+   * its budget are larger, and PDF.js leaves out any image as large (another page drawing one).
+   */
+  maxImageSize: number
+}
+
+/**
+ * Checks every stream of a PDF against the budget; throws ExtractionError for one past it. A page
+ * that is one JPEG is budgeted as the photo path decodes it (D350); every other image as PDF.js does.
+ */
+export function checkPdfBudget(bytes: Uint8Array, limits: ReadLimits): PdfPlan {
   const file = new PdfText(bytes)
-  new PdfBudget(limits).scan(file, writtenObjects(file), 0)
+  const budget = new PdfBudget(limits)
+  budget.scan(file, writtenObjects(file), 0)
+  return budget.plan(file)
 }
 
 interface StreamRecord {
@@ -62,7 +81,13 @@ interface StreamRecord {
   dictionary: PdfDictionary | undefined
 }
 
-class PdfBudget {
+/** A stream's place: the part of the file it is in, and its `stream` keyword there. */
+interface StreamPlace {
+  source: PdfText
+  keyword: number
+}
+
+class PdfBudget implements PdfObjects {
   /** Decoded bytes of the document's streams that are not image samples, and of image samples. */
   private otherBytes = 0
   private imageBytes = 0
@@ -71,16 +96,21 @@ class PdfBudget {
   private readonly objects = new Map<number, { source: PdfText; at: number }[]>()
   /** Where each stream's data ends, once found. */
   private readonly ends = new Map<PdfText, Map<number, { end: number; after: number }>>()
+  /** Every image's size as its dictionary gives it, which PDF.js's `maxImageSize` is checked against. */
+  private readonly images: (StreamPlace & { pixels: number })[] = []
+  /** JPEGs past PDF.js's budget that a page may yet read by the photo path: refused unless one does (D350). */
+  private readonly deferred: (StreamPlace & { pixels: number; error: ExtractionError })[] = []
+  /** Cross-reference streams' dictionaries, which name the catalog as a trailer does. */
+  private readonly xrefStreams: { at: number; dictionary: PdfDictionary }[] = []
+
+  /** The file itself, once scanned: where its trailers are. */
+  private file: PdfText | undefined
 
   constructor(private readonly limits: ReadLimits) {}
 
   /** Every stream of a part of the PDF (the file, or the content of an object stream), whose objects start at `objects`. */
   scan(source: PdfText, objects: ObjectStarts, nesting: number): void {
-    for (const [number, positions] of objects.byNumber) {
-      const known = this.objects.get(number) ?? []
-      known.push(...positions.map((at) => ({ source, at })))
-      this.objects.set(number, known)
-    }
+    this.index(source, objects)
     const records: StreamRecord[] = []
     for (const match of source.text.matchAll(/(?<!end)stream/g)) {
       if (++this.streams > MAX_STREAMS)
@@ -90,18 +120,49 @@ class PdfBudget {
     }
     // Object streams first: the objects inside them may be what other streams refer to.
     const isObjectStream = (record: StreamRecord) => this.name(record.dictionary?.get('Type')) === 'ObjStm'
-    for (const record of records.filter(isObjectStream)) this.stream(record, nesting)
-    for (const record of records.filter((record) => !isObjectStream(record))) this.stream(record, nesting)
+    for (const record of records.filter(isObjectStream)) this.measure(record, nesting)
+    for (const record of records.filter((record) => !isObjectStream(record))) this.measure(record, nesting)
+  }
+
+  /** The objects of a part of the PDF, for references to them. */
+  private index(source: PdfText, objects: ObjectStarts): void {
+    for (const [number, positions] of objects.byNumber) {
+      const known = this.objects.get(number) ?? []
+      known.push(...positions.map((at) => ({ source, at })))
+      this.objects.set(number, known)
+    }
+  }
+
+  /**
+   * The pages read by the photo path, once every stream is measured (D350). A JPEG past PDF.js's
+   * budget is let through only when a page is that JPEG, within the photo path's budget, and PDF.js
+   * is then kept from decoding it: it leaves out any image of as many pixels (`maxImageSize`), which
+   * must then be no other image of the file (else it is refused as before).
+   */
+  plan(file: PdfText): PdfPlan {
+    this.file = file
+    const photos = photoPages(this, this.limits.maxPages)
+    const isPhoto = (place: StreamPlace) => [...photos.values()].some((photo) => photo.source === place.source && photo.keyword === place.keyword)
+    const refused = this.deferred.find((image) => !isPhoto(image))
+    if (refused) throw refused.error
+    // Each such page's JPEG is checked now as the photo path will check it, before PDF.js opens the file.
+    for (const photo of photos.values()) jpegPhoto(photo.jpeg, this.limits, 0, PDF_FILE_COPIES * file.bytes.length)
+    if (!this.deferred.length) return { photos, maxImageSize: this.limits.maxPagePixels }
+    const smallest = this.deferred.reduce((least, image) => (image.pixels < least.pixels ? image : least))
+    if (this.images.some((image) => !isPhoto(image) && image.pixels >= smallest.pixels)) throw smallest.error
+    return { photos, maxImageSize: Math.min(this.limits.maxPagePixels, smallest.pixels - 1) }
   }
 
   /** One stream: its data decoded through its filters with a ceiling, its cost checked, its objects scanned. */
-  private stream({ source, keyword, dictionary }: StreamRecord, nesting: number): void {
+  private measure({ source, keyword, dictionary }: StreamRecord, nesting: number): void {
     const start = dataStart(source.bytes, keyword)
     const { end } = this.extent(source, dictionary, keyword)
     const image = this.name(dictionary?.get('Subtype')) === 'Image'
     const factor = image ? IMAGE_SAMPLES_FACTOR : STREAM_FACTOR
     const limit = Math.floor(this.limits.maxDecodeBytes / factor)
     const filters = dictionary ? this.filters(dictionary) : []
+    if (this.name(dictionary?.get('Type')) === 'XRef') this.xrefStreams.push({ at: keyword, dictionary: dictionary! })
+    if (image && this.jpegOnly(dictionary!, { source, keyword }, source.bytes.subarray(start, end))) return
     // An image's size is known from its dictionary before anything is decoded.
     if (image) this.checkImage(dictionary!, undefined, 0)
     let data = source.bytes.subarray(start, end)
@@ -150,12 +211,16 @@ class PdfBudget {
         'document_too_large',
         `The images of the PDF unpack to more than ${mebibytes(this.limits.maxDocumentPixels * 4)} MiB together; at most 4 bytes for each pixel of --max-document-megapixels are read per document.`,
       )
-    // Objects decoded from a stream (an object stream) are parsed by PDF.js, streams and all.
-    if (decoded && nesting < MAX_NESTING && data.length && containsStream(data)) {
+    // Objects decoded from a stream (an object stream) are parsed by PDF.js, streams and all; an
+    // object stream's objects are what references to them name (a page, D350) in any case.
+    const streams = decoded > 0 && containsStream(data)
+    if (nesting < MAX_NESTING && data.length && (streams || this.name(dictionary?.get('Type')) === 'ObjStm')) {
       const content = new PdfText(data)
       const count = this.number(dictionary?.get('N')) ?? 0
       const first = this.number(dictionary?.get('First')) ?? 0
-      this.scan(content, streamedObjects(content, Math.min(count, MAX_STREAMS), first), nesting + 1)
+      const objects = streamedObjects(content, Math.min(count, MAX_STREAMS), first)
+      if (streams) this.scan(content, objects, nesting + 1)
+      else this.index(content, objects)
     }
   }
 
@@ -184,8 +249,63 @@ class PdfBudget {
     return found
   }
 
+  /**
+   * An image stream that is a JPEG under its one filter: checked as PDF.js holds it (its dictionary
+   * and the JPEG's header), and when past that budget, kept until the pages show whether one of
+   * them is that JPEG (D350). Every image's size as its dictionary gives it is noted for `maxImageSize`.
+   */
+  private jpegOnly(dictionary: PdfDictionary, place: StreamPlace, data: Uint8Array): boolean {
+    const width = this.number(dictionary.get('Width') ?? dictionary.get('W'))
+    const height = this.number(dictionary.get('Height') ?? dictionary.get('H'))
+    const pixels = width && height && width > 0 && height > 0 ? width * height : 0
+    this.images.push({ ...place, pixels })
+    const filters = this.filters(dictionary)
+    if (filters.length !== 1 || filters[0]!.filter !== 'image' || !jpegFrame(data)) return false
+    try {
+      // As any image: its dictionary first, then with the JPEG's header.
+      this.checkImage(dictionary, undefined, 0)
+      this.checkImage(dictionary, data, 0)
+    } catch (error) {
+      if (!(error instanceof ExtractionError) || error.code !== 'image_too_large' || !pixels) throw error
+      this.deferred.push({ ...place, pixels, error })
+    }
+    return true
+  }
+
+  /** The document's catalog: the /Root its last trailer (or cross-reference stream) names. */
+  root(): PdfDictionary | undefined {
+    const file = this.file
+    if (!file) return undefined
+    const trailers = [...file.text.matchAll(/trailer/g)].map((match) => ({ at: match.index, dictionary: objectValue(file, match.index + 'trailer'.length) }))
+    const named = [...trailers, ...this.xrefStreams]
+      .filter(({ dictionary }) => dictionary instanceof Map && dictionary.has('Root'))
+      .sort((a, b) => a.at - b.at)
+      .pop()
+    const root = this.resolve((named?.dictionary as PdfDictionary | undefined)?.get('Root'))
+    return root instanceof Map ? root : undefined
+  }
+
+  /** The stream a reference names (the last object of that number written): its dictionary and its data. */
+  streamOf(value: PdfValue | undefined): PdfStream | undefined {
+    if (!(value instanceof PdfRef)) return undefined
+    const written = this.objects.get(value.num)
+    const last = written?.[written.length - 1]
+    if (!last) return undefined
+    let found: { dictionary: PdfDictionary; keyword: number } | undefined
+    nextValue(
+      new PdfParser(last.source, last.at, (dictionary, keyword) => {
+        found = { dictionary, keyword }
+        return undefined
+      }),
+    )
+    if (!found) return undefined
+    const { source } = last
+    const data = source.bytes.subarray(dataStart(source.bytes, found.keyword), this.extent(source, found.dictionary, found.keyword).end)
+    return { source, keyword: found.keyword, dictionary: found.dictionary, data }
+  }
+
   /** A stream's filters in order, with their parameters (PDF.js decodes those it knows, passes the others by). */
-  private filters(dictionary: PdfDictionary): { filter: Exclude<Filter, 'image'> | 'image'; params: PdfDictionary | undefined }[] {
+  filters(dictionary: PdfDictionary): { filter: Exclude<Filter, 'image'> | 'image'; params: PdfDictionary | undefined }[] {
     const filter = this.resolve(dictionary.get('Filter') ?? dictionary.get('F'))
     const params = this.resolve(dictionary.get('DecodeParms') ?? dictionary.get('DP'))
     const names = Array.isArray(filter) ? filter.map((each) => this.resolve(each)) : [filter]
@@ -234,7 +354,7 @@ class PdfBudget {
   }
 
   /** A value with a reference followed (the last object of that number written, as a rebuilt cross-reference takes it). */
-  private resolve(value: PdfValue | undefined, depth = 0): PdfValue | undefined {
+  resolve(value: PdfValue | undefined, depth = 0): PdfValue | undefined {
     if (!(value instanceof PdfRef) || depth > 8) return value
     const written = this.objects.get(value.num)
     const last = written?.[written.length - 1]

@@ -29,7 +29,9 @@ export class PdfText {
   readonly text: string
 
   constructor(readonly bytes: Uint8Array) {
-    this.text = new TextDecoder('latin1').decode(bytes)
+    // ISO 8859-1, one byte a character (a string of one byte a character); TextDecoder's "latin1"
+    // is windows-1252, whose characters past U+00FF made the string two bytes a character (D353).
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
   }
 }
 
@@ -239,14 +241,19 @@ export function streamDictionary(
   return undefined
 }
 
-/** The value that starts at `at`, when it parses. */
-export function objectValue(source: PdfText, at: number): PdfValue | undefined {
+/** The parser's next value, when one parses there. */
+export function nextValue(parser: PdfParser): PdfValue | undefined {
   try {
-    return new PdfParser(source, at).value()
+    return parser.value()
   } catch (error) {
     if (error instanceof NotAnObject) return undefined
     throw error
   }
+}
+
+/** The value that starts at `at`, when it parses. */
+export function objectValue(source: PdfText, at: number): PdfValue | undefined {
+  return nextValue(new PdfParser(source, at))
 }
 
 /** Where objects start in a part of a PDF: after each `num gen obj` header, by object number. */

@@ -5,12 +5,15 @@
  */
 import type { getDocumentProxy } from 'unpdf'
 import { ExtractionError } from '../errors'
-import { type LaidOutPage, layOut, layOutReadings, type PageWords, type PositionedWord } from './layout'
+import { type LaidOutPage, layOut, layOutReadings, mapBoxes, type PageWords, type PositionedWord } from './layout'
 import { type PageRecogniser, pageRecogniser } from './ocr'
 import { checkDocumentPixels, checkPages, checkPixels } from './limits'
-import { type Raster, toGrey } from './ocr/raster'
+import { jpegPhoto } from './ocr/images'
+import { photoPoint } from './ocr/paper'
+import { type Raster, toGrey, unturnPoint } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
 import { checkPdfBudget } from './pdf-budget'
+import { MIN_SCAN_COVERAGE, multiply, PDF_FILE_COPIES, type PhotoPage, type PhotoPlacement, shownPlacement } from './pdf-photos'
 import { enoughText, type ReadOptions } from './types'
 
 interface PdfTextItem {
@@ -25,13 +28,11 @@ type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>
 
 /** A page with fewer letters and digits than this in its text layer is read from its image instead. */
 const MIN_TEXT_CHARS = 16
-/** An image covering less of the page than this is a logo or a stamp, not a scanned page. */
-const MIN_SCAN_COVERAGE = 0.3
 
 /** Reads every page; throws ExtractionError for corrupt or locked PDFs, or when no page holds text or a scan. */
 export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<LaidOutPage[]> {
-  checkPdfBudget(bytes, options.limits)
-  const pdf = await openPdf(bytes, options)
+  const plan = checkPdfBudget(bytes, options.limits)
+  const pdf = await openPdf(bytes, plan.maxImageSize)
   try {
     checkPages(pdf.numPages, options.limits)
     const pages: LaidOutPage[] = []
@@ -39,7 +40,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
     const scanned = { pixels: 0 }
     for (let number = 1; number <= pdf.numPages && !enoughText(pages, options); number++) {
       const page = await pdf.getPage(number)
-      pages.push(await readPage(page, options, recogniser, scanned))
+      pages.push(await readPage(page, { ...options, photo: plan.photos.get(number), held: PDF_FILE_COPIES * bytes.length }, recogniser, scanned))
       page.cleanup()
       options.onPage?.(number, pdf.numPages)
     }
@@ -57,8 +58,16 @@ export async function readPdf(bytes: Uint8Array, options: ReadOptions): Promise<
   }
 }
 
-/** `scanned` counts the pixels of the page images read so far, against the document's limit. */
-async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRecogniser, scanned: { pixels: number }): Promise<LaidOutPage> {
+/**
+ * `scanned` counts the pixels of the page images read so far, against the document's limit;
+ * `photo` is the page's JPEG when the page is one (D350).
+ */
+async function readPage(
+  page: PdfPage,
+  options: ReadOptions & { photo: PhotoPage | undefined; held: number },
+  recogniser: PageRecogniser,
+  scanned: { pixels: number },
+): Promise<LaidOutPage> {
   const [x0, y0, x1, y1] = page.view as [number, number, number, number]
   const width = x1 - x0
   const height = y1 - y0
@@ -66,6 +75,10 @@ async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRec
   const runs = toRuns(content.items as PdfTextItem[], x0, y1)
   const letters = runs.reduce((sum, run) => sum + (run.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0)
   if (letters < MIN_TEXT_CHARS) {
+    // The page PDF.js opened is the one the budget found (its box): else it is read as any other.
+    const { photo } = options
+    const placement = photo && sameBox(photo.view, page.view) ? shownPlacement(photo.matrix, photo.view, page.rotate) : undefined
+    if (photo && placement) return readPhotoPage(photo, placement, options, recogniser, scanned)
     const scan = await scannedImage(page, width * height, options)
     if (scan) scanned.pixels += scan.raster.width * scan.raster.height
     checkDocumentPixels(scanned.pixels, options.limits)
@@ -78,6 +91,38 @@ async function readPage(page: PdfPage, options: ReadOptions, recogniser: PageRec
     width,
     height,
   )
+}
+
+/**
+ * A page that is one JPEG, read as a JPEG file is (D350): decoded by the photo path within its
+ * budget (shrunk on load, a photo's paper found in it), turned as the page shows it, recognised;
+ * its words' boxes then carried from the paper read back to the image and onto the page as shown
+ * (/Rotate included), where the console draws them and a box drawn there finds them (D352).
+ */
+async function readPhotoPage(
+  photo: PhotoPage,
+  placement: PhotoPlacement,
+  options: ReadOptions & { held: number },
+  recogniser: PageRecogniser,
+  scanned: { pixels: number },
+): Promise<LaidOutPage> {
+  const decoded = await jpegPhoto(photo.jpeg, options.limits, placement.turn, options.held)()
+  scanned.pixels += decoded.page.width * decoded.page.height
+  checkDocumentPixels(scanned.pixels, options.limits)
+  const read = await recogniser.read(decoded.page)
+  const { box } = placement
+  return mapBoxes(layOutReadings(read), (point) => {
+    // The paper read, upright → the paper as cut → the image decoded → the page shown.
+    const [x, y] = unturnPoint(read.turned, point)
+    const cut = { x: x * decoded.page.width, y: y * decoded.page.height }
+    const inImage = decoded.paper ? photoPoint(decoded.paper, cut) : cut
+    return [box.left + (inImage.x / decoded.width) * box.width, box.top + (inImage.y / decoded.height) * box.height]
+  })
+}
+
+/** Whether two page boxes are the same, to a hundredth of a unit. */
+function sameBox(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((value, i) => Math.abs(value - b[i]!) < 0.01)
 }
 
 /** A page image as placed on the page: pixels, and its box in page units (y downwards). */
@@ -192,24 +237,13 @@ async function recognisedWords(
   return { ...onPage(first), second: second && onPage(second) }
 }
 
-function multiply(m: number[], n: number[]): number[] {
-  return [
-    n[0]! * m[0]! + n[1]! * m[2]!,
-    n[0]! * m[1]! + n[1]! * m[3]!,
-    n[2]! * m[0]! + n[3]! * m[2]!,
-    n[2]! * m[1]! + n[3]! * m[3]!,
-    n[4]! * m[0]! + n[5]! * m[2]! + m[4]!,
-    n[4]! * m[1]! + n[5]! * m[3]! + m[5]!,
-  ]
-}
-
-async function openPdf(bytes: Uint8Array, { limits }: ReadOptions): Promise<PdfDocument> {
+async function openPdf(bytes: Uint8Array, maxImageSize: number): Promise<PdfDocument> {
   try {
     // Loaded on the first PDF, not at start: PDF.js is most of the server's start-up time.
     const { getDocumentProxy } = await import('unpdf')
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
-    // No image past the page limit is decoded: PDF.js drops it instead.
-    return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, maxImageSize: limits.maxPagePixels })
+    // No image past the page limit (or past the budget's plan, D350) is decoded: PDF.js leaves it out instead.
+    return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, maxImageSize })
   } catch (error) {
     if ((error as { name?: string })?.name === 'PasswordException')
       throw new ExtractionError('encrypted_document', 'The PDF is encrypted and needs a password to open; remove the password and send it again.')

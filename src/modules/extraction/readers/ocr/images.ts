@@ -10,7 +10,7 @@ import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes, jpegFrame, jpegScanCount } from './jpeg-header'
 import { heifPlan } from './heif'
-import { heicPage, jpegPage } from './photo'
+import { type DecodedJpeg, heicPage, jpegPage, type JpegTurn } from './photo'
 import { pngPage } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPages } from './tiff'
@@ -41,12 +41,8 @@ export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLim
 function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): { count: number; decode(index: number): Raster | Promise<Raster> } {
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
-      const frame = jpegFrameOf(bytes)
-      // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
-      const scans = jpegScanCount(bytes)
-      if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
-      const page = jpegPage(bytes, frame, limits, jfifDpi(bytes))
-      return { count: 1, decode: page ?? builtinJpegPage(bytes, limits) }
+      const decode = checkedJpeg(bytes, limits, 'exif')
+      return { count: 1, decode: async () => (await decode()).page }
     }
     case MEDIA_TYPES.heic:
       return { count: 1, decode: heicPage(bytes, limits) }
@@ -64,6 +60,30 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
       return tiffPages(bytes, limits)
   }
   throw new Error(`no decoder for ${mediaType}`)
+}
+
+/**
+ * A JPEG checked against the limits as a JPEG file is (its scans, its size, what its decoder
+ * holds), to decode when asked: by libvips where it is loaded, else by the built-in decoder. A PDF
+ * page that is one JPEG is read so too (D350), turned as its page shows it.
+ */
+export function jpegPhoto(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedJpeg> {
+  const decode = guarded(() => checkedJpeg(bytes, limits, turn, held))
+  return () => guardedAsync(decode)
+}
+
+function checkedJpeg(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedJpeg> {
+  const frame = jpegFrameOf(bytes)
+  // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
+  const scans = jpegScanCount(bytes)
+  if (scans > MAX_JPEG_SCANS) throw new ExtractionError('corrupt_document', `The JPEG has ${scans} scans; at most ${MAX_JPEG_SCANS} are read.`)
+  const page = jpegPage(bytes, frame, limits, { dpi: jfifDpi(bytes), turn, held })
+  if (page) return page
+  const builtin = builtinJpegPage(bytes, limits, turn, held)
+  return async () => {
+    const decoded = builtin()
+    return { page: decoded, width: decoded.width, height: decoded.height }
+  }
 }
 
 function guarded<T>(work: () => T): T {
@@ -99,17 +119,17 @@ function asExtractionError(error: unknown): unknown {
  * its own (measured: about 1.6 times the coefficients' 4 bytes; 1.7 counted), then its samples, the RGB it
  * gives and the grey page.
  */
-export function builtinJpegPage(bytes: Uint8Array, limits: ReadLimits): () => Raster {
+export function builtinJpegPage(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn = 'exif', held = 0): () => Raster {
   const frame = jpegFrameOf(bytes)
   checkPixels(frame.width, frame.height, limits)
   const pixels = frame.width * frame.height
   const components = frame.components.length
-  checkImageBytes(Math.ceil(jpegCoefficientBytes(frame) * 2 * JPEG_JS_BLOCK_OVERHEAD) + pixels * (2 * components + 1) + bytes.length, limits)
-  return () => decodeJpeg(bytes, limits)
+  checkImageBytes(Math.ceil(jpegCoefficientBytes(frame) * 2 * JPEG_JS_BLOCK_OVERHEAD) + pixels * (2 * components + 1) + bytes.length + held, limits)
+  return () => decodeJpeg(bytes, limits, turn)
 }
 
-/** A JPEG by jpeg-js. */
-function decodeJpeg(bytes: Uint8Array, limits: ReadLimits): Raster {
+/** A JPEG by jpeg-js, turned upright. */
+function decodeJpeg(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn): Raster {
   const image = jpeg.decode(bytes, {
     useTArray: true,
     formatAsRGBA: false,
@@ -117,7 +137,8 @@ function decodeJpeg(bytes: Uint8Array, limits: ReadLimits): Raster {
     maxMemoryUsageInMB: Math.floor(limits.maxDecodeBytes / MEBIBYTE),
   })
   const channels = image.data.length / (image.width * image.height)
-  return { ...orient(toGrey(image.data, image.width, image.height, channels), exifOrientation(bytes)), dpi: jfifDpi(bytes) }
+  const grey = toGrey(image.data, image.width, image.height, channels)
+  return { ...(turn === 'exif' ? orient(grey, exifOrientation(bytes)) : rotate(grey, turn)), dpi: jfifDpi(bytes) }
 }
 
 /** Dots per inch from a JPEG's JFIF header, when it gives a unit (1 inch, 2 cm). */

@@ -6,7 +6,7 @@
  * for the engine to answer from both readings. The words keep their boxes and confidences.
  */
 import type { PageWords, PositionedWord } from '../layout'
-import { blankRowNear, flattenBackground, type Raster, rotate, scale } from './raster'
+import { blankRowNear, flattenBackground, type Raster, rotate, scale, type Turn } from './raster'
 import { modelShown } from './language'
 import { mendCurrencyMarks, mendLabelWord } from './lexicon'
 import type { RecogniserName } from '../types'
@@ -17,6 +17,8 @@ import { detectOrientation, type OcrLanguage, type OcrWord } from './tesseract'
 export interface RecognisedPage extends PageWords {
   /** A doubtful page read a second time, larger: the engine answers from both (D67). */
   second?: PageWords
+  /** The quarter turn (clockwise) the page was given to be read upright: both readings' words are on the turned page (D352). */
+  turned: Turn
 }
 
 /**
@@ -112,10 +114,10 @@ async function recognisePage(
     if (again && characterConfidence(again.words) > characterConfidence(words)) ({ words, raster: upright } = again)
   }
   const reading = readingOf(words, upright)
-  if (!readTwice || characterConfidence(words) >= SECOND_READING_BELOW) return { ...reading, language }
+  if (!readTwice || characterConfidence(words) >= SECOND_READING_BELOW) return { ...reading, language, turned }
   // Still doubtful: read once more, larger again, for the engine to answer each field from the surer reading.
   const second = await readLarger(reader, flat, upright, turned, language, SECOND_LARGER)
-  return { ...reading, language, ...(second && { second: readingOf(second.words, second.raster) }) }
+  return { ...reading, language, turned, ...(second && { second: readingOf(second.words, second.raster) }) }
 }
 
 /** The page read again from its evened-out image, enlarged `more` times as much and turned upright; undefined when that is no larger. */
@@ -137,8 +139,6 @@ async function readLarger(
 function readingOf(words: OcrWord[], raster: Raster): PageWords {
   return { lines: toLines(mendCurrencyMarks(mendNumbers(words))), width: raster.width, height: raster.height }
 }
-
-type Turn = 0 | 90 | 180 | 270
 
 /**
  * Below this confidence (0–100, per character) a page is read again a size larger, by this much,

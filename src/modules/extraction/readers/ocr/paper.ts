@@ -7,7 +7,7 @@
  * to an upright rectangle (D164, perspective.ts); otherwise it is cut to its box. A page with no
  * such region (a scan, paper on a white table, a photo of a screen) is left whole.
  */
-import { findQuad, type Point, polygonArea, type Quad, warpQuad } from './perspective'
+import { findQuad, type Point, polygonArea, type Quad, unwarpPoint, warpQuad } from './perspective'
 import type { Raster } from './raster'
 
 /** The copy the paper is looked for on has about this many pixels on its longest side. */
@@ -21,9 +21,19 @@ const MAX_PAPER_SHARE = 0.8
 /** The photo cut to the paper in it, or the page unchanged when no paper stands out. */
 export function findPaper(page: Raster): Raster {
   const paper = locatePaper(page)
-  if (!paper) return page
+  return paper ? cutPaper(page, paper) : page
+}
+
+/** The paper found in a photo, cut out of it: straightened from its corners, or cut to its box. */
+export function cutPaper(page: Raster, paper: PaperFound): Raster {
   if ('corners' in paper) return warpQuad(page, paper.corners, paper.inset)
   return crop(page, paper.left, paper.top, paper.width, paper.height)
+}
+
+/** Where a point of the paper cut out of a photo (pixels of `cutPaper`'s raster) lies in the photo (D352). */
+export function photoPoint(paper: PaperFound, point: Point): Point {
+  if ('corners' in paper) return unwarpPoint(paper.corners, paper.inset, point)
+  return { x: paper.left + point.x, y: paper.top + point.y }
 }
 
 /**

@@ -207,11 +207,7 @@ function anglesNearRight(quad: Quad): boolean {
  * size.
  */
 export function warpQuad(page: Raster, quad: Quad, inset = 0): Raster {
-  const [tl, tr, br, bl] = quad
-  const fullWidth = Math.max(distance(tl, tr), distance(bl, br))
-  const fullHeight = Math.max(distance(tl, bl), distance(tr, br))
-  const width = Math.max(1, Math.round(fullWidth - 2 * inset))
-  const height = Math.max(1, Math.round(fullHeight - 2 * inset))
+  const { fullWidth, fullHeight, width, height } = warpFrame(quad, inset)
   const [a, b, c, d, e, f, g, h] = squareToQuad(quad)
   const { width: w, height: hh, data: src } = page
   const data = new Uint8Array(width * height)
@@ -243,6 +239,23 @@ export function warpQuad(page: Raster, quad: Quad, inset = 0): Raster {
     }
   }
   return { width, height, data, dpi: page.dpi }
+}
+
+/** The rectangle a quadrilateral is warped to: its full size, and its size once `inset` is cut off each side. */
+function warpFrame([tl, tr, br, bl]: Quad, inset: number): { fullWidth: number; fullHeight: number; width: number; height: number } {
+  const fullWidth = Math.max(distance(tl, tr), distance(bl, br))
+  const fullHeight = Math.max(distance(tl, bl), distance(tr, br))
+  return { fullWidth, fullHeight, width: Math.max(1, Math.round(fullWidth - 2 * inset)), height: Math.max(1, Math.round(fullHeight - 2 * inset)) }
+}
+
+/** Where a point of the rectangle `warpQuad` made (its pixels' edges, not centres) lies in the page it was warped from (D352). */
+export function unwarpPoint(quad: Quad, inset: number, point: Point): Point {
+  const { fullWidth, fullHeight } = warpFrame(quad, inset)
+  const [a, b, c, d, e, f, g, h] = squareToQuad(quad)
+  const u = (inset + point.x) / fullWidth
+  const v = (inset + point.y) / fullHeight
+  const w = g * u + h * v + 1
+  return { x: (a * u + b * v + c) / w, y: (d * u + e * v + f) / w }
 }
 
 /** A projective map, 3 × 3 row by row: (x, y) goes to ((m0 x + m1 y + m2) / w, (m3 x + m4 y + m5) / w), w = m6 x + m7 y + m8. */

@@ -11,8 +11,8 @@ import type { ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes } from './jpeg-header'
 import { heifPlan } from './heif'
 import { sharpDecoder } from './libvips'
-import { findPaper } from './paper'
-import { type Raster, scale, toGrey } from './raster'
+import { cutPaper, findPaper, locatePaper, type PaperFound } from './paper'
+import { type Raster, scale, toGrey, type Turn } from './raster'
 
 /**
  * Longest side a photo is decoded to: a receipt filling a third of the frame keeps about 1000 px
@@ -37,13 +37,36 @@ const HEIF_OUTPUT_BYTES_PER_PIXEL = 12.5
 const LIBJPEG_COEFFICIENT_MARGIN = 1.1
 
 /**
+ * How a JPEG is turned upright: by its EXIF orientation (a JPEG file), or by the quarter turn
+ * given (a PDF page's JPEG, whose EXIF no PDF viewer applies: its page says how it is shown, D352).
+ */
+export type JpegTurn = 'exif' | Turn
+
+/** A JPEG as decoded for OCR: its page, and the image it was cut from (D352). */
+export interface DecodedJpeg {
+  /** The page read: a photo's paper, or the whole image. */
+  page: Raster
+  /** The image as decoded (shrunk and turned) before its paper was cut out of it. */
+  width: number
+  height: number
+  /** Where the page was cut from, for a photo whose paper was found. */
+  paper?: PaperFound
+}
+
+/**
  * The decoder of a JPEG by libvips, or undefined where libvips is not available here. A JPEG
  * larger than OCR needs (a photo) is shrunk on load and its paper found in it; a smaller one (a
  * scan) is decoded whole, four times as fast as the built-in decoder does. Both are turned
- * upright by their EXIF orientation; a scan keeps the resolution its file gives (`dpi`).
+ * upright (`turn`); a scan keeps the resolution its file gives (`dpi`). `held` is what the reader
+ * holds besides while it decodes (a PDF's copies of its file, D351), counted in the budget too.
  * Refuses, before decoding, a JPEG that would not fit the limits even shrunk on load.
  */
-export function jpegPage(bytes: Uint8Array, frame: JpegFrame, limits: ReadLimits, dpi?: number): (() => Promise<Raster>) | undefined {
+export function jpegPage(
+  bytes: Uint8Array,
+  frame: JpegFrame,
+  limits: ReadLimits,
+  { dpi, turn, held = 0 }: { dpi?: number | undefined; turn: JpegTurn; held?: number },
+): (() => Promise<DecodedJpeg>) | undefined {
   const sharp = sharpDecoder()
   if (!sharp) return undefined
   const { width, height } = frame
@@ -53,18 +76,21 @@ export function jpegPage(bytes: Uint8Array, frame: JpegFrame, limits: ReadLimits
   // The image as shrunk on load (three channels), and the grey page made from it; a progressive
   // JPEG's coefficients too, every one of the full image, however much it is shrunk (D183).
   const coefficients = frame.progressive ? Math.ceil(jpegCoefficientBytes(frame) * LIBJPEG_COEFFICIENT_MARGIN) : 0
-  checkImageBytes(loaded.width * loaded.height * 4 + coefficients + bytes.length, limits)
+  checkImageBytes(loaded.width * loaded.height * 4 + coefficients + bytes.length + held, limits)
   const photo = Math.max(width, height) > PHOTO_LONGEST_SIDE
   return async () => {
-    const { data, info } = await sharp(bytes, { limitInputPixels: false, failOn: 'truncated', sequentialRead: true })
-      .rotate()
+    const decoder = sharp(bytes, { limitInputPixels: false, failOn: 'truncated', sequentialRead: true })
+    // rotate() turns by the EXIF orientation; rotate(angle) by the angle alone.
+    const { data, info } = await (turn === 'exif' ? decoder.rotate() : decoder.rotate(turn))
       .resize({ width: PHOTO_LONGEST_SIDE, height: PHOTO_LONGEST_SIDE, fit: 'inside', withoutEnlargement: true })
       .greyscale()
       .raw()
       .toBuffer({ resolveWithObject: true })
     const page = toGrey(data, info.width, info.height, info.channels)
     // A camera's resolution (72 dpi) says nothing of the paper; a scanner's does.
-    return photo ? findPaper(page) : { ...page, dpi }
+    if (!photo) return { page: { ...page, dpi }, width: page.width, height: page.height }
+    const paper = locatePaper(page)
+    return { page: paper ? cutPaper(page, paper) : page, width: page.width, height: page.height, paper }
   }
 }
 

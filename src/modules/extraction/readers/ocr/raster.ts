@@ -70,8 +70,22 @@ function between(count: number, step: number, size: number): [Uint32Array, Uint3
   return [first, second, weight]
 }
 
+/** A quarter turn clockwise, as `rotate` makes it. */
+export type Turn = 0 | 90 | 180 | 270
+
+/**
+ * Where a point of an image turned by `degrees` (as `rotate` turns it) was before the turn; both
+ * as fractions of their image's width and height (D352).
+ */
+export function unturnPoint(degrees: Turn, [x, y]: [number, number]): [number, number] {
+  if (degrees === 90) return [y, 1 - x]
+  if (degrees === 180) return [1 - x, 1 - y]
+  if (degrees === 270) return [1 - y, x]
+  return [x, y]
+}
+
 /** Turns the image clockwise by a multiple of 90 degrees. */
-export function rotate(raster: Raster, degrees: 0 | 90 | 180 | 270): Raster {
+export function rotate(raster: Raster, degrees: Turn): Raster {
   if (degrees === 0) return raster
   const { width: w, height: h, data: src } = raster
   const turned = degrees !== 180
