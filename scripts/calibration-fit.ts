@@ -80,7 +80,11 @@ export function fitKinds(observations: readonly Observation[], options: FitOptio
   const byKind = new Map<string, Observation[]>()
   for (const observation of observations) {
     const reading = readingOf(observation)
-    for (const kind of new Set([...observation.kinds, reading])) byKind.set(kind, [...(byKind.get(kind) ?? []), observation])
+    for (const kind of new Set([...observation.kinds, reading])) {
+      const points = byKind.get(kind)
+      if (points) points.push(observation)
+      else byKind.set(kind, [observation])
+    }
   }
   const fitted = new Map<string, Step[]>()
   for (const [kind, points] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) if (points.length >= options.minValues) fitted.set(kind, fitSteps(points, options))

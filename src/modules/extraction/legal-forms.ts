@@ -60,5 +60,7 @@ export function mendLegalForm(words: readonly string[]): string[] {
 /** A printed word that is a word of such a form misread by one letter ("BHO", "S0N"), as `mendLegalForm` mends it; never a word of a form as written. */
 export function misreadFormWord(printed: string): boolean {
   const bare = printed.replace(/\.$/, '')
-  return !FORM_WORDS.has(bare.toLowerCase()) && [...FORM_WORDS].some((word) => misreads(bare, word) === 1)
+  if (FORM_WORDS.has(bare.toLowerCase())) return false
+  for (const word of FORM_WORDS) if (misreads(bare, word) === 1) return true
+  return false
 }

@@ -119,16 +119,17 @@ export function layoutCache(database: Database, maxLayouts = MAX_HELD_LAYOUTS) {
         read.set(row.id, { stamp: stampOf(row), fingerprint: parseLayout(row.body)?.fingerprint })
 
     const index = before?.index ?? new LayoutIndex()
-    const sizeBefore = before?.index?.size ?? 0
+    // What the held count has of this account now: nothing when another refresh let it go meanwhile.
+    const sizeBefore = held.get(accountId) === before ? (before?.index?.size ?? 0) : 0
     const kept = new Map<string, string>()
     const present = new Set(stamps.map((row) => row.id))
     for (const id of known.keys()) if (!present.has(id)) index.remove(id)
     for (const row of stamps) {
       const fresh = read.get(row.id)
       if (!fresh) {
-        // Unchanged, or forgotten between the two reads.
-        if (known.has(row.id)) kept.set(row.id, known.get(row.id)!)
-        else index.remove(row.id)
+        // Unchanged, or forgotten between the two reads (then never in the index).
+        const stamp = known.get(row.id)
+        if (stamp) kept.set(row.id, stamp)
         continue
       }
       if (fresh.fingerprint) index.add(row.id, fresh.fingerprint)

@@ -70,9 +70,9 @@ export interface PdfPlan {
  */
 export function checkPdfBudget(bytes: Uint8Array, limits: ReadLimits): PdfPlan {
   const file = new PdfText(bytes)
-  const budget = new PdfBudget(limits)
+  const budget = new PdfBudget(limits, file)
   budget.scan(file, writtenObjects(file), 0)
-  return budget.plan(file)
+  return budget.plan()
 }
 
 interface StreamRecord {
@@ -103,10 +103,14 @@ class PdfBudget implements PdfObjects {
   /** Cross-reference streams' dictionaries, which name the catalog as a trailer does. */
   private readonly xrefStreams: { at: number; dictionary: PdfDictionary }[] = []
 
-  /** The file itself, once scanned: where its trailers are. */
-  private file: PdfText | undefined
+  /** Image streams that are a JPEG under its one filter: only then may a page be one (D350). */
+  private jpegs = 0
 
-  constructor(private readonly limits: ReadLimits) {}
+  constructor(
+    private readonly limits: ReadLimits,
+    /** The file itself: where its trailers are. */
+    private readonly file: PdfText,
+  ) {}
 
   /** Every stream of a part of the PDF (the file, or the content of an object stream), whose objects start at `objects`. */
   scan(source: PdfText, objects: ObjectStarts, nesting: number): void {
@@ -139,10 +143,13 @@ class PdfBudget implements PdfObjects {
    * is then kept from decoding it: it leaves out any image of as many pixels (`maxImageSize`), which
    * must then be no other image of the file (else it is refused as before).
    */
-  plan(file: PdfText): PdfPlan {
-    this.file = file
-    const photos = photoPages(this, this.limits.maxPages)
-    const isPhoto = (place: StreamPlace) => [...photos.values()].some((photo) => photo.source === place.source && photo.keyword === place.keyword)
+  plan(): PdfPlan {
+    const file = this.file
+    // The page tree is walked only for a file that holds a JPEG: no other page can be one.
+    const photos = this.jpegs ? photoPages(this, this.limits.maxPages) : new Map<number, PhotoPage>()
+    const photoStreams = new Map<PdfText, Set<number>>()
+    for (const { source, keyword } of photos.values()) photoStreams.set(source, (photoStreams.get(source) ?? new Set()).add(keyword))
+    const isPhoto = (place: StreamPlace) => photoStreams.get(place.source)?.has(place.keyword) === true
     const refused = this.deferred.find((image) => !isPhoto(image))
     if (refused) throw refused.error
     // Each such page's JPEG is checked now as the photo path will check it, before PDF.js opens the file.
@@ -261,6 +268,7 @@ class PdfBudget implements PdfObjects {
     this.images.push({ ...place, pixels })
     const filters = this.filters(dictionary)
     if (filters.length !== 1 || filters[0]!.filter !== 'image' || !jpegFrame(data)) return false
+    this.jpegs++
     try {
       // As any image: its dictionary first, then with the JPEG's header.
       this.checkImage(dictionary, undefined, 0)
@@ -275,7 +283,6 @@ class PdfBudget implements PdfObjects {
   /** The document's catalog: the /Root its last trailer (or cross-reference stream) names. */
   root(): PdfDictionary | undefined {
     const file = this.file
-    if (!file) return undefined
     const trailers = [...file.text.matchAll(/trailer/g)].map((match) => ({ at: match.index, dictionary: objectValue(file, match.index + 'trailer'.length) }))
     const named = [...trailers, ...this.xrefStreams]
       .filter(({ dictionary }) => dictionary instanceof Map && dictionary.has('Root'))

@@ -13,7 +13,7 @@ import { photoPoint } from './ocr/paper'
 import { type Raster, toGrey, unturnPoint } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
 import { checkPdfBudget } from './pdf-budget'
-import { MIN_SCAN_COVERAGE, multiply, PDF_FILE_COPIES, type PhotoPage, type PhotoPlacement, shownPlacement } from './pdf-photos'
+import { MIN_SCAN_COVERAGE, multiply, PDF_FILE_COPIES, type PhotoPage, type PhotoPlacement, shownPlacement, transform } from './pdf-photos'
 import { enoughText, type ReadOptions } from './types'
 
 interface PdfTextItem {
@@ -173,7 +173,7 @@ async function scannedImage(page: PdfPage, pageArea: number, options: ReadOption
     [1, 0],
     [0, 1],
     [1, 1],
-  ].map(([u, v]) => [best.matrix[0]! * u! + best.matrix[2]! * v! + best.matrix[4]!, best.matrix[1]! * u! + best.matrix[3]! * v! + best.matrix[5]!])
+  ].map(([u, v]) => transform(best.matrix, [u!, v!]))
   const xs = corners.map(([x]) => x!)
   const ys = corners.map(([, y]) => y!)
   return { raster, box: { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) } }
