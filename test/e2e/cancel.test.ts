@@ -25,6 +25,11 @@ let scans: Uint8Array
 /** Long enough that no job ends between the check that two run and the stop, on a fast idle machine too (6 pages did). */
 let longScans: Uint8Array
 let receipt: Uint8Array
+/**
+ * Pages small enough that the document's read-time estimate (D187: 0.5 s a megapixel) stays
+ * under the 1 s timeout, so the timeout, not an early refusal, ends the job: 5 × ~0.35 MP.
+ */
+let timeoutScans: Uint8Array
 
 beforeAll(async () => {
   binary = await buildBinary()
@@ -32,6 +37,8 @@ beforeAll(async () => {
   const page = toJpeg(await renderPage({ lines: ['ACME SUPPLIES LTD', 'Invoice No: INV-7', 'Total due: 48.00 EUR'], width: 595, fontSize: 14 }, 300), 85)
   scans = await imagePdf(Array.from({ length: 6 }, () => ({ jpeg: page })))
   longScans = await imagePdf(Array.from({ length: 40 }, () => ({ jpeg: page })))
+  const small = toJpeg(await renderPage({ lines: ['ACME SUPPLIES LTD', 'Invoice No: INV-7', 'Total due: 48.00 EUR'], width: 595, fontSize: 14 }, 150), 85)
+  timeoutScans = await imagePdf(Array.from({ length: 5 }, () => ({ jpeg: small })))
   receipt = toJpeg(await renderPage({ lines: RECEIPT }))
 }, 180_000)
 
@@ -122,7 +129,7 @@ describe('one server', () => {
 test('--job-timeout stops a scan mid-OCR: the job fails extraction_timeout, the server reads on', async () => {
   const server = await startServer([binary], ['--db', join(dir.path, 'timeout.sqlite'), '--job-timeout', '1s'], dir.path, HOME)
   try {
-    const { status, body } = await api(server, '/api/v1/extract', { method: 'POST', body: upload(scans, 'scans.pdf', EXTRACT) })
+    const { status, body } = await api(server, '/api/v1/extract', { method: 'POST', body: upload(timeoutScans, 'scans.pdf', EXTRACT) })
     expect(status).toBe(200)
     expect(body.job).toMatchObject({ status: 'failed', error: { code: 'extraction_timeout', message: 'The extraction took longer than 1 s and was stopped' } })
     expect(server.proc.exitCode).toBeNull()
