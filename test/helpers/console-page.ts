@@ -1,7 +1,7 @@
 /**
- * A Chromium page on the console of a running server, for the console's browser tests: every
- * other host is refused and noted, and so are the server's answers of 400 and more and what the
- * console logs as an error.
+ * A Chromium page on the console of a running server, for the console's browser tests: a request
+ * to any other host fails (launchBrowser) and is noted, and so are the server's answers of 400
+ * and more and what the console logs as an error.
  */
 import { afterAll, beforeAll, expect } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
@@ -24,16 +24,13 @@ export async function openConsolePage(browser: Browser, server: RunningServer, v
   const blocked: string[] = []
   const problems: string[] = []
   const refused: string[] = []
-  // Every request passes here: other hosts are refused. The browser itself fetches the server's
-  // answers (a fetch made for it by the test runner once hung for 30 s in CI), and those of 400 and
-  // more are noted as they arrive (the browser logs them as errors without saying which).
-  await page.route('**/*', async (route) => {
-    const url = new URL(route.request().url())
-    if (url.protocol !== 'blob:' && url.protocol !== 'data:' && url.host !== origin) {
-      blocked.push(url.href)
-      return route.abort()
-    }
-    return route.continue()
+  // No request is intercepted: a route handler holds every request until the test runner answers
+  // it, and at a load of 8 a console screen twice failed to appear within 30 s (2 of 30 runs of
+  // console-first-hour, once in CI) with nothing else found that could hold it. Other hosts do not
+  // resolve in this browser (launchBrowser), so a request to one fails there; each is noted here.
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (url.protocol !== 'blob:' && url.protocol !== 'data:' && url.host !== origin) blocked.push(url.href)
   })
   page.on('response', (response) => {
     if (response.status() >= 400) refused.push(`${response.status()} ${new URL(response.url()).pathname}`)
