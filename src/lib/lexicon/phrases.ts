@@ -89,23 +89,46 @@ function lower(char: string): string {
   return code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : code < 128 ? char : char.toLowerCase()
 }
 
-/** The last texts put in lower case, and their lower case: several lists are looked for in one text in a row. */
-const lowered = new Map<string, string>()
+/**
+ * The last texts put in lower case, and their lower case, the last asked for first: several lists
+ * are looked for in one text in a row, each at many places. Strings are compared, not hashed: a
+ * map hashed a long text at every lookup, so a 1 MiB line of "Invoice " took minutes (each of its
+ * titles looks for number marks at 30 places). A text found as an equal copy (a one-line
+ * document's line and its whole text) takes that copy's place, so that from then on it is found
+ * as itself, without comparing its characters.
+ */
+const LOWERED_KEPT = 8
+const loweredTexts: string[] = []
+const loweredValues: string[] = []
 
 /** The text in lower case, one code unit for one (a character whose lower case is longer stays as it is). */
 function lowerCase(text: string): string {
-  const known = lowered.get(text)
-  if (known !== undefined) return known
-  let low = text.toLowerCase()
-  if (low.length !== text.length) {
-    low = ''
-    for (let i = 0; i < text.length; i++) {
-      const char = lower(text[i]!)
-      low += char.length === 1 ? char : text[i]
+  if (loweredTexts[0] === text) {
+    loweredTexts[0] = text
+    return loweredValues[0]!
+  }
+  const kept = loweredTexts.indexOf(text)
+  let low: string
+  if (kept !== -1) {
+    low = loweredValues[kept]!
+    loweredTexts.splice(kept, 1)
+    loweredValues.splice(kept, 1)
+  } else {
+    low = text.toLowerCase()
+    if (low.length !== text.length) {
+      low = ''
+      for (let i = 0; i < text.length; i++) {
+        const char = lower(text[i]!)
+        low += char.length === 1 ? char : text[i]
+      }
+    }
+    if (loweredTexts.length >= LOWERED_KEPT) {
+      loweredTexts.pop()
+      loweredValues.pop()
     }
   }
-  if (lowered.size >= 8) lowered.delete(lowered.keys().next().value!)
-  lowered.set(text, low)
+  loweredTexts.unshift(text)
+  loweredValues.unshift(low)
   return low
 }
 

@@ -48,6 +48,22 @@ describe('every trap is read to an answer: detection, reader and engine with the
   }
 })
 
+test('one line of a title word repeated (256 KiB) is read to an answer, in linear time', async () => {
+  // Each title looks for number marks at 30 places after it; when every look put the line in lower
+  // case again (or hashed it to find it put so), this took about 50 s, and 1 MiB over 10 minutes.
+  const answers = taskAnswers(
+    await inProcessExtractor(builtinEngine)({
+      content: encode('Invoice '.repeat(32 * 1024)),
+      mediaType: MEDIA_TYPES.text,
+      documentType: 'invoice',
+      issuedBySeller: true,
+      fields: trapFields(),
+      limits: DEFAULT_READ_LIMITS,
+    }),
+  )
+  expect(answers.invoice_number!.value).toBeNull()
+}, 20_000)
+
 describe('text and Markdown: trims and markup found without backtracking', () => {
   test('trailing spaces and tabs go from every line, however long the run before the last letter', () => {
     expect(readText(encode(`${' '.repeat(100_000)}x \t \ny\t\t\nz`))).toEqual([`${' '.repeat(100_000)}x\ny\nz`])
