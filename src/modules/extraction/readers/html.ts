@@ -90,6 +90,10 @@ class TextBuilder {
   }
 
   endLine(): void {
+    if (this.line === '') {
+      this.cellOpen = false
+      return
+    }
     const text = trimSpacesAndTabs(this.line).replace(/^ +/, '')
     // Block boundaries next to each other make one line break, not blank lines.
     if (text) this.lines.push(text)
@@ -167,17 +171,38 @@ function* tokens(html: string): Generator<Token> {
       at = open + 1
       continue
     }
-    const tag = TAG_NAME.exec(html.slice(open, Math.min(end, open + MAX_TAG_NAME + 2)))
-    if (tag && html[open + 1] !== '!' && html[open + 1] !== '?') {
-      yield { name: tag[2]!, closing: tag[1] === '/', attrs: html.slice(open + tag[0].length, end - 1) }
+    const nameEnd = tagNameEnd(html, open)
+    if (nameEnd !== -1) {
+      const closing = html[open + 1] === '/'
+      yield { name: html.slice(open + (closing ? 2 : 1), nameEnd), closing, attrs: nameEnd < end - 1 ? html.slice(nameEnd, end - 1) : '' }
     }
     at = end
   }
 }
 
-/** A tag's name after its `<` (and `/`); names longer than any element's are no tag. */
-const TAG_NAME = /^<(\/?)([a-zA-Z][\w:-]{0,63})/
+/** Names longer than any element's are no tag. */
 const MAX_TAG_NAME = 64
+
+/**
+ * Where the name of a tag opening at `open` ends: after its `<` and `/`, a letter, then letters,
+ * digits, `_`, `:` or `-`, at most 64 in all (a longer run is cut there); -1 when no letter
+ * follows. Read in place: a page of a million tags allocates nothing here.
+ */
+function tagNameEnd(html: string, open: number): number {
+  const start = open + (html.charCodeAt(open + 1) === 0x2f ? 2 : 1)
+  if (!isLetter(html.charCodeAt(start))) return -1
+  let end = start + 1
+  while (end - start < MAX_TAG_NAME && isNameChar(html.charCodeAt(end))) end++
+  return end
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
+}
+
+function isNameChar(code: number): boolean {
+  return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x3a || code === 0x2d
+}
 
 /**
  * Where the markup that opens at `open` ends (after its last character), as the old expression
@@ -197,9 +222,9 @@ function markupEnd(html: string, open: number, next: Next): number | undefined {
     const close = next.of('>', open + 2)
     return close === -1 ? undefined : close + 1
   }
-  const tag = TAG_NAME.exec(html.slice(open, open + MAX_TAG_NAME + 2))
-  if (!tag) return undefined
-  const close = next.tagEnd(open + tag[0].length)
+  const nameEnd = tagNameEnd(html, open)
+  if (nameEnd === -1) return undefined
+  const close = next.tagEnd(nameEnd)
   return close === -1 ? undefined : close + 1
 }
 
@@ -236,7 +261,8 @@ class Next {
 
   /** The first `>` at or after `from` outside "…" or '…', or -1 (a quote never closed ends nothing). */
   tagEnd(from: number): number {
-    const passed: number[] = []
+    // Allocated only for a tag with a quoted value: a plain tag's end is one lookup.
+    let passed: number[] | undefined
     let at = from
     let end: number | undefined
     while (end === undefined) {
@@ -245,7 +271,7 @@ class Next {
         end = remembered
         break
       }
-      passed.push(at)
+      if (at !== from) (passed ??= [from]).push(at)
       const close = this.of('>', at)
       const double = this.of('"', at)
       const single = this.of("'", at)
@@ -258,8 +284,8 @@ class Next {
         else at = closing + 1
       }
     }
-    // Only a tag with quoted values is worth remembering: the search for a plain one's end is one lookup.
-    if (passed.length > 1) for (const position of passed) this.tagEnds.set(position, end)
+    // Only a tag with quoted values is worth remembering.
+    if (passed) for (const position of passed) this.tagEnds.set(position, end)
     return end
   }
 }
