@@ -52,6 +52,17 @@ describe('phrases', () => {
     }
   })
 
+  test('after a run of hyphens, a compound is found where the bounded pattern finds it, however long the run', () => {
+    const list = phrases(['*steuer'])
+    const pattern = wholeWords(['*steuer'])
+    for (const run of [0, 1, 39, 40, 41, 100, 100_000]) {
+      const text = `${'-'.repeat(run)}Umsatzsteuer 5`
+      const match = pattern.exec(text)
+      expect([run, list.find(text)?.start, list.find(text)?.end]).toEqual([run, match?.index, match && match.index + match[0].length])
+    }
+    expect(list.test('-'.repeat(100_000))).toBe(false)
+  })
+
   test("finds what the lexicons' generated patterns find, at the same places, in every phrase list and the legal forms", () => {
     const lines = [
       'Rechnung Nr. 2024-117 vom 05.03.2024',

@@ -148,6 +148,8 @@ export class Phrases {
   /** The first characters of the spellings without a `*` before them: ASCII by code, the rest by character. */
   private readonly asciiFirst = new Uint8Array(128)
   private readonly otherFirst = new Set<string>()
+  /** The first characters of the spellings with a `*` before them, where their own words begin. */
+  private readonly joinedFirst = new Set<number>()
 
   /** `spellings` are [word as the list writes it, spelling to compare]; see `phrases()` and `legalForms()`. */
   constructor(
@@ -174,6 +176,7 @@ export class Phrases {
     }
     this.spellings = [...bySource.keys()].sort(longestFirst).map((source) => bySource.get(source)!)
     this.joined = this.spellings.filter((spelling) => spelling.joinBefore)
+    for (const spelling of this.joined) this.joinedFirst.add(spelling.parts[0]!.charCodeAt(0))
     for (const spelling of this.spellings) {
       if (spelling.joinBefore) continue
       const first = spelling.parts[0]![0]!
@@ -196,10 +199,22 @@ export class Phrases {
   find(text: string, from = 0, accept?: Accept): PhraseMatch | undefined {
     const compared = this.caseSensitive ? text : lowerCase(text)
     const anyLetter = this.joined.length > 0
+    // Where a spelling with a `*` before it could next begin its own word: one that begins further
+    // than a `*` reaches cannot end a run of letters or hyphens starting here (a megabyte of
+    // hyphens is then one pass, not forty for each of its characters).
+    let joinedNext = -1
     for (let start = from; start < compared.length; start++) {
       const code = compared.charCodeAt(start)
       const first = code < 128 ? this.asciiFirst[code] === 1 : this.otherFirst.has(compared[start]!)
-      if (!first && !(anyLetter && joins(compared[start]!))) continue
+      if (!first && anyLetter) {
+        if (!joins(compared[start]!)) continue
+        if (joinedNext < start) {
+          joinedNext = start
+          while (joinedNext < compared.length && !this.joinedFirst.has(compared.charCodeAt(joinedNext))) joinedNext++
+        }
+        if (joinedNext - start > JOIN_REACH) continue
+      }
+      if (!first && !anyLetter) continue
       if (!startsWord(text, start)) continue
       const found = this.atCompared(compared, start, accept)
       if (found) return found
