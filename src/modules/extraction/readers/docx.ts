@@ -6,7 +6,7 @@
  */
 import { strFromU8 } from 'fflate'
 import { ExtractionError } from '../errors'
-import { checkInflatedBytes, checkParts } from './limits'
+import { checkInflatedBytes, checkParts, collectingGarbage } from './limits'
 import type { ReadLimits } from './types'
 import { decodeEntities } from './xml'
 import { MAX_ZIP_ENTRIES, readZipEntry, zipEntries } from './zip'
@@ -87,7 +87,9 @@ function wordXmlToPages(xml: string): string[] {
     }
   }
 
+  const tagRead = collectingGarbage()
   for (const match of xml.matchAll(TOKEN)) {
+    tagRead()
     const [, closing, name, attrs = '', selfClosing, cdata, text] = match
     if (text !== undefined || cdata !== undefined) {
       if (inText) {

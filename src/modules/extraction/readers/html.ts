@@ -6,6 +6,7 @@
  * character that could end what it reads (D186), so the work stays linear in the size of the
  * document however its markup is left open.
  */
+import { collectingGarbage } from './limits'
 import { decodeUtf8, trimSpacesAndTabs } from './text'
 import { decodeEntities } from './xml'
 
@@ -120,11 +121,13 @@ export function readHtml(bytes: Uint8Array): string[] {
   const out = new TextBuilder()
   let hidden: string | null = null
   let preDepth = 0
+  const tagRead = collectingGarbage()
   for (const token of tokens(html)) {
     if (token.text !== undefined) {
       if (!hidden) out.text(decodeEntities(token.text), preDepth > 0)
       continue
     }
+    tagRead()
     const { closing, attrs } = token
     const name = token.name.toLowerCase()
     if (hidden) {

@@ -6,6 +6,22 @@
 import { ExtractionError } from '../errors'
 import type { ReadLimits } from './types'
 
+/** Markup read between two collections of the young generation, in tags (D391). */
+const TAGS_PER_COLLECTION = 200_000
+
+/**
+ * Counts the tags a markup reader reads and collects its young garbage every 200,000 (D391): in a
+ * process that holds OCR's memory the collector lets garbage grow with that memory, and an 11 MB
+ * page of nested elements took the process from 278 MiB to 588 (to 193 from 66 in a fresh one);
+ * collected as it goes, to 384. Each collection of the young generation takes a millisecond or two.
+ */
+export function collectingGarbage(): () => void {
+  let tags = 0
+  return () => {
+    if (++tags % TAGS_PER_COLLECTION === 0) Bun.gc(false)
+  }
+}
+
 /** Refuses a document with more pages than the limit. */
 export function checkPages(pages: number, limits: ReadLimits): void {
   if (pages > limits.maxPages)
