@@ -208,9 +208,15 @@ function onlyLegalForm(text: string): boolean {
 const TOP_LEVEL_DOMAINS = phrases(nameWords('top_level_domains'))
 const isAddress = (text: string) => text.includes('@') || TOP_LEVEL_DOMAINS.test(text, (found) => text[found.start - 1] === '.')
 
+/**
+ * A line longer than this is a paragraph, never a name with its contact data: it is not cleaned
+ * to find out (a megabyte on one line took 1.5 s of mending words).
+ */
+const LONGEST_NAME_LINE = 400
+
 /** A line that may be a company or person name: letters, not address or contact data. */
 function looksLikeName(text: string): boolean {
-  if (text.trimEnd().endsWith(':')) return false
+  if (text.length > LONGEST_NAME_LINE || text.trimEnd().endsWith(':')) return false
   const cleaned = cleanName(text)
   if (cleaned.length < 2 || cleaned.length > 80) return false
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length
