@@ -25,8 +25,8 @@ export async function openConsolePage(browser: Browser, server: RunningServer, v
   const problems: string[] = []
   const refused: string[] = []
   // No request is intercepted: a route handler holds every request until the test runner answers
-  // it, and at a load of 8 a console screen twice failed to appear within 30 s (2 of 30 runs of
-  // console-first-hour, once in CI) with nothing else found that could hold it. Other hosts do not
+  // it, and at a load of 6–8 a console screen failed to appear within 30 s in 3 of 13 runs of
+  // console-first-hour (once in CI), with nothing else found that could hold it. Other hosts do not
   // resolve in this browser (launchBrowser), so a request to one fails there; each is noted here.
   page.on('request', (request) => {
     const url = new URL(request.url())

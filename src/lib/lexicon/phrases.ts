@@ -206,15 +206,14 @@ export class Phrases {
     for (let start = from; start < compared.length; start++) {
       const code = compared.charCodeAt(start)
       const first = code < 128 ? this.asciiFirst[code] === 1 : this.otherFirst.has(compared[start]!)
-      if (!first && anyLetter) {
-        if (!joins(compared[start]!)) continue
+      if (!first) {
+        if (!anyLetter || !joins(compared[start]!)) continue
         if (joinedNext < start) {
           joinedNext = start
           while (joinedNext < compared.length && !this.joinedFirst.has(compared.charCodeAt(joinedNext))) joinedNext++
         }
         if (joinedNext - start > JOIN_REACH) continue
       }
-      if (!first && !anyLetter) continue
       if (!startsWord(text, start)) continue
       const found = this.atCompared(compared, start, accept)
       if (found) return found

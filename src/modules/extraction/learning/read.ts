@@ -19,7 +19,7 @@ import type { Anchor, LayoutSource, LearnedLayout, LearnedSource, PrintedField }
 import { anchorOn, bboxOf, type Cell, cellsNear, editDistance, predictedBox, sameKey, textOf } from './place'
 import { roundedAfter } from './rounding'
 import { readTable } from './tables'
-import { spellings, squashed, TEXT_LIKENESS, typed } from './values'
+import { likenessLimit, spellings, squashed, typed } from './values'
 import { type Box, keysOf, ownKeys, type Page, pagesOf, type Word } from './words'
 
 /** How sure an answer read at a learned place is, by what found the place. */
@@ -145,13 +145,13 @@ function namesSender(value: unknown, layout: LearnedLayout): boolean {
 
 /**
  * Whether the general reading's text is the constant misread: its letters and digits within
- * TEXT_LIKENESS of the constant's, with the same digits, as a reviewed text found again at its place
+ * `likenessLimit` of the constant's, with the same digits, as a reviewed text found again at its place
  * is judged (D265, D269). What the person wrote holds then on any match (D362).
  */
 function spelledAs(read: unknown, constant: unknown): boolean {
   if (typeof read !== 'string' || typeof constant !== 'string') return false
   const [a, b] = [squashed(read), squashed(constant)]
-  const limit = Math.floor(b.length * TEXT_LIKENESS)
+  const limit = likenessLimit(b)
   return b.length > 0 && digitsOf(a) === digitsOf(b) && editDistance(a, b, limit) <= limit
 }
 

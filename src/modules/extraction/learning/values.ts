@@ -83,7 +83,10 @@ function orderPrinted(printed: string, iso: string): DateOrder {
 }
 
 /** A printed text differs from the reviewed one by at most this share of its letters and digits (misread letters, a dropped dot). */
-export const TEXT_LIKENESS = 0.2
+const TEXT_LIKENESS = 0.2
+
+/** How many letters a printing of a text (squashed) may differ by and still spell it. */
+export const likenessLimit = (wanted: string): number => Math.floor(wanted.length * TEXT_LIKENESS)
 
 /** The runs of consecutive words (across at most three lines) that spell the text, a few letters aside; the closest first. */
 function textPrintings(pages: Page[], text: string): Printing[] {
@@ -97,7 +100,7 @@ function textPrintings(pages: Page[], text: string): Printing[] {
 export function spellings(words: readonly Word[], text: string): { words: Word[]; distance: number }[] {
   const wanted = squashed(text)
   if (!wanted) return []
-  const limit = Math.floor(wanted.length * TEXT_LIKENESS)
+  const limit = likenessLimit(wanted)
   const found: { words: Word[]; distance: number }[] = []
   for (let i = 0; i < words.length; i++) {
     let joined = ''

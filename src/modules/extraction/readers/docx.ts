@@ -87,9 +87,9 @@ function wordXmlToPages(xml: string): string[] {
     }
   }
 
-  const tagRead = collectingGarbage()
+  const pieceRead = collectingGarbage()
   for (const match of xml.matchAll(TOKEN)) {
-    tagRead()
+    pieceRead()
     const [, closing, name, attrs = '', selfClosing, cdata, text] = match
     if (text !== undefined || cdata !== undefined) {
       if (inText) {

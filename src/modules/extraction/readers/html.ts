@@ -121,13 +121,13 @@ export function readHtml(bytes: Uint8Array): string[] {
   const out = new TextBuilder()
   let hidden: string | null = null
   let preDepth = 0
-  const tagRead = collectingGarbage()
+  const pieceRead = collectingGarbage()
   for (const token of tokens(html)) {
+    pieceRead()
     if (token.text !== undefined) {
       if (!hidden) out.text(decodeEntities(token.text), preDepth > 0)
       continue
     }
-    tagRead()
     const { closing, attrs } = token
     const name = token.name.toLowerCase()
     if (hidden) {
@@ -183,7 +183,7 @@ function* tokens(html: string): Generator<Token> {
   }
 }
 
-/** Names longer than any element's are no tag. */
+/** The most characters of a tag's name that are read: longer than any element's. */
 const MAX_TAG_NAME = 64
 
 /**

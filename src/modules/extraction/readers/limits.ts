@@ -6,19 +6,19 @@
 import { ExtractionError } from '../errors'
 import type { ReadLimits } from './types'
 
-/** Markup read between two collections of the young generation, in tags (D391). */
-const TAGS_PER_COLLECTION = 200_000
+/** Pieces of markup (tags and runs of text) read between two collections of the young generation (D391). */
+const PIECES_PER_COLLECTION = 200_000
 
 /**
- * Counts the tags a markup reader reads and collects its young garbage every 200,000 (D391): in a
+ * Counts the pieces a markup reader reads and collects its young garbage every 200,000 (D391): in a
  * process that holds OCR's memory the collector lets garbage grow with that memory, and an 11 MB
  * page of nested elements took the process from 278 MiB to 588 (to 193 from 66 in a fresh one);
  * collected as it goes, to 384. Each collection of the young generation takes a millisecond or two.
  */
 export function collectingGarbage(): () => void {
-  let tags = 0
+  let pieces = 0
   return () => {
-    if (++tags % TAGS_PER_COLLECTION === 0) Bun.gc(false)
+    if (++pieces % PIECES_PER_COLLECTION === 0) Bun.gc(false)
   }
 }
 
