@@ -1,7 +1,9 @@
 import { defineConfig } from 'drizzle-kit'
 
+/** The SQLite migrations; drizzle.pg.config.ts makes the PostgreSQL ones from the same tables (D212). */
+process.env.EXTRACTD_DRIZZLE_DIALECT = 'sqlite'
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/db/tables/sqlite.ts',
+  schema: './src/db/tables/drizzle-kit.ts',
   out: './src/db/migrations',
 })

@@ -1,8 +1,9 @@
 import { defineConfig } from 'drizzle-kit'
 
 /** The PostgreSQL migrations; drizzle.config.ts makes the SQLite ones from the same tables (D212). */
+process.env.EXTRACTD_DRIZZLE_DIALECT = 'postgres'
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/tables/postgres.ts',
+  schema: './src/db/tables/drizzle-kit.ts',
   out: './src/db/pg-migrations',
 })
