@@ -64,6 +64,34 @@ test('one line of a title word repeated (256 KiB) is read to an answer, in linea
   expect(answers.invoice_number!.value).toBeNull()
 }, 20_000)
 
+describe('amount checks and the table search are linear in the lines (D392)', () => {
+  const read = async (unit: string, size: number) =>
+    taskAnswers(
+      await inProcessExtractor(builtinEngine)({
+        content: encode(unit.repeat(Math.ceil(size / unit.length))),
+        mediaType: MEDIA_TYPES.text,
+        documentType: 'invoice',
+        issuedBySeller: true,
+        fields: trapFields(),
+        limits: DEFAULT_READ_LIMITS,
+      }),
+    )
+  const values = (answers: Awaited<ReturnType<typeof read>>) => ({ subtotal: answers.subtotal!.value, tax: answers.tax!.value, total: answers.total!.value })
+
+  // Each took over two minutes before (every subtotal and tax pair looked for on every line: 8 KiB took 100 s).
+  test('subtotal and tax lines with no total (64 KiB), and with the sum printed after them', async () => {
+    expect(values(await read('Subtotal: 10,00\nVAT: 1,90\n', 64 * 1024))).toEqual({ subtotal: '10.00', tax: '1.90', total: null })
+    expect(values(await read('Subtotal: 10,00\nVAT: 1,90\nPaid: 11,90\n', 64 * 1024))).toEqual({ subtotal: '10.00', tax: '1.90', total: '11.90' })
+  }, 30_000)
+
+  // Each took a minute or more at this size before (every pair of candidates, or a table read from every header).
+  test('subtotal, tax and total lines; totals with rounding lines; table headers with no rows (512 KiB each)', async () => {
+    expect(values(await read('Subtotal: 10,00\nVAT: 1,90\nTotal: 11,90\n', 512 * 1024))).toEqual({ subtotal: '10.00', tax: '1.90', total: '11.90' })
+    expect(values(await read('Total: 10,00\nRounding: 0,01\n', 512 * 1024))).toEqual({ subtotal: null, tax: null, total: '10.00' })
+    expect((await read('ACME GmbH\nDescription  Qty  Unit price  Total\n', 512 * 1024)).line_items!.value).toBeNull()
+  }, 30_000)
+})
+
 describe('text and Markdown: trims and markup found without backtracking', () => {
   test('trailing spaces and tabs go from every line, however long the run before the last letter', () => {
     expect(readText(encode(`${' '.repeat(100_000)}x \t \ny\t\t\nz`))).toEqual([`${' '.repeat(100_000)}x\ny\nz`])

@@ -6,9 +6,7 @@ import { hasDigit } from './text'
 
 /** The amounts of a line of the document, found once per document. */
 export function lineAmounts(ctx: Context, line: Line): FoundAmount[] {
-  const byLine = memo(ctx, 'line-amounts', () => new Map<number, FoundAmount[]>())
-  let amounts = byLine.get(line.index)
+  const byLine = memo(ctx, 'line-amounts', () => new Array<FoundAmount[] | undefined>(ctx.doc.lines.length))
   // A line without a digit holds no amount: a document of many such lines is not searched line by line (D186).
-  if (!amounts) byLine.set(line.index, (amounts = hasDigit(line.text) ? findAmounts(line.text) : []))
-  return amounts
+  return (byLine[line.index] ??= hasDigit(line.text) ? findAmounts(line.text) : [])
 }

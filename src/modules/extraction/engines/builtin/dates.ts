@@ -13,9 +13,8 @@ export function datesIn(text: string, doc: Doc): FoundDate[] {
 
 /** The dates of a line of the document, found once per document. */
 export function lineDates(ctx: Context, line: Line): FoundDate[] {
-  const byLine = memo(ctx, 'line-dates', () => new Map<number, FoundDate[]>())
-  let dates = byLine.get(line.index)
+  // By line index in an array: a map of half a million lines costs more than the lines' reading (D186).
+  const byLine = memo(ctx, 'line-dates', () => new Array<FoundDate[] | undefined>(ctx.doc.lines.length))
   // A line without a digit holds no date (every pattern reads a day or a year in digits; D186).
-  if (!dates) byLine.set(line.index, (dates = hasDigit(line.text) ? datesIn(line.text, ctx.doc) : []))
-  return dates
+  return (byLine[line.index] ??= hasDigit(line.text) ? datesIn(line.text, ctx.doc) : [])
 }

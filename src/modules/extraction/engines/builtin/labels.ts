@@ -47,14 +47,16 @@ export function squashKeepingMarks(text: string): { chars: string; map: number[]
 export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
   // Entries by their first two letters, and those longer by their first four: a position is
   // compared only with the few entries that start as it does, however many thousands there are.
-  const byStart = new Map<string, { short: LabelEntry[]; long: Map<string, LabelEntry[]> }>()
+  // Keys are two UTF-16 code units made one number: no string is cut per position read.
+  const pairAt = (text: string, at: number) => text.charCodeAt(at) * 65536 + text.charCodeAt(at + 1)
+  const byStart = new Map<number, { short: LabelEntry[]; long: Map<number, LabelEntry[]> }>()
   for (const entry of entries) {
-    if (!entry.squashed) continue
-    const key = entry.squashed.slice(0, 2)
-    const bucket = byStart.get(key) ?? { short: [] as LabelEntry[], long: new Map<string, LabelEntry[]>() }
+    if (entry.squashed.length < 2) continue
+    const key = pairAt(entry.squashed, 0)
+    const bucket = byStart.get(key) ?? { short: [] as LabelEntry[], long: new Map<number, LabelEntry[]>() }
     if (entry.squashed.length < 4) bucket.short.push(entry)
     else {
-      const longKey = entry.squashed.slice(0, 4)
+      const longKey = pairAt(entry.squashed, 2)
       bucket.long.set(longKey, [...(bucket.long.get(longKey) ?? []), entry])
     }
     byStart.set(key, bucket)
@@ -68,9 +70,9 @@ export function findLabels(doc: Doc, entries: LabelEntry[]): LabelHit[] {
       const { chars, map } = squashKeepingMarks(scanned)
       const found: LabelHit[] = []
       for (let i = 0; i < chars.length - 1; i++) {
-        const bucket = byStart.get(chars.slice(i, i + 2))
+        const bucket = byStart.get(pairAt(chars, i))
         if (!bucket) continue
-        for (const list of [bucket.short, bucket.long.get(chars.slice(i, i + 4))])
+        for (const list of [bucket.short, i + 3 < chars.length ? bucket.long.get(pairAt(chars, i + 2)) : undefined])
           for (const entry of list ?? []) {
             if (!chars.startsWith(entry.squashed, i)) continue
             const rawStart = map[i]!

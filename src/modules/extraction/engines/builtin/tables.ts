@@ -47,7 +47,10 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
     const candidate = readCandidate(ctx, line, wanted, labelLines, cellsOf)
     if (!candidate) continue
     for (let index = candidate.header.main.index; index <= candidate.header.last.index; index++) seen.add(index)
+    // The header printed again is read with it, rows or none: each read anew made a document of
+    // such lines cost their square (D392).
     for (const repeat of candidate.repeats) seen.add(repeat.index)
+    if (!candidate.rows.length) continue
     if (!best || candidate.score > best.score + 1e-9) best = candidate
   }
   if (!best) return undefined
@@ -66,7 +69,6 @@ function readCandidate(ctx: Context, line: Line, wanted: Wanted[], labelLines: S
   if (wanted.length && matched < Math.min(2, wanted.length)) return undefined
   const rowPlan = planRows(header, columns, wanted, assigned, cellsOf)
   const { rows, end, repeats } = readTableRows(ctx, rowPlan)
-  if (!rows.length) return undefined
   // The field's own label on the header or a few lines above it says it is the field's table.
   let labelled = false
   for (let index = header.main.index - 3; index <= header.last.index; index++) if (labelLines.has(index)) labelled = true

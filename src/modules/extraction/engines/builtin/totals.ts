@@ -8,6 +8,7 @@
 import { findAmounts, moneyAmounts, type FoundAmount } from '../../normalise/amounts'
 import { currencyCode, LETTER_MARKS } from '../../normalise/currency'
 import { columnWords, lexiconWords, phrases } from '../../../../lib/lexicon'
+import { lineAmounts } from './amounts'
 import { memo, type Answer, type Context, type Plan } from './context'
 import type { Line } from './document'
 import { isShortLabel } from './generic'
@@ -218,8 +219,7 @@ function roundingLine(ctx: Context): { amount: number; line: Line } | undefined 
 
 /** How many lines print an amount, outside a tax breakdown: a total read again (as cash, in a summary) is read surely. */
 function printings(ctx: Context, amount: number): number {
-  const summary = taxSummaryLines(ctx)
-  return ctx.doc.lines.filter((line) => !summary.has(line.index) && printsAmount(line, amount)).length
+  return linesPrinting(ctx, amount).length
 }
 
 /**
@@ -258,7 +258,80 @@ function payment(ctx: Context): { paid?: number; change?: number; at?: Line } {
 }
 
 const near = (a: number, b: number) => Math.abs(a - b) < 0.011
-const printsAmount = (line: Line, amount: number) => moneyAmounts(line.text).some((printed) => near(printed.number, amount))
+
+/** The cents an amount is filed under: two amounts `near` each other are at most two apart. */
+const centsOf = (amount: number) => Math.round(amount * 100)
+
+/** What `byCents` files within two cents of the amount: everything `near` it, and some more. */
+function* filedNear<T>(byCents: Map<number, T[]>, amount: number): Generator<T> {
+  const cents = centsOf(amount)
+  for (let key = cents - 2; key <= cents + 2; key++) yield* byCents.get(key) ?? []
+}
+
+/** Candidates filed by their cents, one group per number (its candidates in list order). */
+function fileByCents(candidates: AmountCandidate[]): Map<number, AmountCandidate[][]> {
+  const byNumber = new Map<number, AmountCandidate[]>()
+  for (const candidate of candidates) {
+    const group = byNumber.get(candidate.number)
+    if (group) group.push(candidate)
+    else byNumber.set(candidate.number, [candidate])
+  }
+  const byCents = new Map<number, AmountCandidate[][]>()
+  for (const group of byNumber.values()) {
+    const list = byCents.get(centsOf(group[0]!.number))
+    if (list) list.push(group)
+    else byCents.set(centsOf(group[0]!.number), [group])
+  }
+  return byCents
+}
+
+/** Of candidates of one number, the first of the surest. */
+const surestOf = (group: AmountCandidate[]) => group.reduce((top, candidate) => (candidate.confidence > top.confidence ? candidate : top))
+
+/** Of each number's candidates the first of the surest, in list order: the others never make a better pair. */
+function surestPerNumber(candidates: AmountCandidate[]): AmountCandidate[] {
+  const kept = new Set([...fileByCents(candidates).values()].flat().map(surestOf))
+  return candidates.filter((candidate) => kept.has(candidate))
+}
+
+/** How many subtotal and tax pairs are tried for a total that no label reads (D392). */
+const SUM_SHOWN_PAIRS = 1000
+
+/** The money amounts of a line, read once per document. */
+const moneyOf = (ctx: Context, line: Line) => lineAmounts(ctx, line).filter((amount) => amount.moneyLike)
+
+const printsAmount = (ctx: Context, line: Line, amount: number) => moneyOf(ctx, line).some((printed) => near(printed.number, amount))
+
+/**
+ * The lines, in order, that print an amount (within a cent), outside a tax breakdown. Looked up
+ * in an index of every printed amount: a search per candidate amount over every line made a
+ * document of many subtotal and tax lines cost their cube (D392).
+ */
+function linesPrinting(ctx: Context, amount: number): Line[] {
+  const found = memo(ctx, 'lines-printing', () => new Map<number, Line[]>())
+  let lines = found.get(amount)
+  if (!lines) found.set(amount, (lines = printedNear(ctx, amount)))
+  return lines
+}
+
+function printedNear(ctx: Context, amount: number): Line[] {
+  // Every line by the cents of each amount it prints, built once per document.
+  const byCents = memo(ctx, 'printed-amounts', () => {
+    const index = new Map<number, Line[]>()
+    for (const line of ctx.doc.lines)
+      for (const printed of moneyOf(ctx, line)) {
+        const list = index.get(centsOf(printed.number))
+        if (!list) index.set(centsOf(printed.number), [line])
+        else if (list[list.length - 1] !== line) list.push(line)
+      }
+    return index
+  })
+  const summary = taxSummaryLines(ctx)
+  const lines = new Set<Line>()
+  for (const line of filedNear(byCents, amount)) if (!summary.has(line.index) && printsAmount(ctx, line, amount)) lines.add(line)
+  return [...lines].sort((a, b) => a.index - b.index)
+}
+
 /** The most a total is rounded by for cash payment. */
 const CASH_ROUNDING = 0.05
 
@@ -383,7 +456,14 @@ function pickTotal(candidates: AmountCandidate[], ctx: Context): AmountCandidate
   }
   const adjustment = rounding(ctx)
   if (adjustment !== undefined) {
-    const rounded = totals.filter((c) => c.tier >= 2 && totals.some((other) => other !== c && near(other.number + adjustment, c.number)))
+    const totalsByCents = fileByCents(totals)
+    const rounded = totals.filter(
+      (c) =>
+        c.tier >= 2 &&
+        [...filedNear(totalsByCents, c.number - adjustment)].some(
+          (group) => near(group[0]!.number + adjustment, c.number) && group.some((other) => other !== c),
+        ),
+    )
     if (rounded.length) return { ...rounded[rounded.length - 1]!, tier: 3 }
     const implied = roundedByAdjustment(totals, ctx)
     if (implied) return implied
@@ -447,12 +527,15 @@ function totalAt(amount: number, line: Line, confidence: number, tier: number): 
  * that line holds the total.
  */
 function sumShown(candidates: AmountCandidate[], ctx: Context): AmountCandidate | undefined {
-  const summary = taxSummaryLines(ctx)
+  const taxes = candidates.filter((c) => c.role === 'tax' && c.number > 0)
+  let tried = 0
   for (const subtotal of candidates.filter((c) => c.role === 'subtotal' && c.number > 0))
-    for (const tax of candidates.filter((c) => c.role === 'tax' && c.number > 0)) {
+    for (const tax of taxes) {
+      // A document of thousands of subtotal and tax lines is no receipt with a misread total (D392).
+      if (++tried > SUM_SHOWN_PAIRS) return undefined
       const sum = Math.round((subtotal.number + tax.number) * 100) / 100
       const after = Math.max(subtotal.line.index, tax.line.index)
-      const line = ctx.doc.lines.find((line) => line.index > after && !summary.has(line.index) && printsAmount(line, sum))
+      const line = linesPrinting(ctx, sum).find((line) => line.index > after)
       if (line) return totalAt(sum, line, TOTALS.sumShown, 2)
     }
   return undefined
@@ -469,7 +552,7 @@ function sumOfAbove(candidates: AmountCandidate[], ctx: Context): AmountCandidat
     for (let count = 1; count <= 4; count++) {
       const line = ctx.doc.lines[subtotal.line.index - count]
       // Amounts with cents: "(QTY 4)" beside a subtotal is a count.
-      const amounts = line ? moneyAmounts(line.text).filter((amount) => /\.\d{2}$/.test(amount.value)) : []
+      const amounts = line ? moneyOf(ctx, line).filter((amount) => /\.\d{2}$/.test(amount.value)) : []
       if (line?.page !== subtotal.line.page || amounts.length !== 1) break
       sum = Math.round((sum + amounts[0]!.number) * 100) / 100
       if (count >= 2 && near(sum, subtotal.number)) return totalAt(subtotal.number, subtotal.line, TOTALS.sumOfAbove, 2)
@@ -480,8 +563,7 @@ function sumOfAbove(candidates: AmountCandidate[], ctx: Context): AmountCandidat
 
 /** The last line above the payment that prints this amount, outside a tax breakdown. */
 function lineShowing(ctx: Context, amount: number, payment: Line): Line | undefined {
-  const summary = taxSummaryLines(ctx)
-  return ctx.doc.lines.slice(0, payment.index).findLast((line) => !summary.has(line.index) && printsAmount(line, amount))
+  return linesPrinting(ctx, amount).findLast((line) => line.index < payment.index)
 }
 
 /** Judges total, subtotal and tax of the document once, for all three fields. */
@@ -501,9 +583,15 @@ function readTotals(ctx: Context): Totals {
         taxOptions.push({ ...distinct[distinct.length - 1]!, value: sum.toFixed(2), number: sum, confidence: TOTALS.taxesSummed })
       }
       let bestScore = -1
-      for (const subtotal of subtotals) {
-        for (const tax of taxOptions) {
-          if (!near(subtotal.number + tax.number, total.number) || near(subtotal.number, total.number)) continue
+      // Each subtotal meets only the taxes that could complete it, one per number: every pair was
+      // tried before, the square of a document's subtotal and tax lines (D392).
+      const taxesByCents = fileByCents(taxOptions)
+      const taxOrder = new Map(taxOptions.map((tax, order) => [tax, order]))
+      for (const subtotal of surestPerNumber(subtotals)) {
+        if (near(subtotal.number, total.number)) continue
+        const completing = [...filedNear(taxesByCents, total.number - subtotal.number)].map(surestOf)
+        for (const tax of completing.sort((a, b) => taxOrder.get(a)! - taxOrder.get(b)!)) {
+          if (!near(subtotal.number + tax.number, total.number)) continue
           const score = subtotal.confidence + tax.confidence
           if (score > bestScore) {
             bestScore = score
