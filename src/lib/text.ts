@@ -1,14 +1,18 @@
 /** Text helpers shared by the lexicons, the field module, the normalisation layer and the readers: folding, collapsing, words. */
 
+const NOT_ASCII = /[^\x00-\x7f]/
+
 /** Lower case without diacritics: "Échéance" → "echeance", "Fällig" → "fallig". */
 export function fold(text: string): string {
+  // ASCII has nothing to decompose or strip: lower case is all (most of most documents).
+  if (!NOT_ASCII.test(text)) return text.toLowerCase()
   return text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').replace(/[łŁ]/g, 'l').replace(/[øØ]/g, 'o').toLowerCase()
 }
 
 /** Like `fold`, but one character for one, so indexes into the result are indexes into the input. */
 export function foldKeepingLength(text: string): string {
   // Pure ASCII (most documents) only needs lower case.
-  if (!/[^\x00-\x7f]/.test(text)) return text.toLowerCase()
+  if (!NOT_ASCII.test(text)) return text.toLowerCase()
   let out = ''
   for (const char of text) {
     if (char.charCodeAt(0) < 128) {

@@ -214,9 +214,19 @@ const isAddress = (text: string) => text.includes('@') || TOP_LEVEL_DOMAINS.test
  */
 const LONGEST_NAME_LINE = 400
 
+/** At least `count` letters or digits in the text. */
+function lettersOrDigits(text: string, count: number): boolean {
+  let found = 0
+  for (const char of text) if (isLetterOrDigit(char) && ++found >= count) return true
+  return false
+}
+
 /** A line that may be a company or person name: letters, not address or contact data. */
 function looksLikeName(text: string): boolean {
   if (text.length > LONGEST_NAME_LINE || text.trimEnd().endsWith(':')) return false
+  // Cleaning mends letters (a zero among them is O) but adds none: a cell without two letters or
+  // digits ("1", "-") is no name, and is not cleaned to find out (a line of 500,000 such cells).
+  if (!lettersOrDigits(text, 2)) return false
   const cleaned = cleanName(text)
   if (cleaned.length < 2 || cleaned.length > 80) return false
   const letters = (cleaned.match(/\p{L}/gu) ?? []).length

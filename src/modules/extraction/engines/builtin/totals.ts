@@ -77,7 +77,8 @@ function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
   const owner = hit.entry.owner
   if (isAmountRole(owner)) return owner
   if (!owner.startsWith('field:')) return undefined
-  const role = ctx.plans.find((p) => `field:${p.spec.key}` === owner)?.role
+  const roles = memo(ctx, 'amount-roles-by-owner', () => new Map(ctx.plans.map((plan) => [`field:${plan.spec.key}`, plan.role])))
+  const role = roles.get(owner)
   return isAmountRole(role) ? role : undefined
 }
 
