@@ -36,8 +36,13 @@ export interface Candidate {
   distance: number
 }
 
+// The marks, and the letters that stand for two of them while squashing (a text may hold those too).
+const MARKS = /[°º#%ǂǁ]/
+
 /** Folded form of a label; '#', '%' and 'n°' stay meaningful ("Invoice #" is not "Invoice", "VAT %" is a rate). */
 export function squashKeepingMarks(text: string): { chars: string; map: number[] } {
+  // Most cells hold none of the marks: they are squashed as they are.
+  if (!MARKS.test(text)) return squash(text)
   const prepared = text.replaceAll('°', 'o').replaceAll('º', 'o').replaceAll('#', 'ǂ').replaceAll('%', 'ǁ')
   const { chars, map } = squash(prepared)
   return { chars: chars.replaceAll('ǂ', '#').replaceAll('ǁ', '%'), map }
