@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit'
 process.env.EXTRACTD_DRIZZLE_DIALECT = 'sqlite'
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/db/tables/drizzle-kit.ts',
+  schema: './scripts/drizzle-schema.ts',
   out: './src/db/migrations',
 })

@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit'
 process.env.EXTRACTD_DRIZZLE_DIALECT = 'postgres'
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/tables/drizzle-kit.ts',
+  schema: './scripts/drizzle-schema.ts',
   out: './src/db/pg-migrations',
 })

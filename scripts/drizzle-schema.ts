@@ -2,15 +2,16 @@
  * The tables as drizzle-kit reads them, a named export each, in the dialect its config names
  * (drizzle.config.ts for SQLite, drizzle.pg.config.ts for PostgreSQL; D212).
  */
-import { accountTables } from './accounts'
-import { idempotencyTables } from './idempotency'
-import { jobTables } from './jobs'
-import type { Kind } from './kit'
-import { reviewTables } from './reviews'
-import { schemaTables } from './schemas'
-import { webhookTables } from './webhooks'
+import { accountTables } from '../src/db/tables/accounts'
+import { idempotencyTables } from '../src/db/tables/idempotency'
+import { jobTables } from '../src/db/tables/jobs'
+import type { Kind } from '../src/db/tables/kit'
+import { reviewTables } from '../src/db/tables/reviews'
+import { schemaTables } from '../src/db/tables/schemas'
+import { webhookTables } from '../src/db/tables/webhooks'
 
-// Set by the drizzle-kit config that loads this file; nothing else reads it.
+// Set by the drizzle-kit config that loads this file. A tool's input, kept out of src, where only
+// config.ts reads the environment (D27).
 const kind: Kind = process.env.EXTRACTD_DRIZZLE_DIALECT === 'postgres' ? 'postgres' : 'sqlite'
 
 export const { accounts, apiKeys } = accountTables[kind]
