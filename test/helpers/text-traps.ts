@@ -108,6 +108,53 @@ const RUNS: [name: string, unit: string, end?: string][] = [
   ['combining marks', 'e\u0301'],
 ]
 
+/**
+ * Lines of every catalog type's kind, for texts of two or three kinds of lines repeated
+ * (bench/text-combos.ts, D392): labels with values, table headers and rows, names, addresses.
+ */
+export const TEXT_COMBO_LINES = [
+  'Total: 10,00',
+  'Subtotal: 10,00',
+  'VAT 19%: 1,90',
+  'Tax: 1,90',
+  'Rounding: 0,01',
+  'Cash: 20,00',
+  'Change: 5,00',
+  'Invoice number: INV-1',
+  'Date: 01.02.2023',
+  'Due date: 01.03.2023',
+  'Bill to: ACME GmbH',
+  'ACME GmbH',
+  'Main Street 1',
+  '10115 Berlin',
+  'IBAN DE89 3704 0044 0532 0130 00',
+  'Item\t1\t12,00\t12,00',
+  'Description  Qty  Unit price  Total',
+  'Widget  2  5,00  10,00',
+  'GST Summary',
+  'Amount paid: 10,00',
+  'Balance due: 5,00',
+  'Net Total 10,00',
+  'Total incl. VAT 11,90',
+  'Discount -1,00',
+  'Seller: Foo Ltd',
+  'Customer: Bar Inc',
+  'Email: a@b.com',
+  'Total 10.00 Tax 1.90',
+  '1 x Coffee 3.50',
+  'This Agreement is made between Foo Ltd and Bar Inc.',
+  'Governing law: England and Wales',
+  'Term: 2 years',
+  'Effective date: 1 January 2023',
+  'Date  Description  Debit  Credit  Balance',
+  '01.02.2023  Payment  10,00  90,00',
+  'Patient: John Doe',
+  'Test  Result  Unit  Reference range',
+  'Gross pay 3.000,00',
+  'Passport No. X1234567',
+  'Purchase order: PO-1',
+]
+
 /** HTML shapes: markup left open, floods of comments, entities and nesting. */
 const HTML: [name: string, make: (size: number) => string][] = [
   ['comment openers', (size) => fill('<!--', size)],
