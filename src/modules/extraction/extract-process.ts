@@ -64,7 +64,7 @@ function documentReader() {
 /** Runs the process until the server ends it; false when it was not started by a server. */
 export function runExtractionProcess(): boolean {
   if (!process.send) return false
-  const send = (reply: ChildReply) => process.send!(reply)
+  const send = (reply: ChildReply, sent?: () => void) => process.send!(reply, undefined, undefined, sent)
   dieWithParent()
   process.on('SIGTERM', () => {})
   process.on('SIGINT', () => {})
@@ -105,7 +105,7 @@ export function runExtractionProcess(): boolean {
           : { id, ok: false, error: UNEXPECTED, detail: error instanceof Error ? (error.stack ?? error.message) : String(error) }
     }
     // Collected once the answer has gone: the collection does not hold it up.
-    process.send!(reply, undefined, undefined, () => {
+    send(reply, () => {
       if (process.memoryUsage.rss() - rssBefore > COLLECT_AFTER_GROWTH_BYTES) Bun.gc(true)
     })
   })

@@ -269,16 +269,21 @@ function* filedNear<T>(byCents: Map<number, T[]>, amount: number): Generator<T> 
   for (let key = cents - 2; key <= cents + 2; key++) yield* byCents.get(key) ?? []
 }
 
-/** Candidates filed by their cents, one group per number (its candidates in list order). */
-function fileByCents(candidates: AmountCandidate[]): Map<number, AmountCandidate[][]> {
+/** Candidates of the same number, one group per number, each group in list order. */
+function groupsByNumber(candidates: AmountCandidate[]): AmountCandidate[][] {
   const byNumber = new Map<number, AmountCandidate[]>()
   for (const candidate of candidates) {
     const group = byNumber.get(candidate.number)
     if (group) group.push(candidate)
     else byNumber.set(candidate.number, [candidate])
   }
+  return [...byNumber.values()]
+}
+
+/** Candidates filed by their cents, one group per number. */
+function fileByCents(candidates: AmountCandidate[]): Map<number, AmountCandidate[][]> {
   const byCents = new Map<number, AmountCandidate[][]>()
-  for (const group of byNumber.values()) {
+  for (const group of groupsByNumber(candidates)) {
     const list = byCents.get(centsOf(group[0]!.number))
     if (list) list.push(group)
     else byCents.set(centsOf(group[0]!.number), [group])
@@ -291,7 +296,7 @@ const surestOf = (group: AmountCandidate[]) => group.reduce((top, candidate) => 
 
 /** Of each number's candidates the first of the surest, in list order: the others never make a better pair. */
 function surestPerNumber(candidates: AmountCandidate[]): AmountCandidate[] {
-  const kept = new Set([...fileByCents(candidates).values()].flat().map(surestOf))
+  const kept = new Set(groupsByNumber(candidates).map(surestOf))
   return candidates.filter((candidate) => kept.has(candidate))
 }
 
