@@ -58,15 +58,15 @@ test.skipIf(!browserRuns)('shows per field what the reviews say, at the default 
   expect(company.slice(0, 4)).toEqual(['company_name', String(field.reviewed), '1', String(field.missed)])
   const total = await cells(table.locator('tfoot tr'))
   expect(total.slice(0, 3)).toEqual(['All fields', String(expected.total.reviewed), '1'])
-  await expect(page.getByRole('status').innerText()).resolves.toContain('2 reviewed jobs')
-  await expect(table.locator('thead').innerText()).resolves.toContain('Unchecked at 0.95')
+  expect(await page.getByRole('status').innerText()).toContain('2 reviewed jobs')
+  expect(await table.locator('thead').innerText()).toContain('Unchecked at 0.95')
 
   // A threshold picked: the column and the summary say what it lets through.
   const lower = await apiGet(running.server, '/api/v1/accuracy?threshold=0.8')
   await page.getByRole('button', { name: '0.8', exact: true }).click()
   await table.locator('thead th', { hasText: 'Unchecked at 0.8' }).waitFor()
   const through = `${(lower.total.unchecked.share * 100).toFixed(1)} % (${lower.total.unchecked.values})`
-  await expect(table.locator('tfoot td').nth(-2).innerText()).resolves.toBe(through)
+  expect(await table.locator('tfoot td').nth(-2).innerText()).toBe(through)
 
   // No reviewed job of another document type.
   await page.getByLabel('Document type').selectOption('purchase_order')

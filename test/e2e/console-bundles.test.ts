@@ -24,9 +24,9 @@ test.skipIf(!browserRuns)('detects the types of the documents in one file, lists
 
   const found = page.getByRole('region', { name: 'Documents found' })
   await found.waitFor({ timeout: 60_000 })
-  await expect(found.getByRole('heading').innerText()).resolves.toBe('2 documents found')
+  expect(await found.getByRole('heading').innerText()).toBe('2 documents found')
   const rows = found.locator('tbody tr')
-  await expect(rows.allInnerTexts()).resolves.toEqual([expect.stringMatching(/^1\tInvoice\tjob_/), expect.stringMatching(/^2–4\tContract \/ Agreement\tjob_/)])
+  expect(await rows.allInnerTexts()).toEqual([expect.stringMatching(/^1\tInvoice\tjob_/), expect.stringMatching(/^2–4\tContract \/ Agreement\tjob_/)])
 
   // The request the page made is the one the API documents: `auto` and `split`.
   const curl = await page.locator('.curl-command').textContent()

@@ -49,21 +49,21 @@ test.skipIf(!runs)('shows a chosen PDF, image and text before reading it, with p
   const preview = page.getByRole('region', { name: 'Preview' })
   const main = preview.locator('.page canvas[data-rendered="1"]')
   await main.waitFor({ timeout: 20_000 })
-  await expect(preview.locator('figcaption').innerText()).resolves.toBe('Page 1 of 2')
+  expect(await preview.locator('figcaption').innerText()).toBe('Page 1 of 2')
   // Both pages have a thumbnail, drawn; the first is the current one.
   const thumbnails = preview.getByRole('list', { name: 'Pages' }).getByRole('button')
-  await expect(thumbnails.count()).resolves.toBe(2)
+  expect(await thumbnails.count()).toBe(2)
   await preview.locator('.thumbnail canvas[data-rendered="2"]').waitFor()
-  await expect(thumbnails.first().getAttribute('aria-current')).resolves.toBe('page')
+  expect(await thumbnails.first().getAttribute('aria-current')).toBe('page')
   // A thumbnail turns to its page.
   await preview.getByRole('button', { name: 'Page 2' }).click()
   await preview.locator('.page canvas[data-rendered="2"]').waitFor()
-  await expect(preview.locator('figcaption').innerText()).resolves.toBe('Page 2 of 2')
+  expect(await preview.locator('figcaption').innerText()).toBe('Page 2 of 2')
   // Zoom: the page is drawn wider, and back to the column's width.
   const fitted = (await preview.locator('.page canvas').boundingBox())!.width
   await preview.getByRole('button', { name: 'Zoom in' }).click()
   await preview.getByRole('button', { name: 'Zoom in' }).click()
-  await expect(preview.getByRole('status', { name: 'Zoom' }).innerText()).resolves.toBe('150 %')
+  expect(await preview.getByRole('status', { name: 'Zoom' }).innerText()).toBe('150 %')
   await page.waitForFunction(
     (width) => ((globalThis as any).document.querySelector('.preview .page canvas')?.getBoundingClientRect().width ?? 0) > width * 1.45,
     fitted,
@@ -80,8 +80,8 @@ test.skipIf(!runs)('shows a chosen PDF, image and text before reading it, with p
   const scan = toPng(await renderPage({ lines: ['CORNER CAFE', 'TOTAL 7.50'] }))
   await page.getByLabel('Document', { exact: true }).setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: Buffer.from(scan) })
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('.preview .page img')?.naturalWidth ?? 0) > 0)
-  await expect(preview.locator('figcaption').innerText()).resolves.toBe('Page 1 of 1')
-  await expect(preview.getByRole('list', { name: 'Pages' }).getByRole('button').count()).resolves.toBe(1)
+  expect(await preview.locator('figcaption').innerText()).toBe('Page 1 of 1')
+  expect(await preview.getByRole('list', { name: 'Pages' }).getByRole('button').count()).toBe(1)
   const small = (await preview.locator('.page img').boundingBox())!.width
   await preview.getByRole('button', { name: 'Zoom in' }).click()
   await page.waitForFunction((width) => (globalThis as any).document.querySelector('.preview .page img').getBoundingClientRect().width > width * 1.2, small)
@@ -159,14 +159,14 @@ test.skipIf(!runs)('finds jobs by file name, type, schema and date, names schema
   await entry(long).waitFor()
   await entry(payslip).waitFor()
   // A job made from a schema names it, and its version; never its id.
-  await expect(entry(long).innerText()).resolves.toContain('Supplier invoices v1')
-  await expect(list.innerText()).resolves.not.toContain(schema.id)
-  await expect(entry(payslip).innerText()).resolves.toContain('Payslip')
+  expect(await entry(long).innerText()).toContain('Supplier invoices v1')
+  expect(await list.innerText()).not.toContain(schema.id)
+  expect(await entry(payslip).innerText()).toContain('Payslip')
 
   // By file name, any part of it, in any case.
   await list.getByLabel('File name').fill('MARCH')
   await entry(long).waitFor({ state: 'detached' })
-  await expect(list.locator('.items a').count()).resolves.toBe(1)
+  expect(await list.locator('.items a').count()).toBe(1)
   await list.getByLabel('File name').fill('')
   await entry(long).waitFor()
   // By type.
@@ -208,7 +208,7 @@ test.skipIf(!runs)('finds jobs by file name, type, schema and date, names schema
   // The job's own view names its schema and links to it.
   await entry(long).click()
   const view = page.getByRole('region', { name: `Job ${long.id}` })
-  await expect(view.getByRole('link', { name: 'Supplier invoices v1' }).getAttribute('href')).resolves.toBe(`#/schemas/${schema.id}`)
+  expect(await view.getByRole('link', { name: 'Supplier invoices v1' }).getAttribute('href')).toBe(`#/schemas/${schema.id}`)
   await view.locator('table.fields tr[data-key="invoice_number"]').waitFor()
   // The long name wraps: nothing sticks out at desktop or phone width.
   expect(await overflowing(page)).toEqual([])
@@ -263,7 +263,7 @@ test.skipIf(!runs)('copies the request just made as curl that runs as written, e
   await page.getByText('Copied. Set EXTRACTD_KEY').waitFor()
   const command = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())
   expect(command).not.toContain(server.firstKey!)
-  await expect(page.locator('pre.curl-command').textContent()).resolves.toBe(command)
+  expect(await page.locator('pre.curl-command').textContent()).toBe(command)
   // Run as written, beside the file, with the key in the environment: the job comes back read.
   const shell = tempDir('extractd-curl-')
   await Bun.write(`${shell.path}/${name}`, invoice)
@@ -279,7 +279,7 @@ test.skipIf(!runs)('copies the request just made as curl that runs as written, e
 
   // The API's own documentation is one click away.
   const docs = page.getByRole('link', { name: 'API docs' })
-  await expect(docs.getAttribute('href')).resolves.toBe('/docs')
+  expect(await docs.getAttribute('href')).toBe('/docs')
   expect((await fetch(`${server.url}/docs`)).status).toBe(200)
 
   // Export what the list shows: the two jobs of that name.
@@ -352,12 +352,12 @@ test.skipIf(!runs)("views a schema's versions, compares two field by field, and 
   const versions = page.getByRole('region', { name: 'Versions', exact: true })
   // The versions are read after the schema: wait for the oldest.
   await versions.getByRole('listitem', { name: 'Version 1' }).waitFor()
-  await expect(versions.getByRole('listitem', { name: /^Version \d$/ }).count()).resolves.toBe(3)
+  expect(await versions.getByRole('listitem', { name: /^Version \d$/ }).count()).toBe(3)
 
   // Version 1 as it was saved.
   await versions.getByRole('listitem', { name: 'Version 1' }).getByRole('button', { name: 'View' }).click()
   const saved = versions.getByRole('region', { name: 'Version 1 as saved' })
-  await expect(saved.locator('tbody tr').allInnerTexts()).resolves.toEqual([
+  expect(await saved.locator('tbody tr').allInnerTexts()).toEqual([
     expect.stringMatching(/^invoice_number\s+Invoice number\s+text\s+yes\s+As printed$/),
     expect.stringMatching(/^total\s+Total\s+amount\s+no/),
   ])
@@ -366,12 +366,12 @@ test.skipIf(!runs)("views a schema's versions, compares two field by field, and 
   const compare = versions.getByRole('region', { name: 'Compare versions' })
   await compare.getByLabel('Compare version').selectOption('1')
   await compare.getByLabel('with version').selectOption('3')
-  await expect(compare.locator('tr[data-key="invoice_number"]').innerText()).resolves.toMatch(/^invoice_number\s+removed/)
-  await expect(compare.locator('tr[data-key="total"]').innerText()).resolves.toMatch(/changed\s+label: Total → Amount due\s+required: no → yes$/)
+  expect(await compare.locator('tr[data-key="invoice_number"]').innerText()).toMatch(/^invoice_number\s+removed/)
+  expect(await compare.locator('tr[data-key="total"]').innerText()).toMatch(/changed\s+label: Total → Amount due\s+required: no → yes$/)
   // 1 → 2 adds the due date, with what it is.
   await compare.getByLabel('with version').selectOption('2')
-  await expect(compare.locator('tr[data-key="due_date"]').innerText()).resolves.toMatch(/^due_date\s+added\s+label: Due date\s+type: date/)
-  await expect(compare.locator('tr[data-key="invoice_number"]').innerText()).resolves.toMatch(/^invoice_number\s+same/)
+  expect(await compare.locator('tr[data-key="due_date"]').innerText()).toMatch(/^due_date\s+added\s+label: Due date\s+type: date/)
+  expect(await compare.locator('tr[data-key="invoice_number"]').innerText()).toMatch(/^invoice_number\s+same/)
 
   // Restored as version 4: the API holds version 1's fields as the current ones, and no version is lost.
   await versions.getByRole('listitem', { name: 'Version 1' }).getByRole('button', { name: 'Restore as v4' }).click()
@@ -382,7 +382,7 @@ test.skipIf(!runs)("views a schema's versions, compares two field by field, and 
   expect(current.fields).toEqual((await apiGet(server, `/api/v1/schemas/${schema.id}/versions/1`)).version.fields)
   expect((await apiGet(server, `/api/v1/schemas/${schema.id}/versions`)).versions.map((version: any) => version.version)).toEqual([4, 3, 2, 1])
   // The editor shows what is now current.
-  await expect(page.getByRole('listitem', { name: 'Field 1: invoice_number' }).getByLabel('Key', { exact: true }).inputValue()).resolves.toBe('invoice_number')
+  expect(await page.getByRole('listitem', { name: 'Field 1: invoice_number' }).getByLabel('Key', { exact: true }).inputValue()).toBe('invoice_number')
 
   expect(problems).toEqual([])
   expect(refused).toEqual([])
@@ -407,11 +407,11 @@ test.skipIf(!runs)('the required flag says what it does, and a required field no
   await page.waitForURL(`**/console#/schemas/${schema.id}`)
   const field = page.getByRole('listitem', { name: 'Field 2: po_number' })
   const flag = field.getByRole('checkbox', { name: 'Required' })
-  await expect(flag.isChecked()).resolves.toBe(true)
+  expect(await flag.isChecked()).toBe(true)
   // The words say what the flag does: the job does not fail, the value is null, and it is marked.
   const help = await flag.evaluate((element: any) => element.ownerDocument.getElementById(element.getAttribute('aria-describedby')).textContent)
   expect(help).toBe('When a document lacks it, the job still succeeds with null, and the result marks it “required, not found”.')
-  await expect(page.locator('main').innerText()).resolves.not.toContain('Usually present')
+  expect(await page.locator('main').innerText()).not.toContain('Usually present')
 
   // The invoice prints no PO number: the job succeeds, and the required field is marked; the optional one is only "not found".
   await page.getByRole('button', { name: 'Run on a document' }).click()
@@ -420,10 +420,10 @@ test.skipIf(!runs)('the required flag says what it does, and a required field no
   await page.getByRole('button', { name: 'Extract' }).click()
   const po = page.locator('table.fields tr[data-key="po_number"]')
   await po.locator('.required-missing').waitFor({ timeout: 60_000 })
-  await expect(po.locator('td.value').innerText()).resolves.toBe('required, not found')
-  await expect(po.locator('.type').innerText()).resolves.toBe('text, required')
-  await expect(page.locator('tr[data-key="notes"] td.value').innerText()).resolves.toBe('not found')
-  await expect(page.locator('tr[data-key="invoice_number"] td.value').innerText()).resolves.toBe('NW-2026-0417')
+  expect(await po.locator('td.value').innerText()).toBe('required, not found')
+  expect(await po.locator('.type').innerText()).toBe('text, required')
+  expect(await page.locator('tr[data-key="notes"] td.value').innerText()).toBe('not found')
+  expect(await page.locator('tr[data-key="invoice_number"] td.value').innerText()).toBe('NW-2026-0417')
   const jobId = (await page.locator('.progress a').innerText()).trim()
   const job = (await apiGet(server, `/api/v1/jobs/${jobId}`)).job
   expect([job.status, job.result.po_number]).toEqual(['succeeded', null])
@@ -443,7 +443,7 @@ test.skipIf(!runs)('every error says what to do, once', async () => {
   await page.goto(`${server.url}/console`)
   await page.getByLabel('API key').fill('exd_wrong')
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('alert').innerText()).resolves.toBe(
+  expect(await page.getByRole('alert').innerText()).toBe(
     'Invalid API key. Check the key, or create one with `npm run extractd -- keys create` (with the binary: `extractd keys create`).',
   )
   await signIn(page, server)
@@ -467,7 +467,7 @@ test.skipIf(!runs)('every error says what to do, once', async () => {
   await page.getByRole('button', { name: 'Extract' }).click()
   const result = page.getByRole('region', { name: 'Result' })
   await result.getByText('Failed:').waitFor({ timeout: 60_000 })
-  await expect(result.innerText()).resolves.toMatch(
+  expect(await result.innerText()).toMatch(
     /^Failed: .+ Check that the file opens on your computer, or save or export it again, and send the new file\. \(corrupt_document\)$/,
   )
 
@@ -491,8 +491,8 @@ test.skipIf(!runs)('the signed-in account creates a key shown once, revokes it, 
   await signIn(page, server, own.key)
   await page.getByRole('link', { name: 'API keys' }).click()
   const table = page.getByRole('region', { name: 'Keys' })
-  await expect(table.locator(`tr[data-key-id="${own.id}"]`).innerText()).resolves.toContain('(this console)')
-  await expect(table.innerText()).resolves.not.toContain(own.key)
+  expect(await table.locator(`tr[data-key-id="${own.id}"]`).innerText()).toContain('(this console)')
+  expect(await table.innerText()).not.toContain(own.key)
 
   // Created: shown once, works at once, listed by its prefix.
   await page.getByRole('button', { name: 'Create a key' }).click()
@@ -501,9 +501,9 @@ test.skipIf(!runs)('the signed-in account creates a key shown once, revokes it, 
   expect((await fetch(`${server.url}/api/v1/schemas`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200)
   await page.getByRole('button', { name: 'I have stored it' }).click()
   await page.locator('code.secret').waitFor({ state: 'detached' })
-  await expect(page.locator('main').innerText()).resolves.not.toContain(secret)
+  expect(await page.locator('main').innerText()).not.toContain(secret)
   const created = table.locator('tr', { hasText: secret.slice(0, 10) })
-  await expect(created.innerText()).resolves.toContain('active')
+  expect(await created.innerText()).toContain('active')
 
   // Revoked: refused at once.
   answer = true
@@ -553,7 +553,7 @@ test.skipIf(!runs)('draws a box on every table row and its cells where the API p
     expect(Math.abs(drawn.width - box.width * pageBox.width)).toBeLessThan(1.5)
   }
   const rowBoxes = page.locator('.row-box[data-table="line_items"]')
-  await expect(rowBoxes.count()).resolves.toBe(2)
+  expect(await rowBoxes.count()).toBe(2)
   for (const [index, place] of meta.rows.entries()) {
     near((await rowBoxes.nth(index).boundingBox())!, place.bbox)
     for (const [column, cell] of Object.entries(place.cells as Record<string, any>)) {

@@ -65,9 +65,9 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   const entry = (job: { id: string }) => list.locator(`a[href="#/jobs/${job.id}"]`)
   await entry(sure).waitFor()
   await entry(first).waitFor()
-  await expect(list.locator('.items a').first().getAttribute('href')).resolves.toBe(`#/jobs/${first.id}`)
-  await expect(entry(first).locator('.mark').innerText()).resolves.toBe('needs review')
-  await expect(entry(sure).locator('.mark').count()).resolves.toBe(0)
+  expect(await list.locator('.items a').first().getAttribute('href')).toBe(`#/jobs/${first.id}`)
+  expect(await entry(first).locator('.mark').innerText()).toBe('needs review')
+  expect(await entry(sure).locator('.mark').count()).toBe(0)
   // Newest first, on asking.
   await list.getByLabel('Order').selectOption('any')
   await list.locator('.items a').first().and(entry(sure)).waitFor()
@@ -79,21 +79,21 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   const row = (key: string) => page.locator(`tr[data-key="${key}"]`)
   const status = page.locator('.review-bar [role="status"]')
   // The keys are shown.
-  await expect(page.locator('.review-bar .shortcuts').innerText()).resolves.toContain('Ctrl+Enter')
+  expect(await page.locator('.review-bar .shortcuts').innerText()).toContain('Ctrl+Enter')
 
   // Click a value, type the right one, Enter: saved here, and the next field has the focus.
   await row('seller').locator('.value-button').click()
   await row('seller').locator('input.editor').fill('Lindqvist Kontor')
   await page.keyboard.press('Enter')
   await row('seller').locator('.mark.edited').waitFor()
-  await expect(row('seller').locator('.value-button').innerText()).resolves.toBe('Lindqvist Kontor')
+  expect(await row('seller').locator('.value-button').innerText()).toBe('Lindqvist Kontor')
   await focusOn(page, 'reference')
 
   // B draws a box for the field with the focus: the words under it become its value.
   await page.keyboard.press('b')
   await drawBox(page, boxAround(FIRST, 'AX-7731', 50))
   await status.filter({ hasText: 'Read “AX-7731” as AX-7731.' }).waitFor()
-  await expect(row('reference').locator('.value-button').innerText()).resolves.toBe('AX-7731')
+  expect(await row('reference').locator('.value-button').innerText()).toBe('AX-7731')
   // J goes to the next field; an amount under the box is read as an amount is.
   await page.keyboard.press('j')
   await focusOn(page, 'deposit')
@@ -111,12 +111,12 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   await dateEditor.fill('2026-04-05')
   await page.keyboard.press('Escape')
   await dateEditor.waitFor({ state: 'detached' })
-  await expect(row('date').locator('.value-button').innerText()).resolves.toBe('2026-04-03')
+  expect(await row('date').locator('.value-button').innerText()).toBe('2026-04-03')
   await focusOn(page, 'date')
 
   // A table: a cell corrected (Enter goes on to the next cell), a row added, the wrong one removed.
   const items = page.locator('tr[data-rows-of="items"] table.rows tbody tr')
-  await expect(items.count()).resolves.toBe(2)
+  expect(await items.count()).toBe(2)
   await items.nth(0).locator('td[data-column="description"] .value-button').click()
   await items.nth(0).locator('td[data-column="description"] input.editor').fill('Regalsystem Eiche, 5 Böden')
   await page.keyboard.press('Enter')
@@ -128,15 +128,15 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   await items.nth(2).locator('td[data-column="amount"] input.editor').fill('150')
   await page.keyboard.press('Enter')
   await page.getByRole('button', { name: 'Remove row 2 of Items' }).click()
-  await expect(items.count()).resolves.toBe(2)
-  await expect(items.nth(1).innerText()).resolves.toMatch(/Montage\s+150/)
+  expect(await items.count()).toBe(2)
+  expect(await items.nth(1).innerText()).toMatch(/Montage\s+150/)
 
   // Ctrl+Enter confirms: the corrections sent, the rest confirmed as read.
   await page.keyboard.press('Control+Enter')
   await status.filter({ hasText: 'Reviewed: 4 corrected, the rest confirmed as read.' }).waitFor()
   await page.locator('.review-bar .notice').filter({ hasText: 'Reviewed' }).waitFor()
   for (const key of ['seller', 'reference', 'deposit', 'items']) await row(key).locator('.mark.corrected').waitFor()
-  await expect(row('total').locator('.mark').count()).resolves.toBe(0)
+  expect(await row('total').locator('.mark').count()).toBe(0)
   const reviewed = (await apiGet(running.server, `/api/v1/jobs/${first.id}`)).job
   expect(reviewed.reviewed_at).not.toBeNull()
   expect(reviewed.needs_review).toBe(false)
@@ -176,9 +176,9 @@ test.skipIf(!runs)('corrects by clicking and by drawing a box, confirms the rest
   await page.keyboard.press('n')
   await page.getByRole('heading', { name: 'order-BQ-1208.pdf' }).waitFor()
   expect(new URL(page.url()).hash).toBe(`#/jobs/${next.id}`)
-  await expect(row('seller').locator('.value-button').innerText()).resolves.toBe('Lindqvist Kontor')
-  await expect(row('reference').locator('.value-button').innerText()).resolves.toBe('BQ-1208')
-  await expect(row('deposit').locator('.value-button').innerText()).resolves.toBe('310.00')
+  expect(await row('seller').locator('.value-button').innerText()).toBe('Lindqvist Kontor')
+  expect(await row('reference').locator('.value-button').innerText()).toBe('BQ-1208')
+  expect(await row('deposit').locator('.value-button').innerText()).toBe('310.00')
   // No other job needs review once it is confirmed as read.
   await page.locator('.page canvas[data-rendered="1"]').waitFor({ timeout: 30_000 })
   await page.keyboard.press('Control+Enter')
