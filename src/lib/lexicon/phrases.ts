@@ -132,8 +132,19 @@ function lowerCase(text: string): string {
   return low
 }
 
-/** A letter or a hyphen, as a `*` joins them. */
-const joins = (char: string) => char === '-' || LETTER.test(char)
+/** A letter or a hyphen, as a `*` joins them (ASCII decided without a pattern). */
+function joins(char: string): boolean {
+  const code = char.charCodeAt(0)
+  if (code < 128) return code === 45 || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
+  return LETTER.test(char)
+}
+
+/** Where the letters and hyphens a `*` joins from `start` end: at most `JOIN_REACH` of them. */
+function joinedRunEnd(text: string, start: number): number {
+  let end = start
+  while (end < text.length && end - start < JOIN_REACH && joins(text[end]!)) end++
+  return end
+}
 
 /**
  * A list of words and phrases, ready to be found in texts. `caseSensitive` compares them as the
@@ -249,8 +260,19 @@ export class Phrases {
   private atCompared(compared: string, start: number, accept?: Accept): PhraseMatch | undefined {
     const first = compared[start]
     if (first === undefined) return undefined
+    // The letters a `*` before a spelling joins from here: the same for each, read once. Such a
+    // spelling can begin only where its first letter is written in them.
+    let runEnd = -1
+    let run = ''
     for (const spelling of this.byFirst.get(first) ?? this.joined) {
-      const found = this.spelledAt(compared, start, spelling, accept)
+      if (spelling.joinBefore) {
+        if (runEnd < 0) {
+          runEnd = joinedRunEnd(compared, start)
+          run = compared.slice(start, runEnd + 1)
+        }
+        if (!run.includes(spelling.parts[0]![0]!)) continue
+      }
+      const found = this.spelledAt(compared, start, runEnd, spelling, accept)
       if (found) return found
     }
     return undefined
@@ -267,16 +289,14 @@ export class Phrases {
     return this.last(text.slice(0, end), (match) => match.end === end)
   }
 
-  private spelledAt(text: string, start: number, spelling: Spelling, accept?: Accept): PhraseMatch | undefined {
+  /** The spelling at `start`; with a `*` before it, anywhere in the letters from `start` to `runEnd`. */
+  private spelledAt(text: string, start: number, runEnd: number, spelling: Spelling, accept?: Accept): PhraseMatch | undefined {
     // A `*` before: any letters from `start`, then the phrase (the longest run first, as a greedy pattern takes it).
-    let runEnd = start
-    if (spelling.joinBefore) while (runEnd < text.length && runEnd - start < JOIN_REACH && joins(text[runEnd]!)) runEnd++
-    for (let at = runEnd; at >= start; at--) {
+    const firstCode = spelling.parts[0]!.charCodeAt(0)
+    for (let at = spelling.joinBefore ? runEnd : start; at >= start; at--) {
+      if (text.charCodeAt(at) !== firstCode) continue
       const bodyEnd = this.body(text, at, spelling)
-      if (bodyEnd < 0) {
-        if (!spelling.joinBefore) return undefined
-        continue
-      }
+      if (bodyEnd < 0) continue
       let tailEnd = bodyEnd
       if (spelling.joinAfter) while (tailEnd < text.length && tailEnd - bodyEnd < JOIN_REACH && joins(text[tailEnd]!)) tailEnd++
       for (let end = tailEnd; end >= bodyEnd; end--) {
@@ -285,7 +305,6 @@ export class Phrases {
         const match = { start, end, word: spelling.word }
         if (!accept || accept(match)) return match
       }
-      if (!spelling.joinBefore) return undefined
     }
     return undefined
   }

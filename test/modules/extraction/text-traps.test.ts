@@ -10,9 +10,13 @@ import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { findShape } from '../../../src/modules/extraction/normalise/shapes'
 import { detectMediaType } from '../../../src/modules/extraction/readers'
+import { atEachEnd } from '../../../src/modules/extraction/engines/builtin/context'
+import { boundHits, HITS_READ_AT_EACH_END, type LabelHit } from '../../../src/modules/extraction/engines/builtin/labels'
 import { readHtml } from '../../../src/modules/extraction/readers/html'
 import { readMarkdown, readText } from '../../../src/modules/extraction/readers/text'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
+import { loadCatalog } from '../../../src/modules/catalog/service'
+import { resolveField } from '../../../src/lib/fields/resolve'
 import { TEXT_TRAPS, type TrapKind, trapFields } from '../../helpers/text-traps'
 import { taskAnswers } from '../../helpers/answers'
 
@@ -83,6 +87,56 @@ describe('amount checks and the table search are linear in the lines (D392)', ()
     expect(values(await read('Subtotal: 10,00\nVAT: 1,90\nTotal: 11,90\n', 512 * 1024))).toEqual({ subtotal: '10.00', tax: '1.90', total: '11.90' })
     expect(values(await read('Total: 10,00\nRounding: 0,01\n', 512 * 1024))).toEqual({ subtotal: null, tax: null, total: '10.00' })
     expect((await read('ACME GmbH\nDescription  Qty  Unit price  Total\n', 512 * 1024)).line_items!.value).toBeNull()
+  }, 30_000)
+})
+
+describe('a label or a duration printed thousands of times is read at the ends of the document (D393)', () => {
+  test("of one owner's hits, the first and the last 500 are kept, in order; an owner with fewer keeps all", () => {
+    const hit = (owner: string, index: number) => ({ line: { index }, entry: { owner, squashed: owner } }) as unknown as LabelHit
+    const totals = Array.from({ length: 2 * HITS_READ_AT_EACH_END + 7 }, (_, index) => hit('total', 2 * index))
+    const sellers = Array.from({ length: 30 }, (_, index) => hit('issuer', 2 * index + 1))
+    const kept = boundHits([...totals, ...sellers].sort((a, b) => a.line.index - b.line.index))
+    const indexes = (owner: string) => kept.filter((each) => each.entry.owner === owner).map((each) => each.line.index)
+    expect(indexes('issuer')).toEqual(sellers.map((each) => each.line.index))
+    expect(indexes('total')).toEqual([...totals.slice(0, HITS_READ_AT_EACH_END), ...totals.slice(-HITS_READ_AT_EACH_END)].map((each) => each.line.index))
+    expect(kept.map((each) => each.line.index)).toEqual(kept.map((each) => each.line.index).sort((a, b) => a - b))
+    expect(boundHits(sellers)).toBe(sellers)
+    const numbers = Array.from({ length: 1005 }, (_, index) => index)
+    expect(atEachEnd(numbers, 500)).toEqual([...numbers.slice(0, 500), ...numbers.slice(505)])
+    expect(atEachEnd(numbers.slice(0, 1000), 500)).toEqual(numbers.slice(0, 1000))
+  })
+
+  test('a due date in a payment sentence is read among the first 500 lines that print a date, not among the middle ones of more', async () => {
+    const dated = 'Date: 01.02.2023\n'.repeat(600)
+    const sentence = 'Please pay by 20.03.2024.\n'
+    expect((await extractText(`${sentence}${dated}${dated}`)).due_date!.value).toBe('2024-03-20')
+    expect((await extractText(`${dated}${sentence}${dated}`)).due_date!.value).toBeNull()
+  }, 30_000)
+
+  test("60,000 seller labels: the seller is the first one's name, and a name printed only among the middle ones is not read", async () => {
+    const middle = 'Seller: Foo\n'.repeat(30_000)
+    expect((await extractText(`Seller: Alpha Handel GmbH\n${middle}${middle}`)).company_name!.value).toBe('Alpha Handel GmbH')
+    // A name with a legal form outranks those without; printed 30,000 labels down, it is not read.
+    expect((await extractText(`${middle}Seller: Beta Handel GmbH\n${middle}`)).company_name!.value).toBe('Foo')
+  }, 30_000)
+
+  test('a contract of 40,000 lines of its term: the term is read, and another printed only among the middle ones is not', async () => {
+    const contract = loadCatalog().get('contract')!
+    const fields = contract.fields.map((field) => resolveField(field, field))
+    // The sentence is surer than a label, but it is not read among the middle ones.
+    const half = '1. Term: 3 years.\n'.repeat(20_000)
+    const text = `${half}The term of this Agreement shall be two (2) years from the date hereof.\n${half}`
+    const answers = taskAnswers(
+      await inProcessExtractor(builtinEngine)({
+        content: encode(text),
+        mediaType: MEDIA_TYPES.text,
+        documentType: 'contract',
+        issuedBySeller: false,
+        fields,
+        limits: DEFAULT_READ_LIMITS,
+      }),
+    )
+    expect(answers.term!.value).toBe('3 years')
   }, 30_000)
 })
 

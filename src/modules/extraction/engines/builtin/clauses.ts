@@ -6,7 +6,7 @@
 import type { ContractGroup, ContractList, DurationUnit } from '../../../../lib/lexicon/lexicon-file'
 import { contractPhrases, durationUnits, numberWords, type Phrases, phrases, startsWord } from '../../../../lib/lexicon'
 import { fold } from '../../../../lib/text'
-import { memo, type Context } from './context'
+import { atEachEnd, memo, type Context } from './context'
 import { datesIn, type FoundDate } from './dates'
 import { flatten, type Flat } from './document'
 import { allDigits, isCapital, isDigit, isLetter, isSpace } from './text'
@@ -17,6 +17,8 @@ export interface Clauses {
   readonly text: string
   /** The dates of the flat text (found when first read). */
   readonly dates: FoundDate[]
+  /** The dates the readers weigh: the first and the last `READ_AT_EACH_END` (D393). */
+  readonly datesRead: FoundDate[]
   /** The document's language, when a lexicon has it: its contract words are the ones read. */
   language: string | undefined
   /** One list of the language's contract words, as a matcher (`asWritten`: case kept). */
@@ -28,6 +30,13 @@ export interface Clauses {
   unitOf: Map<string, DurationUnit>
   numbers: Map<string, number>
 }
+
+/**
+ * How many dates and durations of a text the readers weigh at each end of it (D393): a contract
+ * states its dates, term and notice in a handful, and each is read in the hundreds of characters
+ * around it; 75,000 of "Term: 2 years" held a worker for 6 s, 60,000 dates 2.4 s.
+ */
+const READ_AT_EACH_END = 500
 
 /** Stands for a date's dot in `Clauses.text`: no stop, no letter, no space. */
 const DATE_DOT = '\u2024'
@@ -61,6 +70,9 @@ export function clausesOf(ctx: Context): Clauses {
       flat,
       get dates() {
         return datesOf()
+      },
+      get datesRead() {
+        return atEachEnd(datesOf(), READ_AT_EACH_END)
       },
       get text() {
         if (text === undefined) {
@@ -279,7 +291,7 @@ export function durations(clauses: Clauses, text: string, units: ReadonlySet<Dur
       break
     }
   }
-  return found
+  return atEachEnd(found, READ_AT_EACH_END)
 }
 
 /** A duration as "3 years": its number in digits, the digits in brackets after a word, or the word; undefined when it is no positive number. */

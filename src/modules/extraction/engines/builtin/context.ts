@@ -59,6 +59,11 @@ export function best(answers: (Answer | undefined)[]): Answer | undefined {
   return top
 }
 
+/** The first and the last `count` of a list, in order: a document's values are printed near its start or its end (D393). */
+export function atEachEnd<T>(list: T[], count: number): T[] {
+  return list.length <= 2 * count ? list : [...list.slice(0, count), ...list.slice(-count)]
+}
+
 /** Two values are the same answer (dates, amounts and names as compared by users). */
 export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b)

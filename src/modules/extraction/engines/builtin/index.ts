@@ -16,7 +16,7 @@ import { CONTRACT_READERS } from './contract'
 import type { Answer, Context, Plan } from './context'
 import { buildDoc } from './document'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
-import { findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
+import { boundHits, findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
 import { issuerAnswer, recipientAnswer } from './names'
 import { closerAnswer, namedAnswer, saysMoreThan } from './pairs'
 import { tableAnswer } from './tables'
@@ -36,7 +36,7 @@ export function extract(input: ExtractionInput): Answers {
   const plans = input.fields.map((spec) => planField(spec, input.issuedBySeller))
   const entries = vocabulary(plans)
   const named = plans.flatMap(({ spec, words }) => (words ? [{ key: spec.key, words }] : []))
-  const hits = withLongerLabels(findLabels(doc, entries), named)
+  const hits = boundHits(withLongerLabels(findLabels(doc, entries), named))
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
   return answersOf(
     plans.map((plan) => {

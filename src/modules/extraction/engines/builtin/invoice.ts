@@ -5,7 +5,7 @@
  * date in a payment sentence, totals that must add up (subtotal + tax = total).
  */
 import { lineAmounts } from './amounts'
-import { best, memo, type Answer, type Context, type Plan } from './context'
+import { atEachEnd, best, memo, type Answer, type Context, type Plan } from './context'
 import { documentCurrency, findCurrency, KRONE } from '../../normalise/currency'
 import { lexiconWords, type Phrases, phrases } from '../../../../lib/lexicon'
 import { isLetterOrDigit } from '../../../../lib/text'
@@ -239,19 +239,28 @@ export function dueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
   return best([labelled, dueFromSentence(ctx)])
 }
 
+/** How many lines that print a date are read for a due date in a sentence, at each end of a document (D393). */
+const DATED_LINES_READ_AT_EACH_END = 500
+
 /** A due date written in a payment or direct-debit sentence. */
 function dueFromSentence(ctx: Context): Answer | undefined {
   const { doc } = ctx
-  for (const line of doc.lines) {
-    const next = doc.lines[line.index + 1]
-    const dates = lineDates(ctx, line)
-    const debit = dates.length > 0 && DEBIT_WORDS.test(`${line.text} ${next?.text ?? ''}`)
-    for (const date of dates) {
+  // The lines that print a date, at the ends of the document (D393): each is read for the words of
+  // a payment or a direct debit.
+  for (const line of atEachEnd(
+    doc.lines.filter((each) => lineDates(ctx, each).length > 0),
+    DATED_LINES_READ_AT_EACH_END,
+  )) {
+    // The words of a direct debit are looked for only behind a date's lead: inside longer words,
+    // they are looked for at every letter of the line and the next.
+    let debit: boolean | undefined
+    const debits = () => (debit ??= DEBIT_WORDS.test(`${line.text} ${doc.lines[line.index + 1]?.text ?? ''}`))
+    for (const date of lineDates(ctx, line)) {
       const lead = leadOf(line.text, date.start)
       // Discount deadlines ("3% Skonto … bis 15.03.") are not the due date.
       if (DISCOUNT_WORDS.test(lead.slice(-40))) continue
       if (endsPaymentSentence(lead)) return { value: date.iso, confidence: dateWeight(INVOICE.dueInSentence, date), line }
-      if (debit && endsWithDateLead(lead)) return { value: date.iso, confidence: dateWeight(INVOICE.directDebitDate, date), line }
+      if (endsWithDateLead(lead) && debits()) return { value: date.iso, confidence: dateWeight(INVOICE.directDebitDate, date), line }
     }
   }
   return undefined

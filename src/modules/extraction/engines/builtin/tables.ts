@@ -9,7 +9,7 @@
 import type { ResolvedColumn } from '../../../../lib/fields/model'
 import { findAmounts, parseNumber } from '../../normalise/amounts'
 import type { ColumnKind } from '../../../../lib/lexicon/lexicon-file'
-import type { Answer, Context, Plan, TableCheck } from './context'
+import { type Answer, atEachEnd, type Context, type Plan, type TableCheck } from './context'
 import { datesIn } from './dates'
 import type { Doc, Line } from './document'
 import { hitsOf } from './generic'
@@ -18,6 +18,9 @@ import { type CellsOf, tableGeometry } from './table-geometry'
 import { type ReadRow, readTableRows, type RowPlan } from './table-rows'
 import { trimEndWhere } from './text'
 import { TABLE, TABLE_CHOICE } from './weights'
+
+/** How many header-like lines are read at each end of a document (D393). */
+const HEADERS_READ_AT_EACH_END = 500
 
 /** Kinds whose column holds text that a continuation line adds to. */
 const TEXT_KINDS = new Set<ColumnKind>(['description', 'code', 'position', 'test', 'medication', 'directions'])
@@ -42,8 +45,13 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const cellsOf = tableGeometry(ctx.doc)
   let best: Candidate | undefined
   const seen = new Set<number>()
-  for (const line of ctx.doc.lines) {
-    if (seen.has(line.index) || !isHeaderLike(line, named)) continue
+  // Of more than a thousand header-like lines, those at the ends of the document are read (D393):
+  // each is read with the rows under it, and a page can print its header again, not a thousand times.
+  for (const line of atEachEnd(
+    ctx.doc.lines.filter((each) => isHeaderLike(each, named)),
+    HEADERS_READ_AT_EACH_END,
+  )) {
+    if (seen.has(line.index)) continue
     const candidate = readCandidate(ctx, line, wanted, labelLines, cellsOf)
     if (!candidate) continue
     for (let index = candidate.header.main.index; index <= candidate.header.last.index; index++) seen.add(index)
