@@ -10,8 +10,8 @@ import { ExtractionError } from '../../../src/modules/extraction/errors'
 import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { findShape } from '../../../src/modules/extraction/normalise/shapes'
 import { detectMediaType } from '../../../src/modules/extraction/readers'
-import { atEachEnd } from '../../../src/modules/extraction/engines/builtin/context'
-import { boundHits, HITS_READ_AT_EACH_END, type LabelHit } from '../../../src/modules/extraction/engines/builtin/labels'
+import { atEachEnd, READ_AT_EACH_END } from '../../../src/modules/extraction/engines/builtin/context'
+import { boundHits, type LabelHit } from '../../../src/modules/extraction/engines/builtin/labels'
 import { readHtml } from '../../../src/modules/extraction/readers/html'
 import { readMarkdown, readText } from '../../../src/modules/extraction/readers/text'
 import { DEFAULT_READ_LIMITS, MEDIA_TYPES } from '../../../src/modules/extraction/readers/types'
@@ -93,14 +93,17 @@ describe('amount checks and the table search are linear in the lines (D392)', ()
 describe('a label or a duration printed thousands of times is read at the ends of the document (D393)', () => {
   test("of one owner's hits, the first and the last 500 are kept, in order; an owner with fewer keeps all", () => {
     const hit = (owner: string, index: number) => ({ line: { index }, entry: { owner, squashed: owner } }) as unknown as LabelHit
-    const totals = Array.from({ length: 2 * HITS_READ_AT_EACH_END + 7 }, (_, index) => hit('total', 2 * index))
+    const totals = Array.from({ length: 2 * READ_AT_EACH_END + 7 }, (_, index) => hit('total', 2 * index))
     const sellers = Array.from({ length: 30 }, (_, index) => hit('issuer', 2 * index + 1))
-    const kept = boundHits([...totals, ...sellers].sort((a, b) => a.line.index - b.line.index))
+    const kept = boundHits(
+      [...totals, ...sellers].sort((a, b) => a.line.index - b.line.index),
+      READ_AT_EACH_END,
+    )
     const indexes = (owner: string) => kept.filter((each) => each.entry.owner === owner).map((each) => each.line.index)
     expect(indexes('issuer')).toEqual(sellers.map((each) => each.line.index))
-    expect(indexes('total')).toEqual([...totals.slice(0, HITS_READ_AT_EACH_END), ...totals.slice(-HITS_READ_AT_EACH_END)].map((each) => each.line.index))
+    expect(indexes('total')).toEqual([...totals.slice(0, READ_AT_EACH_END), ...totals.slice(-READ_AT_EACH_END)].map((each) => each.line.index))
     expect(kept.map((each) => each.line.index)).toEqual(kept.map((each) => each.line.index).sort((a, b) => a - b))
-    expect(boundHits(sellers)).toBe(sellers)
+    expect(boundHits(sellers, READ_AT_EACH_END)).toBe(sellers)
     const numbers = Array.from({ length: 1005 }, (_, index) => index)
     expect(atEachEnd(numbers, 500)).toEqual([...numbers.slice(0, 500), ...numbers.slice(505)])
     expect(atEachEnd(numbers.slice(0, 1000), 500)).toEqual(numbers.slice(0, 1000))

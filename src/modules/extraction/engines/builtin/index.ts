@@ -13,7 +13,7 @@ import type { Engine, ExtractionInput } from '../types'
 import { CONCEPTS, conceptOf, type Role } from '../../../../lib/fields/concepts'
 import { conceptLabels } from '../../../../lib/lexicon'
 import { CONTRACT_READERS } from './contract'
-import type { Answer, Context, Plan } from './context'
+import { type Answer, type Context, type Plan, READ_AT_EACH_END } from './context'
 import { buildDoc } from './document'
 import { currencyAnswer, dueDateAnswer, invoiceNumberAnswer, issueDateAnswer } from './invoice'
 import { boundHits, findLabels, indexHits, squashKeepingMarks, type LabelEntry } from './labels'
@@ -36,7 +36,7 @@ export function extract(input: ExtractionInput): Answers {
   const plans = input.fields.map((spec) => planField(spec, input.issuedBySeller))
   const entries = vocabulary(plans)
   const named = plans.flatMap(({ spec, words }) => (words ? [{ key: spec.key, words }] : []))
-  const hits = boundHits(withLongerLabels(findLabels(doc, entries), named))
+  const hits = boundHits(withLongerLabels(findLabels(doc, entries), named), READ_AT_EACH_END)
   const ctx: Context = { doc, plans, hits, hitsByLine: indexHits(hits), memo: new Map() }
   return answersOf(
     plans.map((plan) => {

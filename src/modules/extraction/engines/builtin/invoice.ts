@@ -239,18 +239,12 @@ export function dueDateAnswer(plan: Plan, ctx: Context): Answer | undefined {
   return best([labelled, dueFromSentence(ctx)])
 }
 
-/** How many lines that print a date are read for a due date in a sentence, at each end of a document (D393). */
-const DATED_LINES_READ_AT_EACH_END = 500
-
 /** A due date written in a payment or direct-debit sentence. */
 function dueFromSentence(ctx: Context): Answer | undefined {
   const { doc } = ctx
   // The lines that print a date, at the ends of the document (D393): each is read for the words of
   // a payment or a direct debit.
-  for (const line of atEachEnd(
-    doc.lines.filter((each) => lineDates(ctx, each).length > 0),
-    DATED_LINES_READ_AT_EACH_END,
-  )) {
+  for (const line of atEachEnd(doc.lines.filter((each) => lineDates(ctx, each).length > 0))) {
     // The words of a direct debit are looked for only behind a date's lead: inside longer words,
     // they are looked for at every letter of the line and the next.
     let debit: boolean | undefined

@@ -110,25 +110,16 @@ function keepLongest(found: LabelHit[]): LabelHit[] {
   )
 }
 
-/** How many of one owner's hits are read at each end of a document (D393). */
-export const HITS_READ_AT_EACH_END = 500
-
-/**
- * One owner's hits, at most the first and the last `HITS_READ_AT_EACH_END` of them (D393). Every hit
- * is read for a value, and the readers of names and amounts spend tens of microseconds on one: the
- * most any dev document prints of one owner is 321 (a contract's "party"), while a text of 60,000
- * "Seller:" lines held a worker for 5 s. Values are printed near a document's start or its end, so
- * those are the hits kept.
- */
-export function boundHits(hits: LabelHit[]): LabelHit[] {
-  const counts = new Map<string, number>()
-  for (const hit of hits) counts.set(hit.entry.owner, (counts.get(hit.entry.owner) ?? 0) + 1)
-  if ([...counts.values()].every((count) => count <= 2 * HITS_READ_AT_EACH_END)) return hits
+/** One owner's hits, at most the first and the last `count` of them (D393: `READ_AT_EACH_END`). */
+export function boundHits(hits: LabelHit[], count: number): LabelHit[] {
+  const perOwner = new Map<string, number>()
+  for (const hit of hits) perOwner.set(hit.entry.owner, (perOwner.get(hit.entry.owner) ?? 0) + 1)
+  if ([...perOwner.values()].every((printed) => printed <= 2 * count)) return hits
   const seen = new Map<string, number>()
   return hits.filter((hit) => {
     const at = seen.get(hit.entry.owner) ?? 0
     seen.set(hit.entry.owner, at + 1)
-    return at < HITS_READ_AT_EACH_END || at >= counts.get(hit.entry.owner)! - HITS_READ_AT_EACH_END
+    return at < count || at >= perOwner.get(hit.entry.owner)! - count
   })
 }
 

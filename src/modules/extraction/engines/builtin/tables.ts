@@ -19,9 +19,6 @@ import { type ReadRow, readTableRows, type RowPlan } from './table-rows'
 import { trimEndWhere } from './text'
 import { TABLE, TABLE_CHOICE } from './weights'
 
-/** How many header-like lines are read at each end of a document (D393). */
-const HEADERS_READ_AT_EACH_END = 500
-
 /** Kinds whose column holds text that a continuation line adds to. */
 const TEXT_KINDS = new Set<ColumnKind>(['description', 'code', 'position', 'test', 'medication', 'directions'])
 
@@ -47,10 +44,7 @@ export function tableAnswer(plan: Plan, ctx: Context): Answer | undefined {
   const seen = new Set<number>()
   // Of more than a thousand header-like lines, those at the ends of the document are read (D393):
   // each is read with the rows under it, and a page can print its header again, not a thousand times.
-  for (const line of atEachEnd(
-    ctx.doc.lines.filter((each) => isHeaderLike(each, named)),
-    HEADERS_READ_AT_EACH_END,
-  )) {
+  for (const line of atEachEnd(ctx.doc.lines.filter((each) => isHeaderLike(each, named)))) {
     if (seen.has(line.index)) continue
     const candidate = readCandidate(ctx, line, wanted, labelLines, cellsOf)
     if (!candidate) continue
