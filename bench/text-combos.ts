@@ -1,7 +1,8 @@
 /**
  * Texts of two or three kinds of lines, repeated (D392): what bench:text-traps, which repeats one
  * line, cannot show. Each text is read at 16 and at 128 KiB through the whole extraction (reader,
- * then the built-in engine with the type's catalog fields, the invoice's with four named ones), in a
+ * then the built-in engine with the type's catalog fields, the invoice's with four named ones, as
+ * a job of the type reads them), in a
  * process of its own stopped after `--give-up=<s>` (default 30 s). A text whose CPU time grows more
  * than twice as fast as its size (over 16× for 8× the bytes) or that is stopped is reported, and
  * the run exits 1. The slowest texts are listed either way.
@@ -10,7 +11,8 @@
  *   bun run bench:text-combos --types=all           every catalog type: each line alone, 40 pairs and 10 triples a type (~10 min)
  *   bun run bench:text-combos --types=contract,payslip
  */
-import { TEXT_COMBO_LINES, trapFields } from '../test/helpers/text-traps'
+import { TEXT_COMBO_LINES } from '../test/helpers/text-traps'
+import { childReading, cpuMs, warmReader } from './text-child'
 
 const SMALL = 16 * 1024
 const LARGE = 128 * 1024
@@ -24,35 +26,11 @@ if (process.argv[2] === '--child') {
 
 /** CPU milliseconds to extract the unit repeated to each size. */
 async function readAtTwoSizes(unit: string, type: string): Promise<number[]> {
-  const { builtinEngine } = await import('../src/modules/extraction/engines/builtin')
-  const { inProcessExtractor } = await import('../src/modules/extraction/extractor')
-  const { DEFAULT_READ_LIMITS, MEDIA_TYPES } = await import('../src/modules/extraction/readers/types')
-  const { resolveField } = await import('../src/lib/fields/resolve')
-  const { loadCatalog } = await import('../src/modules/catalog/service')
-  const catalogType = loadCatalog().get(type)!
-  const fields = type === 'invoice' ? trapFields() : catalogType.fields.map((field) => resolveField(field, field))
-  const extract = inProcessExtractor(builtinEngine)
-  const read = async (text: string) => {
-    const input = {
-      content: new TextEncoder().encode(text),
-      mediaType: MEDIA_TYPES.text,
-      documentType: type,
-      issuedBySeller: catalogType.issued_by_seller ?? true,
-      fields,
-      limits: DEFAULT_READ_LIMITS,
-    }
-    await extract(input).catch(() => undefined)
-  }
-  // A server's worker is warm.
-  await read('ACME GmbH\nInvoice number: 42\nDate: 01.02.2023\nTotal: 12,00 EUR\n')
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage()
-    return (user + system) / 1000
-  }
+  const read = await warmReader(type)
   const times: number[] = []
   for (const size of [SMALL, LARGE]) {
     const started = cpuMs()
-    await read(unit.repeat(Math.ceil(size / unit.length)).slice(0, size))
+    await read(unit.repeat(Math.ceil(size / unit.length)).slice(0, size)).catch(() => undefined)
     times.push(cpuMs() - started)
   }
   return times
@@ -94,13 +72,7 @@ console.log(`${jobs.length} texts (${types.join(', ')}), each at ${SMALL / 1024}
 
 const results: { unit: string; type: string; small?: number; large?: number }[] = []
 async function runOne(job: { unit: string; type: string }) {
-  const child = Bun.spawn([process.execPath, import.meta.path, '--child', JSON.stringify([job.unit, job.type])], { stdout: 'pipe', stderr: 'ignore' })
-  const timer = setTimeout(() => child.kill('SIGKILL'), giveUpMs)
-  const output = await new Response(child.stdout).text()
-  clearTimeout(timer)
-  await child.exited
-  const line = output.trim().split('\n').pop()
-  const [small, large] = child.exitCode === 0 && line ? (JSON.parse(line) as number[]) : []
+  const [small, large] = (await childReading<number[]>(import.meta.path, ['--child', JSON.stringify([job.unit, job.type])], giveUpMs, 'ignore')) ?? []
   results.push({ ...job, small, large })
 }
 let next = 0

@@ -9,6 +9,7 @@
  * Run with `bun run bench:text-traps` (`--only=<regexp>` for some shapes).
  */
 import { type TextTrap, TEXT_TRAPS } from '../test/helpers/text-traps'
+import { childReading, cpuMs, warmReader } from './text-child'
 
 const TARGET_MS = 2000
 const size = Number(process.argv.find((arg) => arg.startsWith('--size='))?.slice('--size='.length) ?? 1024) * 1024
@@ -23,30 +24,16 @@ if (process.argv[2] === '--child') {
 
 /** Detection, then reader and engine, timed apart; the outcome is the job's (succeeded, or its error code). */
 async function readTrap(trap: TextTrap, bytes: number): Promise<{ detectMs: number; extractMs: number; outcome: string }> {
-  // CPU time, not wall time: the machine may be shared, and a trap is work, not waiting.
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage()
-    return (user + system) / 1000
-  }
   const { detectMediaType } = await import('../src/modules/extraction/readers')
-  const { builtinEngine } = await import('../src/modules/extraction/engines/builtin')
-  const { inProcessExtractor } = await import('../src/modules/extraction/extractor')
-  const { DEFAULT_READ_LIMITS, MEDIA_TYPES } = await import('../src/modules/extraction/readers/types')
-  const { trapFields } = await import('../test/helpers/text-traps')
-  const content = new TextEncoder().encode(trap.make(bytes))
-  const fields = trapFields()
-  const extract = inProcessExtractor(builtinEngine)
-  // A server's worker is warm: its lexicon loaded, its expressions compiled.
-  const invoice = new TextEncoder().encode('ACME GmbH\nInvoice number: 42\nDate: 01.02.2023\nTotal: 12,00 EUR\n')
-  await extract({ content: invoice, mediaType: MEDIA_TYPES.text, documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS })
+  const read = await warmReader('invoice')
+  const text = trap.make(bytes)
   let started = cpuMs()
-  detectMediaType(content)
+  detectMediaType(new TextEncoder().encode(text))
   const detectMs = cpuMs() - started
-  const mediaType = trap.kind === 'html' ? MEDIA_TYPES.html : trap.kind === 'markdown' ? MEDIA_TYPES.markdown : MEDIA_TYPES.text
   started = cpuMs()
   let outcome = 'succeeded'
   try {
-    await extract({ content, mediaType, documentType: 'invoice', issuedBySeller: true, fields, limits: DEFAULT_READ_LIMITS })
+    await read(text, trap.kind)
   } catch (error) {
     outcome = `failed ${(error as { code?: string }).code ?? (error as Error).message}`
   }
@@ -59,15 +46,7 @@ console.log(['shape', 'detect CPU ms', 'extract CPU ms', 'outcome', 'ok'].join('
 type Reading = Awaited<ReturnType<typeof readTrap>>
 
 /** One shape read in a process of its own; undefined when it was stopped. */
-async function readInChild(trap: TextTrap): Promise<Reading | undefined> {
-  const child = Bun.spawn([process.execPath, import.meta.path, '--child', trap.name, `--size=${size / 1024}`], { stdout: 'pipe', stderr: 'inherit' })
-  const timer = setTimeout(() => child.kill('SIGKILL'), giveUpMs)
-  const output = await new Response(child.stdout).text()
-  clearTimeout(timer)
-  await child.exited
-  const line = output.trim().split('\n').pop()
-  return child.exitCode === 0 && line ? (JSON.parse(line) as Reading) : undefined
-}
+const readInChild = (trap: TextTrap) => childReading<Reading>(import.meta.path, ['--child', trap.name, `--size=${size / 1024}`], giveUpMs, 'inherit')
 
 const within = (reading: Reading) => reading.detectMs + reading.extractMs <= TARGET_MS && !reading.outcome.includes('extraction_failed')
 

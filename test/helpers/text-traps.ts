@@ -231,16 +231,18 @@ export const TEXT_TRAPS: TextTrap[] = [
 ]
 
 /**
- * The fields a trap is read for: the invoice catalog's, as a job of that type asks for them, and a
- * few a user names (so the engine's readers for named fields run too).
+ * The fields a trap is read for: a catalog type's, as a job of that type asks for them, and for an
+ * invoice a few a user names too (so the engine's readers for named fields run).
  */
-export function trapFields(): JobField[] {
-  const invoice = loadCatalog().get('invoice')!
+export function trapFields(type = 'invoice'): JobField[] {
+  const catalogType = loadCatalog().get(type)!
+  const catalogFields = catalogType.fields.map((field) => resolveField(field, field))
+  if (type !== 'invoice') return catalogFields
   const named: Omit<FieldInput, 'required'>[] = [
     { key: 'po_reference', label: 'PO reference', description: '', type: 'auto' },
     { key: 'delivery_date', label: 'Delivery date', description: '', type: 'auto' },
     { key: 'contact_email', label: 'Contact e-mail', description: '', type: 'auto' },
     { key: 'shipping_cost', label: 'Shipping cost', description: '', type: 'auto' },
   ]
-  return [...invoice.fields.map((field) => resolveField(field, field)), ...named.map((field) => resolveField(field))]
+  return [...catalogFields, ...named.map((field) => resolveField(field))]
 }

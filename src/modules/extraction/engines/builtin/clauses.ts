@@ -15,10 +15,8 @@ export interface Clauses {
   flat: Flat
   /** The flat text with the dots of dates put out of the way: what stops and sentences are read on (made when first read). */
   readonly text: string
-  /** The dates of the flat text (found when first read). */
+  /** The dates of the flat text the readers weigh (found when first read): the first and the last 500 (D393). */
   readonly dates: FoundDate[]
-  /** The dates the readers weigh: the first and the last 500 (D393). */
-  readonly datesRead: FoundDate[]
   /** The document's language, when a lexicon has it: its contract words are the ones read. */
   language: string | undefined
   /** One list of the language's contract words, as a matcher (`asWritten`: case kept). */
@@ -62,9 +60,6 @@ export function clausesOf(ctx: Context): Clauses {
     return {
       flat,
       get dates() {
-        return datesOf()
-      },
-      get datesRead() {
         return atEachEnd(datesOf())
       },
       get text() {

@@ -142,7 +142,7 @@ function agreementDate(ctx: Context): Answer | undefined {
 function expirationDate(ctx: Context): Answer | undefined {
   const clauses = clausesOf(ctx)
   const { text } = clauses.flat
-  for (const date of clauses.datesRead) {
+  for (const date of clauses.dates) {
     const before = text.slice(Math.max(0, date.start - 80), date.start)
     if (!isSpace(before.at(-1))) continue
     const link = clauses.words('expiry', 'links').ends(before)
@@ -558,7 +558,7 @@ function findEffectiveDate(ctx: Context): Answer | undefined {
   const preambleEnd = Math.min(text.length, 4000)
   const leads = clauses.words('effective', 'leads')
   const thisOrThe = thisOrTheOf(clauses)
-  for (const date of clauses.datesRead) {
+  for (const date of clauses.dates) {
     const before = text.slice(Math.max(0, date.start - 60), date.start)
     const after = text.slice(date.end, date.end + 60)
     const guess = date.guessed ? CONTRACT.effectiveGuessed : 1
