@@ -223,6 +223,14 @@ describe('TIFF: the pages of a document are decoded one after another, within it
     expect((await failure(tiffSharedStrip(1, 1000, 1000), limits({ maxDecodeBytes: MiB }))).message).toBe(needs(5_000_000, 1))
   })
 
+  test('a page after others counts the grey pages of the two before it, which may still be held (D395)', async () => {
+    // The first page takes 5 MB, the second 6 MB (the first's grey page held), the third and after 7 MB.
+    const budget = (mebibytes: number) => limits({ maxDecodeBytes: mebibytes * MiB })
+    expect((await failure(tiffSharedStrip(2, 1000, 1000), budget(5))).message).toBe(needs(6_000_000, 5))
+    expect((await failure(tiffSharedStrip(4, 1000, 1000), budget(6))).message).toBe(needs(7_000_000, 6))
+    expect(imagePages(tiffSharedStrip(4, 1000, 1000), MEDIA_TYPES.tiff, budget(7)).count).toBe(4)
+  })
+
   test('pages are decoded each as asked, and each is the page its strip gives', async () => {
     const pages = imagePages(tiffSharedStrip(3, 300, 200), MEDIA_TYPES.tiff, DEFAULT_READ_LIMITS)
     for (let index = 0; index < pages.count; index++) {

@@ -13,7 +13,7 @@ import { heifPlan } from './heif'
 import { type DecodedJpeg, heicPage, jpegPage, type JpegTurn } from './photo'
 import { pngPage } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
-import { tiffPages } from './tiff'
+import { tiffPagePixels, tiffPages } from './tiff'
 import { decodeWebp } from './webp'
 
 /** The pages of an image document, checked against the limits; each decoded when asked for. */
@@ -230,7 +230,7 @@ function webpChunks(bytes: Uint8Array): string[] {
   return types
 }
 
-/** The pixels of an image document's pages together, as their headers give them (for the decode-cost benchmark). */
+/** The pixels of an image document's largest page, as its headers give them (for the decode-cost benchmark). */
 export function imagePixels(bytes: Uint8Array, mediaType: string): number {
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
@@ -247,6 +247,8 @@ export function imagePixels(bytes: Uint8Array, mediaType: string): number {
       const { width, height } = heifPlan(bytes)
       return width * height
     }
+    case MEDIA_TYPES.tiff:
+      return tiffPagePixels(bytes)
   }
   return 0
 }

@@ -51,24 +51,30 @@ export function tiffPages(bytes: Uint8Array, limits: ReadLimits): TiffPages {
   const pages = directories.filter((directory) => !(reader.first(directory, 254, 0) & 1))
   if (!pages.length) throw new ExtractionError('corrupt_document', 'The TIFF has no image.')
   checkPages(pages.length, limits)
-  let documentPixels = 0
-  for (const page of pages) {
+  const pixels = pages.map((page) => {
     const width = reader.first(page, 256, 0)
     const height = reader.first(page, 257, 0)
     checkPixels(width, height, limits)
-    documentPixels += width * height
-  }
-  checkDocumentPixels(documentPixels, limits)
-  const costs = pages.map((page) => reader.checkPage(page, limits))
+    return width * height
+  })
+  checkDocumentPixels(
+    pixels.reduce((sum, count) => sum + count, 0),
+    limits,
+  )
+  const checks = new StripChecks()
+  // The grey pages of the two pages before, one byte a pixel, may still be held while a page is
+  // decoded: a value handed through `await` stays reachable from stale slots of the code that
+  // awaited it until they are overwritten (measured, bench/decode-cost.ts; D395).
+  const costs = pages.map((page, index) => reader.checkPage(page, limits, checks, (pixels[index - 1] ?? 0) + (pixels[index - 2] ?? 0)))
   // The decoder reads a private copy in which each directory ends the chain and leads nowhere else.
   const copy = bytes.slice()
   for (const directory of directories) reader.isolate(copy, directory)
   return {
     count: pages.length,
     decode(index) {
-      // The page before, and what reading it left, are garbage by now: collected before this page
-      // is decoded, and this page's rows and RGBA once it is grey, so that the pages of a
-      // document never hold more than one page's cost at once (D180).
+      // What reading the page before left is garbage by now: collected before this page is
+      // decoded, and this page's rows and RGBA once it is grey, so that the pages of a document
+      // never hold more than one page's cost, and the grey pages before, at once (D180, D395).
       const large = costs[index]! > COLLECT_AFTER_BYTES
       if (large && index > 0) Bun.gc(true)
       reader.writeUint32(copy, 4, pages[index]!.offset)
@@ -82,6 +88,13 @@ export function tiffPages(bytes: Uint8Array, limits: ReadLimits): TiffPages {
       return { ...page, dpi: tiffDpi(ifd as Record<string, unknown>) }
     },
   }
+}
+
+/** The pixels of the document's largest page, its file's checks aside. */
+export function tiffPagePixels(bytes: Uint8Array): number {
+  const reader = new TiffReader(bytes)
+  const pages = reader.chain(Number.MAX_SAFE_INTEGER).filter((directory) => !(reader.first(directory, 254, 0) & 1))
+  return Math.max(0, ...pages.map((page) => reader.first(page, 256, 0) * reader.first(page, 257, 0)))
 }
 
 class TiffReader {
@@ -151,14 +164,14 @@ class TiffReader {
   }
 
   /**
-   * Refuses a page whose decoding would exceed the budget, and gives what it costs: its rows as
-   * decoded, a strip or tile as the decoder's inflater holds it (or a
+   * Refuses a page whose decoding would exceed the budget, and gives what it costs: what is
+   * `held` meanwhile, its rows as decoded, a strip or tile as the decoder's inflater holds it (or a
    * JPEG strip's coefficients and samples), then the grey page, with the RGBA copy the decoder
    * converts to unless the page is one-bit or eight-bit grey; a compression outside those of scans;
    * strips or tiles outside the file, more of them than the page has room for, or whose data
    * unpacks to more than their share of the page.
    */
-  checkPage(page: Directory, limits: ReadLimits): number {
+  checkPage(page: Directory, limits: ReadLimits, checks: StripChecks, held: number): number {
     const width = this.first(page, 256, 0)
     const height = this.first(page, 257, 0)
     const bitsPerPixel = this.first(page, 258, 1) * this.first(page, 277, 1)
@@ -183,7 +196,7 @@ class TiffReader {
       if (offset + length > this.bytes.length) throw corrupt('has image data outside the file')
       const data = this.bytes.subarray(offset, offset + length)
       // The decoder inflates a strip whole, whatever it holds.
-      if (DEFLATE.has(compression) && inflatesPast(data, 'zlib', partBytes)) throw corrupt('holds more image data than its pages declare')
+      if (DEFLATE.has(compression) && checks.inflatesPast(data, partBytes)) throw corrupt('holds more image data than its pages declare')
       // A JPEG strip is decoded at the size its own header gives, every coefficient kept.
       if (compression === JPEG) {
         const frame = jpegFrame(data)
@@ -192,7 +205,7 @@ class TiffReader {
         partCost = Math.max(partCost, jpegCoefficientBytes(frame) + frame.width * frame.height * frame.components.length)
       }
     })
-    const cost = height * rowBytes + partCost + width * height * (grey ? 1 : 5)
+    const cost = held + height * rowBytes + partCost + width * height * (grey ? 1 : 5)
     checkImageBytes(cost, limits)
     return cost
   }
@@ -206,6 +219,26 @@ class TiffReader {
       if (SUB_DIRECTORY_TAGS.has(this.u16(entry))) target.setUint16(entry, INERT_TAG, this.little)
     }
     target.setUint32(directory.offset + 2 + count * 12, 0, this.little)
+  }
+}
+
+/**
+ * The Deflate strips of a document inflated to check them, their output garbage at once: collected
+ * whenever more than COLLECT_AFTER_BYTES of it may be waiting, so that checking many large
+ * strips never holds more than one page's decoding would (D395).
+ */
+class StripChecks {
+  private uncollected = 0
+
+  inflatesPast(data: Uint8Array, limit: number): boolean {
+    const past = inflatesPast(data, 'zlib', limit)
+    // zlib gathers its output in chunks, then joins them: twice the strip at most.
+    this.uncollected += 2 * limit
+    if (this.uncollected > COLLECT_AFTER_BYTES) {
+      Bun.gc(true)
+      this.uncollected = 0
+    }
+    return past
   }
 }
 
