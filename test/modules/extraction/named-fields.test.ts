@@ -228,6 +228,14 @@ describe('values recognised by their shape', () => {
     expect(findShape('iban', 'IBAN: DE89 37O4 0044 0532 0130 0l')).toBeUndefined()
   })
 
+  test("an IBAN's account part is as its country's registry entry writes it: digits, letters or either, each in its place", () => {
+    // Words whose letters, taken for digits where a Faroese account has digits, happen to meet the checksum.
+    expect(findShape('iban', 'Follow us on Twitter website')).toBeUndefined()
+    expect(findShape('iban', 'FOLLOW US ON TWITTER WEBSITE')).toBeUndefined()
+    // A French bank and branch code are digits: a look-alike letter there is mended, as in a German account.
+    expect(findShape('iban', 'FR14 2OO4 1O1O 0505 0001 3M02 606')?.value).toBe(IBAN_FR)
+  })
+
   test.each([
     ['bic', 'BIC: COBADEFFXXX', 'COBADEFFXXX'],
     ['bic', 'SWIFT GENODEF1M04 (Volksbank)', 'GENODEF1M04'],

@@ -13,48 +13,59 @@ export interface FoundShape {
   start: number
 }
 
-/** IBAN lengths of the countries of SEPA (ISO 13616 registry). */
-const IBAN_LENGTHS: Record<string, number> = {
-  AD: 24,
-  AT: 20,
-  BE: 16,
-  BG: 22,
-  CH: 21,
-  CY: 28,
-  CZ: 24,
-  DE: 22,
-  DK: 18,
-  EE: 20,
-  ES: 24,
-  FI: 18,
-  FO: 18,
-  FR: 27,
-  GB: 22,
-  GI: 23,
-  GL: 18,
-  GR: 27,
-  HR: 21,
-  HU: 28,
-  IE: 22,
-  IS: 26,
-  IT: 27,
-  LI: 21,
-  LT: 20,
-  LU: 20,
-  LV: 21,
-  MC: 27,
-  MT: 31,
-  NL: 18,
-  NO: 15,
-  PL: 28,
-  PT: 25,
-  RO: 24,
-  SE: 24,
-  SI: 19,
-  SK: 24,
-  SM: 27,
-  VA: 22,
+/**
+ * The account part (BBAN) of each SEPA country's IBAN, as ISO 13616's registry writes it: so many
+ * digits (n), capital letters (a) or either (c), in order. An IBAN is four characters longer.
+ */
+const BBAN_FORMATS: Record<string, string> = {
+  AD: '4n4n12c',
+  AT: '16n',
+  BE: '12n',
+  BG: '4a6n8c',
+  CH: '5n12c',
+  CY: '8n16c',
+  CZ: '20n',
+  DE: '18n',
+  DK: '14n',
+  EE: '16n',
+  ES: '20n',
+  FI: '14n',
+  FO: '14n',
+  FR: '10n11c2n',
+  GB: '4a14n',
+  GI: '4a15c',
+  GL: '14n',
+  GR: '7n16c',
+  HR: '17n',
+  HU: '24n',
+  IE: '4a14n',
+  IS: '22n',
+  IT: '1a10n12c',
+  LI: '5n12c',
+  LT: '16n',
+  LU: '3n13c',
+  LV: '4a13c',
+  MC: '10n11c2n',
+  MT: '4a5n18c',
+  NL: '4a10n',
+  NO: '11n',
+  PL: '24n',
+  PT: '21n',
+  RO: '4a16c',
+  SE: '20n',
+  SI: '15n',
+  SK: '20n',
+  SM: '1a10n12c',
+  VA: '18n',
 }
+
+/** A BBAN format as the kind of each of its characters, in order. */
+const BBAN_KINDS: Record<string, string> = Object.fromEntries(
+  Object.entries(BBAN_FORMATS).map(([country, format]) => [
+    country,
+    [...format.matchAll(/(\d+)([nac])/g)].map(([, count, kind]) => kind!.repeat(Number(count))).join(''),
+  ]),
+)
 
 /** The ISO 7064 mod 97-10 check of an IBAN. */
 export function ibanChecksumHolds(iban: string): boolean {
@@ -73,35 +84,46 @@ export function ibanChecksumHolds(iban: string): boolean {
  */
 const IBAN_START = /(?<![A-Z0-9])([A-Z]{2})([\dOILSBZG]{2})((?:\s?[A-Z0-9]){11,30})/gi
 
-/** Countries whose account part is digits only: there a letter is a misread digit. */
-const NUMERIC_BBAN = new Set(['AT', 'BE', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FO', 'GL', 'HR', 'HU', 'IS', 'LT', 'NO', 'PL', 'PT', 'SE', 'SI', 'SK'])
-
 /** Letters OCR reads for digits. */
 const DIGIT_FOR: Record<string, string> = { O: '0', I: '1', L: '1', S: '5', B: '8', Z: '2', G: '6' }
 const asDigits = (text: string) => text.replace(/[OILSBZG]/g, (letter) => DIGIT_FOR[letter]!)
+
+/**
+ * The account part as its country writes it, or undefined: where a digit must stand, a letter OCR
+ * reads for a digit is that digit, and any other letter is no account ("FOLLOW US ON FACEBOOK" is
+ * no Faroese IBAN, whatever its checksum).
+ */
+function asAccount(printed: string, kinds: string): string | undefined {
+  if (printed.length !== kinds.length) return undefined
+  let account = ''
+  for (let i = 0; i < kinds.length; i++) {
+    const char = kinds[i] === 'n' ? (DIGIT_FOR[printed[i]!] ?? printed[i]!) : printed[i]!
+    const fits = kinds[i] === 'n' ? char >= '0' && char <= '9' : kinds[i] === 'a' ? char >= 'A' && char <= 'Z' : true
+    if (!fits) return undefined
+    account += char
+  }
+  return account
+}
 
 /** The first IBAN of a text, in any case: the pattern ignores case, each match is upper-cased (not the whole text, which findShapes gives again from each value on). */
 function findIban(text: string): FoundShape | undefined {
   for (const m of text.matchAll(IBAN_START)) {
     const country = m[1]!.toUpperCase()
-    const length = IBAN_LENGTHS[country]
-    if (!length) continue
+    const kinds = BBAN_KINDS[country]
+    if (!kinds) continue
     // Groups of four may run into a following word: the country's length says where it ends.
-    const rest = m[3]!
-      .toUpperCase()
-      .replace(/\s/g, '')
-      .slice(0, length - 4)
-    // Where a digit must stand, a look-alike letter is the digit: the checksum then decides, as
-    // for any IBAN, so a misread that is not one of these still gives no answer.
-    const iban = country + asDigits(m[2]!.toUpperCase()) + (NUMERIC_BBAN.has(country) ? asDigits(rest) : rest)
-    if (iban.length === length && ibanChecksumHolds(iban)) return { value: iban, start: m.index }
+    const printed = m[3]!.toUpperCase().replace(/\s/g, '').slice(0, kinds.length)
+    const account = asAccount(printed, kinds)
+    // The checksum then decides, as for any IBAN, so a misread that is not one of these still gives no answer.
+    const iban = account && country + asDigits(m[2]!.toUpperCase()) + account
+    if (iban && ibanChecksumHolds(iban)) return { value: iban, start: m.index }
   }
   return undefined
 }
 
 /** Country codes a BIC may carry (its fifth and sixth letters). */
 const BIC = /(?<![A-Za-z0-9])([A-Z]{4})([A-Z]{2})([A-Z0-9]{2})((?:[A-Z0-9]{3})?)(?![A-Za-z0-9])/g
-const COUNTRIES = new Set([...Object.keys(IBAN_LENGTHS), 'US', 'CA', 'AU', 'NZ', 'JP', 'CN', 'HK', 'SG', 'MY', 'IN', 'ZA', 'BR', 'MX', 'TR', 'UA', 'RU', 'AE'])
+const COUNTRIES = new Set([...Object.keys(BBAN_FORMATS), 'US', 'CA', 'AU', 'NZ', 'JP', 'CN', 'HK', 'SG', 'MY', 'IN', 'ZA', 'BR', 'MX', 'TR', 'UA', 'RU', 'AE'])
 
 function findBic(text: string): FoundShape | undefined {
   for (const m of text.matchAll(BIC)) {
