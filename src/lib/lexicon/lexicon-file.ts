@@ -63,6 +63,8 @@ export interface PhraseLists {
   period_to: string[]
   /** Words of a sentence that asks for payment ("payable", "zahlbar", "règlement"): a date after `due_by` in it is the due date. */
   payment_words: string[]
+  /** Means of payment ("cash", "Visa", "Überweisung", "virement"): the value of a field that asks how a document is or was paid. */
+  payment_means: string[]
   /** Words right before the date by which to pay ("by", "bis zum", "avant le", "uiterlijk"). */
   due_by: string[]
   /** Words of a direct-debit sentence ("Lastschrift", "prélèvement", "incasso"), found inside longer words too: the date there is the due date. */
@@ -338,6 +340,7 @@ const PHRASE_LISTS: (keyof PhraseLists)[] = [
   'period_from',
   'period_to',
   'payment_words',
+  'payment_means',
   'due_by',
   'direct_debit',
   'cash_discount',

@@ -14,6 +14,8 @@ import { LexiconError, parseLexiconFile } from '../../../src/lib/lexicon/lexicon
 import { findShape, ibanChecksumHolds } from '../../../src/modules/extraction/normalise/shapes'
 import { readDocument } from '../../../src/modules/extraction/readers'
 import { makeTestApp } from '../../helpers/app'
+import { resolveField } from '../../../src/lib/fields/resolve'
+import { loadCatalog } from '../../../src/modules/catalog/service'
 
 /** A field as a user names it: key, label, description and type. */
 const named = (key: string, label: string, type: ResolvedType = 'text', description = ''): JobField => ({ key, label, description, type })
@@ -570,5 +572,41 @@ describe('the vocabulary is data of the lexicons, checked at build time', () => 
     const text = JSON.stringify({ ...valid, ...change })
     expect(() => parseLexiconFile({ file: 'data/lexicon/de.json', text })).toThrow(LexiconError)
     expect(() => parseLexiconFile({ file: 'data/lexicon/de.json', text })).toThrow(message)
+  })
+})
+
+describe('a payment method names a means of payment (D397)', () => {
+  const method = named('payment_method', 'Payment method')
+
+  test('after its label, in any language, the means as printed', async () => {
+    expect(await values('Invoice 7\nPayment method: Bank transfer\nTotal: 10.00', [method])).toEqual({ payment_method: 'Bank transfer' })
+    expect(await values('Rechnung 7\nZahlungsart: Überweisung\nSumme: 10,00', [named('zahlungsart', 'Zahlungsart')])).toEqual({ zahlungsart: 'Überweisung' })
+    expect(await values('Facture 7\nMode de règlement : virement\nTotal : 10,00', [named('mode_reglement', 'Mode de règlement')])).toEqual({
+      mode_reglement: 'virement',
+    })
+  })
+
+  test('a label that names only the payment, or a value that names no means, is no answer', async () => {
+    expect(await values('TOTAL 12.40\nPAYMENT : 50.00\nCHANGE : 37.60', [method])).toEqual({ payment_method: null })
+    expect(await values('TOTAL 12.40\nGST PAYABLE: 0.70', [method])).toEqual({ payment_method: null })
+    expect(await values('Payment method: see below\nTotal: 10.00', [method])).toEqual({ payment_method: null })
+  })
+
+  test("a receipt's amount tendered names it, when it tenders with one means only", async () => {
+    const answer = await read('SHOP\nTOTAL          12.40\nCASH           50.00\nCHANGE         37.60', [method])
+    expect(answer.values).toEqual({ payment_method: 'CASH' })
+    expect(answer.meta.payment_method!.confidence).toBeLessThan(0.95)
+    expect(await values('TOTAL          12.40\nVISA           10.00\nCASH            2.40', [method])).toEqual({ payment_method: null })
+    // "Cash" in running text, or without an amount beside it, tenders nothing.
+    expect(await values('TOTAL 12.40\nNO CASH REFUND\nCASH', [method])).toEqual({ payment_method: null })
+  })
+
+  test("the catalog's invoice field reads a receipt's \"Pay by\", and no longer an invoice's payment terms", async () => {
+    const field = loadCatalog()
+      .get('invoice')!
+      .fields.find((each) => each.key === 'payment_method')!
+    const fields = [resolveField(field, field)]
+    expect(await values('SHOP\nPAY BY: CASH\nTOTAL 12.40', fields)).toEqual({ payment_method: 'CASH' })
+    expect(await values('Invoice 7\nPayment terms: 15 Days\nTotal: 10.00', fields)).toEqual({ payment_method: null })
   })
 })

@@ -1,11 +1,13 @@
 /**
  * Values recognised by their shape (D111): an IBAN (its checksum must hold), a BIC, an EU VAT
  * identification number, a tax number, a phone number, an e-mail address, a web address, a
- * percentage and an identifier. Each finder returns the first value of its shape in a text, as
- * it is written compactly (an IBAN or VAT ID without its spaces), with where it starts.
+ * percentage, an identifier and a means of payment (a word of the lexicons). Each finder returns
+ * the first value of its shape in a text, as it is written compactly (an IBAN or VAT ID without
+ * its spaces), with where it starts.
  */
+import { lexiconWords, type Phrases, phrases } from '../../../lib/lexicon'
 
-export type Shape = 'iban' | 'bic' | 'vat_id' | 'tax_number' | 'phone' | 'email' | 'url' | 'percent' | 'identifier'
+export type Shape = 'iban' | 'bic' | 'vat_id' | 'tax_number' | 'phone' | 'email' | 'url' | 'percent' | 'identifier' | 'payment_means'
 
 export interface FoundShape {
   value: string | number
@@ -266,6 +268,16 @@ function findIdentifier(text: string): FoundShape | undefined {
   return { value: m[1]!, start: m.index + m[0].length - m[1]!.length }
 }
 
+/** The lexicons' means of payment, made into a matcher at the first field that asks for one. */
+let paymentMeans: Phrases | undefined
+
+/** A means of payment ("Bank transfer", "CASH", "Überweisung"), as printed: a payment method's value names one. */
+function findPaymentMeans(text: string): FoundShape | undefined {
+  paymentMeans ??= phrases(lexiconWords('payment_means'))
+  const found = paymentMeans.find(text)
+  return found && { value: text.slice(found.start, found.end), start: found.start }
+}
+
 const FINDERS: Record<Shape, (text: string) => FoundShape | undefined> = {
   iban: findIban,
   bic: findBic,
@@ -276,6 +288,7 @@ const FINDERS: Record<Shape, (text: string) => FoundShape | undefined> = {
   url: findUrl,
   percent: findPercent,
   identifier: findIdentifier,
+  payment_means: findPaymentMeans,
 }
 
 /** The first value of a shape in a text, or undefined. */

@@ -4,9 +4,11 @@
  * in a key/value block, under a header row), read by the shape the field's words ask for and kept
  * only when they sit on the side of the document the field names. Where no label is printed, a
  * value whose shape is unmistakable (an IBAN, a VAT ID, an e-mail address) is taken from anywhere
- * in the document when only one such value belongs to the field's side. Yes/no fields also read
- * status words ("PAID", "bezahlt") and ticked boxes.
+ * in the document when only one such value belongs to the field's side; a payment method, from a
+ * receipt's amount tendered ("CASH 50.00"). Yes/no fields also read status words ("PAID",
+ * "bezahlt") and ticked boxes.
  */
+import { amountIn } from '../../normalise/amounts'
 import { findShape, findShapes, type Shape } from '../../normalise/shapes'
 import { addressAnswer } from './address'
 import type { Role } from '../../../../lib/fields/concepts'
@@ -23,6 +25,8 @@ import { NAMED, STATUS, UNMISTAKABLE } from './weights'
 
 /** The shortest value of the unmistakable shapes: a web address such as "x.de". */
 const MIN_SHAPED_LENGTH = 4
+/** The longest label of an amount tendered that may be a means of payment ("AMERICAN EXPRESS"): a longer cell is text, not searched. */
+const MAX_MEANS_LABEL = 30
 
 /** The answer for a field a user names; the general reader's when its words say nothing more. */
 export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
@@ -56,7 +60,28 @@ export function namedAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (chosen) return chosen
   // An amount still to pay that no label of its own names is the document's total to pay.
   if (plan.kind === 'amount' && field.groups.includes('due')) return amountAnswer({ ...plan, role: 'total' }, ctx)
+  if (shape === 'payment_means') return meansTendered(ctx)
   return shape && UNMISTAKABLE[shape] ? anywhere(shape, field, ctx) : undefined
+}
+
+/**
+ * How a receipt was paid, where no label says it: the means it prints as the label of an amount
+ * tendered ("CASH 50.00", "VISA $12.40"), when it prints one means so (cash and a card on one
+ * receipt say nothing sure).
+ */
+function meansTendered(ctx: Context): Answer | undefined {
+  const found = new Map<string, { value: string; line: Line }>()
+  for (const line of ctx.doc.lines) {
+    const [label, ...rest] = line.cells
+    if (!label || !rest.length || label.text.length > MAX_MEANS_LABEL) continue
+    const means = findShape('payment_means', label.text)
+    if (means?.start !== 0 || String(means.value).length !== label.text.length) continue
+    if (!rest.some((cell) => amountIn(cell.text)?.moneyLike)) continue
+    const key = fold(String(means.value))
+    if (!found.has(key)) found.set(key, { value: String(means.value), line })
+  }
+  const only = found.size === 1 ? [...found.values()][0] : undefined
+  return only && { value: only.value, confidence: NAMED.meansTendered, line: only.line }
 }
 
 /** Groups an address field may name besides its part: its party's, and the general "address". */

@@ -286,6 +286,7 @@ function shapeOf(core: string[], spec: JobField): Shape | undefined {
   if (has('phone') || has('fax')) return 'phone'
   if (has('email')) return 'email'
   if (has('website')) return 'url'
+  if (has('payment') && has('method')) return 'payment_means'
   if (has('number')) return 'identifier'
   return undefined
 }

@@ -284,6 +284,8 @@ export const NAMED = {
   widerLabel: 0.9,
   /** How sure a field's own labels must be to answer before its role's reader ("amount due" before the total's reader, D114). */
   closerMin: 0.75,
+  /** A means of payment printed as the label of an amount tendered ("CASH 50.00"), no label asking for it. */
+  meansTendered: 0.7,
 } as const satisfies Weights
 
 /**
