@@ -414,6 +414,24 @@ describe('names', () => {
       date: '2021-06-23',
     })
   })
+
+  test("a line of parts joined by dashes or bars is a sender line only when it reaches a postcode and city, no label's before it", async () => {
+    const client = catalogFields('invoice', ['client_name'])
+    // A shop's opening hours, and a cashier and a till, over the receipt's next line.
+    const hours = ['   CORNER MART SDN BHD', '   OPENING HOURS', 'MON - FRI: 0900 HRS - 2200 HRS', 'SAT - SUN: 1000 HRS - 2300 HRS', 'TOTAL    12.40']
+    expect(await values(hours.join('\n'), client)).toEqual({ client_name: null })
+    const cashier = ['   CORNER MART SDN BHD', 'CASHIER: HANNA', 'BERG |TILL0042|', 'ITEM        QTY     RM', 'TOTAL    12.40']
+    expect(await values(cashier.join('\n'), client)).toEqual({ client_name: null })
+    // The sender line beside the letterhead's own column is still one.
+    const beside = ['Nordwerk GmbH · Hafenweg 7 · 20457 Hamburg        Nordwerk GmbH', 'Hanna Berg', 'Lindenallee 3', '50667 Köln']
+    expect(await values(beside.join('\n'), client)).toEqual({ client_name: 'Hanna Berg' })
+  })
+
+  test("a client's label with a possessive (\"CUSTOMER'S COPY\") names no client", async () => {
+    const client = catalogFields('invoice', ['client_name'])
+    expect(await values(['CORNER MART SDN BHD', "CUSTOMER'S COPY", 'TOTAL    12.40'].join('\n'), client)).toEqual({ client_name: null })
+    expect(await values(['CORNER MART SDN BHD', "Customer's name: Hanna Berg", 'TOTAL    12.40'].join('\n'), client)).toEqual({ client_name: 'Hanna Berg' })
+  })
 })
 
 describe('names, with the words of every lexicon (D95)', () => {

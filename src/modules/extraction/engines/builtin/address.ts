@@ -11,32 +11,16 @@ import type { Line } from './document'
 import { issuerAnswer, recipientAnswer } from './names'
 import { blockAt, type Heading } from './sides'
 import { collapse, fold } from '../../../../lib/text'
-import { lettersInARow } from './text'
+import { type PostcodeCity, postcodeCity, SEPARATORS, STREET } from './address-lines'
 import { ADDRESS } from './weights'
 
-interface Address {
+interface Address extends PostcodeCity {
   street?: string
-  postcode: string
-  city: string
-  country?: string
   line: Line
   /** Column of the postcode's cell. */
   column: number
   party?: Party
 }
-
-/** Postcode first (most of Europe): an optional country prefix, the code, then the city. */
-const POSTCODE_CITY =
-  /^(?:([A-Z]{1,3})[- ])?(\d{5}|\d{4}(?: ?[A-Z]{2}(?![\p{L}]))?|\d{2}-\d{3}|\d{3} \d{2})\s+(\p{Lu}[\p{L}'’.-]*(?:[ -][\p{L}'’.()-]+){0,3})(?:,\s*(\p{L}[\p{L} ]+))?$/u
-
-/** City first, then state and ZIP (the United States). */
-const CITY_STATE_ZIP = /^(\p{Lu}[\p{L} .'-]{1,30}),\s*([A-Z]{2})\s+(\d{5}(?:-\d{4})?)$/u
-
-/** A street line: words and a house number ("Hauptstr. 5", "12 Main Street", "ul. Długa 3/5"). */
-const STREET = /^(?=.*\p{L}{2})(?:\d+[a-z]?,?\s+\p{L}.*|.*\p{L}\.?\s+\d+(?:\s?[a-zA-Z])?(?:[/-]\d+[a-z]?)?)$/u
-
-/** Separators of a one-line address ("ACME GmbH · Hauptstr. 1 · 12345 Berlin"). */
-const SEPARATORS = /\s*[·•●|]\s*|\s+[-–]\s+/
 
 /** Country names in every lexicon language (folded), for the line under the city. */
 const COUNTRY_NAMES: Set<string> = (() => {
@@ -119,21 +103,6 @@ function documentAddresses(ctx: Context): Address[] {
     }
     return out
   })
-}
-
-function postcodeCity(text: string): Omit<Address, 'line' | 'column'> | undefined {
-  const european = POSTCODE_CITY.exec(text)
-  if (european) {
-    const written = european[3]!
-    const city = written.endsWith(',') || written.endsWith('.') ? written.slice(0, -1) : written
-    // "12 Stk", "2020 Total": a city is a word of three letters or more.
-    if (!lettersInARow(city, 3)) return undefined
-    const country = european[4] ?? european[1]
-    return { postcode: european[2]!, city, ...(country ? { country } : {}) }
-  }
-  const american = CITY_STATE_ZIP.exec(text)
-  if (american) return { postcode: american[3]!, city: american[1]!.trim() }
-  return undefined
 }
 
 /** The cell in the column of `column` on a line. */

@@ -14,6 +14,7 @@ import type { LabelHit } from './labels'
 import { collapse, fold, isLetterOrDigit, squash } from '../../../../lib/text'
 import { capitalsInARow, hasLetterOrDigit, isDigit, isSpace, letterWords, lettersInARow, opensWithColon, pastColons } from './text'
 import { ISSUER, LETTERHEAD, RECIPIENT } from './weights'
+import { postcodeCity, SEPARATORS } from './address-lines'
 
 /** Legal forms of companies (from the lexicons, D95), any case. */
 const LEGAL_FORM_WORDS = legalForms()
@@ -266,7 +267,14 @@ function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line
   // A label in running text ("… from the purchase") is not a heading of a name.
   if (hasLetterOrDigit(line.raw.slice(cell.start, hit.start))) return undefined
   // "Käufer/Leistungsempfänger": a second label joined by a slash is part of the heading.
-  const afterLabel = line.raw.slice(hit.end, cell.end).replace(/^\s*\/\s*\p{L}+/u, '')
+  let afterLabel = line.raw.slice(hit.end, cell.end).replace(/^\s*\/\s*\p{L}+/u, '')
+  // "CUSTOMER'S COPY": a label with a possessive names something of the party, not the party's
+  // name; "Customer's name: …" heads one after its colon.
+  if (/^['’]s(?![\p{L}\d])/iu.test(afterLabel)) {
+    const colon = afterLabel.search(/[:：]/)
+    if (colon < 0) return undefined
+    afterLabel = afterLabel.slice(colon)
+  }
   const withColon = opensWithColon(afterLabel) || opensWithColon(line.raw.slice(cell.end, cell.end + 3))
   const inline = afterLabel.replace(/^[\s:：#.-]+/, '').trim()
   if (inline) return looksLikeName(inline) ? { name: cleanName(inline), line } : undefined
@@ -348,13 +356,27 @@ function recipientLines(ctx: Context): Set<number> {
 /** "ACME GmbH · Hauptstr. 1 · 12345 Berlin": the sender line printed above the address window. */
 const SENDER_LINE = /^(.{2,60}?)\s*(?:[·•●|]|\s[-–]\s)\s*[^·•●|]*\d[^·•●|]*(?:[·•●|]|\s[-–]\s)/
 
+/**
+ * A sender line is a return address: its parts reach a postcode and city, and no part before it is
+ * a label's ("RAMLI |BWM0034|", a cashier and a till; "SUN - THU: 1000 HRS - 2200 HRS", a shop's
+ * hours: neither is one). What is printed beyond a wide gap is another column's.
+ */
+function isReturnAddress(text: string): boolean {
+  for (const part of text.split(/\s{3,}/)[0]!.split(SEPARATORS)) {
+    if (/[:：]/.test(part)) return false
+    if (postcodeCity(collapse(part))) return true
+  }
+  return false
+}
+
 function senderLine(ctx: Context): { name: string; line: Line; start: number } | undefined {
   return memo(ctx, 'sender-line', () => {
     for (const line of ctx.doc.lines.slice(0, 25)) {
       if (line.page !== 1) break
       const text = line.raw.trimStart()
       const m = SENDER_LINE.exec(text)
-      if (m && looksLikeName(m[1]!) && !/\d{3,}/.test(m[1]!)) return { name: cleanName(m[1]!), line, start: line.raw.length - text.length }
+      if (m && looksLikeName(m[1]!) && !/\d{3,}/.test(m[1]!) && isReturnAddress(text))
+        return { name: cleanName(m[1]!), line, start: line.raw.length - text.length }
     }
     return undefined
   })
