@@ -427,7 +427,7 @@ describe('names', () => {
     expect(await values(beside.join('\n'), client)).toEqual({ client_name: 'Hanna Berg' })
   })
 
-  test("a client's label with a possessive (\"CUSTOMER'S COPY\") names no client", async () => {
+  test('a client\'s label with a possessive ("CUSTOMER\'S COPY") names no client', async () => {
     const client = catalogFields('invoice', ['client_name'])
     expect(await values(['CORNER MART SDN BHD', "CUSTOMER'S COPY", 'TOTAL    12.40'].join('\n'), client)).toEqual({ client_name: null })
     expect(await values(['CORNER MART SDN BHD', "Customer's name: Hanna Berg", 'TOTAL    12.40'].join('\n'), client)).toEqual({ client_name: 'Hanna Berg' })
