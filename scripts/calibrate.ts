@@ -19,7 +19,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ValueRecord } from '../bench/extract'
-import { type CalibrationTable, confidenceOf } from '../src/modules/extraction/calibration'
+import { type CalibrationTable, confidenceOf, roleKindOf } from '../src/modules/extraction/calibration'
 import { DEFAULT_REVIEW_THRESHOLD } from '../src/lib/fields/types'
 import { FIT, fitKinds } from './calibration-fit'
 
@@ -54,6 +54,7 @@ const table: CalibrationTable = {
     band_precision: FIT.bandPrecision,
   },
   kinds,
+  measured: [...new Set(fitting.flatMap((record) => roleKindOf(record.kinds) ?? []))].sort(),
   unmeasuredCap: UNMEASURED_CAP,
 }
 
@@ -119,9 +120,10 @@ if (!args.includes('--dry-run')) {
     '  "kinds": {',
     lines.join(',\n'),
     '  },',
+    `  "measured": ${JSON.stringify(table.measured)},`,
     `  "unmeasuredCap": ${UNMEASURED_CAP}`,
     '}',
   ].join('\n')
   writeFileSync(path, `${text}\n`)
-  console.log(`wrote ${path}: ${Object.keys(kinds).length} kinds`)
+  console.log(`wrote ${path}: ${Object.keys(kinds).length} kinds, ${table.measured.length} roles measured`)
 }

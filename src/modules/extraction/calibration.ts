@@ -23,6 +23,13 @@ export interface CalibrationTable {
   fitted: Record<string, unknown>
   /** Steps by evidence kind, most specific first when looked up (see `kindsOf`). */
   kinds: Record<string, Steps>
+  /**
+   * The roles the fit saw values of, as `<reading>/<role>` ("text/total", "ocr/issuer"): a role of
+   * too few values for steps of its own takes its class's (D310), but a role no value measured
+   * (a contract's title, a notice period: the development sets hold no truth for them) borrows
+   * nothing, and is capped as a field of no role is (D399).
+   */
+  measured: string[]
   /** The most a value of a field no measured kind covers (a field a user names) may be given: such values are checked by a person until the account's own accuracy says otherwise. */
   unmeasuredCap: number
 }
@@ -84,16 +91,25 @@ export function stepShare(steps: Steps, score: number): number {
 /**
  * The measured chance of being right of a value of these evidence kinds (most specific first, as
  * `kindsOf` gives them) and this engine score: the first kind the table measures gives it by its
- * steps. A value no kind measures gets its reading's pooled share, at most `unmeasuredCap` and
- * never above the engine's own score: what the engine marked down (a table whose rows do not add
- * up, D117) stays down.
+ * steps. A value no kind measures, or of a role the fit saw no value of, gets its reading's pooled
+ * share, at most `unmeasuredCap` and never above the engine's own score: what the engine marked
+ * down (a table whose rows do not add up, D117) stays down.
  */
 export function confidenceOf(calibration: CalibrationTable, kinds: readonly string[], score: number): number {
-  const kind = kinds.find((candidate) => Object.hasOwn(calibration.kinds, candidate))
+  const role = roleKindOf(kinds)
+  const kind = role && !calibration.measured.includes(role) ? undefined : kinds.find((candidate) => Object.hasOwn(calibration.kinds, candidate))
   if (kind) return stepShare(calibration.kinds[kind]!, score)
   const pool = calibration.kinds[kinds[0]!.split('/')[0]!]
   return Math.min(calibration.unmeasuredCap, score, pool ? stepShare(pool, score) : score)
 }
+
+/** The role's kind among a value's kinds (`<reading>/<role>`, the one before its class), when the field has a role. */
+export function roleKindOf(kinds: readonly string[]): string | undefined {
+  const classAt = kinds.findIndex((kind) => ROLE_CLASSES.has(kind.split('/')[1]!) && kind.split('/').length === 2)
+  return classAt > 0 ? kinds[classAt - 1] : undefined
+}
+
+const ROLE_CLASSES: ReadonlySet<string> = new Set(['typed', 'untyped'])
 
 /**
  * The answers with each value's confidence its measured chance of being right; the engine's own

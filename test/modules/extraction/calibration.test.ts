@@ -21,6 +21,7 @@ const table: CalibrationTable = {
     'text/total/agree': [[0.5, 0.995]],
     ocr: [[0, 0.4]],
   },
+  measured: ['text/total', 'text/issuer', 'ocr/total', 'ocr/issuer'],
   unmeasuredCap: 0.9,
 }
 
@@ -100,6 +101,16 @@ describe('calibrate', () => {
     expect(calibrate([fee], { shipping_fee: answer(0.99) }, text, sure).shipping_fee!.confidence).toBe(0.9)
   })
 
+  test('a role the fit saw no value of borrows no share from its class: it is capped as a field of no role is (D399)', () => {
+    const title = resolveField({ key: 'title', label: 'Title', description: '', type: 'text' })
+    const sureClass = { ...table, kinds: { ...table.kinds, text: [[0, 0.99]] as [number, number][], 'text/untyped': [[0, 0.996]] as [number, number][] } }
+    const read = calibrate([title], { title: answer(0.95, { value: 'NON-DISCLOSURE AGREEMENT' }) }, text, sureClass).title!
+    expect(read.score!.kinds).toEqual(['text/title', 'text/untyped', 'text'])
+    expect(read.confidence).toBe(0.9)
+    // Measured, though too rarely for steps of its own, the role takes its class's share.
+    expect(calibrate([title], { title: answer(0.95, { value: 'NDA' }) }, text, { ...sureClass, measured: ['text/title'] }).title!.confidence).toBe(0.996)
+  })
+
   test('a field without a value is left as it is', () => {
     const empty = { value: null, confidence: 0, page: null, snippet: null }
     expect(calibrate([field('total')], { total: empty }, text, table).total).toEqual(empty)
@@ -114,6 +125,14 @@ describe('the shipped table', () => {
       for (const [, share] of steps) expect(share >= 0 && share <= 1).toBe(true)
     }
     expect(CALIBRATION.unmeasuredCap).toBeLessThan(0.95)
+  })
+
+  test("every role the shipped table has steps for is one the fit measured, and a contract's title is not", () => {
+    for (const kind of Object.keys(CALIBRATION.kinds)) {
+      const [reading, group] = kind.split('/')
+      if (group && group !== 'typed' && group !== 'untyped') expect(CALIBRATION.measured).toContain(`${reading}/${group}`)
+    }
+    expect(CALIBRATION.measured).not.toContain('text/title')
   })
 
   test('every share is bounded: above 0, at most 0.998, so no value read from a document is certain', () => {
