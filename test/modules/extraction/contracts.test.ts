@@ -215,6 +215,40 @@ describe("a clause's words are its own language's", () => {
   })
 })
 
+describe("a filed exhibit's title, and a notice period that states one (D400)", () => {
+  const title = fields(['title'])
+  const body = 'This agreement is made between Acme Corp and Jane Roe.\n1. Confidential Information. Jane Roe shall keep it secret.'
+
+  test("the heading under a filing's exhibit line that wraps it is no title; the heading printed after it is", async () => {
+    const wrapped = ['EX-10.5 6 dex105.htm CONFIDENTIALITY, NON-SOLICITATION AND NON-COMPETITION', 'AGREEMENT', 'Exhibit 10.5']
+    const text = [...wrapped, 'CONFIDENTIALITY, NON-SOLICITATION AND NON-COMPETITION AGREEMENT', body].join('\n')
+    expect(await read(text, title)).toEqual({ title: 'CONFIDENTIALITY, NON-SOLICITATION AND NON-COMPETITION AGREEMENT' })
+  })
+
+  test('with no heading, the exhibit line says what the exhibit is, up to the agreement it names', async () => {
+    const wrapped = ['EX-10.17 9 dex1017.htm AT-WILL EMPLOYMENT, PROPRIETARY RIGHTS & NO', 'CONFLICTS AGREEMENT', 'Exhibit 10.17', body]
+    expect(await read(wrapped.join('\n'), title)).toEqual({ title: 'AT-WILL EMPLOYMENT, PROPRIETARY RIGHTS & NO CONFLICTS AGREEMENT' })
+    const runOn = ['EX-10.26 26 ex10-26.txt NON-CIRCUMVENTION AGREEMENT 1 NON-CIRCUMVENTION AGREEMENT This agreement is made', body]
+    expect(await read(runOn.join('\n'), title)).toEqual({ title: 'NON-CIRCUMVENTION AGREEMENT' })
+    const joined = ['EX-10.01 2 dex1001.htm LETTER AGREEMENT, AND CONFIDENTIALITY AGREEMENT', 'Exhibit 10.01', body]
+    expect(await read(joined.join('\n'), title)).toEqual({ title: 'LETTER AGREEMENT, AND CONFIDENTIALITY AGREEMENT' })
+  })
+
+  test('a heading that only says "Agreement" or "Contract" labels no title', async () => {
+    const text = ['Recitals', 'Agreement', 'NOW THEREFORE, in consideration of the mutual promises, the parties agree as follows:', body].join('\n')
+    expect(await read(text, title)).toEqual({ title: null })
+  })
+
+  test('a notice period after its label is the duration it states; a heading over another clause states none', async () => {
+    const notice = fields(['termination_notice_period'])
+    expect(await read(['NON-DISCLOSURE AGREEMENT', body, 'Notice Period: thirty (30) days'].join('\n'), notice)).toEqual({
+      termination_notice_period: '30 days',
+    })
+    const heading = ['NON-DISCLOSURE AGREEMENT', body, 'Termination', '15. WAIVER OF TRIAL BY JURY. EACH OF THE PARTIES WAIVES A JURY.']
+    expect(await read(heading.join('\n'), notice)).toEqual({ termination_notice_period: null })
+  })
+})
+
 describe('the contract section of a lexicon file (D222)', () => {
   const german = lexicons().find((lexicon) => lexicon.language === 'de')!
 

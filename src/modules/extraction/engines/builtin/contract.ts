@@ -10,7 +10,7 @@
 import type { Role } from '../../../../lib/fields/concepts'
 import { federations, governingLawPhrases, jurisdictionNames, lexiconWords, type PhraseMatch, type Phrases, phrases, startsWord } from '../../../../lib/lexicon'
 import type { ContractList } from '../../../../lib/lexicon/lexicon-file'
-import { collapse } from '../../../../lib/text'
+import { collapse, fold } from '../../../../lib/text'
 import {
   beforeSpaces,
   type Clauses,
@@ -48,7 +48,7 @@ export const CONTRACT_READERS: Record<ContractRole, (plan: Plan, ctx: Context) =
   agreement_date: (plan, ctx) => best([genericAnswer(plan, ctx), agreementDate(ctx)]),
   expiration_date: (plan, ctx) => best([genericAnswer(plan, ctx), expirationDate(ctx)]),
   term: (_, ctx) => termAnswer(ctx),
-  notice_period: (plan, ctx) => best([genericAnswer(plan, ctx), noticePeriod(ctx)]),
+  notice_period: (plan, ctx) => best([labelledPeriod(genericAnswer(plan, ctx), ctx), noticePeriod(ctx)]),
   title: (plan, ctx) => {
     // "Title:" in a signature block is a person's job title: only a label near the top counts.
     const labelled = genericAnswer(plan, ctx)
@@ -80,24 +80,70 @@ function titleAnswer(ctx: Context): Answer | undefined {
     capitalsInARow(line.text, 3)
   for (const [index, line] of lines.entries()) {
     if (!isHeading(line) || !AGREEMENT_WORD.test(line.text)) continue
-    let title = line.text
     const previous = lines[index - 1]
+    // A filing's exhibit line ("EX-10.5 6 dex105.htm CONFIDENTIALITY … NON-COMPETITION" over
+    // "AGREEMENT") wraps: what continues it is no title of its own.
+    if (previous && continuesFilingLine(line, previous)) continue
+    let title = line.text
     if (isHeading(previous) && !AGREEMENT_WORD.test(previous.text) && !previous.text.endsWith('.') && !previous.text.endsWith(':'))
       title = `${previous.text} ${title}`
     const next = lines[index + 1]
     if (isHeading(next) && clauses.words('title', 'continuations').at(next.text, 0)) title = `${title} ${next.text}`
     return { value: collapse(title), confidence: CONTRACT.titleHeading, line }
   }
-  // "This Non-Disclosure Agreement (the "Agreement")": the name the preamble gives itself.
+  // "This Non-Disclosure Agreement (the "Agreement")": the name the preamble gives itself; when
+  // that is the bare word, what a filing's exhibit line says the exhibit is ("EX-10.17 9
+  // dex1017.htm AT-WILL EMPLOYMENT … NO" / "CONFLICTS AGREEMENT").
   const named = selfName(clauses)
-  if (named)
-    return { value: collapse(clauses.flat.text.slice(named.start, named.end)), confidence: CONTRACT.titleInPreamble, line: clauses.flat.lineAt(named.start) }
-  return undefined
+  const name = named && { value: collapse(clauses.flat.text.slice(named.start, named.end)), confidence: CONTRACT.titleInPreamble, line: clauses.flat.lineAt(named.start) }
+  const filed = (!name || !name.value.includes(' ')) && filingDescription(clauses, lines)
+  return filed ? { ...filed, confidence: CONTRACT.titleInPreamble } : name
 }
 
 /** A heading that is no title: a filing's exhibit code, an exhibit, a page, a number, a rule. */
+/** The line of a filing's exhibit code ("EX-10.5 6 dex105.htm …"). */
+function isFilingLine(text: string): boolean {
+  return text.slice(0, 3).toUpperCase() === 'EX-'
+}
+
+/** A line right under a filing's exhibit line that does not end a sentence: the line wrapped. */
+function continuesFilingLine(line: Line, previous: Line): boolean {
+  if (!isFilingLine(previous.text) || previous.page !== line.page || previous.row + 1 !== line.row || /[.:]$/.test(previous.text)) return false
+  // A title the filing line already names is printed again under it ("… COVENANT NOT TO COMPETE AND
+  // NON-DISCLOSURE AGMT" / "COVENANT NOT TO COMPETE"); one word ("AGREEMENT") says too little to tell.
+  return !line.text.includes(' ') || !fold(previous.text).includes(fold(line.text))
+}
+
+/**
+ * What a filing's exhibit line says the exhibit is: its words after the code, number and file name
+ * (with the line it wraps to), up to the agreement they name ("… NON-DISCLOSURE AGREEMENT"), or
+ * the agreements joined by "and", "of", "to" or a comma ("LETTER AGREEMENT, AND CONFIDENTIALITY
+ * … AGREEMENT"); a plain-text exhibit runs on into its body there ("… AGREEMENT 1 NON-CIRC…").
+ */
+function filingDescription(clauses: Clauses, lines: Line[]): { value: string; line: Line } | undefined {
+  const at = lines.findIndex((line) => isFilingLine(line.text))
+  const line = lines[at]
+  const described = line && /^EX-\S+\s+\d+\s+\S+\s+(\S.*)$/i.exec(line.text)?.[1]
+  if (!line || !described) return undefined
+  const next = lines[at + 1]
+  const wrapped = next && continuesFilingLine(next, line) && next.cells.length === 1 && !notATitle(clauses, next.text)
+  const words = collapse(wrapped ? `${described} ${next.text}` : described).split(' ')
+  // An exhibit's own number may lead ("EXHIBIT 10.10 EMPLOYMENT …").
+  while (words.length && (/^[\d.()]+$/.test(words[0]!) || notATitle(clauses, words[0]!))) words.shift()
+  const isAgreement = (word: string | undefined) => !!word && AGREEMENT_WORD.test(word) && word === word.toUpperCase()
+  let end = words.findIndex(isAgreement)
+  if (end < 0) return undefined
+  const continuations = clauses.words('title', 'continuations')
+  while (words[end]!.endsWith(',') || continuations.at(words[end + 1] ?? '', 0)) {
+    const further = words.findIndex((word, i) => i > end && isAgreement(word))
+    if (further < 0 || words.slice(end + 1, further).some((word) => word !== word.toUpperCase())) break
+    end = further
+  }
+  return { value: words.slice(0, end + 1).join(' ').replace(/[,;:]$/, ''), line }
+}
+
 function notATitle(clauses: Clauses, text: string): boolean {
-  return text.slice(0, 3).toUpperCase() === 'EX-' || !!clauses.words('title', 'exclusions').at(text, 0) || allDigits(text) || text.startsWith('=')
+  return isFilingLine(text) || !!clauses.words('title', 'exclusions').at(text, 0) || allDigits(text) || text.startsWith('=')
 }
 
 /** A capitalised word ("Non-Disclosure"), read right at a position. */
@@ -188,6 +234,19 @@ function noticePeriod(ctx: Context): Answer | undefined {
     if (period) return { value: period, confidence: CONTRACT.noticePeriod, line: clauses.flat.lineAt(duration.start) }
   }
   return undefined
+}
+
+/**
+ * A notice period read after its label is the duration it states, as the clause reader gives one
+ * ("30 days"): a label's value that states none ("15. WAIVER OF TRIAL BY JURY …" under a
+ * "Termination" heading) is no notice period.
+ */
+function labelledPeriod(answer: Answer | undefined, ctx: Context): Answer | undefined {
+  if (typeof answer?.value !== 'string') return undefined
+  const clauses = clausesOf(ctx)
+  const duration = durations(clauses, answer.value, NOTICE_UNITS, false)[0]
+  const period = duration && periodOf(clauses, duration)
+  return period ? { ...answer, value: period } : undefined
 }
 
 /** The name a signature gives, read right at a position. */
