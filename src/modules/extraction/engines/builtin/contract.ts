@@ -95,8 +95,12 @@ function titleAnswer(ctx: Context): Answer | undefined {
   // that is the bare word, what a filing's exhibit line says the exhibit is ("EX-10.17 9
   // dex1017.htm AT-WILL EMPLOYMENT … NO" / "CONFLICTS AGREEMENT").
   const named = selfName(clauses)
-  const name = named && { value: collapse(clauses.flat.text.slice(named.start, named.end)), confidence: CONTRACT.titleInPreamble, line: clauses.flat.lineAt(named.start) }
-  const filed = (!name || !name.value.includes(' ')) && filingDescription(clauses, lines)
+  const name = named && {
+    value: collapse(clauses.flat.text.slice(named.start, named.end)),
+    confidence: CONTRACT.titleInPreamble,
+    line: clauses.flat.lineAt(named.start),
+  }
+  const filed = !name?.value.includes(' ') && filingDescription(clauses, lines)
   return filed ? { ...filed, confidence: CONTRACT.titleInPreamble } : name
 }
 
@@ -139,7 +143,13 @@ function filingDescription(clauses: Clauses, lines: Line[]): { value: string; li
     if (further < 0 || words.slice(end + 1, further).some((word) => word !== word.toUpperCase())) break
     end = further
   }
-  return { value: words.slice(0, end + 1).join(' ').replace(/[,;:]$/, ''), line }
+  return {
+    value: words
+      .slice(0, end + 1)
+      .join(' ')
+      .replace(/[,;:]$/, ''),
+    line,
+  }
 }
 
 function notATitle(clauses: Clauses, text: string): boolean {
