@@ -68,9 +68,11 @@ function jpegImage(bytes: Uint8Array, [width, height]: [number, number], diction
 /** A page the image covers, as img2pdf places it. */
 const photoPage = (size: [number, number] = PAGE, rotate = 0): ImagePage => ({ content: `q ${size[0]} 0 0 ${size[1]} 0 0 cm /Im0 Do Q`, size, rotate })
 
-async function extract(t: TestApp, bytes: Uint8Array) {
+const extract = (t: TestApp, bytes: Uint8Array) => extractFile(t, bytes, 'scan.pdf')
+
+async function extractFile(t: TestApp, bytes: Uint8Array, name: string) {
   const form = new FormData()
-  form.append('file', new Blob([bytes]), 'scan.pdf')
+  form.append('file', new Blob([bytes]), name)
   form.append('extract', JSON.stringify(FIELDS))
   const response = await t.call('POST', '/api/v1/extract', { body: form })
   expect(response.status).toBe(200)
@@ -123,6 +125,27 @@ describe('a PDF page that is one JPEG is read by the photo path (D350)', () => {
     const job = await extract(t, bytes)
     expect(job.result).toEqual({ invoice_number: 'HB-5521', date: '2024-06-21', total: '18.50' })
     const region = await t.call('POST', `/api/v1/jobs/${job.id}/region`, { body: { key: 'total', page: 1, box: TOTAL_BOX } })
+    expect(region.body.region).toMatchObject({ text: '18.50', value: '18.50' })
+  })
+
+  test('the same photo sent as a JPEG file has its words on the photo as shown, not on the paper cut out of it (D401)', async () => {
+    const t = await makeTestApp({ readLimits: limits() })
+    const job = await extractFile(t, jpeg, 'IMG_0042.jpg')
+    expect(job.result).toEqual({ invoice_number: 'HB-5521', date: '2024-06-21', total: '18.50' })
+    expect(job.fields_meta.total.bbox.left).toBeGreaterThan(TOTAL_BOX.left)
+    expect(job.fields_meta.total.bbox.left + job.fields_meta.total.bbox.width).toBeLessThan(TOTAL_BOX.left + TOTAL_BOX.width)
+    const region = await t.call('POST', `/api/v1/jobs/${job.id}/region`, { body: { key: 'total', page: 1, box: TOTAL_BOX } })
+    expect(region.body.region).toMatchObject({ text: '18.50', value: '18.50' })
+  })
+
+  test('a JPEG file stored sideways, which OCR reads turned upright, has its words where the stored image shows them (D401)', async () => {
+    // Turned a quarter anticlockwise, a point (x, y) of the upright photo is at (y, 1 − x).
+    const sideways = await encode(rotate(photo, 270))
+    const t = await makeTestApp({ readLimits: limits() })
+    const job = await extractFile(t, sideways, 'IMG_0043.jpg')
+    expect(job.result).toEqual({ invoice_number: 'HB-5521', date: '2024-06-21', total: '18.50' })
+    const box = { left: TOTAL_BOX.top, top: 1 - TOTAL_BOX.left - TOTAL_BOX.width, width: TOTAL_BOX.height, height: TOTAL_BOX.width }
+    const region = await t.call('POST', `/api/v1/jobs/${job.id}/region`, { body: { key: 'total', page: 1, box } })
     expect(region.body.region).toMatchObject({ text: '18.50', value: '18.50' })
   })
 

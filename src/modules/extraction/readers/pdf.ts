@@ -9,8 +9,8 @@ import { type LaidOutPage, layOut, layOutReadings, mapBoxes, type PageWords, typ
 import { type PageRecogniser, pageRecogniser } from './ocr'
 import { checkDocumentPixels, checkPages, checkPixels } from './limits'
 import { jpegPhoto } from './ocr/images'
-import { photoPoint } from './ocr/paper'
-import { type Raster, toGrey, unturnPoint } from './ocr/raster'
+import { onDecodedImage } from './ocr/photo'
+import { type Raster, toGrey } from './ocr/raster'
 import { OcrError } from './ocr/tesseract'
 import { checkPdfBudget } from './pdf-budget'
 import { MIN_SCAN_COVERAGE, multiply, PDF_FILE_COPIES, type PhotoPage, type PhotoPlacement, shownPlacement, transform } from './pdf-photos'
@@ -111,12 +111,11 @@ async function readPhotoPage(
   checkDocumentPixels(scanned.pixels, options.limits)
   const read = await recogniser.read(decoded.page)
   const { box } = placement
+  // The paper read, upright → the image decoded → the page shown.
+  const onImage = onDecodedImage(read.turned, decoded.page, decoded)
   return mapBoxes(layOutReadings(read), (point) => {
-    // The paper read, upright → the paper as cut → the image decoded → the page shown.
-    const [x, y] = unturnPoint(read.turned, point)
-    const cut = { x: x * decoded.page.width, y: y * decoded.page.height }
-    const inImage = decoded.paper ? photoPoint(decoded.paper, cut) : cut
-    return [box.left + (inImage.x / decoded.width) * box.width, box.top + (inImage.y / decoded.height) * box.height]
+    const [x, y] = onImage(point)
+    return [box.left + x * box.width, box.top + y * box.height]
   })
 }
 

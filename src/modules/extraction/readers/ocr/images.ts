@@ -10,7 +10,7 @@ import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes, jpegFrame, jpegScanCount } from './jpeg-header'
 import { heifPlan } from './heif'
-import { type DecodedJpeg, heicPage, jpegPage, type JpegTurn } from './photo'
+import { type DecodedPhoto, heicPage, jpegPage, type JpegTurn } from './photo'
 import { pngPage } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPagePixels, tiffPages } from './tiff'
@@ -20,7 +20,15 @@ import { decodeWebp } from './webp'
 export interface ImagePages {
   count: number
   /** Page `index` (0-based); ExtractionError when it cannot be decoded. */
-  decode(index: number): Promise<Raster>
+  decode(index: number): Promise<ImagePage>
+}
+
+/** A page of an image document: a photo's paper carries the image it was cut from (D401). */
+export type ImagePage = Raster & { cutFrom?: Omit<DecodedPhoto, 'page'> }
+
+/** A photo's page, with where it was cut from when its paper was found. */
+function photoPage({ page, ...cut }: DecodedPhoto): ImagePage {
+  return cut.paper ? { ...page, cutFrom: cut } : page
 }
 
 const MEBIBYTE = 1024 * 1024
@@ -38,14 +46,16 @@ export function imagePages(bytes: Uint8Array, mediaType: string, limits: ReadLim
   return { count: pages.count, decode: (index) => guardedAsync(() => pages.decode(index)) }
 }
 
-function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): { count: number; decode(index: number): Raster | Promise<Raster> } {
+function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits): { count: number; decode(index: number): ImagePage | Promise<ImagePage> } {
   switch (mediaType) {
     case MEDIA_TYPES.jpeg: {
       const decode = checkedJpeg(bytes, limits, 'exif')
-      return { count: 1, decode: async () => (await decode()).page }
+      return { count: 1, decode: async () => photoPage(await decode()) }
     }
-    case MEDIA_TYPES.heic:
-      return { count: 1, decode: heicPage(bytes, limits) }
+    case MEDIA_TYPES.heic: {
+      const decode = heicPage(bytes, limits)
+      return { count: 1, decode: async () => photoPage(await decode()) }
+    }
     case MEDIA_TYPES.png:
       return { count: 1, decode: pngPage(bytes, limits) }
     case MEDIA_TYPES.webp: {
@@ -67,12 +77,12 @@ function checkedPages(bytes: Uint8Array, mediaType: string, limits: ReadLimits):
  * holds), to decode when asked: by libvips where it is loaded, else by the built-in decoder. A PDF
  * page that is one JPEG is read so too (D350), turned as its page shows it.
  */
-export function jpegPhoto(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedJpeg> {
+export function jpegPhoto(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedPhoto> {
   const decode = guarded(() => checkedJpeg(bytes, limits, turn, held))
   return () => guardedAsync(decode)
 }
 
-function checkedJpeg(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedJpeg> {
+function checkedJpeg(bytes: Uint8Array, limits: ReadLimits, turn: JpegTurn, held = 0): () => Promise<DecodedPhoto> {
   const frame = jpegFrameOf(bytes)
   // Each scan of a progressive JPEG is a pass over the whole image: thousands of tiny scans cost minutes.
   const scans = jpegScanCount(bytes)

@@ -11,8 +11,8 @@ import type { ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes } from './jpeg-header'
 import { heifPlan } from './heif'
 import { sharpDecoder } from './libvips'
-import { cutPaper, findPaper, locatePaper, type PaperFound } from './paper'
-import { type Raster, scale, toGrey, type Turn } from './raster'
+import { cutPaper, locatePaper, type PaperFound, photoPoint } from './paper'
+import { type Raster, scale, toGrey, type Turn, unturnPoint } from './raster'
 
 /**
  * Longest side a photo is decoded to: a receipt filling a third of the frame keeps about 1000 px
@@ -42,8 +42,8 @@ const LIBJPEG_COEFFICIENT_MARGIN = 1.1
  */
 export type JpegTurn = 'exif' | Turn
 
-/** A JPEG as decoded for OCR: its page, and the image it was cut from (D352). */
-export interface DecodedJpeg {
+/** A photo (JPEG or HEIC) as decoded for OCR: its page, and the image it was cut from (D352, D401). */
+export interface DecodedPhoto {
   /** The page read: a photo's paper, or the whole image. */
   page: Raster
   /** The image as decoded (shrunk and turned) before its paper was cut out of it. */
@@ -51,6 +51,21 @@ export interface DecodedJpeg {
   height: number
   /** Where the page was cut from, for a photo whose paper was found. */
   paper?: PaperFound
+}
+
+/**
+ * Where a point of the page OCR read (fractions of the page as OCR turned it upright, `turned`)
+ * lies on the image as decoded (fractions of it): back through OCR's turn, then, for a photo whose
+ * paper was cut out, the cut or warp (D352, D401).
+ */
+export function onDecodedImage(turned: Turn, page: Raster, cut?: Omit<DecodedPhoto, 'page'>): (point: [number, number]) => [number, number] {
+  return (point) => {
+    const [x, y] = unturnPoint(turned, point)
+    const onPage = { x: x * page.width, y: y * page.height }
+    if (!cut?.paper) return [onPage.x / page.width, onPage.y / page.height]
+    const inImage = photoPoint(cut.paper, onPage)
+    return [inImage.x / cut.width, inImage.y / cut.height]
+  }
 }
 
 /**
@@ -66,7 +81,7 @@ export function jpegPage(
   frame: JpegFrame,
   limits: ReadLimits,
   { dpi, turn, held = 0 }: { dpi?: number | undefined; turn: JpegTurn; held?: number },
-): (() => Promise<DecodedJpeg>) | undefined {
+): (() => Promise<DecodedPhoto>) | undefined {
   const sharp = sharpDecoder()
   if (!sharp) return undefined
   const { width, height } = frame
@@ -123,7 +138,7 @@ let libheif: Libheif | undefined
  * The page is the primary image, with the turn and mirror its container records applied
  * (libheif does), at most PHOTO_LONGEST_SIDE on its longest side.
  */
-export function heicPage(bytes: Uint8Array, limits: ReadLimits): () => Promise<Raster> {
+export function heicPage(bytes: Uint8Array, limits: ReadLimits): () => Promise<DecodedPhoto> {
   const plan = heifPlan(bytes)
   checkPixels(plan.width, plan.height, limits)
   if (plan.codedImages > MAX_HEIF_CODED_IMAGES)
@@ -145,7 +160,7 @@ export function heicPage(bytes: Uint8Array, limits: ReadLimits): () => Promise<R
   return () => decodeHeic(bytes, limits)
 }
 
-async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<Raster> {
+async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<DecodedPhoto> {
   libheif ??= require('libheif-js/wasm-bundle') as Libheif
   const images = new libheif.HeifDecoder().decode(bytes)
   const image = images[0]
@@ -160,7 +175,9 @@ async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<Raster
         result ? resolve(result.data) : reject(new Error('libheif could not decode the image')),
       ),
     )
-    return findPaper(await shrunk(toGrey(rgba, width, height, 4)))
+    const page = await shrunk(toGrey(rgba, width, height, 4))
+    const paper = locatePaper(page)
+    return { page: paper ? cutPaper(page, paper) : page, width: page.width, height: page.height, paper }
   } finally {
     for (const each of images) each.free()
   }
