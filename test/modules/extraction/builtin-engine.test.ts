@@ -52,6 +52,12 @@ describe('layouts', () => {
     expect(out.meta.invoice_number!.confidence).toBeLessThanOrEqual(1)
   })
 
+  test('a number broken after its hyphen or slash goes on; one that ends there does not take the next word', async () => {
+    expect(await values('CORNER MART\nBILL#: V001- 515592 PAX(S): 2\nTOTAL 12.40', invoiceFields)).toMatchObject({ invoice_number: 'V001-515592' })
+    expect(await values('CORNER MART\nInvoice No: 2024/ 0815\nTOTAL 12.40', invoiceFields)).toMatchObject({ invoice_number: '2024/0815' })
+    expect(await values('CORNER MART\nInvoice No: INV-7 Table 4\nTOTAL 12.40', invoiceFields)).toMatchObject({ invoice_number: 'INV-7' })
+  })
+
   test('reads a value on the same line after a wide gap', async () => {
     const v = await values('Rechnungsnummer        52817736\nRechnungsdatum         12. Mai 2021', invoiceFields)
     expect(v).toMatchObject({ invoice_number: '52817736', date: '2021-05-12' })

@@ -95,6 +95,8 @@ function readIdentifier(text: string): string | undefined {
   const tokens = cleaned.split(/\s+/)
   let id = tokens[0] ?? ''
   if (/^[A-Za-z]{1,3}$/.test(id) && tokens[1] && hasDigit(tokens[1])) id = `${id} ${tokens[1]}`
+  // A number broken after its hyphen or slash goes on ("BILL#: V001- 515592").
+  else if (/[-/]$/.test(id) && tokens[1] && /^\d/.test(tokens[1])) id = `${id}${tokens[1]}`
   id = id.replace(/[,;:)]+$/, '')
   if (!hasDigit(id) || id.length > 40) return undefined
   if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(id)) return undefined
