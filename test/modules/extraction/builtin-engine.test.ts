@@ -646,6 +646,11 @@ describe('contract parties', () => {
     ].join('\n')
     expect(await partiesOf(text)).toEqual(['Elmstead Savings Bank', 'Nora Quint'])
   })
+
+  test("a signatory's surname keeps its lower-case particles (D403)", async () => {
+    const text = ['1. Confidentiality. The parties agree to keep information confidential.', 'By: /s/ G.J. Van der Ploeg', 'By: /s/ Ana de la Cruz'].join('\n')
+    expect(await values(text, catalogFields('contract', ['signatories']), 'contract')).toEqual({ signatories: ['G.J. Van der Ploeg', 'Ana de la Cruz'] })
+  })
 })
 
 describe('contract dates, terms and law: null rather than a weak reading', () => {
