@@ -268,9 +268,9 @@ function nameAfterLabel(hit: LabelHit, ctx: Context): { name: string; line: Line
   if (hasLetterOrDigit(line.raw.slice(cell.start, hit.start))) return undefined
   // "Käufer/Leistungsempfänger": a second label joined by a slash is part of the heading.
   let afterLabel = line.raw.slice(hit.end, cell.end).replace(/^\s*\/\s*\p{L}+/u, '')
-  // "CUSTOMER'S COPY": a label with a possessive names something of the party, not the party's
-  // name; "Customer's name: …" heads one after its colon.
-  if (/^['’]s(?![\p{L}\d])/iu.test(afterLabel)) {
+  // "CUSTOMER'S COPY" (or, as OCR may join it, "CUSTOMER'SCOPY"): a label with a possessive names
+  // something of the party, not the party's name; "Customer's name: …" heads one after its colon.
+  if (/^['’]s/i.test(afterLabel)) {
     const colon = afterLabel.search(/[:：]/)
     if (colon < 0) return undefined
     afterLabel = afterLabel.slice(colon)
