@@ -105,7 +105,10 @@ export function confidenceOf(calibration: CalibrationTable, kinds: readonly stri
 
 /** The role's kind among a value's kinds (`<reading>/<role>`, the one before its class), when the field has a role. */
 export function roleKindOf(kinds: readonly string[]): string | undefined {
-  const classAt = kinds.findIndex((kind) => ROLE_CLASSES.has(kind.split('/')[1]!) && kind.split('/').length === 2)
+  const classAt = kinds.findIndex((kind) => {
+    const [, group, ...more] = kind.split('/')
+    return !more.length && ROLE_CLASSES.has(group ?? '')
+  })
   return classAt > 0 ? kinds[classAt - 1] : undefined
 }
 

@@ -31,7 +31,7 @@ import { best, memo, type Answer, type Context, type Plan } from './context'
 import { datesIn, lineDates } from './dates'
 import type { Line } from './document'
 import { genericAnswer } from './generic'
-import { partiesAnswer, SIGNED_NAME } from './parties'
+import { partiesAnswer, SIGNED_AT } from './parties'
 import { allDigits, capitalised, capitalsInARow, isCapital, isSpace } from './text'
 import { CONTRACT, dateWeight } from './weights'
 
@@ -104,7 +104,6 @@ function titleAnswer(ctx: Context): Answer | undefined {
   return filed ? { ...filed, confidence: CONTRACT.titleInPreamble } : name
 }
 
-/** A heading that is no title: a filing's exhibit code, an exhibit, a page, a number, a rule. */
 /** The line of a filing's exhibit code ("EX-10.5 6 dex105.htm …"). */
 function isFilingLine(text: string): boolean {
   return text.slice(0, 3).toUpperCase() === 'EX-'
@@ -152,6 +151,7 @@ function filingDescription(clauses: Clauses, lines: Line[]): { value: string; li
   }
 }
 
+/** A heading that is no title: a filing's exhibit code, an exhibit, a page, a number, a rule. */
 function notATitle(clauses: Clauses, text: string): boolean {
   return isFilingLine(text) || !!clauses.words('title', 'exclusions').at(text, 0) || allDigits(text) || text.startsWith('=')
 }
@@ -258,9 +258,6 @@ function labelledPeriod(answer: Answer | undefined, ctx: Context): Answer | unde
   const period = duration && periodOf(clauses, duration)
   return period ? { ...answer, value: period } : undefined
 }
-
-/** The name a signature gives, read right at a position. */
-const SIGNED_AT = new RegExp(SIGNED_NAME, 'y')
 
 /** The people who sign: "/s/ Name" and "Name: …" lines among the last lines. */
 function signatories(ctx: Context): Answer | undefined {

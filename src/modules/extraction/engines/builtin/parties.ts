@@ -666,9 +666,11 @@ function addresseeDefined(clauses: Clauses, opening: string): number | undefined
 /** The lower-case particles of a surname, between capitalised words ("G.J. Van der Ploeg", "Ana de la Cruz", "Ahmad bin Ali"). */
 const NAME_PARTICLES = String.raw`(?:van|von|der|den|de|del|della|di|da|du|la|le|ten|ter|bin|binti)`
 
-/** The name a signature gives: two to four capitalised words, with the particles of a surname between them. */
-export const SIGNED_NAME = String.raw`([A-Z][\w.'’-]*(?:(?:\s${NAME_PARTICLES})*\s[A-Z][\w.'’-]*){1,3})`
-const SIGNED_AT = new RegExp(SIGNED_NAME, 'y')
+/**
+ * The name a signature gives, read right at a position (`lastIndex`): two to four capitalised
+ * words, with the particles of a surname between them.
+ */
+export const SIGNED_AT = new RegExp(String.raw`([A-Z][\w.'’-]*(?:(?:\s${NAME_PARTICLES})*\s[A-Z][\w.'’-]*){1,3})`, 'y')
 
 /** The individual who signs (an employee's undertaking): a "/s/ Name" not signing "By:" for a company. */
 function signingIndividual(ctx: Context, clauses: Clauses): string | undefined {

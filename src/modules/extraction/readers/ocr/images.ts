@@ -10,7 +10,7 @@ import { checkImageBytes, checkPixels } from '../limits'
 import { MEDIA_TYPES, type ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes, jpegFrame, jpegScanCount } from './jpeg-header'
 import { heifPlan } from './heif'
-import { type DecodedPhoto, heicPage, jpegPage, type JpegTurn } from './photo'
+import { type DecodedPhoto, heicPage, jpegPage, type JpegTurn, type PhotoCut } from './photo'
 import { pngPage } from './png'
 import { mirror, type Raster, rotate, toGrey } from './raster'
 import { tiffPagePixels, tiffPages } from './tiff'
@@ -24,7 +24,7 @@ export interface ImagePages {
 }
 
 /** A page of an image document: a photo's paper carries the image it was cut from (D401). */
-export type ImagePage = Raster & { cutFrom?: Omit<DecodedPhoto, 'page'> }
+export type ImagePage = Raster & { cutFrom?: PhotoCut }
 
 /** A photo's page, with where it was cut from when its paper was found. */
 function photoPage({ page, ...cut }: DecodedPhoto): ImagePage {

@@ -53,17 +53,19 @@ export interface DecodedPhoto {
   paper?: PaperFound
 }
 
+/** Where a photo's page was cut from: the image as decoded, and the paper found in it. */
+export type PhotoCut = Omit<DecodedPhoto, 'page'>
+
 /**
  * Where a point of the page OCR read (fractions of the page as OCR turned it upright, `turned`)
  * lies on the image as decoded (fractions of it): back through OCR's turn, then, for a photo whose
  * paper was cut out, the cut or warp (D352, D401).
  */
-export function onDecodedImage(turned: Turn, page: Raster, cut?: Omit<DecodedPhoto, 'page'>): (point: [number, number]) => [number, number] {
+export function onDecodedImage(turned: Turn, page: Raster, cut?: PhotoCut): (point: [number, number]) => [number, number] {
   return (point) => {
     const [x, y] = unturnPoint(turned, point)
-    const onPage = { x: x * page.width, y: y * page.height }
-    if (!cut?.paper) return [onPage.x / page.width, onPage.y / page.height]
-    const inImage = photoPoint(cut.paper, onPage)
+    if (!cut?.paper) return [x, y]
+    const inImage = photoPoint(cut.paper, { x: x * page.width, y: y * page.height })
     return [inImage.x / cut.width, inImage.y / cut.height]
   }
 }

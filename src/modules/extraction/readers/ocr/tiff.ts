@@ -47,20 +47,12 @@ export interface TiffPages {
 export function tiffPages(bytes: Uint8Array, limits: ReadLimits): TiffPages {
   const reader = new TiffReader(bytes)
   const directories = reader.chain(limits.maxPages * 2 + 2)
-  // Sub-images (thumbnails, reduced resolutions) are not pages.
-  const pages = directories.filter((directory) => !(reader.first(directory, 254, 0) & 1))
+  const pages = reader.pages(directories)
   if (!pages.length) throw new ExtractionError('corrupt_document', 'The TIFF has no image.')
   checkPages(pages.length, limits)
-  const pixels = pages.map((page) => {
-    const width = reader.first(page, 256, 0)
-    const height = reader.first(page, 257, 0)
-    checkPixels(width, height, limits)
-    return width * height
-  })
-  checkDocumentPixels(
-    pixels.reduce((sum, count) => sum + count, 0),
-    limits,
-  )
+  for (const page of pages) checkPixels(reader.first(page, 256, 0), reader.first(page, 257, 0), limits)
+  const pixels = pages.map((page) => reader.pixels(page))
+  checkDocumentPixels(sum(pixels), limits)
   const checks = new StripChecks()
   // The grey pages of the two pages before, one byte a pixel, may still be held while a page is
   // decoded: a value handed through `await` stays reachable from stale slots of the code that
@@ -93,9 +85,10 @@ export function tiffPages(bytes: Uint8Array, limits: ReadLimits): TiffPages {
 /** The pixels of the document's largest page, its file's checks aside. */
 export function tiffPagePixels(bytes: Uint8Array): number {
   const reader = new TiffReader(bytes)
-  const pages = reader.chain(Number.MAX_SAFE_INTEGER).filter((directory) => !(reader.first(directory, 254, 0) & 1))
-  return Math.max(0, ...pages.map((page) => reader.first(page, 256, 0) * reader.first(page, 257, 0)))
+  return Math.max(0, ...reader.pages(reader.chain(Number.MAX_SAFE_INTEGER)).map((page) => reader.pixels(page)))
 }
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
 
 class TiffReader {
   private readonly little: boolean
@@ -161,6 +154,16 @@ class TiffReader {
 
   first(directory: Directory, tag: number, fallback: number): number {
     return this.values(directory, tag)[0] ?? fallback
+  }
+
+  /** The directories that are pages: sub-images (thumbnails, reduced resolutions) are not. */
+  pages(directories: Directory[]): Directory[] {
+    return directories.filter((directory) => !(this.first(directory, 254, 0) & 1))
+  }
+
+  /** A page's pixels, as its directory gives its size. */
+  pixels(page: Directory): number {
+    return this.first(page, 256, 0) * this.first(page, 257, 0)
   }
 
   /**
