@@ -539,6 +539,31 @@ describe('amounts named more closely than the catalog concept', () => {
     expect((await values(text, [named('total', 'Total', 'amount')])).total).toBe('1190.00')
   })
 
+  test("a role's field says more than its role only by its name: the catalog's description is no field of taxes and numbers", async () => {
+    const receipt = [
+      'ITEM             QTY    U/P   AMOUNT',
+      '030249           1     14.90   14.90 S',
+      '03022            1     14.00   14.00 S',
+      '                    SUB-TOTAL    27.27',
+      '                    GST           1.64',
+      '                    ROUNDING     -0.01',
+      '  TOTAL                     28.90',
+      'GST SUMMARY',
+      'CODE           AMOUNT    %    TAX/AMT',
+      'SR              27.27    6       1.64',
+      '                  TAX TOTAL:     1.64',
+    ].join('\n')
+    const catalog = loadCatalog()
+      .get('invoice')!
+      .fields.filter((field) => ['subtotal', 'tax', 'total'].includes(field.key))
+      .map((field) => resolveField(field, field))
+    expect(catalog.find((field) => field.key === 'subtotal')!.description).toContain('before tax')
+    expect(await values(receipt, catalog)).toEqual({ subtotal: '27.27', tax: '1.64', total: '28.90' })
+    // The same description on a field named by words of its own still reads those words.
+    const named_ = named('tax_total', 'Tax total', 'amount', 'Total before tax (net amount), as a decimal number')
+    expect((await values(receipt, [named_])).tax_total).toBe('1.64')
+  })
+
   test('an amount still to pay that no label of its own names is the total to pay', async () => {
     const text = 'Invoice 88\nNet 100.00\nVAT 19% 19.00\nTotal EUR 119.00\n'
     expect((await values(text, [named('outstanding_amount', 'Outstanding amount', 'amount')])).outstanding_amount).toBe('119.00')

@@ -21,7 +21,7 @@ import { issuerAnswer, recipientAnswer } from './names'
 import { closerAnswer, namedAnswer, saysMoreThan } from './pairs'
 import { tableAnswer } from './tables'
 import { amountAnswer } from './totals'
-import { fieldWords, LABEL_KINDS, namedLabelEntries, namedOwner, withLongerLabels } from './vocabulary'
+import { fieldWords, isNamedInWords, LABEL_KINDS, namedLabelEntries, namedOwner, withLongerLabels } from './vocabulary'
 
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE_NAME,
@@ -73,7 +73,7 @@ function planField(spec: JobField, issuedBySeller: boolean): Plan {
   // A concept whose kind differs from the field's (a "date" concept for an amount field) is not it.
   const usable = concept && concept.kind === kind && sidesApply ? concept : undefined
   if (usable) owners.add(usable.id)
-  const fieldsWords = !usable?.role || AMOUNT_ROLES.has(usable.role) ? fieldWords(spec) : undefined
+  const fieldsWords = !usable?.role || (AMOUNT_ROLES.has(usable.role) && isNamedInWords(spec)) ? fieldWords(spec) : undefined
   // A role's field reads its own labels only when its words say more than the role ("amount due").
   const words = fieldsWords && usable?.role && !saysMoreThan(fieldsWords, usable.role) ? undefined : fieldsWords
   if (words) for (const kind of LABEL_KINDS) owners.add(namedOwner(kind, spec.key))

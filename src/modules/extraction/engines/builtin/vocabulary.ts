@@ -183,6 +183,15 @@ function readFieldWords(spec: JobField): FieldWords | undefined {
   return described ? withDescription(named, described, spec) : wordsOfGroups(named, spec)
 }
 
+/**
+ * Whether the field's key or label says what it is in words the lexicons know. A field of a
+ * concept's role says more than the role only by its name: its description is prose about the
+ * role ("Total before tax, as a decimal number" is no field of taxes and numbers).
+ */
+export function isNamedInWords(spec: JobField): boolean {
+  return nameGroups(spec) !== undefined
+}
+
 /** The groups the key says, else the label (see below), else the words of the key that are known. */
 function nameGroups(spec: JobField): string[] | undefined {
   const fromKey = groupsOf(spec.key, spec.type)
