@@ -21,6 +21,8 @@ export type FieldAnswer = Omit<FieldMeta, 'bbox'> &
     line?: number
     /** How well the words the value was read from were recognised (the least OCR confidence of those it is judged by, D68); calibration's evidence (D310), never stored. */
     read?: number
+    /** What a total includes besides subtotal and tax, as the engine read it (a rounding line, D405): the sums check counts it; never stored. */
+    adjustment?: number
     /** Whether the amounts this one is checked against agree with it (D282); absent when it is in no identity. */
     sums?: 'agree' | 'broken'
     /** The engine's own score and the evidence kinds calibration looked it up by (D283): for the benchmark that refits, never stored. */

@@ -81,15 +81,17 @@ function identities(fields: readonly Field[], answers: Answers): Identity[] {
 
   const [subtotal, tax, total, rate, cash, change, paid] = (['subtotal', 'tax', 'total', 'rate', 'cash', 'change', 'paid'] as const).map(one)
   if (subtotal && tax && total) {
+    // A rounding line the engine read between the sum and the total is part of it (D405).
+    const adjustment = answerOf(answers, total.key).adjustment ?? 0
     add(
       'subtotal_plus_tax',
       [subtotal, tax, total],
       [
-        [total, subtotal.number + tax.number],
-        [subtotal, total.number - tax.number],
-        [tax, total.number - subtotal.number],
+        [total, subtotal.number + tax.number + adjustment],
+        [subtotal, total.number - adjustment - tax.number],
+        [tax, total.number - adjustment - subtotal.number],
       ],
-      agrees(subtotal.number + tax.number, total.number),
+      agrees(subtotal.number + tax.number + adjustment, total.number),
     )
   }
   if (rate && subtotal && tax && rate.number > 0 && rate.number < 100) {

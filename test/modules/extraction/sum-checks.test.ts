@@ -161,4 +161,53 @@ describe('through the built-in engine', () => {
       ['235.62', 'agree'],
     ])
   })
+
+  const sumsOf = (out: Awaited<ReturnType<typeof run>>) => Object.values(out).map((a) => [a.value, a.sums, a.checks])
+
+  test('a rounding line between the sum and the total is part of it (D405)', async () => {
+    const receipt = (adjustment: string, total: string) =>
+      `KEDAI MAKAN\n1  SUB TOTAL          7.00\n   GST 6%             0.42\n   ROUNDING ADJ      ${adjustment}\n   NET TOTAL          ${total}`
+    expect(sumsOf(await run(receipt('-0.02', '7.40')))).toEqual([
+      ['7.00', 'agree', undefined],
+      ['0.42', 'agree', undefined],
+      ['7.40', 'agree', undefined],
+    ])
+    // A rounding that does not reconcile them is not counted: the sum breaks as printed.
+    const [, , total] = Object.values(await run(receipt('-0.02', '7.50')))
+    expect(total!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '7.42', found: '7.50' }])
+  })
+
+  test('zero-rated supplies printed apart are part of the subtotal (D405)', async () => {
+    const receipt = [
+      'KEDAI RUNCIT',
+      '          TOTAL 0% SUPPLIES:   23.83',
+      ' TOTAL 6% SUPPLIES (EXCL. GST):  12.00',
+      '                         GST:     0.72',
+      '  TOTAL 6% SUPPLIES (INC. GST):  12.72',
+      '            TOTAL 0% SUPPLIES:   23.83',
+      '               TOTAL PAYABLE:    36.55',
+    ].join('\n')
+    expect(sumsOf(await run(receipt))).toEqual([
+      ['35.83', 'agree', undefined],
+      ['0.72', 'agree', undefined],
+      ['36.55', 'agree', undefined],
+    ])
+    // Supplies taxed at a rate above nothing are no such part: the taxed net alone is no subtotal of this total.
+    const [subtotal, , total] = Object.values(await run(receipt.replaceAll('TOTAL 0% SUPPLIES', 'TOTAL 8% SUPPLIES')))
+    expect(subtotal!.value).not.toBe('35.83')
+    expect(total!.value).toBe('36.55')
+  })
+})
+
+describe("an engine's adjustment (D405)", () => {
+  test('the rounding the engine read is counted in subtotal + tax = total; without it the sum breaks', () => {
+    const fields = [field('subtotal'), field('tax'), field('total')]
+    const values = answers({ subtotal: '7.00', tax: '0.42', total: '7.40' })
+    const adjusted = checkSums(fields, { ...values, total: { ...values.total!, adjustment: -0.02 } })
+    expect(Object.values(adjusted).map((a) => a.sums)).toEqual(['agree', 'agree', 'agree'])
+    const plain = storedAnswers(['subtotal', 'tax', 'total'], checkSums(fields, values)).fieldsMeta
+    expect(plain.total!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '7.42', found: '7.40' }])
+    // Never stored: the job's meta holds no adjustment.
+    expect(storedAnswers(['total'], adjusted).fieldsMeta.total).not.toHaveProperty('adjustment')
+  })
 })

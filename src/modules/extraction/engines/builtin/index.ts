@@ -53,6 +53,7 @@ export function extract(input: ExtractionInput): Answers {
           snippet: line?.text ?? null,
           ...(line && { line: line.row }),
           ...(answer.table_check && { table_check: answer.table_check }),
+          ...(answer.adjustment !== undefined && { adjustment: answer.adjustment }),
         },
       ] as const
     }),

@@ -37,14 +37,18 @@ interface AmountCandidate {
   line: Line
   /** A total that the amount paid less the change prints exactly: the payment confirms it. */
   paidExactly?: true
+  /** A total of supplies taxed at 0 % ("Total 0% supplies 23.83"): its net is its total, a part of the subtotal. */
+  zeroRated?: true
 }
 
 interface Totals {
   total?: AmountCandidate
   subtotal?: AmountCandidate
   tax?: AmountCandidate
-  /** Subtotal + tax = total holds for the chosen values. */
+  /** Subtotal + tax = total holds for the chosen values (with `adjustment`). */
   consistent: boolean
+  /** The rounding adjustment the total includes besides subtotal and tax, when the sum needs it. */
+  adjustment?: number
   /** A subtotal and a tax add up to an amount a few cents off the total: one of the three is misread. */
   contradicted?: boolean
 }
@@ -71,6 +75,9 @@ const notWordChar = (char: string) => !/\w/.test(char)
 
 /** Words before a label that make it part of a phrase ("GST included in total", "Summe der Positionen"). */
 const LABEL_JOINER = phrases(lexiconWords('label_joiners'))
+
+/** A rate of 0 % in a total's qualifier ("Total 0% supplies", "Summe 0,00 %"): supplies that bear no tax. */
+const ZERO_RATE = /(?:^|[^\d.,])0(?:[.,]0+)?\s?%/
 
 /** The amount role a label stands for: its concept's, or that of the field it belongs to. */
 function roleOf(hit: LabelHit, ctx: Context): AmountRole | undefined {
@@ -427,7 +434,10 @@ function collect(ctx: Context): AmountCandidate[] {
       }
       if (!header || header === role) main = amount
     }
-    if (main) out.push({ role, value: main.value, number: main.number, confidence: TOTALS.afterLabel * weight, tier, line: hit.line })
+    if (main) {
+      const zeroRated = role === 'total' && tier === 1 && ZERO_RATE.test(qualifier)
+      out.push({ role, value: main.value, number: main.number, confidence: TOTALS.afterLabel * weight, tier, line: hit.line, ...(zeroRated && { zeroRated }) })
+    }
   }
   return out
 }
@@ -593,17 +603,31 @@ function readTotals(ctx: Context): Totals {
       // tried before, the square of a document's subtotal and tax lines (D392).
       const taxesByCents = fileByCents(taxOptions)
       const taxOrder = new Map(taxOptions.map((tax, order) => [tax, order]))
-      for (const subtotal of surestPerNumber(subtotals)) {
-        if (near(subtotal.number, total.number)) continue
-        const completing = [...filedNear(taxesByCents, total.number - subtotal.number)].map(surestOf)
-        for (const tax of completing.sort((a, b) => taxOrder.get(a)! - taxOrder.get(b)!)) {
-          if (!near(subtotal.number + tax.number, total.number)) continue
-          const score = subtotal.confidence + tax.confidence
-          if (score > bestScore) {
-            bestScore = score
-            Object.assign(result, { subtotal, tax, consistent: true })
+      // When no pair adds up as printed: a rounding line may stand between their sum and the total
+      // ("Sub total 7.00", "GST 0.42", "Rounding adj -0.02", "Net total 7.40"), and zero-rated
+      // supplies printed apart add their net to the subtotal ("Total 0% supplies 23.83", "Total
+      // 6% supplies (excl. GST) 12.00", D405).
+      const roundedBy = rounding(ctx) ?? 0
+      const asPrinted = surestPerNumber(subtotals)
+      const plain = asPrinted.map((subtotal) => ({ subtotal, adjustment: 0 }))
+      const widened = [...asPrinted, ...withZeroRated(asPrinted, candidates)].flatMap((subtotal, i) => [
+        ...(i >= asPrinted.length ? [{ subtotal, adjustment: 0 }] : []),
+        ...(roundedBy ? [{ subtotal, adjustment: roundedBy }] : []),
+      ])
+      for (const tries of [plain, widened]) {
+        for (const { subtotal, adjustment } of tries) {
+          if (near(subtotal.number, total.number)) continue
+          const completing = [...filedNear(taxesByCents, total.number - adjustment - subtotal.number)].map(surestOf)
+          for (const tax of completing.sort((a, b) => taxOrder.get(a)! - taxOrder.get(b)!)) {
+            if (!near(subtotal.number + tax.number + adjustment, total.number)) continue
+            const score = subtotal.confidence + tax.confidence
+            if (score > bestScore) {
+              bestScore = score
+              Object.assign(result, { subtotal, tax, consistent: true, adjustment: adjustment || undefined })
+            }
           }
         }
+        if (result.consistent) break
       }
       // No tax printed: the subtotal equals the total only when a zero tax is printed.
       if (!result.consistent) {
@@ -621,6 +645,22 @@ function readTotals(ctx: Context): Totals {
     }
     return result
   })
+}
+
+/**
+ * Each subtotal plus a total of zero-rated supplies the document prints on another line: the net
+ * of everything sold (D405), read at the lesser of the two confidences.
+ */
+function withZeroRated(subtotals: AmountCandidate[], candidates: AmountCandidate[]): AmountCandidate[] {
+  const zeroRated = surestPerNumber(candidates.filter((c) => c.zeroRated && c.number > 0))
+  return subtotals.flatMap((subtotal) =>
+    zeroRated
+      .filter((part) => part.line.index !== subtotal.line.index)
+      .map((part) => {
+        const number = Math.round((subtotal.number + part.number) * 100) / 100
+        return { ...subtotal, value: number.toFixed(2), number, confidence: Math.min(subtotal.confidence, part.confidence) }
+      }),
+  )
 }
 
 /** Two amounts printed alike but for one digit ("85.20" and "35.20", "11.66" and "11.60"): one of them misread. */
@@ -675,5 +715,6 @@ export function amountAnswer(plan: Plan, ctx: Context): Answer | undefined {
   else if (role !== 'total') confidence *= TOTALS.inconsistentPart
   if (role === 'total' && candidate.tier < 2) confidence *= TOTALS.otherTotal
   if (role === 'total' && found.contradicted) confidence *= TOTALS.disputed
-  return { value: candidate.value, confidence, line: candidate.line }
+  const adjustment = role === 'total' ? found.adjustment : undefined
+  return { value: candidate.value, confidence, line: candidate.line, ...(adjustment !== undefined && { adjustment }) }
 }
