@@ -274,6 +274,27 @@ describe('any table field finds its table by its columns (D115)', () => {
     expect(job.result.line_items.map((row: { description: string }) => row.description)).toEqual(['USB cable', 'Setup'])
   })
 
+  test('a labelled line repeating the sum of the rows above is no row, even under one item ("TOTAL QTY: 3  47.70", D406)', async () => {
+    const receipt = [
+      'ITEM            QTY    S/PRICE  AMOUNT   TAX',
+      '1476             3      15.90     47.70  SR',
+      '25KG SIKA CREAM-88',
+      '     TOTAL QTY:  3                 47.70',
+      '      TOTAL SALES(EXCLUDING GST) :  45.00',
+      '                     TOTAL GST :     2.70',
+      '  TOTAL SALES(INCLUSIVE OF GST) :   47.70',
+    ]
+    const { rows, meta } = await catalogTable('invoice', 'line_items', [receipt.join('\n')])
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ quantity: 3, unit_price: '15.90', amount: '47.70' })
+    expect(meta.table_check).toEqual({ lines_sum: '47.70', total: 'matches', rows: 'match' })
+    // A labelled line that is not the sum of the rows above stays a row of its own: a discount printed among the items.
+    const discounted = [...receipt.slice(0, 3), 'DISCOUNT          1     -5.00     -5.00  SR', receipt[3]!.replace('47.70', '42.70'), ...receipt.slice(4)]
+    const { rows: withDiscount, meta: checked } = await catalogTable('invoice', 'line_items', [discounted.join('\n')])
+    expect(withDiscount.map((row: { amount: string }) => row.amount)).toEqual(['47.70', '-5.00'])
+    expect(checked.table_check!.lines_sum).toBe('42.70')
+  })
+
   test('a table going on over a page break without its header printed again: the rows of the next page join it, its letterhead does not', async () => {
     const page1 = [
       'Studio Vento',

@@ -71,7 +71,7 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
       continue
     }
     const placed = place(plan.cellsOf(line), plan.columns)
-    const kind = rowKind(plan, placed, rows)
+    const kind = rowKind(plan, placed, rows, opensWithAmountLabel(ctx, line))
     // A total line ends the part; a full row that names a total ("Total care kit") is a row while the table is open.
     if (kind === 'sum' || ((kind !== 'full' || closed) && isTotalLine(ctx, line, placed, plan))) {
       end ??= line
@@ -179,13 +179,21 @@ function isTotalLine(ctx: Context, line: Line, placed: [TableCell, number][], pl
   })
 }
 
+/** Does the line open with the label of an amount, a total's or any other's ("TOTAL QTY: 3 47.70")? */
+function opensWithAmountLabel(ctx: Context, line: Line): boolean {
+  return (ctx.hitsByLine.get(line.index) ?? []).some(
+    (hit) => hit.start < line.cells[0]!.end && (isAmountRole(hit.entry.owner) || hit.entry.owner === 'other_amount'),
+  )
+}
+
 /**
  * What a line is: a row ('full' when it fills every number column too, so that it may open the
  * table again after a subtotal); 'pending' when it prints a row's numbers but not its anchor's;
- * 'sum' when, without quantities or prices, its anchor is the sum of the rows above (a subtotal
- * or a carry-over); else nothing.
+ * 'sum' when its anchor is the sum of the rows above: without quantities or prices (a subtotal or
+ * a carry-over), or under an amount's label, even of one row ("TOTAL QTY: 3 47.70" repeats the
+ * only item's amount, D406); else nothing.
  */
-function rowKind(plan: RowPlan, placed: [TableCell, number][], rows: ReadRow[]): 'full' | 'row' | 'pending' | 'sum' | undefined {
+function rowKind(plan: RowPlan, placed: [TableCell, number][], rows: ReadRow[], labelled: boolean): 'full' | 'row' | 'pending' | 'sum' | undefined {
   const filled = new Set(placed.map(([, column]) => column))
   const numbers = placed.filter(([cell, column]) => plan.numbers.has(column) && hasDigit(cell.text)).length
   let anchored: boolean
@@ -194,7 +202,7 @@ function rowKind(plan: RowPlan, placed: [TableCell, number][], rows: ReadRow[]):
     if (!anchor) return numbers >= 2 ? 'pending' : undefined
     // Words may stand beside it ("Übertrag", "Carried forward"), but no other number.
     const onlyAmount = placed.every(([cell, column]) => column === anchor[1] || plan.texts.has(column) || !hasDigit(cell.text))
-    if (onlyAmount && rows.length >= 2 && isSumOf(anchor[0].text, rows, anchor[1])) return 'sum'
+    if ((labelled ? rows.length >= 1 : onlyAmount && rows.length >= 2) && isSumOf(anchor[0].text, rows, anchor[1])) return 'sum'
     anchored = true
   } else {
     anchored = filled.size >= 2 && placed.some(([cell]) => hasDigit(cell.text))
