@@ -285,13 +285,12 @@ describe('any table field finds its table by its columns (D115)', () => {
       '  TOTAL SALES(INCLUSIVE OF GST) :   47.70',
     ]
     const { rows, meta } = await catalogTable('invoice', 'line_items', [receipt.join('\n')])
-    expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ quantity: 3, unit_price: '15.90', amount: '47.70' })
+    expect(rows).toEqual([{ description: '1476 25KG SIKA CREAM-88', quantity: 3, unit_price: '15.90', amount: '47.70' }])
     expect(meta.table_check).toEqual({ lines_sum: '47.70', total: 'matches', rows: 'match' })
     // A labelled line that is not the sum of the rows above stays a row of its own: a discount printed among the items.
     const discounted = [...receipt.slice(0, 3), 'DISCOUNT          1     -5.00     -5.00  SR', receipt[3]!.replace('47.70', '42.70'), ...receipt.slice(4)]
     const { rows: withDiscount, meta: checked } = await catalogTable('invoice', 'line_items', [discounted.join('\n')])
-    expect(withDiscount.map((row: { amount: string }) => row.amount)).toEqual(['47.70', '-5.00'])
+    expect(withDiscount).toEqual([expect.objectContaining({ amount: '47.70' }), expect.objectContaining({ quantity: 1, amount: '-5.00' })])
     expect(checked.table_check!.lines_sum).toBe('42.70')
   })
 
