@@ -1,7 +1,7 @@
 /**
  * Sums that agree (D282): after the engine, whatever it is, the answered amounts are checked
  * against each other wherever the requested fields allow: subtotal + tax = total, the lines of a
- * table add up to the subtotal, rate × base = tax, a tax broken down by rate adds up, cash −
+ * table add up to the subtotal (or to the total, where prices include the tax), rate × base = tax, a tax broken down by rate adds up, cash −
  * change = paid. A field takes part by what its words make it (`sumRoleOf`: the catalog's keys or
  * any field a user names "net_amount", "vat_rate", "cash_given" …). An answer in an identity that
  * holds is marked agreeing; one in an identity that breaks carries the check (which, expected,
@@ -128,7 +128,10 @@ function identities(fields: readonly Field[], answers: Answers): Identity[] {
       )
   }
   const lines = linesSum(fields, answers)
-  const base = subtotal ?? (tax ? undefined : total)
+  // Prices printed with their tax included (a receipt's) add up to the total, not the subtotal:
+  // lines equal to the total agree with it (D407).
+  const grossLines = lines && subtotal && total && !agrees(lines.number, subtotal.number) && agrees(lines.number, total.number)
+  const base = grossLines ? total : (subtotal ?? (tax ? undefined : total))
   // Against the total while a tax field asked for went unanswered, the lines may leave out the tax
   // nobody read (a receipt's prices before GST): equal to the total they agree, unequal they break
   // nothing (D380).

@@ -125,6 +125,26 @@ describe('the lines add up to the subtotal', () => {
   })
 })
 
+describe('lines whose prices include the tax add up to the total (D407)', () => {
+  const fields = [field('line_items', 'table'), field('subtotal'), field('tax'), field('total')]
+  const withLines = (sum: string, values: Record<string, unknown>) => {
+    const out = answers(values)
+    out.line_items = { value: [], confidence: 0.9, page: 1, snippet: '', table_check: { lines_sum: sum, total: 'matches', rows: 'match' } }
+    return storedAnswers(Object.keys(out), checkSums(fields, out)).fieldsMeta
+  }
+
+  test('equal to the total they agree, and the subtotal before tax is not flagged', () => {
+    const meta = withLines('47.70', { subtotal: '45.00', tax: '2.70', total: '47.70' })
+    expect([meta.line_items!.checks, meta.subtotal!.checks, meta.total!.checks]).toEqual([undefined, undefined, undefined])
+  })
+
+  test('equal to neither they break against the subtotal, as before', () => {
+    const meta = withLines('95.40', { subtotal: '45.00', tax: '2.70', total: '47.70' })
+    expect(meta.line_items!.checks).toEqual([{ check: 'lines_sum', expected: '45.00', found: '95.40' }])
+    expect(meta.subtotal!.checks).toEqual([{ check: 'lines_sum', expected: '95.40', found: '45.00' }])
+  })
+})
+
 describe('the lines against the total while a tax field asked for is unanswered (D380)', () => {
   test('lines before a tax nobody read break nothing; lines equal to the total agree', () => {
     const fields = [field('tax'), field('total'), table]
