@@ -1,7 +1,8 @@
 /**
  * Sums that agree (D282): after the engine, whatever it is, the answered amounts are checked
- * against each other wherever the requested fields allow: subtotal + tax = total, the lines of a
- * table add up to the subtotal (or to the total, where prices include the tax), rate × base = tax, a tax broken down by rate adds up, cash −
+ * against each other wherever the requested fields allow: subtotal + tax = total (with a rounding
+ * the engine read, D405), the lines of a table add up to the subtotal (or to the total, where
+ * prices include the tax, D407), rate × base = tax, a tax broken down by rate adds up, cash −
  * change = paid. A field takes part by what its words make it (`sumRoleOf`: the catalog's keys or
  * any field a user names "net_amount", "vat_rate", "cash_given" …). An answer in an identity that
  * holds is marked agreeing; one in an identity that breaks carries the check (which, expected,

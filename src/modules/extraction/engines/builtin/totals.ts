@@ -610,10 +610,11 @@ function readTotals(ctx: Context): Totals {
       const roundedBy = rounding(ctx) ?? 0
       const asPrinted = surestPerNumber(subtotals)
       const plain = asPrinted.map((subtotal) => ({ subtotal, adjustment: 0 }))
-      const widened = [...asPrinted, ...withZeroRated(asPrinted, candidates)].flatMap((subtotal, i) => [
-        ...(i >= asPrinted.length ? [{ subtotal, adjustment: 0 }] : []),
-        ...(roundedBy ? [{ subtotal, adjustment: roundedBy }] : []),
-      ])
+      const withParts = withZeroRated(asPrinted, candidates)
+      const widened = [
+        ...withParts.map((subtotal) => ({ subtotal, adjustment: 0 })),
+        ...(roundedBy ? [...asPrinted, ...withParts].map((subtotal) => ({ subtotal, adjustment: roundedBy })) : []),
+      ]
       for (const tries of [plain, widened]) {
         for (const { subtotal, adjustment } of tries) {
           if (near(subtotal.number, total.number)) continue
