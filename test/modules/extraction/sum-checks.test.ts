@@ -197,6 +197,35 @@ describe('through the built-in engine', () => {
     expect(total!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '7.42', found: '7.50' }])
   })
 
+  test('charges printed between the subtotal and the total are part of the sum, in any language (D408)', async () => {
+    const receipt = [
+      'RESTORAN MAJU',
+      'TOTAL (EXCLUDING GST):            35.60',
+      'SERV. CHARGE (10%):                3.56',
+      'GST PAYABLE:                       2.36',
+      'TOTAL (INCLUSIVE OF GST):         41.52',
+      'ROUNDING ADJ:                     -0.02',
+      'TOTAL:                       41.50',
+    ].join('\n')
+    expect(sumsOf(await run(receipt))).toEqual([
+      ['35.60', 'agree', undefined],
+      ['2.36', 'agree', undefined],
+      ['41.50', 'agree', undefined],
+    ])
+    const rechnung = [
+      'Holzbau Krämer GmbH',
+      'Zwischensumme         100,00',
+      'Versandkosten           5,90',
+      'MwSt. 19 %             20,12',
+      'Gesamtbetrag          126,02',
+    ].join('\n')
+    expect(sumsOf(await run(rechnung))).toEqual([
+      ['100.00', 'agree', undefined],
+      ['20.12', 'agree', undefined],
+      ['126.02', 'agree', undefined],
+    ])
+  })
+
   test('zero-rated supplies printed apart are part of the subtotal (D405)', async () => {
     const receipt = [
       'KEDAI RUNCIT',

@@ -47,7 +47,7 @@ interface Totals {
   tax?: AmountCandidate
   /** Subtotal + tax = total holds for the chosen values (with `adjustment`). */
   consistent: boolean
-  /** The rounding adjustment the total includes besides subtotal and tax, when the sum needs it. */
+  /** What the total includes besides subtotal and tax (a rounding, charges), when the sum needs it. */
   adjustment?: number
   /** A subtotal and a tax add up to an amount a few cents off the total: one of the three is misread. */
   contradicted?: boolean
@@ -223,6 +223,17 @@ function roundingLine(ctx: Context): { amount: number; line: Line } | undefined 
     }
     return zero
   })
+}
+
+/** The charges printed between two lines ("SERV. CHARGE (10%): 3.56", "Versandkosten 5,80"): what a total adds to the subtotal besides the tax. */
+function chargesBetween(ctx: Context, after: Line, before: Line): number {
+  let sum = 0
+  for (const hit of ctx.hits) {
+    if (hit.entry.owner !== 'charge' || hit.line.index <= after.index || hit.line.index >= before.index) continue
+    const amount = amountsAfter(hit, ctx).amounts.pop()
+    if (amount) sum += amount.number
+  }
+  return Math.round(sum * 100) / 100
 }
 
 /** How many lines print an amount, outside a tax breakdown: a total read again (as cash, in a summary) is read surely. */
@@ -603,18 +614,22 @@ function readTotals(ctx: Context): Totals {
       // tried before, the square of a document's subtotal and tax lines (D392).
       const taxesByCents = fileByCents(taxOptions)
       const taxOrder = new Map(taxOptions.map((tax, order) => [tax, order]))
-      // When no pair adds up as printed: a rounding line may stand between their sum and the total
-      // ("Sub total 7.00", "GST 0.42", "Rounding adj -0.02", "Net total 7.40"), and zero-rated
+      // When no pair adds up as printed: a rounding line and charges printed between the subtotal
+      // and the total may stand between their sum and the total ("Sub total 7.00", "GST 0.42",
+      // "Rounding adj -0.02", "Net total 7.40"; "Serv. charge (10%) 3.56"), and zero-rated
       // supplies printed apart add their net to the subtotal ("Total 0% supplies 23.83", "Total
-      // 6% supplies (excl. GST) 12.00", D405).
+      // 6% supplies (excl. GST) 12.00", D405, D408).
       const roundedBy = rounding(ctx) ?? 0
       const asPrinted = surestPerNumber(subtotals)
       const plain = asPrinted.map((subtotal) => ({ subtotal, adjustment: 0 }))
       const withParts = withZeroRated(asPrinted, candidates)
-      const widened = [
-        ...withParts.map((subtotal) => ({ subtotal, adjustment: 0 })),
-        ...(roundedBy ? [...asPrinted, ...withParts].map((subtotal) => ({ subtotal, adjustment: roundedBy })) : []),
-      ]
+      const widened = [...withParts.map((subtotal) => ({ subtotal, adjustment: 0 }))]
+      for (const subtotal of [...asPrinted, ...withParts]) {
+        const charged = chargesBetween(ctx, subtotal.line, total.line)
+        // Both first: of sums a cent apart, the one that counts everything printed.
+        for (const adjustment of new Set([Math.round((roundedBy + charged) * 100) / 100, charged, roundedBy]))
+          if (adjustment !== 0) widened.push({ subtotal, adjustment })
+      }
       for (const tries of [plain, widened]) {
         for (const { subtotal, adjustment } of tries) {
           if (near(subtotal.number, total.number)) continue
