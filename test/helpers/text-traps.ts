@@ -226,9 +226,31 @@ const MARKDOWN: [name: string, make: (size: number) => string][] = [
   ['emphasis floods on lines', (size) => `# Invoice\n\n${fill('**Total** 1,00 _EUR_\n', size)}`],
 ]
 
-/** Every trap: the runs as plain text, and the HTML and Markdown shapes. */
+/**
+ * Lines whose amounts are each their own, then a total: one amount repeated is one candidate, but
+ * different ones may each meet the others (D392, D405, D408).
+ */
+const NUMBERED: [name: string, lines: (i: number) => string][] = [
+  [
+    'subtotals, zero-rated totals and charges, each amount its own',
+    (i) => `Subtotal ${i + 1}.00\nTotal 0% supplies ${i * 7 + 3}.00\nService charge ${(i % 5) + 1}.50\n`,
+  ],
+]
+
+/** Lines `lines(0)`, `lines(1)` … to about `size` characters, then a rounding, a tax and a total. */
+function numbered(lines: (i: number) => string, size: number): string {
+  const parts: string[] = []
+  for (let length = 0, i = 0; length < size; i++) {
+    parts.push(lines(i))
+    length += parts[i]!.length
+  }
+  return `${parts.join('')}Rounding adj -0.02\nGST 1.23\nTOTAL PAYABLE 99999.99\n`
+}
+
+/** Every trap: the runs as plain text, the lines of amounts, and the HTML and Markdown shapes. */
 export const TEXT_TRAPS: TextTrap[] = [
   ...RUNS.map(([name, unit, end]): TextTrap => ({ name: `text: ${name}`, kind: 'text', make: (size) => fill(unit, size, end) })),
+  ...NUMBERED.map(([name, lines]): TextTrap => ({ name: `text: ${name}`, kind: 'text', make: (size) => numbered(lines, size) })),
   ...HTML.map(([name, make]): TextTrap => ({ name: `html: ${name}`, kind: 'html', make })),
   ...MARKDOWN.map(([name, make]): TextTrap => ({ name: `markdown: ${name}`, kind: 'markdown', make })),
 ]

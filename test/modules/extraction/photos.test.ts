@@ -177,7 +177,7 @@ describe('the receipt found in the photo (D158)', () => {
   test('a white receipt on a dark textured table is cut out, just inside its edge', () => {
     const paper: Raster = { width: 400, height: 900, data: new Uint8Array(400 * 900).fill(235) }
     for (let y = 100; y < 800; y += 40) paper.data.fill(30, y * 400 + 40, y * 400 + 300) // lines of print
-    const page = findPaper(lay(paper, table(1500, 2000), 500, 600))
+    const page = findPaper(lay(paper, table(1500, 2000), 500, 600)).page
     expect(page.width).toBeGreaterThanOrEqual(380)
     expect(page.width).toBeLessThanOrEqual(400)
     expect(page.height).toBeGreaterThanOrEqual(870)
@@ -192,7 +192,7 @@ describe('the receipt found in the photo (D158)', () => {
   test('a scan, all paper, is left whole', () => {
     const scan: Raster = { width: 600, height: 1200, data: new Uint8Array(600 * 1200).fill(240) }
     for (let y = 100; y < 1100; y += 50) scan.data.fill(20, y * 600 + 50, y * 600 + 500)
-    expect(findPaper(scan)).toBe(scan)
+    expect(findPaper(scan).page).toBe(scan)
   })
 })
 
@@ -302,7 +302,7 @@ describe('the receipt straightened (D164)', () => {
   test('a receipt turned and seen at an angle is found to within a few pixels of its corners, and straightened level', () => {
     const photo = turnedPhoto
     expect(cornerError(locatePaper(photo), turned.corners)).toBeLessThan(4)
-    const page = findPaper(photo)
+    const page = findPaper(photo).page
     // As wide and high as the paper's nearer sides, less a survey pixel (9 px here) inside each edge.
     const [tl, tr, br, bl] = turned.corners
     expect(Math.abs(page.width - (Math.max(side(tl, tr), side(bl, br)) - 2 * 9))).toBeLessThan(6)
@@ -321,7 +321,7 @@ describe('the receipt straightened (D164)', () => {
   })
 
   test('its uneven light is evened out by the step every page goes through before OCR', () => {
-    const page = findPaper(turnedPhoto)
+    const page = findPaper(turnedPhoto).page
     const flat = flattenBackground(page)
     // Paper between two lines, near the top left (brightest) and the bottom right (dimmest).
     const paperAt = (raster: Raster, x: number, y: number) => raster.data[Math.round(y * raster.height) * raster.width + Math.round(x * raster.width)]!
@@ -337,7 +337,7 @@ describe('the receipt straightened (D164)', () => {
     const shot: Shot = { ...turned, rounded: 40, over: finger }
     const photo = photograph(printed(800, 1800), shot)
     expect(cornerError(locatePaper(photo), turned.corners)).toBeLessThan(5)
-    expect(smearedRows(findPaper(photo))).toBeLessThan(0.05)
+    expect(smearedRows(findPaper(photo).page)).toBeLessThan(0.05)
   })
 
   test('a receipt with a corner torn off is straightened from its other sides', () => {
@@ -345,7 +345,7 @@ describe('the receipt straightened (D164)', () => {
     const found = locatePaper(photo)
     // The missing corner is where the sides it joined meet; the side the tear cut short is fitted along what is left of it.
     expect(cornerError(found, turned.corners)).toBeLessThan(4)
-    expect(smearedRows(findPaper(photo))).toBeLessThan(0.05)
+    expect(smearedRows(findPaper(photo).page)).toBeLessThan(0.05)
   })
 
   test('a bright region that is no quadrilateral (a hand in the light holding the paper) is cut to its box, as before', () => {
@@ -353,7 +353,7 @@ describe('the receipt straightened (D164)', () => {
     const photo = photograph(printed(800, 1800), { ...turned, over: hand })
     const found = locatePaper(photo)
     expect(found && 'left' in found).toBe(true)
-    const page = findPaper(photo)
+    const page = findPaper(photo).page
     // The box reaches from the paper's left corner to the hand's right edge.
     expect(page.width).toBeGreaterThan(1890 - 380 - 30)
     expect(page.width).toBeLessThan(1890 - 380)
@@ -372,7 +372,7 @@ describe('the receipt straightened (D164)', () => {
     }
     const scan = photograph(printed(1170, 1560), shot)
     expect(locatePaper(scan)).toBeUndefined()
-    expect(findPaper(scan)).toBe(scan)
+    expect(findPaper(scan).page).toBe(scan)
   })
 
   test('a receipt photographed at an angle with uneven light is read through the API', async () => {

@@ -4,6 +4,7 @@
  * with nesting and escapes, comments, dictionaries and arrays nested anywhere, references), so
  * the dictionary of a stream, however it is written, is read as PDF.js reads it.
  */
+import { upperBound } from '../../../lib/sorted'
 
 /** A PDF value as parsed: numbers, names, strings, booleans and null as such, and the rest. */
 export type PdfValue = number | PdfName | string | boolean | null | PdfValue[] | PdfDictionary | PdfRef
@@ -297,15 +298,4 @@ function addObject(found: ObjectStarts, number: number, at: number): void {
   const list = found.byNumber.get(number) ?? []
   list.push(at)
   found.byNumber.set(number, list)
-}
-
-/** Index of the first element of a sorted list greater than `value`. */
-function upperBound(sorted: number[], value: number): number {
-  let [low, high] = [0, sorted.length]
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if (sorted[middle]! <= value) low = middle + 1
-    else high = middle
-  }
-  return low
 }

@@ -17,6 +17,7 @@ import { fold, squash } from '../../../../lib/text'
 import { hasLetterOrDigit, letterWords, lettersInARow } from './text'
 import { MIN_ANSWER_CONFIDENCE } from '../../confidence'
 import { TOTALS } from './weights'
+import { upperBound } from '../../../../lib/sorted'
 
 type AmountRole = 'total' | 'subtotal' | 'tax'
 
@@ -225,15 +226,32 @@ function roundingLine(ctx: Context): { amount: number; line: Line } | undefined 
   })
 }
 
-/** The charges printed between two lines ("SERV. CHARGE (10%): 3.56", "Versandkosten 5,80"): what a total adds to the subtotal besides the tax. */
+/**
+ * The charges printed ("SERV. CHARGE (10%): 3.56", "Versandkosten 5,80"), by line in document
+ * order, with the sum of those up to each: read once per document, summed between any two lines
+ * by two lookups (a document of many subtotals asks for each).
+ */
+function chargeLines(ctx: Context): { lines: number[]; through: number[] } {
+  return memo(ctx, 'charge-lines', () => {
+    const lines: number[] = []
+    const through: number[] = []
+    let sum = 0
+    for (const hit of ctx.hits.filter((each) => each.entry.owner === 'charge').sort((a, b) => a.line.index - b.line.index)) {
+      const amount = amountsAfter(hit, ctx).amounts.pop()
+      if (!amount) continue
+      sum += amount.number
+      lines.push(hit.line.index)
+      through.push(sum)
+    }
+    return { lines, through }
+  })
+}
+
+/** The charges printed between two lines: what a total adds to the subtotal besides the tax (D408). */
 function chargesBetween(ctx: Context, after: Line, before: Line): number {
-  let sum = 0
-  for (const hit of ctx.hits) {
-    if (hit.entry.owner !== 'charge' || hit.line.index <= after.index || hit.line.index >= before.index) continue
-    const amount = amountsAfter(hit, ctx).amounts.pop()
-    if (amount) sum += amount.number
-  }
-  return Math.round(sum * 100) / 100
+  const { lines, through } = chargeLines(ctx)
+  const upTo = (index: number) => through[upperBound(lines, index) - 1] ?? 0
+  return Math.round((upTo(before.index - 1) - upTo(after.index)) * 100) / 100
 }
 
 /** How many lines print an amount, outside a tax breakdown: a total read again (as cash, in a summary) is read surely. */
@@ -609,42 +627,11 @@ function readTotals(ctx: Context): Totals {
         const sum = Math.round(distinct.reduce((acc, tax) => acc + tax.number, 0) * 100) / 100
         taxOptions.push({ ...distinct[distinct.length - 1]!, value: sum.toFixed(2), number: sum, confidence: TOTALS.taxesSummed })
       }
-      let bestScore = -1
-      // Each subtotal meets only the taxes that could complete it, one per number: every pair was
-      // tried before, the square of a document's subtotal and tax lines (D392).
-      const taxesByCents = fileByCents(taxOptions)
-      const taxOrder = new Map(taxOptions.map((tax, order) => [tax, order]))
-      // When no pair adds up as printed: a rounding line and charges printed between the subtotal
-      // and the total may stand between their sum and the total ("Sub total 7.00", "GST 0.42",
-      // "Rounding adj -0.02", "Net total 7.40"; "Serv. charge (10%) 3.56"), and zero-rated
-      // supplies printed apart add their net to the subtotal ("Total 0% supplies 23.83", "Total
-      // 6% supplies (excl. GST) 12.00", D405, D408).
-      const roundedBy = rounding(ctx) ?? 0
+      // Only when no pair adds up as printed are the sums widened (D405, D408).
       const asPrinted = surestPerNumber(subtotals)
       const plain = asPrinted.map((subtotal) => ({ subtotal, adjustment: 0 }))
-      const withParts = withZeroRated(asPrinted, candidates)
-      const widened = [...withParts.map((subtotal) => ({ subtotal, adjustment: 0 }))]
-      for (const subtotal of [...asPrinted, ...withParts]) {
-        const charged = chargesBetween(ctx, subtotal.line, total.line)
-        // Both first: of sums a cent apart, the one that counts everything printed.
-        for (const adjustment of new Set([Math.round((roundedBy + charged) * 100) / 100, charged, roundedBy]))
-          if (adjustment !== 0) widened.push({ subtotal, adjustment })
-      }
-      for (const tries of [plain, widened]) {
-        for (const { subtotal, adjustment } of tries) {
-          if (near(subtotal.number, total.number)) continue
-          const completing = [...filedNear(taxesByCents, total.number - adjustment - subtotal.number)].map(surestOf)
-          for (const tax of completing.sort((a, b) => taxOrder.get(a)! - taxOrder.get(b)!)) {
-            if (!near(subtotal.number + tax.number + adjustment, total.number)) continue
-            const score = subtotal.confidence + tax.confidence
-            if (score > bestScore) {
-              bestScore = score
-              Object.assign(result, { subtotal, tax, consistent: true, adjustment: adjustment || undefined })
-            }
-          }
-        }
-        if (result.consistent) break
-      }
+      const found = surestSum(plain, total, taxOptions) ?? surestSum(widenedSums(asPrinted, candidates, total, ctx), total, taxOptions)
+      if (found) Object.assign(result, { subtotal: found.subtotal, tax: found.tax, consistent: true, adjustment: found.adjustment || undefined })
       // No tax printed: the subtotal equals the total only when a zero tax is printed.
       if (!result.consistent) {
         const zeroTax = taxes.find((tax) => tax.number === 0)
@@ -663,20 +650,72 @@ function readTotals(ctx: Context): Totals {
   })
 }
 
+/** A subtotal tried, and what the total adds to it besides the tax (a rounding, charges). */
+interface SumTry {
+  subtotal: AmountCandidate
+  adjustment: number
+}
+
 /**
- * Each subtotal plus a total of zero-rated supplies the document prints on another line: the net
- * of everything sold (D405), read at the lesser of the two confidences.
+ * Of the subtotals tried, the surest with a tax that completes the total. Each subtotal meets only
+ * the taxes that could complete it, one per number: every pair was tried before, the square of a
+ * document's subtotal and tax lines (D392).
+ */
+function surestSum(tries: SumTry[], total: AmountCandidate, taxes: AmountCandidate[]): (SumTry & { tax: AmountCandidate }) | undefined {
+  const taxesByCents = fileByCents(taxes)
+  const taxOrder = new Map(taxes.map((tax, order) => [tax, order]))
+  let found: (SumTry & { tax: AmountCandidate }) | undefined
+  let bestScore = -1
+  for (const { subtotal, adjustment } of tries) {
+    if (near(subtotal.number, total.number)) continue
+    const completing = [...filedNear(taxesByCents, total.number - adjustment - subtotal.number)].map(surestOf)
+    for (const tax of completing.sort((a, b) => taxOrder.get(a)! - taxOrder.get(b)!)) {
+      const score = subtotal.confidence + tax.confidence
+      if (near(subtotal.number + tax.number + adjustment, total.number) && score > bestScore) {
+        bestScore = score
+        found = { subtotal, tax, adjustment }
+      }
+    }
+  }
+  return found
+}
+
+/**
+ * The sums to try when no subtotal and tax add up to the total as printed. A rounding line and
+ * charges printed between the subtotal and the total may stand between their sum and the total
+ * ("Sub total 7.00", "GST 0.42", "Rounding adj -0.02", "Net total 7.40"; "Serv. charge (10%)
+ * 3.56", D408), and a total of zero-rated supplies printed apart adds its net to the subtotal
+ * ("Total 0% supplies 23.83", "Total 6% supplies (excl. GST) 12.00", D405).
+ */
+function widenedSums(subtotals: AmountCandidate[], candidates: AmountCandidate[], total: AmountCandidate, ctx: Context): SumTry[] {
+  const roundedBy = rounding(ctx) ?? 0
+  const withPart = withZeroRated(subtotals, candidates)
+  const tries = withPart.map((subtotal) => ({ subtotal, adjustment: 0 }))
+  for (const subtotal of [...subtotals, ...withPart]) {
+    const charged = chargesBetween(ctx, subtotal.line, total.line)
+    // Both first: of sums a cent apart, the one that counts everything printed.
+    for (const adjustment of new Set([Math.round((roundedBy + charged) * 100) / 100, charged, roundedBy]))
+      if (adjustment !== 0) tries.push({ subtotal, adjustment })
+  }
+  return tries
+}
+
+/**
+ * Each subtotal plus the total of zero-rated supplies, when the document prints one (on another
+ * line; printed again, it is still one): the net of everything sold (D405), read at the lesser of
+ * the two confidences. Many such totals are no receipt's one zero-rated part, and each would meet
+ * every subtotal.
  */
 function withZeroRated(subtotals: AmountCandidate[], candidates: AmountCandidate[]): AmountCandidate[] {
   const zeroRated = surestPerNumber(candidates.filter((c) => c.zeroRated && c.number > 0))
-  return subtotals.flatMap((subtotal) =>
-    zeroRated
-      .filter((part) => part.line.index !== subtotal.line.index)
-      .map((part) => {
-        const number = Math.round((subtotal.number + part.number) * 100) / 100
-        return { ...subtotal, value: number.toFixed(2), number, confidence: Math.min(subtotal.confidence, part.confidence) }
-      }),
-  )
+  const part = zeroRated.length === 1 ? zeroRated[0]! : undefined
+  if (!part) return []
+  return subtotals
+    .filter((subtotal) => subtotal.line.index !== part.line.index)
+    .map((subtotal) => {
+      const number = Math.round((subtotal.number + part.number) * 100) / 100
+      return { ...subtotal, value: number.toFixed(2), number, confidence: Math.min(subtotal.confidence, part.confidence) }
+    })
 }
 
 /** Two amounts printed alike but for one digit ("85.20" and "35.20", "11.66" and "11.60"): one of them misread. */

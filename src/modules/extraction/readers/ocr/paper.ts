@@ -18,10 +18,10 @@ const MIN_CONTRAST = 50
 const MIN_PAPER_SHARE = 0.02
 const MAX_PAPER_SHARE = 0.8
 
-/** The photo cut to the paper in it, or the page unchanged when no paper stands out. */
-export function findPaper(page: Raster): Raster {
+/** The photo cut to the paper in it, and where that was; the page unchanged when no paper stands out. */
+export function findPaper(page: Raster): { page: Raster; paper?: PaperFound } {
   const paper = locatePaper(page)
-  return paper ? cutPaper(page, paper) : page
+  return paper ? { page: cutPaper(page, paper), paper } : { page }
 }
 
 /** The paper found in a photo, cut out of it: straightened from its corners, or cut to its box. */

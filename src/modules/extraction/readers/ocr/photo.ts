@@ -11,7 +11,7 @@ import type { ReadLimits } from '../types'
 import { type JpegFrame, jpegCoefficientBytes } from './jpeg-header'
 import { heifPlan } from './heif'
 import { sharpDecoder } from './libvips'
-import { cutPaper, locatePaper, type PaperFound, photoPoint } from './paper'
+import { findPaper, type PaperFound, photoPoint } from './paper'
 import { type Raster, scale, toGrey, type Turn, unturnPoint } from './raster'
 
 /**
@@ -51,6 +51,11 @@ export interface DecodedPhoto {
   height: number
   /** Where the page was cut from, for a photo whose paper was found. */
   paper?: PaperFound
+}
+
+/** A photo as decoded, its paper found in it and cut out (D352). */
+function decodedPhoto(image: Raster): DecodedPhoto {
+  return { ...findPaper(image), width: image.width, height: image.height }
 }
 
 /** Where a photo's page was cut from: the image as decoded, and the paper found in it. */
@@ -106,8 +111,7 @@ export function jpegPage(
     const page = toGrey(data, info.width, info.height, info.channels)
     // A camera's resolution (72 dpi) says nothing of the paper; a scanner's does.
     if (!photo) return { page: { ...page, dpi }, width: page.width, height: page.height }
-    const paper = locatePaper(page)
-    return { page: paper ? cutPaper(page, paper) : page, width: page.width, height: page.height, paper }
+    return decodedPhoto(page)
   }
 }
 
@@ -177,9 +181,7 @@ async function decodeHeic(bytes: Uint8Array, limits: ReadLimits): Promise<Decode
         result ? resolve(result.data) : reject(new Error('libheif could not decode the image')),
       ),
     )
-    const page = await shrunk(toGrey(rgba, width, height, 4))
-    const paper = locatePaper(page)
-    return { page: paper ? cutPaper(page, paper) : page, width: page.width, height: page.height, paper }
+    return decodedPhoto(await shrunk(toGrey(rgba, width, height, 4)))
   } finally {
     for (const each of images) each.free()
   }
