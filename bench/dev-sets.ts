@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { JobField } from '../src/lib/fields/model'
+import { resolveField } from '../src/lib/fields/resolve'
 import { loadCatalog } from '../src/modules/catalog/service'
 import { readDocument } from '../src/modules/extraction/readers'
 import type { DocumentText, MediaType, ReadOptions } from '../src/modules/extraction/readers/types'
@@ -232,14 +233,9 @@ export function isEmpty(value: unknown): boolean {
   return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
 }
 
+/** Every field of a catalog type as a job of that type reads it: typed, with its columns and aliases (as the service resolves them). */
 export function fieldSpecs(documentType: string): JobField[] {
   const entry = loadCatalog().get(documentType)
   if (!entry) throw new Error(`unknown document type ${documentType}`)
-  return entry.fields.map(({ key, label, description, type, aliases }) => ({
-    key,
-    label,
-    description,
-    type: type === 'auto' || !type ? 'text' : type,
-    aliases,
-  }))
+  return entry.fields.map((field) => resolveField(field, field))
 }
