@@ -23,6 +23,8 @@ export type FieldAnswer = Omit<FieldMeta, 'bbox'> &
     read?: number
     /** What a total includes besides subtotal and tax, as the engine read it (a rounding line, D405): the sums check counts it; never stored. */
     adjustment?: number
+    /** What a subtotal adds to the sum of the lines, each way the engine read it (allowances and charges printed before it, D410): the sums check counts the one that closes the gap; never stored. */
+    lineAdjustments?: number[]
     /** Whether the amounts this one is checked against agree with it (D282); absent when it is in no identity. */
     sums?: 'agree' | 'broken'
     /** The engine's own score and the evidence kinds calibration looked it up by (D283): for the benchmark that refits, never stored. */

@@ -139,14 +139,17 @@ function identities(fields: readonly Field[], answers: Answers): Identity[] {
   const taxUnread = !subtotal && !tax && fields.some((field) => sumRoleOf(field.key, field.label, field.type) === 'tax')
   if (lines && base && (!taxUnread || agrees(lines.number, base.number))) {
     const table: Member = { key: lines.key, role: 'subtotal', number: lines.number }
+    // Allowances and charges printed between the lines and the subtotal are part of it (D410).
+    const between = base === subtotal ? (answerOf(answers, subtotal.key).lineAdjustments ?? []) : []
+    const adjustment = agrees(lines.number, base.number) ? 0 : (between.find((each) => agrees(lines.number + each, base.number)) ?? 0)
     add(
       'lines_sum',
       [table, base],
       [
-        [base, lines.number],
-        [table, base.number],
+        [base, lines.number + adjustment],
+        [table, base.number - adjustment],
       ],
-      agrees(lines.number, base.number),
+      agrees(lines.number + adjustment, base.number),
     )
   }
   return out

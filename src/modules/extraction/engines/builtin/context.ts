@@ -34,7 +34,7 @@ export interface Context {
  * parts of its answer, with the line it was read from as the engine holds it (index.ts makes the
  * page, snippet and line number of it).
  */
-export type Answer = Pick<FieldAnswer, 'value' | 'confidence' | 'table_check' | 'adjustment'> & { line?: Line }
+export type Answer = Pick<FieldAnswer, 'value' | 'confidence' | 'table_check' | 'adjustment' | 'lineAdjustments'> & { line?: Line }
 
 export type { TableCheck } from '../../../../lib/fields/model'
 

@@ -54,6 +54,7 @@ export function extract(input: ExtractionInput): Answers {
           ...(line && { line: line.row }),
           ...(answer.table_check && { table_check: answer.table_check }),
           ...(answer.adjustment !== undefined && { adjustment: answer.adjustment }),
+          ...(answer.lineAdjustments && { lineAdjustments: answer.lineAdjustments }),
         },
       ] as const
     }),

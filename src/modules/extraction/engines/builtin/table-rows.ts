@@ -179,10 +179,13 @@ function isTotalLine(ctx: Context, line: Line, placed: [TableCell, number][], pl
   })
 }
 
+/** Labels of amounts that are none of total, subtotal and tax: counts, discounts, charges. */
+const OTHER_AMOUNTS: ReadonlySet<string> = new Set(['other_amount', 'allowance', 'charge'])
+
 /** Does the line open with the label of an amount, a total's or any other's ("TOTAL QTY: 3 47.70")? */
 function opensWithAmountLabel(ctx: Context, line: Line): boolean {
   return (ctx.hitsByLine.get(line.index) ?? []).some(
-    (hit) => hit.start < line.cells[0]!.end && (isAmountRole(hit.entry.owner) || hit.entry.owner === 'other_amount'),
+    (hit) => hit.start < line.cells[0]!.end && (isAmountRole(hit.entry.owner) || OTHER_AMOUNTS.has(hit.entry.owner)),
   )
 }
 

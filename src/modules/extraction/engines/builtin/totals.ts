@@ -227,32 +227,92 @@ function roundingLine(ctx: Context): { amount: number; line: Line } | undefined 
 }
 
 /**
- * The charges printed ("SERV. CHARGE (10%): 3.56", "Versandkosten 5,80"), by line in document
- * order, with the sum of those up to each: read once per document, summed between any two lines
- * by two lookups (a document of many subtotals asks for each).
+ * The charges and allowances printed ("SERV. CHARGE (10%): 3.56", "Versandkosten 5,80",
+ * "Discount -10.00", "Gesamtbetrag der Abschläge -11,21"), by line in document order: a
+ * charge's amount as printed, an allowance's size, and the sums of each up to every line. Read
+ * once per document and summed between any two lines by two lookups (a document of many
+ * subtotals asks for each); a line is counted once, however many labels it holds.
  */
-function chargeLines(ctx: Context): { lines: number[]; through: number[] } {
-  return memo(ctx, 'charge-lines', () => {
+function adjustmentLines(ctx: Context): { lines: number[]; charges: number[]; allowances: number[] } {
+  return memo(ctx, 'adjustment-lines', () => {
     const lines: number[] = []
-    const through: number[] = []
-    let sum = 0
-    for (const hit of ctx.hits.filter((each) => each.entry.owner === 'charge').sort((a, b) => a.line.index - b.line.index)) {
-      const amount = amountsAfter(hit, ctx).amounts.pop()
-      if (!amount) continue
-      sum += amount.number
+    const charges: number[] = []
+    const allowances: number[] = []
+    let [charged, allowed] = [0, 0]
+    for (const { hit, amount } of adjustmentAmounts(ctx)) {
+      if (hit.entry.owner === 'charge') charged += amount
+      else allowed += Math.abs(amount)
       lines.push(hit.line.index)
-      through.push(sum)
+      charges.push(charged)
+      allowances.push(allowed)
     }
-    return { lines, through }
+    return { lines, charges, allowances }
   })
 }
 
-/** The charges printed between two lines: what a total adds to the subtotal besides the tax (D408). */
-function chargesBetween(ctx: Context, after: Line, before: Line): number {
-  const { lines, through } = chargeLines(ctx)
-  const upTo = (index: number) => through[upperBound(lines, index) - 1] ?? 0
-  return Math.round((upTo(before.index - 1) - upTo(after.index)) * 100) / 100
+/** Each line that prints a charge's or an allowance's amount after its label: the first such label and the line's last amount after it. */
+function adjustmentAmounts(ctx: Context): { hit: LabelHit; amount: number }[] {
+  return memo(ctx, 'adjustment-amounts', () => {
+    const out: { hit: LabelHit; amount: number }[] = []
+    let lastLine = -1
+    for (const hit of ctx.hits.filter(isAdjustment).sort((a, b) => a.line.index - b.line.index || a.start - b.start)) {
+      if (hit.line.index === lastLine) continue
+      // "Abschlag  Rechnungsrabatt 2 %  280,00  19 % VAT  -5,60": the amount ends the line.
+      const amount = moneyAmounts(hit.line.raw.slice(hit.end)).pop()
+      if (!amount?.number) continue
+      lastLine = hit.line.index
+      out.push({ hit, amount: amount.number })
+    }
+    return out
+  })
 }
+
+const isAdjustment = (hit: LabelHit) => hit.entry.owner === 'charge' || hit.entry.owner === 'allowance'
+
+/**
+ * What a total adds to the subtotal besides the tax: the charges printed between two lines, less
+ * the allowances (D408, D410). An allowance lowers the amount whatever its printed sign ("Discount
+ * 10.00", "Rabatt -10,00"); on a credit note, whose amounts are negative, it raises it.
+ */
+function adjustmentsBetween(ctx: Context, after: Line, before: Line, sign: number): number {
+  const { lines, charges, allowances } = adjustmentLines(ctx)
+  const upTo = (sums: number[], index: number) => sums[upperBound(lines, index) - 1] ?? 0
+  const between = (sums: number[]) => upTo(sums, before.index - 1) - upTo(sums, after.index)
+  return Math.round((between(charges) - sign * between(allowances)) * 100) / 100
+}
+
+/**
+ * What the document prints between its lines and the subtotal, as the sums the lines may need to
+ * reach it (D410): the allowances and charges printed right above the subtotal, line after line
+ * ("Gesamtbetrag der Zuschläge 3,00", "Gesamtbetrag der Abschläge -11,21"; "Discount -10.00"),
+ * and those of a column headed by one ("Zu-/Abschlag" over "0,23" in a row of sums). A document
+ * may list them one by one and then again in total: only the lines nearest the subtotal count.
+ * The sums check counts the sum that closes the gap; with none, the lines break against the
+ * subtotal as before.
+ */
+function subtotalAdjustments(ctx: Context, subtotal: AmountCandidate): number[] {
+  const sign = Math.sign(subtotal.number) || 1
+  const signed = (hit: LabelHit, amount: number) => (hit.entry.owner === 'charge' ? amount : -sign * Math.abs(amount))
+  const above = adjustmentAmounts(ctx).filter(({ hit }) => hit.line.index < subtotal.line.index)
+  const nearest: number[] = []
+  let next = subtotal.line.index
+  for (const { hit, amount } of above.reverse()) {
+    if (next - hit.line.index > ADJUSTMENTS_APART) break
+    nearest.push(signed(hit, amount))
+    next = hit.line.index
+  }
+  const columns: number[] = []
+  for (const hit of ctx.hits) {
+    if (!isAdjustment(hit) || hit.line.index >= subtotal.line.index || moneyAmounts(hit.line.raw.slice(hit.end)).length) continue
+    const column = columnValue(hit, ctx)
+    if (column && column.line.index <= subtotal.line.index) columns.push(signed(hit, column.amount))
+  }
+  const sums = [nearest, columns].filter((group) => group.length).map((group) => Math.round(group.reduce((a, b) => a + b, 0) * 100) / 100)
+  return [...new Set(sums)].filter((sum) => sum !== 0)
+}
+
+/** Lines an allowance or charge may stand from the next one (or the subtotal) and still be read with it: a blank line, a heading. */
+const ADJUSTMENTS_APART = 2
 
 /** How many lines print an amount, outside a tax breakdown: a total read again (as cash, in a summary) is read surely. */
 function printings(ctx: Context, amount: number): number {
@@ -692,7 +752,7 @@ function widenedSums(subtotals: AmountCandidate[], candidates: AmountCandidate[]
   const withPart = withZeroRated(subtotals, candidates)
   const tries = withPart.map((subtotal) => ({ subtotal, adjustment: 0 }))
   for (const subtotal of [...subtotals, ...withPart]) {
-    const charged = chargesBetween(ctx, subtotal.line, total.line)
+    const charged = adjustmentsBetween(ctx, subtotal.line, total.line, Math.sign(total.number) || 1)
     // Both first: of sums a cent apart, the one that counts everything printed.
     for (const adjustment of new Set([Math.round((roundedBy + charged) * 100) / 100, charged, roundedBy]))
       if (adjustment !== 0) tries.push({ subtotal, adjustment })
@@ -771,5 +831,12 @@ export function amountAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (role === 'total' && candidate.tier < 2) confidence *= TOTALS.otherTotal
   if (role === 'total' && found.contradicted) confidence *= TOTALS.disputed
   const adjustment = role === 'total' ? found.adjustment : undefined
-  return { value: candidate.value, confidence, line: candidate.line, ...(adjustment !== undefined && { adjustment }) }
+  const lineAdjustments = role === 'subtotal' ? subtotalAdjustments(ctx, candidate) : []
+  return {
+    value: candidate.value,
+    confidence,
+    line: candidate.line,
+    ...(adjustment !== undefined && { adjustment }),
+    ...(lineAdjustments.length && { lineAdjustments }),
+  }
 }
