@@ -4,6 +4,8 @@
  * and what was given. The answers are written by the tests, as an engine would give them.
  */
 import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { resolveField } from '../../../src/lib/fields/resolve'
 import type { ResolvedType } from '../../../src/lib/fields/types'
 import { type Answers, storedAnswers } from '../../../src/modules/extraction/answers'
@@ -12,6 +14,9 @@ import { inProcessExtractor } from '../../../src/modules/extraction/extractor'
 import { builtinEngine } from '../../../src/modules/extraction/engines/builtin'
 import { DEFAULT_READ_LIMITS } from '../../../src/modules/extraction/readers/types'
 import { taskAnswers } from '../../helpers/answers'
+
+/** The lexicons, one per language (D95). */
+const LEXICON_DIR = join(import.meta.dir, '../../../data/lexicon')
 
 const field = (key: string, type: ResolvedType = 'amount', label = key) => resolveField({ key, label, description: '', type })
 
@@ -263,5 +268,131 @@ describe("an engine's adjustment (D405)", () => {
     expect(plain.total!.checks).toEqual([{ check: 'subtotal_plus_tax', expected: '7.42', found: '7.40' }])
     // Never stored: the job's meta holds no adjustment.
     expect(storedAnswers(['total'], adjusted).fieldsMeta.total).not.toHaveProperty('adjustment')
+  })
+})
+
+describe("the engine's allowances and charges between the lines and the subtotal (D410)", () => {
+  const fields = [field('subtotal'), table]
+
+  test('the sum that closes the gap is counted; without one, or with none that closes it, the lines break as before', () => {
+    const values = withLines({ subtotal: '448.99' }, '457.20')
+    const adjusted = checkSums(fields, { ...values, subtotal: { ...values.subtotal!, lineAdjustments: [-5.1, -8.21] } })
+    expect([adjusted.subtotal!.sums, adjusted.line_items!.sums]).toEqual(['agree', 'agree'])
+    for (const lineAdjustments of [undefined, [-5.1]]) {
+      const meta = storedAnswers(['subtotal', 'line_items'], checkSums(fields, { ...values, subtotal: { ...values.subtotal!, lineAdjustments } })).fieldsMeta
+      expect(meta.subtotal!.checks).toEqual([{ check: 'lines_sum', expected: '457.20', found: '448.99' }])
+      expect(meta.line_items!.checks).toEqual([{ check: 'lines_sum', expected: '448.99', found: '457.20' }])
+    }
+    // Never stored: the job's meta holds none of them.
+    expect(storedAnswers(['subtotal'], adjusted).fieldsMeta.subtotal).not.toHaveProperty('lineAdjustments')
+  })
+})
+
+describe('allowances and charges through the built-in engine (D410)', () => {
+  const extract = inProcessExtractor(builtinEngine)
+  const items = resolveField({
+    key: 'line_items',
+    label: 'Line items',
+    description: '',
+    type: 'table',
+    columns: [
+      { key: 'description', label: 'Description', type: 'text' },
+      { key: 'quantity', label: 'Quantity', type: 'number' },
+      { key: 'unit_price', label: 'Unit price', type: 'amount' },
+      { key: 'amount', label: 'Amount', type: 'amount' },
+    ],
+  })
+  const fields = [items, field('subtotal'), field('tax'), field('total')]
+  const run = async (text: string) => {
+    const out = taskAnswers(
+      await extract({
+        content: new TextEncoder().encode(text),
+        mediaType: 'text/plain',
+        documentType: 'invoice',
+        issuedBySeller: true,
+        fields,
+        limits: DEFAULT_READ_LIMITS,
+      }),
+    )
+    return storedAnswers(Object.keys(out), out)
+  }
+  const invoice = (between: string[], net: string) =>
+    [
+      'ACME Supplies Ltd',
+      'Invoice 1001',
+      'Description            Qty    Unit price      Amount',
+      'Widget                   2         50.00      100.00',
+      'Gadget                   1         80.00       80.00',
+      'Subtotal                                      180.00',
+      ...between,
+      `Net amount                                    ${net}`,
+      'VAT 20%                                        33.90',
+      'Total                                         203.40',
+    ].join('\n')
+
+  test('a discount and a shipping cost printed above the net amount: the lines add up to it with them', async () => {
+    const { result, fieldsMeta } = await run(
+      invoice(['Discount 10%                                  -18.00', 'Shipping Cost                                   7.50'], '169.50'),
+    )
+    expect([result.subtotal, result.tax, result.total]).toEqual(['169.50', '33.90', '203.40'])
+    expect((result.line_items as unknown[]).length).toBe(2)
+    expect([fieldsMeta.line_items!.checks, fieldsMeta.subtotal!.checks, fieldsMeta.subtotal!.needs_review]).toEqual([undefined, undefined, false])
+  })
+
+  test('a discount that does not account for the difference explains nothing: the lines break against the net amount', async () => {
+    const { result, fieldsMeta } = await run(
+      invoice(['Discount 10%                                  -18.00', 'Shipping Cost                                   5.00'], '169.50'),
+    )
+    expect(result.subtotal).toBe('169.50')
+    expect(fieldsMeta.subtotal!.checks).toEqual([{ check: 'lines_sum', expected: '180.00', found: '169.50' }])
+    expect(fieldsMeta.subtotal!.needs_review).toBe(true)
+  })
+
+  test('a credit note whose allowance is printed without a sign: it brings the negative lines towards zero', async () => {
+    const creditNote = [
+      'Musterlieferant GmbH',
+      'Gutschrift 471102',
+      'Beschreibung           Menge    Einzelpreis      Betrag',
+      'Zitronensäure             -5           1,00       -5,00',
+      'Gelierzucker              -2           1,45       -2,90',
+      'Positionssumme                                    -7,90',
+      'Gesamtbetrag der Zuschläge                         0,00',
+      'Gesamtbetrag der Abschläge                         0,23',
+      'Rechnungssumme ohne USt.                          -7,67',
+      'Steuerbetrag                                      -1,12',
+      'Bruttosumme                                       -8,79',
+    ].join('\n')
+    const { result, fieldsMeta } = await run(creditNote)
+    expect([result.subtotal, result.tax, result.total]).toEqual(['-7.67', '-1.12', '-8.79'])
+    expect([fieldsMeta.line_items!.table_check?.lines_sum, fieldsMeta.subtotal!.checks]).toEqual(['-7.90', undefined])
+  })
+})
+
+describe('an allowance between the subtotal and the total is part of the sum, in every lexicon (D410)', () => {
+  const extract = inProcessExtractor(builtinEngine)
+  const fields = [field('subtotal'), field('tax'), field('total')]
+  const lexicons = readdirSync(LEXICON_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+
+  test.each(lexicons)('%s', async (file) => {
+    const { labels } = JSON.parse(readFileSync(join(LEXICON_DIR, file), 'utf8')) as { labels: Record<string, string[]> }
+    const [subtotal, allowance, tax, total] = (['subtotal', 'allowance', 'tax', 'total'] as const).map((concept) => labels[concept]![0]!)
+    const text = [`${subtotal}    100.00`, `${allowance}    -10.00`, `${tax}    18.00`, `${total}    108.00`].join('\n')
+    const out = taskAnswers(
+      await extract({
+        content: new TextEncoder().encode(`Firma\n${text}`),
+        mediaType: 'text/plain',
+        documentType: 'invoice',
+        issuedBySeller: true,
+        fields,
+        limits: DEFAULT_READ_LIMITS,
+      }),
+    )
+    expect(Object.values(out).map((answer) => [answer.value, answer.sums])).toEqual([
+      ['100.00', 'agree'],
+      ['18.00', 'agree'],
+      ['108.00', 'agree'],
+    ])
   })
 })

@@ -239,7 +239,7 @@ function adjustmentLines(ctx: Context): { lines: number[]; charges: number[]; al
     const charges: number[] = []
     const allowances: number[] = []
     let [charged, allowed] = [0, 0]
-    for (const { hit, amount } of adjustmentAmounts(ctx)) {
+    for (const { hit, amount } of adjustmentAmounts(ctx).amounts) {
       if (hit.entry.owner === 'charge') charged += amount
       else allowed += Math.abs(amount)
       lines.push(hit.line.index)
@@ -250,20 +250,29 @@ function adjustmentLines(ctx: Context): { lines: number[]; charges: number[]; al
   })
 }
 
-/** Each line that prints a charge's or an allowance's amount after its label: the first such label and the line's last amount after it. */
-function adjustmentAmounts(ctx: Context): { hit: LabelHit; amount: number }[] {
+/**
+ * The charges and allowances of the document, by line: each line that prints an amount after its
+ * first such label, with that label and the line's last amount ("Abschlag  Rechnungsrabatt 2 %
+ * 280,00  19 % VAT  -5,60"), and the labels of lines that print none after it: they may head a
+ * column of amounts ("Zu-/Abschlag" over "0,23"). Each line is read once, however many labels it
+ * holds.
+ */
+function adjustmentAmounts(ctx: Context): { amounts: { hit: LabelHit; amount: number }[]; headers: LabelHit[] } {
   return memo(ctx, 'adjustment-amounts', () => {
-    const out: { hit: LabelHit; amount: number }[] = []
-    let lastLine = -1
+    const amounts: { hit: LabelHit; amount: number }[] = []
+    const headers: LabelHit[] = []
+    let line = -1
+    let heading = false
     for (const hit of ctx.hits.filter(isAdjustment).sort((a, b) => a.line.index - b.line.index || a.start - b.start)) {
-      if (hit.line.index === lastLine) continue
-      // "Abschlag  Rechnungsrabatt 2 %  280,00  19 % VAT  -5,60": the amount ends the line.
-      const amount = moneyAmounts(hit.line.raw.slice(hit.end)).pop()
-      if (!amount?.number) continue
-      lastLine = hit.line.index
-      out.push({ hit, amount: amount.number })
+      if (hit.line.index !== line) {
+        line = hit.line.index
+        const amount = moneyAmounts(hit.line.raw.slice(hit.end)).pop()
+        heading = !amount
+        if (amount?.number) amounts.push({ hit, amount: amount.number })
+      }
+      if (heading) headers.push(hit)
     }
-    return out
+    return { amounts, headers }
   })
 }
 
@@ -293,7 +302,8 @@ function adjustmentsBetween(ctx: Context, after: Line, before: Line, sign: numbe
 function subtotalAdjustments(ctx: Context, subtotal: AmountCandidate): number[] {
   const sign = Math.sign(subtotal.number) || 1
   const signed = (hit: LabelHit, amount: number) => (hit.entry.owner === 'charge' ? amount : -sign * Math.abs(amount))
-  const above = adjustmentAmounts(ctx).filter(({ hit }) => hit.line.index < subtotal.line.index)
+  const { amounts, headers } = adjustmentAmounts(ctx)
+  const above = amounts.filter(({ hit }) => hit.line.index < subtotal.line.index)
   const nearest: number[] = []
   let next = subtotal.line.index
   for (const { hit, amount } of above.reverse()) {
@@ -302,8 +312,8 @@ function subtotalAdjustments(ctx: Context, subtotal: AmountCandidate): number[] 
     next = hit.line.index
   }
   const columns: number[] = []
-  for (const hit of ctx.hits) {
-    if (!isAdjustment(hit) || hit.line.index >= subtotal.line.index || moneyAmounts(hit.line.raw.slice(hit.end)).length) continue
+  for (const hit of headers) {
+    if (hit.line.index >= subtotal.line.index) break
     const column = columnValue(hit, ctx)
     if (column && column.line.index <= subtotal.line.index) columns.push(signed(hit, column.amount))
   }
