@@ -13,6 +13,8 @@ export type TrapKind = 'text' | 'html' | 'markdown'
 export interface TextTrap {
   name: string
   kind: TrapKind
+  /** The catalog type it is read as: the invoice unless it says otherwise. */
+  type?: string
   /** About `size` characters of the shape. */
   make: (size: number) => string
 }
@@ -228,12 +230,16 @@ const MARKDOWN: [name: string, make: (size: number) => string][] = [
 
 /**
  * Lines whose amounts are each their own, then a total: one amount repeated is one candidate, but
- * different ones may each meet the others (D392, D405, D408).
+ * different ones may each meet the others (D392, D405, D408, D410).
  */
 const NUMBERED: [name: string, lines: (i: number) => string][] = [
   [
     'subtotals, zero-rated totals and charges, each amount its own',
     (i) => `Subtotal ${i + 1}.00\nTotal 0% supplies ${i * 7 + 3}.00\nService charge ${(i % 5) + 1}.50\n`,
+  ],
+  [
+    'discounts and charges above each net amount, each amount its own',
+    (i) => `Discount -${(i % 7) + 1}.25\nShipping Cost ${i % 3}.10\nNet amount ${i + 10}.00\n`,
   ],
 ]
 
@@ -247,9 +253,21 @@ function numbered(lines: (i: number) => string, size: number): string {
   return `${parts.join('')}Rounding adj -0.02\nGST 1.23\nTOTAL PAYABLE 99999.99\n`
 }
 
-/** Every trap: the runs as plain text, the lines of amounts, and the HTML and Markdown shapes. */
+/**
+ * Labels along one line, each in a cell of its own: every label asks about its line, and what it
+ * asked cost the square of their number (D411). Read as the type whose readers they call.
+ */
+const LABELS_ALONG: [name: string, type: string, unit: string][] = [
+  ['invoice numbers along one line', 'invoice', 'Invoice No  '],
+  ['dates along one line', 'invoice', 'Date  '],
+  ['discounts along one line', 'invoice', 'Discount  '],
+  ['governing laws along one line', 'contract', 'Governing Law  '],
+]
+
+/** Every trap: the runs as plain text, labels along a line, the lines of amounts, and the HTML and Markdown shapes. */
 export const TEXT_TRAPS: TextTrap[] = [
   ...RUNS.map(([name, unit, end]): TextTrap => ({ name: `text: ${name}`, kind: 'text', make: (size) => fill(unit, size, end) })),
+  ...LABELS_ALONG.map(([name, type, unit]): TextTrap => ({ name: `text: ${name}`, kind: 'text', type, make: (size) => fill(unit, size, '1.00') })),
   ...NUMBERED.map(([name, lines]): TextTrap => ({ name: `text: ${name}`, kind: 'text', make: (size) => numbered(lines, size) })),
   ...HTML.map(([name, make]): TextTrap => ({ name: `html: ${name}`, kind: 'html', make })),
   ...MARKDOWN.map(([name, make]): TextTrap => ({ name: `markdown: ${name}`, kind: 'markdown', make })),

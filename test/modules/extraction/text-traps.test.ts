@@ -175,3 +175,27 @@ describe('the engine: bounded shapes', () => {
     expect(findShape('iban', 'iban: de89 3704 0044 0532 0130 00')).toMatchObject({ value: 'DE89370400440532013000' })
   })
 })
+
+describe('labels along one line, each in its own cell, are read in linear time (D411)', () => {
+  // Each label asked about its whole line (is it a header row, which labels open its cells, is its
+  // cell a letterhead's name), and each law word was read with the text after it: at 256 KiB an
+  // invoice's line of "Invoice No" took 33 s and a contract's line of "Governing Law" 21 s.
+  const along = (unit: string, size = 512 * 1024) => `${unit.repeat(Math.ceil(size / unit.length))}1.00`
+  const values = (answers: Awaited<ReturnType<typeof extractText>>, keys: string[]) => Object.fromEntries(keys.map((key) => [key, answers[key]!.value]))
+
+  test('invoice numbers (512 KiB)', async () => {
+    expect(values(await extractText(along('Invoice No  ')), ['invoice_number', 'company_name'])).toEqual({ invoice_number: null, company_name: null })
+  }, 15_000)
+
+  test('dates (1 MiB)', async () => {
+    expect(values(await extractText(along('Date  ', 1024 * 1024)), ['date', 'due_date'])).toEqual({ date: null, due_date: null })
+  }, 15_000)
+
+  test('discounts, each read as a name of the letterhead (512 KiB)', async () => {
+    expect(values(await extractText(along('Discount  ')), ['company_name', 'total'])).toEqual({ company_name: null, total: null })
+  }, 15_000)
+
+  test("a contract's governing laws (512 KiB)", async () => {
+    expect(values(await extractText(along('Governing Law  '), 'contract'), ['governing_law'])).toEqual({ governing_law: null })
+  }, 15_000)
+})

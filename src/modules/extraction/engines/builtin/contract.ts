@@ -27,7 +27,7 @@ import {
   sentenceStart,
   spaces,
 } from './clauses'
-import { best, memo, type Answer, type Context, type Plan } from './context'
+import { atEachEnd, best, memo, type Answer, type Context, type Plan } from './context'
 import { datesIn, lineDates } from './dates'
 import type { Line } from './document'
 import { genericAnswer } from './generic'
@@ -405,16 +405,18 @@ function lawClauses(clauses: Clauses): Vote[] {
   const votes: Vote[] = []
   const strong = clauses.words('law', 'verbs')
   const verbs = lawVerbs(clauses)
-  for (let verb = verbs.find(text); verb; ) {
+  const all: PhraseMatch[] = []
+  for (let verb = verbs.find(text); verb; verb = verbs.find(text, verb.start + 1)) all.push(verb)
+  // A clause read, the next is looked for after it.
+  let after = 0
+  for (const verb of atEachEnd(all, LAW_VERBS_AT_EACH_END)) {
+    if (verb.start < after) continue
     let found: Named | undefined
     for (let gap = verb.end; gap <= verb.end + 160 && !found; gap++) {
       if (gap > verb.end && (text[gap - 1] === '.' || text[gap - 1] === ';')) break
       for (const law of lawWordsAt(clauses, text, gap)) if ((found = lawOfAt(clauses, text, law.end))) break
     }
-    if (!found) {
-      verb = verbs.find(text, verb.start + 1)
-      continue
-    }
+    if (!found) continue
     const federal = FEDERATIONS.get(found.jurisdiction)
     const state = federal && stateNamedWith(clauses, text, found.end, federal)
     // "data subject to the export laws of the United States" is not a choice of law: federal law
@@ -425,10 +427,18 @@ function lawClauses(clauses: Clauses): Vote[] {
         ? { jurisdiction: state.jurisdiction, offset: found.start, strength: CONTRACT.lawClause }
         : { jurisdiction: found.jurisdiction, offset: found.start, strength: federal && !governs ? CONTRACT.federalLaw : CONTRACT.lawClause },
     )
-    verb = verbs.find(text, found.end)
+    after = found.end
   }
   return votes
 }
+
+/**
+ * The words that put an agreement under a law read at each end of the text, at most: a contract
+ * names its law a few times, near its end or in its opening, and each word is read with the 160
+ * characters after it. A text of thousands of them ("Governing Law  Governing Law …") took
+ * minutes (D411).
+ */
+const LAW_VERBS_AT_EACH_END = 100
 
 /** The words that put the agreement under a law, strong and weak. */
 function lawVerbs(clauses: Clauses): Phrases {

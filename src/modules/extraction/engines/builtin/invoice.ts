@@ -64,6 +64,9 @@ function titleNumber(text: string): string | undefined {
   return undefined
 }
 
+/** How much of a line is searched for a title and its number ("Rechnung Nr. 2024-117 vom 05.03.2018"). */
+const TITLE_LINE_CHARS = 300
+
 /** "Invoice INV/2025/11/0031" at the start of a line: the title, then nothing but an identifier. */
 function titleThenId(text: string): string | undefined {
   let id: string | undefined
@@ -113,7 +116,8 @@ export function invoiceNumberAnswer(plan: Plan, ctx: Context): Answer | undefine
   }
   const fromTitle: Answer[] = []
   for (const line of ctx.doc.lines.slice(0, 60)) {
-    const numbered = titleNumber(line.text)
+    // A title names its number near the start of its line; a line of many titles is read no further (D411).
+    const numbered = titleNumber(line.text.slice(0, TITLE_LINE_CHARS))
     if (numbered) {
       const id = readIdentifier(numbered)
       if (id) fromTitle.push({ value: id, confidence: INVOICE.titleNumber, line })

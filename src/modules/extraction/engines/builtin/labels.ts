@@ -148,9 +148,7 @@ export function candidatesFor(hit: LabelHit, doc: Doc, hitsByLine: Map<number, L
   const lineHits = hitsByLine.get(line.index) ?? []
 
   // The rest of the cell, up to the next label in it that has its own value ("No: 12 Date: 1.2.").
-  const nextInCell = lineHits
-    .filter((other) => other.cell === hit.cell && other.start >= hit.end && opensWithColon(line.raw.slice(other.end, other.end + 3)))
-    .sort((a, b) => a.start - b.start)[0]
+  const nextInCell = hitsInCell(lineHits, hit.cell).find((other) => other.start >= hit.end && opensWithColon(line.raw.slice(other.end, other.end + 3)))
   const inlineEnd = nextInCell ? nextInCell.start : cell.end
   const inline = trimValue(line.raw.slice(hit.end, inlineEnd))
   if (inline) candidates.push({ text: inline, line, how: 'inline', hit, distance: 0 })
@@ -171,13 +169,38 @@ export function candidatesFor(hit: LabelHit, doc: Doc, hitsByLine: Map<number, L
   return candidates
 }
 
+/** Whether each line is a header row, judged once: every label of a line of many cells asks. */
+const headerRows = new WeakMap<Line, boolean>()
+
 /** Three or more cells of short text without digits: the headings of a table's columns. */
 export function isHeaderRow(line: Line): boolean {
-  return line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !hasDigit(cell.text))
+  let header = headerRows.get(line)
+  if (header === undefined) {
+    header = line.cells.length >= 3 && line.cells.every((cell) => cell.text.length <= 25 && !hasDigit(cell.text))
+    headerRows.set(line, header)
+  }
+  return header
+}
+
+/** A line's hits by cell, in order, grouped once per line: a line of many labels asks for each (D411). */
+const hitsByCell = new WeakMap<LabelHit[], Map<number, LabelHit[]>>()
+
+function hitsInCell(lineHits: LabelHit[], cellIndex: number): LabelHit[] {
+  let byCell = hitsByCell.get(lineHits)
+  if (!byCell) {
+    byCell = new Map()
+    for (const hit of [...lineHits].sort((a, b) => a.start - b.start)) {
+      const inCell = byCell.get(hit.cell)
+      if (inCell) inCell.push(hit)
+      else byCell.set(hit.cell, [hit])
+    }
+    hitsByCell.set(lineHits, byCell)
+  }
+  return byCell.get(cellIndex) ?? []
 }
 
 function startsWithLabel(lineHits: LabelHit[], cellIndex: number, cellStart: number): boolean {
-  return lineHits.some((other) => other.cell === cellIndex && other.start <= cellStart + 1)
+  return hitsInCell(lineHits, cellIndex).some((other) => other.start <= cellStart + 1)
 }
 
 /**

@@ -499,6 +499,13 @@ function registrationOnly(text: string): boolean {
 const NAME_WORDS_ONLY = /^[\p{L}&'.-]+(?: [\p{L}&'.-]+)*$/u
 
 /**
+ * The cells of a line the letterhead's name may be in: a name heads its line or stands beside a
+ * few others (a logo's words, the document's title). A line of hundreds of cells is a row of
+ * something else, and reading each as a name cost the square of their number.
+ */
+const LETTERHEAD_CELLS = 8
+
+/**
  * The letterhead: name-like lines near the top of page one (and the footer, where many
  * invoices repeat the company with its legal form), scored by legal form, trade words, a domain
  * match and position. A name split over two lines ("HOME HARDWARE &" / "ELECTRICAL") is joined.
@@ -552,11 +559,12 @@ function letterhead(ctx: Context): Answer | undefined {
   let position = 0
   for (const line of top) {
     const heads = position === 0 && addressBelow(doc, line)
-    line.cells.forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown, heads))
+    for (let cellIndex = 0; cellIndex < Math.min(line.cells.length, LETTERHEAD_CELLS); cellIndex++)
+      consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown, heads)
     if (lettersInARow(line.text, 3)) position++
   }
   footer.forEach((line) => {
-    line.cells.forEach((cell, cellIndex) => {
+    line.cells.slice(0, LETTERHEAD_CELLS).forEach((cell, cellIndex) => {
       const capital = namedInFooter(cell.text)
       if (capital) answers.push({ value: cleanName(capital), confidence: LETTERHEAD.namedInFooter, line })
       else if (hasLegalForm(cell.text) || matchesDomain(cell.text, domainList)) consider(line, cellIndex, LETTERHEAD.footer)
