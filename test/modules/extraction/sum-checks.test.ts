@@ -163,20 +163,21 @@ describe('the lines against the total while a tax field asked for is unanswered 
   })
 })
 
+/** A plain-text invoice read by the built-in engine for these fields, as a job reads it. */
+const readInvoice = async (text: string, fields: ReturnType<typeof field>[]) =>
+  taskAnswers(
+    await inProcessExtractor(builtinEngine)({
+      content: new TextEncoder().encode(text),
+      mediaType: 'text/plain',
+      documentType: 'invoice',
+      issuedBySeller: true,
+      fields,
+      limits: DEFAULT_READ_LIMITS,
+    }),
+  )
+
 describe('through the built-in engine', () => {
-  const extract = inProcessExtractor(builtinEngine)
-  const fields = [field('subtotal'), field('tax'), field('total')]
-  const run = async (text: string) =>
-    taskAnswers(
-      await extract({
-        content: new TextEncoder().encode(text),
-        mediaType: 'text/plain',
-        documentType: 'invoice',
-        issuedBySeller: true,
-        fields,
-        limits: DEFAULT_READ_LIMITS,
-      }),
-    )
+  const run = (text: string) => readInvoice(text, [field('subtotal'), field('tax'), field('total')])
 
   test('an invoice whose sums agree', async () => {
     const out = await run('ACME\nSubtotal      198.00\nVAT 19 %      37.62\nTotal      235.62')
@@ -289,7 +290,6 @@ describe("the engine's allowances and charges between the lines and the subtotal
 })
 
 describe('allowances and charges through the built-in engine (D410)', () => {
-  const extract = inProcessExtractor(builtinEngine)
   const items = resolveField({
     key: 'line_items',
     label: 'Line items',
@@ -302,18 +302,8 @@ describe('allowances and charges through the built-in engine (D410)', () => {
       { key: 'amount', label: 'Amount', type: 'amount' },
     ],
   })
-  const fields = [items, field('subtotal'), field('tax'), field('total')]
   const run = async (text: string) => {
-    const out = taskAnswers(
-      await extract({
-        content: new TextEncoder().encode(text),
-        mediaType: 'text/plain',
-        documentType: 'invoice',
-        issuedBySeller: true,
-        fields,
-        limits: DEFAULT_READ_LIMITS,
-      }),
-    )
+    const out = await readInvoice(text, [items, field('subtotal'), field('tax'), field('total')])
     return storedAnswers(Object.keys(out), out)
   }
   const invoice = (between: string[], net: string) =>
@@ -369,8 +359,6 @@ describe('allowances and charges through the built-in engine (D410)', () => {
 })
 
 describe('an allowance between the subtotal and the total is part of the sum, in every lexicon (D410)', () => {
-  const extract = inProcessExtractor(builtinEngine)
-  const fields = [field('subtotal'), field('tax'), field('total')]
   const lexicons = readdirSync(LEXICON_DIR)
     .filter((file) => file.endsWith('.json'))
     .sort()
@@ -379,16 +367,7 @@ describe('an allowance between the subtotal and the total is part of the sum, in
     const { labels } = JSON.parse(readFileSync(join(LEXICON_DIR, file), 'utf8')) as { labels: Record<string, string[]> }
     const [subtotal, allowance, tax, total] = (['subtotal', 'allowance', 'tax', 'total'] as const).map((concept) => labels[concept]![0]!)
     const text = [`${subtotal}    100.00`, `${allowance}    -10.00`, `${tax}    18.00`, `${total}    108.00`].join('\n')
-    const out = taskAnswers(
-      await extract({
-        content: new TextEncoder().encode(`Firma\n${text}`),
-        mediaType: 'text/plain',
-        documentType: 'invoice',
-        issuedBySeller: true,
-        fields,
-        limits: DEFAULT_READ_LIMITS,
-      }),
-    )
+    const out = await readInvoice(`Firma\n${text}`, [field('subtotal'), field('tax'), field('total')])
     expect(Object.values(out).map((answer) => [answer.value, answer.sums])).toEqual([
       ['100.00', 'agree'],
       ['18.00', 'agree'],
