@@ -294,6 +294,32 @@ describe('any table field finds its table by its columns (D115)', () => {
     expect(checked.table_check!.lines_sum).toBe('42.70')
   })
 
+  test('a tax breakdown printed under the items is no part of their table ("GST SUMMARY", D413)', async () => {
+    const receipt = [
+      'ITEM            QTY    S/PRICE  AMOUNT   TAX',
+      '1476             3      15.90     47.70  SR',
+      '25KG SIKA CREAM-88',
+      '1812             2      16.96     33.92  SR',
+      "10'2X3",
+      '     TOTAL QTY:  5                 81.62',
+      '      TOTAL SALES(EXCLUDING GST) :  77.00',
+      '                     TOTAL GST :     4.62',
+      '  TOTAL SALES(INCLUSIVE OF GST) :   81.62',
+      '                          CASH :   100.00',
+      '   GST SUMMARY',
+      '    TAX CODE    %    AMT(RM)   TAX(RM)',
+      '    SR          6      77.00      4.62',
+      '             TOTAL :   77.00      4.62',
+      '   GOODS SOLD ARE NOT RETURNABLE, THANK YOU',
+    ]
+    const { rows, meta } = await catalogTable('invoice', 'line_items', [receipt.join('\n')])
+    expect(rows).toEqual([
+      { description: '1476 25KG SIKA CREAM-88', quantity: 3, unit_price: '15.90', amount: '47.70' },
+      { description: "1812 10'2X3", quantity: 2, unit_price: '16.96', amount: '33.92' },
+    ])
+    expect(meta.table_check).toEqual({ lines_sum: '81.62', total: 'matches', rows: 'match' })
+  })
+
   test('a table going on over a page break without its header printed again: the rows of the next page join it, its letterhead does not', async () => {
     const page1 = [
       'Studio Vento',

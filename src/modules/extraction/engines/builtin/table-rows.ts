@@ -14,7 +14,7 @@ import type { Header, PrintedColumn } from './table-columns'
 import type { CellsOf, TableCell } from './table-geometry'
 import { isHeaderLike } from './table-columns'
 import { hasDigit, isLetter } from './text'
-import { isAmountRole } from './totals'
+import { headsTaxBreakdown, isAmountRole } from './totals'
 
 /** A row as read: the text of each printed column (by index), and the lines it was read from. */
 export interface ReadRow {
@@ -70,6 +70,8 @@ export function readTableRows(ctx: Context, plan: RowPlan): { rows: ReadRow[]; e
       sinceRow = 0
       continue
     }
+    // A tax breakdown under the items ("GST SUMMARY", then "SR  6  439.00  26.34") is a table of its own.
+    if (rows.length && headsTaxBreakdown(line)) break
     const placed = place(plan.cellsOf(line), plan.columns)
     const kind = rowKind(plan, placed, rows, opensWithAmountLabel(ctx, line))
     // A total line ends the part; a full row that names a total ("Total care kit") is a row while the table is open.

@@ -186,6 +186,11 @@ function amountsAfter(hit: LabelHit, ctx: Context): { amounts: FoundAmount[]; te
 /** The heading of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"). */
 const TAX_SUMMARY = phrases(lexiconWords('tax_breakdown'))
 
+/** Does the line head a tax breakdown ("GST SUMMARY", "Umsatzsteueraufschlüsselung:")? */
+export function headsTaxBreakdown(line: Line): boolean {
+  return TAX_SUMMARY.test(line.text)
+}
+
 /**
  * Lines of a tax breakdown ("GST summary", "Umsatzsteueraufschlüsselung"): their totals are tax
  * bases, not the invoice total. The breakdown is a short table under its heading; it ends at the
@@ -195,7 +200,7 @@ function taxSummaryLines(ctx: Context): Set<number> {
   return memo(ctx, 'tax-summary-lines', () => {
     const lines = new Set<number>()
     for (const line of ctx.doc.lines) {
-      if (!TAX_SUMMARY.test(line.text)) continue
+      if (!headsTaxBreakdown(line)) continue
       for (let offset = 0; offset <= 6; offset++) {
         const next = ctx.doc.lines[line.index + offset]
         if (!next || next.page !== line.page) break
