@@ -3,9 +3,10 @@
  * test/helpers/text-traps.ts is made at 1 MiB (`--size=<KiB>` for another size) and goes through
  * media-type detection (which runs on the HTTP thread, on the first 64 KiB) and the whole
  * extraction: its reader, then the built-in engine with the invoice catalog's fields and a few
- * fields a user names (or another type's fields, for a shape that names its type). Each shape runs in a process of its own, stopped after `--give-up=<s>`
- * (default 120 s of wall time), after a small invoice has warmed the engine up as a server's worker is. Times are CPU time (the machine may be shared); a shape over the target is read again and the
- * lesser time counts. Target: every shape read within 2 s. Exits 1 when one is not.
+ * fields a user names (or another type's fields, for a shape that names its type). Each shape
+ * runs in a process of its own, stopped after `--give-up=<s>` (default 120 s of wall time), after
+ * a small invoice has warmed the engine up as a server's worker is. Times are CPU time (the
+ * machine may be shared); a shape over the target is read again and the lesser time counts. Target: every shape read within 2 s. Exits 1 when one is not.
  * Run with `bun run bench:text-traps` (`--only=<regexp>` for some shapes).
  */
 import { type TextTrap, TEXT_TRAPS } from '../test/helpers/text-traps'

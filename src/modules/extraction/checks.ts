@@ -141,7 +141,7 @@ function identities(fields: readonly Field[], answers: Answers): Identity[] {
     const table: Member = { key: lines.key, role: 'subtotal', number: lines.number }
     // Allowances and charges printed between the lines and the subtotal are part of it (D410).
     const between = base === subtotal ? (answerOf(answers, subtotal.key).lineAdjustments ?? []) : []
-    const adjustment = agrees(lines.number, base.number) ? 0 : (between.find((each) => agrees(lines.number + each, base.number)) ?? 0)
+    const adjustment = [0, ...between].find((each) => agrees(lines.number + each, base.number)) ?? 0
     add(
       'lines_sum',
       [table, base],

@@ -559,8 +559,7 @@ function letterhead(ctx: Context): Answer | undefined {
   let position = 0
   for (const line of top) {
     const heads = position === 0 && addressBelow(doc, line)
-    for (let cellIndex = 0; cellIndex < Math.min(line.cells.length, LETTERHEAD_CELLS); cellIndex++)
-      consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown, heads)
+    line.cells.slice(0, LETTERHEAD_CELLS).forEach((_, cellIndex) => consider(line, cellIndex, LETTERHEAD.top - position * LETTERHEAD.perLineDown, heads))
     if (lettersInARow(line.text, 3)) position++
   }
   footer.forEach((line) => {

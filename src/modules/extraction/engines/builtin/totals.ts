@@ -846,7 +846,8 @@ export function amountAnswer(plan: Plan, ctx: Context): Answer | undefined {
   if (role === 'total' && candidate.tier < 2) confidence *= TOTALS.otherTotal
   if (role === 'total' && found.contradicted) confidence *= TOTALS.disputed
   const adjustment = role === 'total' ? found.adjustment : undefined
-  const lineAdjustments = role === 'subtotal' ? subtotalAdjustments(ctx, candidate) : []
+  // Only the lines of a table are checked against them (checks.ts): without one, nothing is read.
+  const lineAdjustments = role === 'subtotal' && ctx.plans.some((each) => each.kind === 'table') ? subtotalAdjustments(ctx, candidate) : []
   return {
     value: candidate.value,
     confidence,
