@@ -133,10 +133,11 @@ function identities(fields: readonly Field[], answers: Answers): Identity[] {
   // lines equal to the total agree with it (D407).
   const grossLines = lines && subtotal && total && !agrees(lines.number, subtotal.number) && agrees(lines.number, total.number)
   const base = grossLines ? total : (subtotal ?? (tax ? undefined : total))
-  // Against the total while a tax field asked for went unanswered, the lines may leave out the tax
-  // nobody read (a receipt's prices before GST): equal to the total they agree, unequal they break
-  // nothing (D380).
-  const taxUnread = !subtotal && !tax && fields.some((field) => sumRoleOf(field.key, field.label, field.type) === 'tax')
+  // Against the total, with neither subtotal nor tax answered (asked for or not: the catalog's
+  // suggested invoice fields ask for neither), the lines may leave out the tax nobody read (an
+  // invoice's net prices, a receipt's before GST): equal to the total they agree, unequal they break
+  // nothing (D380, D414).
+  const taxUnread = !subtotal && !tax
   if (lines && base && (!taxUnread || agrees(lines.number, base.number))) {
     const table: Member = { key: lines.key, role: 'subtotal', number: lines.number }
     // Allowances and charges printed between the lines and the subtotal are part of it (D410).

@@ -150,16 +150,19 @@ describe('lines whose prices include the tax add up to the total (D407)', () => 
   })
 })
 
-describe('the lines against the total while a tax field asked for is unanswered (D380)', () => {
+describe('the lines against the total while no tax is answered (D380, D414)', () => {
   test('lines before a tax nobody read break nothing; lines equal to the total agree', () => {
     const fields = [field('tax'), field('total'), table]
     expect(checkSums(fields, withLines({ total: '8.70' }, '8.21')).total!.sums).toBeUndefined()
     expect(checkSums(fields, withLines({ total: '8.70' }, '8.70')).total!.sums).toBe('agree')
   })
 
-  test('with no tax field asked for, lines that are not the total break it', () => {
-    const meta = storedAnswers(['total', 'line_items'], checkSums([field('total'), table], withLines({ total: '8.70' }, '8.21'))).fieldsMeta
-    expect(meta.total!.checks).toEqual([{ check: 'lines_sum', expected: '8.21', found: '8.70' }])
+  test('with no tax field asked for, no tax was read either: lines that are not the total break nothing, lines equal to it agree (D414)', () => {
+    const fields = [field('total'), table]
+    const meta = storedAnswers(['total', 'line_items'], checkSums(fields, withLines({ total: '8.70' }, '8.21'))).fieldsMeta
+    expect([meta.total!.checks, meta.line_items!.checks]).toEqual([undefined, undefined])
+    expect(checkSums(fields, withLines({ total: '8.70' }, '8.21')).total!.sums).toBeUndefined()
+    expect(checkSums(fields, withLines({ total: '8.70' }, '8.70')).total!.sums).toBe('agree')
   })
 })
 
